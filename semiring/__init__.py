@@ -1,0 +1,61 @@
+"""semiring: linear algebra over semirings, on the CPU (Numba) and NVIDIA GPUs (CuPy).
+
+>>> import numpy as np
+>>> import semiring as sr
+>>> A = np.array([[0.0, 2.0, np.inf], [np.inf, 0.0, 3.0], [1.0, np.inf, 0.0]])
+>>> sr.min_plus.matmul(A, A)
+array([[0., 2., 5.],
+       [4., 0., 3.],
+       [1., 3., 0.]])
+"""
+
+from __future__ import annotations
+
+from .builtin import (
+    BUILTIN,
+    get,
+    lor_land,
+    max_min,
+    max_plus,
+    max_times,
+    min_max,
+    min_plus,
+    plus_times,
+    tropical,
+)
+from .core import Semiring
+from .dtypes import neginf, posinf
+from .errors import (
+    DeviceError,
+    DTypeError,
+    InvalidEntryError,
+    SemiringError,
+    ShapeError,
+    UnsupportedOperationError,
+)
+from .wrapped import SemiringArray
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Semiring",
+    "SemiringArray",
+    "min_plus",
+    "tropical",
+    "max_plus",
+    "max_min",
+    "min_max",
+    "lor_land",
+    "plus_times",
+    "max_times",
+    "BUILTIN",
+    "get",
+    "posinf",
+    "neginf",
+    "SemiringError",
+    "ShapeError",
+    "DTypeError",
+    "InvalidEntryError",
+    "UnsupportedOperationError",
+    "DeviceError",
+]

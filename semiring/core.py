@@ -1,0 +1,261 @@
+"""The :class:`Semiring` type.
+
+A semiring ``(S, (+), (x), 0, 1)`` has an associative, commutative ``add`` with
+identity ``zero``, an associative ``mul`` with identity ``one`` that distributes
+over ``add``, and ``zero`` annihilates in ``mul``.  Path problems are matrix
+problems over such a semiring: ``min_plus`` gives shortest paths, ``lor_land``
+reachability, ``max_min`` widest paths, and so on (Aho, Hopcroft & Ullman 1974,
+Sec. 5.6; the GraphBLAS C API, Sec. 2.3, for the naming).
+
+A :class:`Semiring` is immutable and hashable.  It carries NumPy ufuncs for the
+generic path, the abstract ``zero`` / ``one`` (``math.inf``, ``0``...) turned into
+dtype values by :meth:`Semiring.zero_value`, and a ``family`` key that selects the
+fast Numba and CUDA kernels of the built-in semirings.  Custom semirings are made
+by calling the constructor with a pair of ufuncs; they run on the generic
+(NumPy broadcast) path unless Numba scalar functions are given too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import dense
+from .dtypes import NUMERIC_DTYPES
+from .errors import DTypeError, SemiringError
+
+__all__ = ["Semiring"]
+
+
+def _abstract_value(value: Any, dtype: np.dtype):
+    """Map an abstract constant (``inf``, ``-inf``, a number, a bool) to ``dtype``."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return np.bool_(bool(value))
+    if isinstance(value, float) and math.isinf(value):
+        if dtype.kind == "f":
+            return dtype.type(value)
+        info = np.iinfo(dtype)
+        return dtype.type(info.max if value > 0 else info.min)
+    return dtype.type(value)
+
+
+@dataclass(frozen=True, eq=False)
+class Semiring:
+    """An immutable semiring with fast matrix operations.
+
+    Parameters
+    ----------
+    name : str
+        Name in python-graphblas style, e.g. ``"min_plus"``.
+    add, mul : numpy.ufunc
+        Binary ufuncs for the generic path; ``add`` must support ``reduce``.
+    zero, one : float or bool
+        Abstract identities: ``math.inf`` / ``-math.inf`` become the dtype's
+        infinity (a saturating sentinel for integers, see :mod:`semiring.dtypes`).
+    idempotent : bool
+        ``a (+) a == a`` (needed for closures and shortest-path algorithms).
+    selective : bool
+        ``a (+) b`` is always ``a`` or ``b`` (min, max, or); needed for ``witness``.
+    dtypes : tuple of numpy.dtype
+        The dtypes this semiring accepts; anything else raises :class:`DTypeError`.
+    family : str or None
+        Key of the built-in fast kernels; ``None`` for custom semirings.
+    numba_add, numba_mul : callable or None
+        Optional ``@numba.njit`` scalar functions ``f(a, b)`` for custom semirings;
+        with both, custom semirings run on the blocked Numba GEMM.
+    cuda_add, cuda_mul : str or None
+        Optional CUDA C expressions in ``a`` and ``b`` for the GPU kernels.
+    nonnegative : bool
+        Entries must be ``>= 0`` (``max_times``).
+    forbidden : tuple of float
+        Abstract values float entries may not take (``-inf`` for ``min_plus``:
+        ``-inf + inf`` has no value).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring import Semiring
+    >>> S = Semiring("min_times", np.minimum, np.multiply, zero=np.inf, one=1.0,
+    ...              idempotent=True, selective=True, nonnegative=True)
+    >>> S.matmul(np.array([[1.0, 2.0]]), np.array([[3.0], [1.0]]))
+    array([[2.]])
+    """
+
+    name: str
+    add_ufunc: np.ufunc
+    mul_ufunc: np.ufunc
+    zero: Any
+    one: Any
+    idempotent: bool = False
+    selective: bool = False
+    dtypes: tuple = NUMERIC_DTYPES
+    family: str | None = None
+    numba_add: Callable | None = field(default=None, repr=False)
+    numba_mul: Callable | None = field(default=None, repr=False)
+    cuda_add: str | None = field(default=None, repr=False)
+    cuda_mul: str | None = field(default=None, repr=False)
+    nonnegative: bool = False
+    forbidden: tuple = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise SemiringError(f"a semiring needs a non-empty name, got {self.name!r}")
+        for what in ("add_ufunc", "mul_ufunc"):
+            f = getattr(self, what)
+            if not isinstance(f, np.ufunc) or f.nin != 2 or f.nout != 1:
+                raise SemiringError(f"{self.name}: {what.split('_')[0]} must be a binary numpy ufunc, got {f!r}")
+        if self.selective and not self.idempotent:
+            raise SemiringError(f"{self.name}: a selective add is idempotent; pass idempotent=True")
+        dts = tuple(np.dtype(d) for d in self.dtypes)
+        if not dts:
+            raise SemiringError(f"{self.name}: dtypes must not be empty")
+        object.__setattr__(self, "dtypes", dts)
+        if (self.numba_add is None) != (self.numba_mul is None):
+            raise SemiringError(f"{self.name}: give both numba_add and numba_mul, or neither")
+
+    # -- identity, hashing, printing ------------------------------------------------
+    def __hash__(self) -> int:
+        return hash((self.name, self.family, self.add_ufunc, self.mul_ufunc))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            isinstance(other, Semiring)
+            and (self.name, self.family, self.add_ufunc, self.mul_ufunc, self.zero, self.one)
+            == (other.name, other.family, other.add_ufunc, other.mul_ufunc, other.zero, other.one)
+        )
+
+    def __repr__(self) -> str:
+        return f"Semiring({self.name!r}, add={self.add_ufunc.__name__}, mul={self.mul_ufunc.__name__})"
+
+    # -- values of the semiring in a dtype --------------------------------------------
+    def zero_value(self, dtype) -> np.generic:
+        """The semiring zero (identity of add) as a scalar of ``dtype``.
+
+        >>> from semiring import min_plus
+        >>> min_plus.zero_value(np.int32)
+        np.int32(2147483647)
+        """
+        return _abstract_value(self.zero, dtype)
+
+    def one_value(self, dtype) -> np.generic:
+        """The semiring one (identity of mul) as a scalar of ``dtype``.
+
+        >>> from semiring import max_min
+        >>> max_min.one_value(np.float32)
+        np.float32(inf)
+        """
+        return _abstract_value(self.one, dtype)
+
+    def forbidden_values(self, dtype) -> tuple:
+        """The values entries may not hold in ``dtype`` (floats only; integers saturate).
+
+        >>> from semiring import min_plus
+        >>> min_plus.forbidden_values(np.float64)
+        (np.float64(-inf),)
+        """
+        if not self.forbidden or np.dtype(dtype).kind != "f":
+            return ()
+        return tuple(_abstract_value(v, dtype) for v in self.forbidden)
+
+    def check_dtype(self, name: str, dtype) -> np.dtype:
+        """Raise :class:`DTypeError` unless ``dtype`` is one this semiring accepts.
+
+        >>> from semiring import lor_land
+        >>> lor_land.check_dtype("A", np.float32)
+        Traceback (most recent call last):
+        ...
+        semiring.errors.DTypeError: lor_land does not support dtype float32 of A; use one of: bool
+        """
+        dtype = np.dtype(dtype)
+        if dtype not in self.dtypes:
+            ok = ", ".join(str(d) for d in self.dtypes)
+            raise DTypeError(f"{self.name} does not support dtype {dtype} of {name}; use one of: {ok}")
+        return dtype
+
+    # -- dense operations -----------------------------------------------------------
+    def matmul(self, A, B, out=None, accumulate: bool = False, witness: bool = False):
+        """Semiring matrix product ``C = A (x) B``; see :func:`semiring.dense.matmul`.
+
+        >>> from semiring import min_plus
+        >>> min_plus.matmul(np.array([[0.0, 3.0]]), np.array([[1.0], [0.0]]))
+        array([[1.]])
+        """
+        return dense.matmul(self, A, B, out=out, accumulate=accumulate, witness=witness)
+
+    def add(self, A, B, out=None):
+        """Elementwise semiring add ``A (+) B`` (broadcasting).
+
+        >>> from semiring import min_plus
+        >>> min_plus.add(np.array([1.0, 5.0]), np.array([2.0, 3.0]))
+        array([1., 3.])
+        """
+        return dense.elementwise(self, "add", A, B, out=out)
+
+    def mul(self, A, B, out=None):
+        """Elementwise semiring mul ``A (x) B`` (broadcasting).
+
+        >>> from semiring import min_plus
+        >>> min_plus.mul(np.array([1.0, np.inf]), np.array([2.0, 3.0]))
+        array([ 3., inf])
+        """
+        return dense.elementwise(self, "mul", A, B, out=out)
+
+    def identity(self, n: int, dtype=np.float64, like=None):
+        """The ``n x n`` identity: ``one`` on the diagonal, ``zero`` elsewhere.
+
+        >>> from semiring import min_plus
+        >>> min_plus.identity(2)
+        array([[ 0., inf],
+               [inf,  0.]])
+        """
+        return dense.identity(self, n, dtype, like=like)
+
+    def zeros(self, shape, dtype=np.float64, like=None):
+        """An array filled with the semiring zero (no edges).
+
+        >>> from semiring import max_plus
+        >>> max_plus.zeros((1, 2))
+        array([[-inf, -inf]])
+        """
+        return dense.zeros(self, shape, dtype, like=like)
+
+    def power(self, A, k: int):
+        """``A`` to the ``k``-th semiring power by repeated squaring (``k = 0`` gives the identity).
+
+        >>> from semiring import min_plus
+        >>> A = np.array([[np.inf, 1.0], [1.0, np.inf]])
+        >>> min_plus.power(A, 2)
+        array([[ 2., inf],
+               [inf,  2.]])
+        """
+        return dense.power(self, A, k)
+
+    def closure(self, A, **kwargs):
+        """The closure ``A* = I (+) A (+) A^2 (+) ...``; delegates to :func:`apsp.closure`.
+
+        >>> from semiring import min_plus
+        >>> min_plus.closure(np.array([[0.0, 4.0], [np.inf, 0.0]]))
+        array([[ 0.,  4.],
+               [inf,  0.]])
+        """
+        import apsp  # the closure algorithms live one layer up
+
+        return apsp.closure(A, semiring=self, **kwargs)
+
+    def array(self, A):
+        """Wrap ``A`` so that ``@``, ``+``, ``*``, ``**`` and ``.star()`` use this semiring.
+
+        >>> from semiring import min_plus
+        >>> X = min_plus.array(np.array([[0.0, 2.0], [1.0, 0.0]]))
+        >>> (X @ X).data
+        array([[0., 2.],
+               [1., 0.]])
+        """
+        from .wrapped import SemiringArray
+
+        return SemiringArray(A, self)

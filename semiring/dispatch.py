@@ -1,0 +1,119 @@
+"""Which kernel runs a dense operation: one small function per decision.
+
+In the manner of ``opt_einsum.backends.dispatch``: an algorithm asks once,
+gets a callable ``kernel(S, A, B, C, W, accumulate)``, and never asks again
+where it runs.  The GPU module is imported only when a CuPy array arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .backend import is_cupy_array
+from .dtypes import neginf, posinf
+
+if TYPE_CHECKING:
+    from .core import Semiring
+
+__all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "sentinels"]
+
+GemmKernel = Callable[..., None]
+
+
+def sentinels(dtype: np.dtype) -> tuple:
+    """``(lo, hi)``: the values standing for -inf and +inf in ``dtype``.
+
+    >>> sentinels(np.dtype(np.int32))
+    (np.int32(-2147483648), np.int32(2147483647))
+    """
+    return neginf(dtype), posinf(dtype)
+
+
+def cpu_scalar_ops(S: "Semiring", dtype: np.dtype) -> dict | None:
+    """The Numba scalar ops of ``S`` in ``dtype`` as ``{"add": (fn, arity), "mul": ...}``.
+
+    ``None`` means there are none and the generic NumPy path runs.  Built-in
+    families use the saturating ``f(a, b, lo, hi)`` functions of
+    :mod:`semiring._cpu.scalar_ops` (arity 4); custom semirings their own
+    ``f(a, b)`` (arity 2).  This is what :func:`cpu_kernels` specialises.
+
+    >>> from semiring import min_plus
+    >>> sorted(cpu_scalar_ops(min_plus, np.dtype(np.float32)))
+    ['add', 'mul']
+    """
+    from ._cpu.scalar_ops import OPS
+
+    if S.family is not None:
+        pair = OPS.get((S.family, np.dtype(dtype).kind))
+        return None if pair is None else {"add": (pair[0], 4), "mul": (pair[1], 4)}
+    if S.numba_add is not None:
+        return {"add": (S.numba_add, 2), "mul": (S.numba_mul, 2)}
+    return None
+
+
+def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.gemm_template"):
+    """The module ``template`` specialised to ``S``'s scalar ops and ``dtype``'s register width.
+
+    Higher layers use this for their own templates (e.g. a Floyd-Warshall base
+    case); it is compiled once and cached on disk.
+
+    >>> from semiring import min_plus
+    >>> cpu_kernels(min_plus, np.dtype(np.float64)).NR
+    32
+    """
+    from ._cpu.specialize import specialize
+
+    ops = cpu_scalar_ops(S, dtype)
+    if ops is None:
+        raise TypeError(f"{S.name} has no Numba scalar operations")
+    nr = max(16, 256 // np.dtype(dtype).itemsize)
+    return specialize(template, ops, {"NR": nr})
+
+
+def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+    mod = cpu_kernels(S, C.dtype)
+    lo, hi = sentinels(C.dtype)
+    zero = S.zero_value(C.dtype)
+    if W is None:
+        mod.gemm(A, B, C, accumulate, zero, lo, hi)
+    else:
+        mod.gemm_witness(A, B, C, W, accumulate, zero, lo, hi)
+
+
+def _bool_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+    from ._cpu.boolean import bool_matmul
+
+    bool_matmul(A, B, C, accumulate)
+
+
+def _generic_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+    from .generic import generic_matmul
+
+    generic_matmul(S, A, B, C, W, accumulate)
+
+
+def _cuda_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+    from .cuda import matmul_into
+
+    matmul_into(S, A, B, C, W, accumulate)
+
+
+def gemm_kernel_for(S: "Semiring", A, witness: bool) -> GemmKernel:
+    """Pick the GEMM implementation for semiring ``S`` on operand ``A``.
+
+    >>> from semiring import lor_land, min_plus
+    >>> gemm_kernel_for(lor_land, np.zeros((1, 1), bool), witness=False).__name__
+    '_bool_gemm'
+    >>> gemm_kernel_for(min_plus, np.zeros((1, 1)), witness=True).__name__
+    '_numba_gemm'
+    """
+    if is_cupy_array(A):
+        return _cuda_gemm
+    if S.family == "lor_land" and not witness:
+        return _bool_gemm
+    if cpu_scalar_ops(S, A.dtype) is not None:
+        return _numba_gemm
+    return _generic_gemm

@@ -1,0 +1,60 @@
+"""Pure NumPy/CuPy semiring GEMM for custom semirings (the generic path).
+
+Works for any semiring whose ``add`` is a binary ufunc with ``reduce`` and
+whose ``mul`` is a binary ufunc: the inner dimension is cut into slabs and each
+slab is reduced from a broadcast ``m x kb x n`` product, with the slab size
+chosen to keep that temporary under :data:`TEMP_BYTES`.  It is the "blocked
+NumPy broadcast" that a NumPy user would write, and the baseline the fast
+kernels are measured against.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .backend import array_module
+
+if TYPE_CHECKING:
+    from .core import Semiring
+
+__all__ = ["generic_matmul", "TEMP_BYTES"]
+
+TEMP_BYTES = 64 << 20
+
+
+def generic_matmul(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+    """Write ``C (+)= A (x) B`` using only the semiring's ufuncs; fill ``W`` if given.
+
+    >>> import numpy as np
+    >>> from semiring import min_plus
+    >>> A = np.array([[0.0, 1.0]]); B = np.array([[5.0], [1.0]]); C = np.empty((1, 1))
+    >>> generic_matmul(min_plus, A, B, C, None, False); C
+    array([[2.]])
+    """
+    xp = array_module(A)
+    m, k = A.shape
+    n = B.shape[1]
+    zero = S.zero_value(C.dtype)
+    if not accumulate:
+        C[...] = zero
+    if W is not None:
+        W[...] = -1
+        for kk in range(k):
+            p = S.mul_ufunc(A[:, kk, None], B[None, kk, :])
+            new = S.add_ufunc(C, p)
+            better = new != C
+            W[better] = kk
+            C[...] = new
+        return
+    if m == 0 or n == 0 or k == 0:
+        return
+    rows = max(1, min(m, TEMP_BYTES // max(1, n * C.dtype.itemsize)))
+    for i0 in range(0, m, rows):
+        i1 = min(m, i0 + rows)
+        kb = max(1, min(k, TEMP_BYTES // max(1, (i1 - i0) * n * C.dtype.itemsize)))
+        for k0 in range(0, k, kb):
+            k1 = min(k, k0 + kb)
+            prod = S.mul_ufunc(A[i0:i1, k0:k1, None], B[None, k0:k1, :])
+            part = S.add_ufunc.reduce(prod, axis=1)
+            C[i0:i1] = S.add_ufunc(C[i0:i1], part.astype(C.dtype, copy=False))
+    del xp

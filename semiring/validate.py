@@ -1,0 +1,119 @@
+"""Input checks shared by every semiring operation.
+
+Each check raises a :class:`~semiring.errors.SemiringError` subclass whose
+message names the operand and, for bad values, the first offending entry.
+Nothing is converted: a wrong dtype is an error, not a cast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .backend import array_module
+from .errors import DTypeError, InvalidEntryError, ShapeError
+
+if TYPE_CHECKING:
+    from .core import Semiring
+
+__all__ = ["check_array", "check_matrix", "check_entries", "check_same_dtype", "check_out"]
+
+
+def check_array(name: str, X: Any) -> None:
+    """Reject anything that is not a NumPy or CuPy ndarray.
+
+    >>> check_array("A", [1, 2])
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: A must be a numpy or cupy ndarray, got list
+    """
+    if isinstance(X, np.ndarray):
+        return
+    if array_module(X) is not np:
+        return
+    raise DTypeError(f"{name} must be a numpy or cupy ndarray, got {type(X).__name__}")
+
+
+def check_matrix(name: str, X: Any, S: "Semiring", entries: bool = True) -> None:
+    """Check that ``X`` is a 2-D array of a dtype ``S`` supports, with valid entries.
+
+    >>> from semiring import min_plus
+    >>> check_matrix("A", np.zeros(3), min_plus)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.ShapeError: A must be 2-D, got shape (3,)
+    """
+    check_array(name, X)
+    if X.ndim != 2:
+        raise ShapeError(f"{name} must be 2-D, got shape {tuple(X.shape)}")
+    S.check_dtype(name, X.dtype)
+    if entries:
+        check_entries(name, X, S)
+
+
+def _first_index(mask, xp) -> tuple[int, ...]:
+    flat = int(xp.argmax(mask.ravel()))
+    return tuple(int(i) for i in np.unravel_index(flat, mask.shape))
+
+
+def check_entries(name: str, X: Any, S: "Semiring") -> None:
+    """Reject NaN, and infinities that the semiring cannot represent.
+
+    >>> from semiring import min_plus
+    >>> check_entries("A", np.array([[0.0, np.nan]]), min_plus)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.InvalidEntryError: A[0, 1] is NaN; semiring operations do not accept NaN
+    """
+    if X.size == 0:
+        return
+    xp = array_module(X)
+    if X.dtype.kind == "f":
+        bad = xp.isnan(X)
+        if bool(bad.any()):
+            idx = _first_index(bad, xp)
+            raise InvalidEntryError(f"{name}{list(idx)} is NaN; semiring operations do not accept NaN")
+    for forbidden in S.forbidden_values(X.dtype):
+        bad = X == forbidden
+        if bool(bad.any()):
+            idx = _first_index(bad, xp)
+            raise InvalidEntryError(
+                f"{name}{list(idx)} is {X[idx]!r}, which {S.name} cannot combine "
+                f"(it would meet {S.zero_value(X.dtype)!r} in a product)"
+            )
+    if S.nonnegative and X.dtype.kind in "fi":
+        bad = X < 0
+        if bool(bad.any()):
+            idx = _first_index(bad, xp)
+            raise InvalidEntryError(f"{name}{list(idx)} is negative; {S.name} is defined on non-negative values")
+
+
+def check_same_dtype(**arrays: Any) -> np.dtype:
+    """Return the dtype shared by all non-None ``arrays``; :class:`DTypeError` if they differ.
+
+    >>> check_same_dtype(A=np.zeros(1, np.float32), B=np.zeros(1, np.float64))
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: operands must share one dtype (no silent casting): A is float32, B is float64
+    """
+    dts = {k: np.dtype(v.dtype) for k, v in arrays.items() if v is not None}
+    if len(set(dts.values())) > 1:
+        desc = ", ".join(f"{k} is {v}" for k, v in dts.items())
+        raise DTypeError(f"operands must share one dtype (no silent casting): {desc}")
+    return next(iter(dts.values()))
+
+
+def check_out(out: Any, shape: tuple[int, ...], dtype: np.dtype, name: str = "out") -> None:
+    """Check that a caller-provided output has the right shape and dtype.
+
+    >>> check_out(np.zeros((2, 2)), (2, 3), np.dtype("float64"))
+    Traceback (most recent call last):
+    ...
+    semiring.errors.ShapeError: out has shape (2, 2), expected (2, 3)
+    """
+    check_array(name, out)
+    if tuple(out.shape) != tuple(shape):
+        raise ShapeError(f"{name} has shape {tuple(out.shape)}, expected {tuple(shape)}")
+    if np.dtype(out.dtype) != np.dtype(dtype):
+        raise DTypeError(f"{name} has dtype {out.dtype}, expected {np.dtype(dtype)}")

@@ -1,0 +1,128 @@
+"""``S.array(A)``: a thin wrapper that makes NumPy operators speak a semiring.
+
+=================  =========================================
+expression         meaning
+=================  =========================================
+``X @ Y``          semiring matrix product
+``X + Y``          elementwise semiring add
+``X * Y``          elementwise semiring mul
+``X ** k``         k-th semiring power (square matrices)
+``X.star()``       closure ``I (+) X (+) X^2 (+) ...``
+``X.T``            transpose (a view)
+``X.data``         the plain NumPy / CuPy array
+=================  =========================================
+
+Operands may be wrapped arrays of the *same* semiring or plain arrays;
+mixing two semirings raises :class:`~semiring.errors.SemiringError`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import SemiringError
+
+if TYPE_CHECKING:
+    from .core import Semiring
+
+__all__ = ["SemiringArray"]
+
+
+class SemiringArray:
+    """An array paired with a semiring; see the module docstring.
+
+    >>> import numpy as np
+    >>> from semiring import min_plus
+    >>> X = min_plus.array(np.array([[0.0, 5.0], [np.inf, 0.0]]))
+    >>> (X + X.T).data
+    array([[ 0.,  5.],
+           [ 5.,  0.]])
+    >>> X.star().data
+    array([[ 0.,  5.],
+           [inf,  0.]])
+    """
+
+    __slots__ = ("_data", "_semiring")
+    __array_priority__ = 100  # NumPy defers binary operators to us
+
+    def __init__(self, data: Any, semiring: "Semiring") -> None:
+        from .validate import check_array
+
+        check_array("data", data)
+        semiring.check_dtype("data", data.dtype)
+        self._data = data
+        self._semiring = semiring
+
+    @property
+    def data(self):
+        """The wrapped plain array."""
+        return self._data
+
+    @property
+    def semiring(self) -> "Semiring":
+        """The semiring the operators use."""
+        return self._semiring
+
+    @property
+    def shape(self) -> tuple:
+        return tuple(self._data.shape)
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def T(self) -> "SemiringArray":
+        return SemiringArray(self._data.T, self._semiring)
+
+    def _unwrap(self, other: Any):
+        if isinstance(other, SemiringArray):
+            if other._semiring != self._semiring:
+                raise SemiringError(
+                    f"cannot combine a {self._semiring.name} array with a {other._semiring.name} array"
+                )
+            return other._data
+        return other
+
+    def _wrap(self, data) -> "SemiringArray":
+        return SemiringArray(data, self._semiring)
+
+    def __matmul__(self, other: Any) -> "SemiringArray":
+        return self._wrap(self._semiring.matmul(self._data, self._unwrap(other)))
+
+    def __rmatmul__(self, other: Any) -> "SemiringArray":
+        return self._wrap(self._semiring.matmul(self._unwrap(other), self._data))
+
+    def __add__(self, other: Any) -> "SemiringArray":
+        return self._wrap(self._semiring.add(self._data, self._unwrap(other)))
+
+    __radd__ = __add__  # add is commutative
+
+    def __mul__(self, other: Any) -> "SemiringArray":
+        return self._wrap(self._semiring.mul(self._data, self._unwrap(other)))
+
+    def __rmul__(self, other: Any) -> "SemiringArray":
+        return self._wrap(self._semiring.mul(self._unwrap(other), self._data))
+
+    def __pow__(self, k: int) -> "SemiringArray":
+        return self._wrap(self._semiring.power(self._data, k))
+
+    def star(self, **kwargs: Any) -> "SemiringArray":
+        """The closure ``X*``; keyword arguments go to :func:`apsp.closure`."""
+        return self._wrap(self._semiring.closure(self._data, **kwargs))
+
+    def __eq__(self, other: Any):  # elementwise, like the arrays it wraps
+        return self._data == self._unwrap(other)
+
+    __hash__ = None  # mutable container, like ndarray
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+
+        if dtype is not None and np.dtype(dtype) != self._data.dtype:
+            raise SemiringError(f"refusing to cast a {self._data.dtype} semiring array to {np.dtype(dtype)}")
+        data = self._data.get() if hasattr(self._data, "get") and not isinstance(self._data, np.ndarray) else self._data
+        return np.array(data, copy=True) if copy else np.asarray(data)
+
+    def __repr__(self) -> str:
+        return f"{self._semiring.name}.array(\n{self._data!r})"
