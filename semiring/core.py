@@ -178,14 +178,44 @@ class Semiring:
         return dtype
 
     # -- dense operations -----------------------------------------------------------
-    def matmul(self, A, B, out=None, accumulate: bool = False, witness: bool = False):
+    def matmul(
+        self,
+        A,
+        B,
+        out=None,
+        accumulate: bool = False,
+        witness: bool = False,
+        device: str = "auto",
+        memory_budget: int | None = None,
+    ):
         """Semiring matrix product ``C = A (x) B``; see :func:`semiring.dense.matmul`.
 
         >>> from semiring import min_plus
         >>> min_plus.matmul(np.array([[0.0, 3.0]]), np.array([[1.0], [0.0]]))
         array([[1.]])
         """
-        return dense.matmul(self, A, B, out=out, accumulate=accumulate, witness=witness)
+        return dense.matmul(
+            self, A, B, out=out, accumulate=accumulate, witness=witness, device=device, memory_budget=memory_budget
+        )
+
+    # -- sparse operations (GraphBLAS style); see semiring.sparse --------------------
+    def mxv(self, A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+        """Sparse matrix times vector ``y = A (x) x``; see :func:`semiring.sparse.mxv`."""
+        from . import sparse
+
+        return sparse.mxv(self, A, x, out=out, mask=mask, complement=complement, accumulate=accumulate)
+
+    def vxm(self, x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+        """Vector times sparse matrix ``y = x (x) A``; see :func:`semiring.sparse.vxm`."""
+        from . import sparse
+
+        return sparse.vxm(self, x, A, out=out, mask=mask, complement=complement, accumulate=accumulate)
+
+    def mxm(self, A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+        """Sparse times dense (many vectors at once); see :func:`semiring.sparse.mxm`."""
+        from . import sparse
+
+        return sparse.mxm(self, A, B, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
     def add(self, A, B, out=None):
         """Elementwise semiring add ``A (+) B`` (broadcasting).

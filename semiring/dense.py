@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .backend import array_module, common_module, is_cupy_array
+from .backend import array_module, common_module, is_cupy_array, resolve_device
 from .dispatch import cpu_scalar_ops, gemm_kernel_for, sentinels
 from .errors import SemiringError, ShapeError, UnsupportedOperationError
 from .validate import check_array, check_entries, check_matrix, check_out, check_same_dtype
@@ -46,7 +46,16 @@ def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> Non
     gemm_kernel_for(S, A, W is not None)(S, A, B, C, W, accumulate)
 
 
-def matmul(S: "Semiring", A, B, out=None, accumulate: bool = False, witness: bool = False):
+def matmul(
+    S: "Semiring",
+    A,
+    B,
+    out=None,
+    accumulate: bool = False,
+    witness: bool = False,
+    device: str = "auto",
+    memory_budget: int | None = None,
+):
     """Semiring matrix product ``C = A (x) B``, or ``out (+)= A (x) B`` with ``accumulate``.
 
     Parameters
@@ -64,6 +73,13 @@ def matmul(S: "Semiring", A, B, out=None, accumulate: bool = False, witness: boo
         ``A[i, k] (x) B[k, j]`` equal to the result, or ``-1`` where the result
         is the semiring zero (or, with ``accumulate``, where ``out``'s old value
         won or tied).  Needs a selective ``add`` (min, max, or).
+    device : {"auto", "cpu", "gpu"}
+        ``"auto"`` runs where the operands live.  ``"gpu"`` with NumPy operands
+        runs on the GPU and returns NumPy: panels are streamed through the
+        device when the operands exceed ``memory_budget``.
+    memory_budget : int, optional
+        Device bytes the operation may use (streamed GEMM); default: most of
+        the free device memory.
 
     Returns
     -------
@@ -110,7 +126,12 @@ def matmul(S: "Semiring", A, B, out=None, accumulate: bool = False, witness: boo
             B = B.copy()
     C = out if out is not None else xp.empty(shape, dtype=dtype)
     W = xp.empty(shape, dtype=WITNESS_DTYPE) if witness else None
-    matmul_into(S, A, B, C, W, accumulate)
+    if xp is np and resolve_device(device, A) == "gpu":
+        from .cuda import streamed_matmul
+
+        streamed_matmul(S, A, B, C, W, accumulate, memory_budget=memory_budget)
+    else:
+        matmul_into(S, A, B, C, W, accumulate)
     return (C, W) if witness else C
 
 
