@@ -18,7 +18,7 @@ from .dtypes import neginf, posinf
 if TYPE_CHECKING:
     from .core import Semiring
 
-__all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "sentinels"]
+__all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "numba_array_type", "sentinels"]
 
 GemmKernel = Callable[..., None]
 
@@ -73,14 +73,33 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     return specialize(template, ops, {"NR": nr})
 
 
+def numba_array_type(dtype: np.dtype, ndim: int = 2):
+    """The Numba type of an any-layout array of ``dtype`` (what the kernels are compiled for).
+
+    >>> numba_array_type(np.dtype(np.float32))
+    Array(float32, 2, 'A', False, aligned=True)
+    """
+    from numba import from_dtype, types
+
+    return types.Array(from_dtype(np.dtype(dtype)), ndim, "A")
+
+
 def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+    from numba import from_dtype, types
+
+    from ._cpu.specialize import compile_once
+
     mod = cpu_kernels(S, C.dtype)
     lo, hi = sentinels(C.dtype)
     zero = S.zero_value(C.dtype)
+    arr, scalar = numba_array_type(C.dtype), from_dtype(C.dtype)
     if W is None:
-        mod.gemm(A, B, C, accumulate, zero, lo, hi)
+        fn = compile_once(mod.gemm, (arr, arr, arr, types.boolean, scalar, scalar, scalar))
+        fn(A, B, C, accumulate, zero, lo, hi)
     else:
-        mod.gemm_witness(A, B, C, W, accumulate, zero, lo, hi)
+        warr = numba_array_type(W.dtype)
+        fn = compile_once(mod.gemm_witness, (arr, arr, arr, warr, types.boolean, scalar, scalar, scalar))
+        fn(A, B, C, W, accumulate, zero, lo, hi)
 
 
 def _bool_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:

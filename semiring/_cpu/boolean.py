@@ -33,7 +33,7 @@ def pack_rows(X: np.ndarray) -> np.ndarray:
     return out.view(np.uint64)
 
 
-@njit(parallel=True, cache=True, nogil=True)
+@njit("void(uint64[:, ::1], uint64[:, ::1], boolean[:, :], boolean)", parallel=True, cache=True, nogil=True)
 def bool_gemm_packed(Ap, Bp, C, accumulate):  # pragma: no cover - jitted
     """``C (|)= Ap . Bp^T`` over packed rows; ``Ap`` is m x W, ``Bp`` is n x W."""
     m, W = Ap.shape

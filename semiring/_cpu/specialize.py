@@ -33,7 +33,7 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["specialize", "cache_dir"]
+__all__ = ["specialize", "cache_dir", "compile_once"]
 
 _MODULES: dict[tuple, types.ModuleType] = {}
 _MARK = re.compile(r"^.*#\s*@([A-Z_]+)\s*$")
@@ -150,3 +150,26 @@ def specialize(template: str, ops: dict[str, tuple[Callable, int]], consts: dict
         exec(compile(source.replace("cache=True", "cache=False"), f"<{name}>", "exec"), module.__dict__)
     _MODULES[key] = module
     return module
+
+
+def compile_once(dispatcher, argtypes: tuple):
+    """Compile ``dispatcher`` for ``argtypes`` (once) and forbid further specialisations.
+
+    Numba compiles a separate machine-code version for every combination of
+    array layouts it sees (C-contiguous, Fortran, strided views...).  Kernels
+    that accept any strides gain nothing from that and pay seconds per extra
+    compile, so each is compiled for ``'A'`` (any-layout) arrays only; calls
+    with contiguous arrays then convert to that one version for free.
+
+    >>> import numpy as np
+    >>> from numba import njit, types
+    >>> f = njit(lambda x: x.sum())
+    >>> g = compile_once(f, (types.Array(types.float64, 1, "A"),))
+    >>> float(g(np.ones(3)))
+    3.0
+    """
+    if not getattr(dispatcher, "_semiring_paths_sealed", False):
+        dispatcher.compile(tuple(argtypes))
+        dispatcher.disable_compile()
+        dispatcher._semiring_paths_sealed = True
+    return dispatcher
