@@ -88,18 +88,20 @@ def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
     from numba import from_dtype, types
 
     from ._cpu.specialize import compile_once
+    from ._cpu.threads import run_rows
 
     mod = cpu_kernels(S, C.dtype)
     lo, hi = sentinels(C.dtype)
     zero = S.zero_value(C.dtype)
-    arr, scalar = numba_array_type(C.dtype), from_dtype(C.dtype)
+    arr, scalar, i64 = numba_array_type(C.dtype), from_dtype(C.dtype), types.int64
+    work = A.shape[0] * A.shape[1] * B.shape[1]
     if W is None:
-        fn = compile_once(mod.gemm, (arr, arr, arr, types.boolean, scalar, scalar, scalar))
-        fn(A, B, C, accumulate, zero, lo, hi)
+        fn = compile_once(mod.gemm, (arr, arr, arr, i64, i64, types.boolean, scalar, scalar, scalar))
+        run_rows(lambda r0, r1: fn(A, B, C, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
     else:
         warr = numba_array_type(W.dtype)
-        fn = compile_once(mod.gemm_witness, (arr, arr, arr, warr, types.boolean, scalar, scalar, scalar))
-        fn(A, B, C, W, accumulate, zero, lo, hi)
+        fn = compile_once(mod.gemm_witness, (arr, arr, arr, warr, i64, i64, types.boolean, scalar, scalar, scalar))
+        run_rows(lambda r0, r1: fn(A, B, C, W, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
 
 
 def _bool_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:

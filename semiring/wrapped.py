@@ -35,8 +35,8 @@ class SemiringArray:
     >>> from semiring import min_plus
     >>> X = min_plus.array(np.array([[0.0, 5.0], [np.inf, 0.0]]))
     >>> (X + X.T).data
-    array([[ 0.,  5.],
-           [ 5.,  0.]])
+    array([[0., 5.],
+           [5., 0.]])
     >>> X.star().data
     array([[ 0.,  5.],
            [inf,  0.]])

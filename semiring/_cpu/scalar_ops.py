@@ -10,6 +10,7 @@ so that the GEMM kernels built from them vectorise as if they were written out.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 __all__ = ["OPS", "ops_for"]
@@ -46,10 +47,14 @@ def _clamp(s, lo, hi):
 
 @njit(inline="always")
 def _sat_sum(a, b, lo, hi):
-    """a + b clamped to [lo, hi] without wrap-around (int32 widens; int64 checks)."""
-    s = a + b
-    # int64 overflow: operands share a sign that the wrapped sum lost.
-    if (a > 0 and b > 0 and s < a) or (a < 0 and b < 0 and s > a):
+    """a + b clamped to [lo, hi] without wrap-around.
+
+    The sum is formed in unsigned 64-bit arithmetic, where wrap-around is
+    defined behaviour (a signed overflow test could be folded away by LLVM);
+    the sign test then detects int64 overflow.  int32 operands fit exactly.
+    """
+    s = np.int64(np.uint64(np.int64(a)) + np.uint64(np.int64(b)))
+    if ((np.int64(a) ^ s) & (np.int64(b) ^ s)) < 0:
         return hi if a > 0 else lo
     return _clamp(s, lo, hi)
 
@@ -81,16 +86,32 @@ def _times_float(a, b, lo, hi):
 
 
 @njit(inline="always")
+def _magnitude(x):
+    """|x| as uint64 (exact for every int64, including the minimum)."""
+    x = np.int64(x)
+    return np.uint64(x) if x >= 0 else np.uint64(0) - np.uint64(x)
+
+
+@njit(inline="always")
 def _times_int(a, b, lo, hi):
-    """a * b clamped to [lo, hi]: exact unless the true product leaves the range."""
-    p = a * b
-    f = float(a) * float(b)
-    if f > 4.0e18 or f < -4.0e18 or (hi < 2**40 and (f >= hi or f <= lo)):
-        # Near or past the int64 edge (or past the int32 range): decide exactly.
-        if a != 0 and (p // a != b or (a == -1 and b == lo)):
-            return hi if (a > 0) == (b > 0) else lo
-        return _clamp(p, lo, hi)
-    return p
+    """a * b clamped to [lo, hi]: exact unless the true product leaves the range.
+
+    Works on magnitudes in unsigned arithmetic (defined wrap-around), so the
+    overflow test cannot be optimised away.
+    """
+    neg = (a < 0) != (b < 0)
+    ua = _magnitude(a)
+    ub = _magnitude(b)
+    if ua != 0 and ub > np.uint64(0xFFFFFFFFFFFFFFFF) // ua:
+        return lo if neg else hi
+    p = ua * ub
+    if neg:
+        if p >= _magnitude(lo):
+            return lo
+        return -np.int64(p)
+    if p >= np.uint64(hi):
+        return hi
+    return np.int64(p)
 
 
 OPS = {

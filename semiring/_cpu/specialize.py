@@ -153,7 +153,7 @@ def specialize(template: str, ops: dict[str, tuple[Callable, int]], consts: dict
 
 
 def compile_once(dispatcher, argtypes: tuple):
-    """Compile ``dispatcher`` for ``argtypes`` (once) and forbid further specialisations.
+    """Compile ``dispatcher`` for ``argtypes`` (once) and forbid implicit specialisations.
 
     Numba compiles a separate machine-code version for every combination of
     array layouts it sees (C-contiguous, Fortran, strided views...).  Kernels
@@ -168,8 +168,11 @@ def compile_once(dispatcher, argtypes: tuple):
     >>> float(g(np.ones(3)))
     3.0
     """
-    if not getattr(dispatcher, "_semiring_paths_sealed", False):
-        dispatcher.compile(tuple(argtypes))
+    sigs = dispatcher.__dict__.setdefault("_semiring_paths_sigs", set())
+    key = tuple(argtypes)
+    if key not in sigs:
+        dispatcher._can_compile = True
+        dispatcher.compile(key)
         dispatcher.disable_compile()
-        dispatcher._semiring_paths_sealed = True
+        sigs.add(key)
     return dispatcher
