@@ -11,9 +11,12 @@ array([[ 0.,  1., inf],
 from __future__ import annotations
 
 from . import generators
+from .components import connected_components
 from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError
 from .graph import Graph, as_graph
 from .io import read, write
+from .sssp import multi_source_sssp, sssp
+from .traversal import bfs, st_connectivity
 
 __all__ = [
     "Graph",
@@ -21,6 +24,11 @@ __all__ = [
     "read",
     "write",
     "generators",
+    "bfs",
+    "st_connectivity",
+    "sssp",
+    "multi_source_sssp",
+    "connected_components",
     "GraphError",
     "GraphFormatError",
     "VertexError",

@@ -31,36 +31,30 @@ class GraphFormatError(GraphError):
 
 
 def _negative_cycle_error():
-    for where in ("apsp.errors", "apsp"):
-        try:
-            module = __import__(where, fromlist=["NegativeCycleError"])
-            return module.NegativeCycleError
-        except (ImportError, AttributeError):
-            continue
+    try:
+        from apsp.errors import NegativeCycleError as err
+    except ImportError:  # pragma: no cover - apsp is part of the project
 
-    class NegativeCycleError(ValueError):
-        """A negative cycle is reachable; ``vertex`` lies on it."""
+        class err(GraphError):
+            """A negative cycle is reachable; ``vertex`` lies on it, ``cycle`` lists it in order."""
 
-        def __init__(self, message: str, vertex: int | None = None) -> None:
-            super().__init__(message)
-            self.vertex = vertex
+            def __init__(self, vertex: int, cycle=None, weight=None, message: str | None = None) -> None:
+                self.vertex = int(vertex)
+                self.cycle = [int(v) for v in cycle] if cycle else [self.vertex]
+                self.weight = weight
+                super().__init__(message or f"negative cycle through vertex {self.vertex}")
 
-    return NegativeCycleError
+        err.__name__ = err.__qualname__ = "NegativeCycleError"
+    return err
 
 
 NegativeCycleError = _negative_cycle_error()
 
 
-def negative_cycle(vertex: int, what: str = "") -> Exception:
-    """Build a :class:`NegativeCycleError` naming ``vertex`` (whatever its constructor takes)."""
-    msg = f"negative cycle through vertex {vertex}{': ' + what if what else ''}"
-    try:
-        err = NegativeCycleError(msg, vertex=vertex)
-    except TypeError:
-        err = NegativeCycleError(msg)
-    if getattr(err, "vertex", None) is None:
-        try:
-            err.vertex = vertex
-        except AttributeError:
-            pass
-    return err
+def negative_cycle(vertex: int, cycle: list[int] | None = None, weight=None) -> Exception:
+    """A :class:`NegativeCycleError` for ``vertex`` (and the ``cycle`` through it, in arc order).
+
+    >>> negative_cycle(2, [2, 5], -1.0).cycle
+    [2, 5]
+    """
+    return NegativeCycleError(int(vertex), cycle, weight)

@@ -1,0 +1,334 @@
+"""Numba kernels of the CPU single-source shortest paths (min-plus semiring).
+
+Distances live in the weights' dtype; ``hi`` is its +inf (``inf`` for floats,
+``iinfo.max`` for integers, see :mod:`semiring.dtypes`) and sums saturate at
+``hi`` / ``lo`` instead of wrapping.  Predecessors are int32, -1 for the source
+and unreachable vertices; every kernel changes a predecessor only on a strict
+improvement, so they always form a tree (CLRS, Lemma 24.16).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = [
+    "dijkstra",
+    "dijkstra_many",
+    "bellman_ford",
+    "delta_stepping",
+    "pred_cycle_vertex",
+    "tight_tree_preds",
+]
+
+
+@njit(inline="always")
+def _add(a, b, lo, hi):
+    """``a + b`` saturating at ``lo`` / ``hi`` (``a`` finite)."""
+    if b > 0 and a > hi - b:
+        return hi
+    if b < 0 and a < lo - b:
+        return lo
+    return a + b
+
+
+@njit(inline="always")
+def _heap_push(hk, hv, size, key, val):
+    i = size
+    while i > 0:
+        p = (i - 1) >> 1
+        if hk[p] <= key:
+            break
+        hk[i] = hk[p]
+        hv[i] = hv[p]
+        i = p
+    hk[i] = key
+    hv[i] = val
+    return size + 1
+
+
+@njit(inline="always")
+def _heap_pop(hk, hv, size):
+    """Remove the root; the caller read it before. Returns the new size."""
+    size -= 1
+    key = hk[size]
+    val = hv[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] >= key:
+            break
+        hk[i] = hk[c]
+        hv[i] = hv[c]
+        i = c
+    if size > 0:
+        hk[i] = key
+        hv[i] = val
+    return size
+
+
+@njit(cache=True, nogil=True)
+def dijkstra(indptr, indices, w, s, dist, pred, lo, hi):  # pragma: no cover - jitted
+    """Dijkstra from ``s`` with a binary heap and lazy deletion (weights >= 0).
+
+    ``dist`` must hold ``hi`` and ``pred`` -1 everywhere on entry.  Returns the
+    number of vertices settled.
+    """
+    n = indptr.shape[0] - 1
+    cap = indices.shape[0] + 1
+    hk = np.empty(cap, dtype=dist.dtype)
+    hv = np.empty(cap, dtype=np.int32)
+    done = np.zeros(n, dtype=np.uint8)
+    dist[s] = 0
+    size = _heap_push(hk, hv, 0, dist[s], s)
+    settled = 0
+    while size > 0:
+        d = hk[0]
+        u = hv[0]
+        size = _heap_pop(hk, hv, size)
+        if done[u] != 0 or d > dist[u]:
+            continue
+        done[u] = 1
+        settled += 1
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if done[v] != 0:
+                continue
+            nd = _add(d, w[e], lo, hi)
+            if nd < dist[v]:
+                dist[v] = nd
+                pred[v] = u
+                size = _heap_push(hk, hv, size, nd, v)
+    return settled
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def dijkstra_many(indptr, indices, w, sources, D, P, lo, hi):  # pragma: no cover - jitted
+    """Dijkstra from every ``sources[r]`` into row ``r`` of ``D`` / ``P``, sources in parallel."""
+    for r in prange(sources.shape[0]):
+        dijkstra(indptr, indices, w, sources[r], D[r], P[r], lo, hi)
+
+
+@njit(cache=True, nogil=True)
+def pred_cycle_vertex(pred):  # pragma: no cover - jitted
+    """A vertex on a cycle of the predecessor graph, or -1 if it is a forest (O(n))."""
+    n = pred.shape[0]
+    stamp = np.full(n, -1, dtype=np.int64)
+    for v0 in range(n):
+        if stamp[v0] >= 0:
+            continue
+        v = v0
+        while v >= 0 and stamp[v] < 0:
+            stamp[v] = v0
+            v = pred[v]
+        if v >= 0 and stamp[v] == v0:
+            return v
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragma: no cover - jitted
+    """Frontier Bellman-Ford: each round relaxes the out-arcs of the vertices improved in the last.
+
+    ``frontier[:nf]`` are the vertices with a finite start distance in
+    ``dist``.  In min-plus terms a round is the SpMSpV ``d = d (+) (f (x) A)``
+    restricted to the changed entries ``f``.  Returns ``(rounds, v)``: ``v =
+    -1`` when the distances converged, else a vertex on a negative cycle
+    (found in the predecessor graph once more than ``n`` rounds have run).
+    """
+    n = indptr.shape[0] - 1
+    queue = np.empty(max(n, 1), dtype=np.int32)
+    nxt = np.empty(max(n, 1), dtype=np.int32)
+    inq = np.zeros(n, dtype=np.uint8)
+    for k in range(nf):
+        queue[k] = frontier[k]
+        inq[frontier[k]] = 1
+    rounds = 0
+    while nf > 0:
+        rounds += 1
+        if rounds > n:
+            c = pred_cycle_vertex(pred)
+            if c >= 0:
+                return rounds, c
+        nn = 0
+        for k in range(nf):
+            u = queue[k]
+            inq[u] = 0
+            du = dist[u]
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                nd = _add(du, w[e], lo, hi)
+                if nd < dist[v]:
+                    dist[v] = nd
+                    pred[v] = u
+                    if inq[v] == 0:
+                        inq[v] = 1
+                        nxt[nn] = v
+                        nn += 1
+        tmp = queue
+        queue = nxt
+        nxt = tmp
+        nf = nn
+    for v in range(n):
+        if dist[v] == lo and lo != hi:
+            c = pred_cycle_vertex(pred)
+            return rounds, c if c >= 0 else v
+    return rounds, -1
+
+
+@njit(cache=True, nogil=True)
+def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma: no cover - jitted
+    """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0, ``delta > 0``.
+
+    Buckets of width ``delta`` (a cyclic array of linked lists: tentative
+    distances never run more than the largest weight ahead of the current
+    bucket).  The current bucket is emptied by repeatedly relaxing the *light*
+    arcs (``w <= delta``) of its vertices; then the *heavy* arcs of every vertex
+    it settled are relaxed once.  Returns the number of buckets processed.
+    """
+    n = indptr.shape[0] - 1
+    m = indices.shape[0]
+    wmax = 0.0
+    for e in range(m):
+        if w[e] > wmax:
+            wmax = w[e]
+    nb = int(wmax / delta) + 2
+    head = np.full(nb, -1, dtype=np.int64)
+    cap = n + 16
+    ent_v = np.empty(cap, dtype=np.int32)
+    ent_next = np.empty(cap, dtype=np.int64)
+    used = 0
+    free = -1
+    last = np.full(n, -1, dtype=np.int64)   # bucket in which v was last expanded
+    settled = np.empty(n, dtype=np.int32)
+    dist[s] = 0
+    ent_v[0] = s
+    ent_next[0] = -1
+    head[0] = 0
+    used = 1
+    pending = 1
+    cur = 0
+    buckets = 0
+    while pending > 0:
+        while head[cur % nb] < 0:
+            cur += 1
+        slot = cur % nb
+        buckets += 1
+        ns = 0
+        while head[slot] >= 0:
+            # Detach the bucket's list and expand its live entries.
+            e0 = head[slot]
+            head[slot] = -1
+            while e0 >= 0:
+                v = ent_v[e0]
+                nx = ent_next[e0]
+                ent_next[e0] = free
+                free = e0
+                pending -= 1
+                e0 = nx
+                dv = dist[v]
+                if int(dv / delta) != cur or last[v] == cur:
+                    continue
+                last[v] = cur
+                settled[ns] = v
+                ns += 1
+                for e in range(indptr[v], indptr[v + 1]):
+                    if w[e] > delta:
+                        continue
+                    u = indices[e]
+                    nd = _add(dv, w[e], lo, hi)
+                    if nd < dist[u]:
+                        dist[u] = nd
+                        pred[u] = v
+                        if last[u] == cur:
+                            last[u] = -1
+                        b = int(nd / delta) % nb
+                        if free < 0:
+                            if used == cap:
+                                cap *= 2
+                                nv = np.empty(cap, dtype=np.int32)
+                                nn_ = np.empty(cap, dtype=np.int64)
+                                nv[:used] = ent_v[:used]
+                                nn_[:used] = ent_next[:used]
+                                ent_v = nv
+                                ent_next = nn_
+                            k = used
+                            used += 1
+                        else:
+                            k = free
+                            free = ent_next[free]
+                        ent_v[k] = u
+                        ent_next[k] = head[b]
+                        head[b] = k
+                        pending += 1
+        for t in range(ns):
+            v = settled[t]
+            dv = dist[v]
+            for e in range(indptr[v], indptr[v + 1]):
+                if w[e] <= delta:
+                    continue
+                u = indices[e]
+                nd = _add(dv, w[e], lo, hi)
+                if nd < dist[u]:
+                    dist[u] = nd
+                    pred[u] = v
+                    b = int(nd / delta) % nb
+                    if free < 0:
+                        if used == cap:
+                            cap *= 2
+                            nv = np.empty(cap, dtype=np.int32)
+                            nn_ = np.empty(cap, dtype=np.int64)
+                            nv[:used] = ent_v[:used]
+                            nn_[:used] = ent_next[:used]
+                            ent_v = nv
+                            ent_next = nn_
+                        k = used
+                        used += 1
+                    else:
+                        k = free
+                        free = ent_next[free]
+                    ent_v[k] = u
+                    ent_next[k] = head[b]
+                    head[b] = k
+                    pending += 1
+        cur += 1
+    return buckets
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def tight_tree_preds(indptr, indices, w, sources, D, P, lo, hi):  # pragma: no cover - jitted
+    """Predecessors from known distances: a BFS from each source over tight arcs.
+
+    An arc ``u -> v`` is tight when ``D[u] + w == D[v]``; every shortest path
+    uses only tight arcs, and taking the first tight arc that reaches ``v`` in
+    BFS order gives a tree even when zero-weight cycles make the tight arcs
+    cyclic.  Rows (sources) run in parallel.
+    """
+    n = indptr.shape[0] - 1
+    for r in prange(sources.shape[0]):
+        s = sources[r]
+        d = D[r]
+        p = P[r]
+        for v in range(n):
+            p[v] = -1
+        queue = np.empty(n, dtype=np.int32)
+        seen = np.zeros(n, dtype=np.uint8)
+        queue[0] = s
+        seen[s] = 1
+        head = 0
+        tail = 1
+        while head < tail:
+            u = queue[head]
+            head += 1
+            du = d[u]
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                if seen[v] == 0 and _add(du, w[e], lo, hi) == d[v]:
+                    seen[v] = 1
+                    p[v] = u
+                    queue[tail] = v
+                    tail += 1

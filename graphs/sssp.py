@@ -1,0 +1,336 @@
+"""Single- and multi-source shortest paths over the min-plus semiring.
+
+Shortest-path distances from a source ``s`` are the fixed point
+``d = e_s (+) d (x) A`` over ``min_plus`` (``(+)`` = min, ``(x)`` = +).  The
+methods differ in which entries of ``d`` they push through ``A`` and when:
+
+``"bellman-ford"``
+    Frontier Bellman-Ford: each round multiplies only the entries that changed
+    in the last round (an SpMSpV) and adds the result into ``d``.  Negative
+    weights are allowed; a reachable negative cycle raises
+    :class:`~graphs.errors.NegativeCycleError` naming a vertex on it.
+    (Bellman 1958; Ford 1956; the frontier form is Kepner & Gilbert 2011, Ch. 3.)
+``"delta-stepping"``
+    Buckets of width ``delta``; light arcs are relaxed until the current bucket
+    settles, heavy arcs once (Meyer & Sanders, "Delta-stepping: a
+    parallelizable shortest path algorithm", J. Algorithms 49, 2003).
+    Non-negative weights.  The GPU method.
+``"dijkstra"``
+    Binary-heap Dijkstra (1959); non-negative weights; the fastest serial
+    method, the CPU default.
+
+:func:`multi_source_sssp` runs many sources at once: on the CPU a Dijkstra per
+source in parallel (with Johnson's reweighting for negative weights: Johnson,
+"Efficient algorithms for shortest paths in sparse networks", JACM 24, 1977),
+or ``method="spmm"``: Bellman-Ford on a dense ``n x k`` distance block, one
+sparse-times-dense min-plus product (:func:`semiring.sparse.mxm`) per round,
+which is the GPU route and the sparse APSP route for graphs too large for a
+dense ``n x n`` matrix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from semiring import min_plus
+from semiring.dtypes import neginf, posinf
+from semiring.errors import InvalidEntryError
+
+from . import _sssp_kernels as K
+from .errors import GraphError, negative_cycle
+from .graph import Graph, as_graph
+from .traversal import bfs, check_vertex, resolve_graph_device
+
+__all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS"]
+
+SSSP_METHODS = ("auto", "bellman-ford", "delta-stepping", "dijkstra")
+MULTI_METHODS = ("auto", "dijkstra", "spmm")
+
+
+def _hop_weights(G: Graph) -> Graph:
+    """An unweighted graph as one with every arc weighing 1.0 (float64)."""
+    return Graph(G.indptr, G.indices, G.xp.ones(G.nnz, dtype=np.float64), directed=G.directed,
+                 coords=G.coords, check=False)
+
+
+def _check_weights(G: Graph, method: str) -> None:
+    w = G.weights
+    if w.dtype.kind == "f" and G.nnz:
+        bad = w == -np.inf
+        if bool(bad.any()):
+            k = int(G.xp.argmax(bad))
+            raise InvalidEntryError(f"weights[{k}] is -inf; min_plus cannot combine it")
+    if method in ("delta-stepping", "dijkstra") and G.has_negative_weights:
+        k = int(G.xp.argmax(w < 0))
+        src, dst, _ = G.edges()
+        raise InvalidEntryError(
+            f"method={method!r} needs non-negative weights; arc {int(src[k])} -> {int(dst[k])} "
+            f"weighs {w[k].item()!r} (use method='bellman-ford')"
+        )
+
+
+def default_delta(G: Graph) -> float:
+    """Bucket width for delta-stepping: the mean arc weight (at least the smallest positive one).
+
+    >>> from graphs import Graph
+    >>> default_delta(Graph.from_edges([0, 1], [1, 2], [2.0, 6.0]))
+    4.0
+    """
+    w = G.weights
+    if G.nnz == 0:
+        return 1.0
+    pos = w[w > 0]
+    if pos.size == 0:
+        return 1.0
+    return float(max(float(pos.mean()), float(pos.min())))
+
+
+def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, device: str = "auto"):
+    """Shortest-path distances and predecessors from ``source``.
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+        An unweighted graph counts hops (float64 distances).
+    source : int
+    method : {"auto", "bellman-ford", "delta-stepping", "dijkstra"}
+        ``"auto"``: Bellman-Ford if some weight is negative, else Dijkstra on
+        the CPU and delta-stepping on the GPU.
+    delta : float, optional
+        Bucket width of delta-stepping (default :func:`default_delta`).
+    device : {"auto", "cpu", "gpu"}
+
+    Returns
+    -------
+    dist : array (n,)
+        The weights' dtype; ``inf`` (the integer sentinel ``iinfo.max`` for
+        integer weights) where unreachable.  Integer sums saturate.
+    pred : int32 array (n,)
+        A shortest-path tree: ``pred[v]`` is the vertex before ``v``; -1 for
+        the source and unreachable vertices.
+
+    Raises
+    ------
+    VertexError
+        ``source`` is not a vertex.
+    NegativeCycleError
+        A negative cycle is reachable from ``source`` (its ``vertex`` lies on it).
+    InvalidEntryError
+        Negative weights with Dijkstra or delta-stepping; a ``-inf`` weight.
+    GraphError
+        Unknown ``method``.
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 1], [4.0, 1.0, 1.0, -2.0])
+    >>> dist, pred = sssp(G, 0)
+    >>> dist
+    array([ 0., -1.,  1.,  0.])
+    >>> pred
+    array([-1,  2,  0,  1], dtype=int32)
+    >>> sssp(Graph.from_edges([0, 1], [1, 0], [1.0, -2.0]), 0)
+    Traceback (most recent call last):
+    ...
+    apsp.errors.NegativeCycleError: negative cycle through vertex 0 (0 -> 1 -> 0, weight -1.0)
+    """
+    G = resolve_graph_device(as_graph(G), device)
+    s = check_vertex(G, source, "source")
+    if method not in SSSP_METHODS:
+        raise GraphError(f"method must be one of {', '.join(SSSP_METHODS)}, got {method!r}")
+    if delta is not None and not delta > 0:
+        raise GraphError(f"delta must be positive, got {delta!r}")
+    if G.weights is None:
+        levels, parents = bfs(G, s)
+        xp = G.xp
+        dist = xp.where(levels >= 0, levels.astype(np.float64), np.inf)
+        return dist, parents
+    if method == "auto":
+        method = "bellman-ford" if G.has_negative_weights else ("delta-stepping" if G.device == "gpu" else "dijkstra")
+    _check_weights(G, method)
+    if G.device == "gpu":
+        from .cuda_traversal import sssp_gpu
+
+        return sssp_gpu(G, s, method, delta if delta is not None else default_delta(G))
+    dtype = G.weights.dtype
+    lo, hi = neginf(dtype), posinf(dtype)
+    dist = np.full(G.n, hi, dtype=dtype)
+    pred = np.full(G.n, -1, dtype=np.int32)
+    w = G.weights
+    if method == "dijkstra":
+        K.dijkstra(G.indptr, G.indices, w, s, dist, pred, lo, hi)
+    elif method == "delta-stepping":
+        K.delta_stepping(G.indptr, G.indices, w, s, float(delta or default_delta(G)), dist, pred, lo, hi)
+    else:
+        dist[s] = 0
+        _, v = K.bellman_ford(G.indptr, G.indices, w, np.array([s], dtype=np.int32), 1, dist, pred, lo, hi)
+        if v >= 0:
+            raise _cycle_error(G, pred, int(v))
+    return dist, pred
+
+
+def _cycle_error(G: Graph, pred: np.ndarray, v: int) -> Exception:
+    """The NegativeCycleError for the predecessor cycle through ``v``, with its arcs and weight."""
+    back = [v]
+    u = int(pred[v])
+    while u != v and u >= 0 and len(back) <= G.n:
+        back.append(u)
+        u = int(pred[u])
+    cycle = [v] + back[1:][::-1]
+    weight = None
+    if G.weights is not None and u == v:
+        total = 0
+        for a, b in zip(cycle, cycle[1:] + cycle[:1]):
+            lo, hi = int(G.indptr[a]), int(G.indptr[a + 1])
+            sel = G.indices[lo:hi] == b
+            total += G.weights[lo:hi][sel].min().item()
+        weight = total
+    return negative_cycle(v, cycle, weight)
+
+
+def _sources(G: Graph, sources) -> np.ndarray:
+    if sources is None:
+        return np.arange(G.n, dtype=np.int32)
+    arr = np.atleast_1d(np.asarray(sources.get() if hasattr(sources, "get") else sources))
+    if arr.ndim != 1:
+        raise GraphError(f"sources must be a vertex or a 1-D list of vertices, got shape {arr.shape}")
+    for k, v in enumerate(arr.tolist()):
+        check_vertex(G, v, f"sources[{k}]")
+    return arr.astype(np.int32)
+
+
+def johnson_potentials(G: Graph):
+    """Johnson's vertex potentials ``h`` (Bellman-Ford from a virtual source with 0-arcs to all).
+
+    ``w(u, v) + h[u] - h[v] >= 0`` for every arc.
+
+    Raises
+    ------
+    NegativeCycleError
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> johnson_potentials(Graph.from_edges([0, 1], [1, 2], [-3.0, 1.0]))
+    array([ 0., -3., -2.])
+    """
+    dtype = G.weights.dtype
+    lo, hi = neginf(dtype), posinf(dtype)
+    h = np.zeros(G.n, dtype=dtype)
+    pred = np.full(G.n, -1, dtype=np.int32)
+    _, v = K.bellman_ford(G.indptr, G.indices, G.weights, np.arange(G.n, dtype=np.int32), G.n, h, pred, lo, hi)
+    if v >= 0:
+        raise _cycle_error(G, pred, int(v))
+    return h
+
+
+def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "auto"):
+    """Shortest paths from many sources at once (all vertices by default: sparse APSP).
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+    sources : int or sequence of int, optional
+        Default: every vertex (``k = n``).
+    method : {"auto", "dijkstra", "spmm"}
+        ``"dijkstra"``: one Dijkstra per source, sources in parallel, with
+        Johnson's reweighting when weights are negative (CPU).
+        ``"spmm"``: Bellman-Ford on the ``n x k`` block ``X``, one min-plus
+        sparse-times-dense product ``A^T (x) X`` per round until nothing
+        changes (at most ``n`` rounds, else a negative cycle).  ``"auto"``:
+        Dijkstra on the CPU, SpMM on the GPU.
+    device : {"auto", "cpu", "gpu"}
+
+    Returns
+    -------
+    D : array (k, n)
+        ``D[r, v]``: distance from ``sources[r]`` to ``v`` (weights' dtype;
+        float64 hop counts for an unweighted graph).
+    P : int32 array (k, n)
+        Predecessors, one shortest-path tree per row.
+
+    Raises
+    ------
+    NegativeCycleError, VertexError, GraphError
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, -1.0, 3.0])
+    >>> D, P = multi_source_sssp(G)
+    >>> D
+    array([[ 0.,  1.,  0.],
+           [ 2.,  0., -1.],
+           [ 3.,  4.,  0.]])
+    >>> np.array_equal(multi_source_sssp(G, [2], method="spmm")[0], D[2:])
+    True
+    """
+    G = resolve_graph_device(as_graph(G), device)
+    if method not in MULTI_METHODS:
+        raise GraphError(f"method must be one of {', '.join(MULTI_METHODS)}, got {method!r}")
+    src = _sources(G, sources)
+    if G.weights is None:
+        G = _hop_weights(G)
+    _check_weights(G, "bellman-ford")
+    if method == "auto":
+        method = "spmm" if G.device == "gpu" else "dijkstra"
+    if method == "spmm":
+        return _multi_spmm(G, src)
+    if G.device == "gpu":
+        G = G.to("cpu")
+    dtype = G.weights.dtype
+    lo, hi = neginf(dtype), posinf(dtype)
+    k = src.shape[0]
+    D = np.full((k, G.n), hi, dtype=dtype)
+    P = np.full((k, G.n), -1, dtype=np.int32)
+    if not G.has_negative_weights:
+        K.dijkstra_many(G.indptr, G.indices, G.weights, src, D, P, lo, hi)
+        return D, P
+    h = johnson_potentials(G)
+    rows, cols, w = G.edges()
+    w2 = w + h[rows] - h[cols]
+    if w2.dtype.kind == "f":
+        np.maximum(w2, 0, out=w2)  # rounding may leave -1e-16 on tight arcs
+    K.dijkstra_many(G.indptr, G.indices, w2, src, D, P, lo, hi)
+    reached = D != hi
+    D = np.where(reached, D - h[src][:, None] + h[None, :], D).astype(dtype, copy=False)
+    return D, P
+
+
+def _multi_spmm(G: Graph, src: np.ndarray):
+    """Bellman-Ford on an ``n x k`` block: ``X = X (+) A^T (x) X`` until it stops changing."""
+    xp = G.xp
+    T = G.transpose()
+    dtype = G.weights.dtype
+    hi = posinf(dtype)
+    n, k = G.n, src.shape[0]
+    if xp is np:
+        import scipy.sparse as sp
+
+        At = sp.csr_array((T.weights, T.indices, T.indptr), shape=(n, n))
+    else:
+        import cupyx.scipy.sparse as csp
+
+        At = csp.csr_matrix((T.weights, T.indices, T.indptr), shape=(n, n))
+    X = xp.full((n, k), hi, dtype=dtype)
+    sx = xp.asarray(src)
+    X[sx, xp.arange(k)] = 0
+    Y = xp.empty_like(X)
+    for _ in range(n + 1):
+        min_plus.mxm(At, X, out=Y)
+        better = Y < X
+        if not bool(better.any()):
+            break
+        xp.minimum(X, Y, out=X)
+    else:
+        # Still improving after n rounds: locate the cycle with one single-source run.
+        col = int(xp.argmax(better.any(axis=0)))
+        sssp(G.to("cpu"), int(src[col]), method="bellman-ford")
+        raise AssertionError("unreachable: the single-source run raised")  # pragma: no cover
+    D = X.T.copy()
+    Dh = D.get() if xp is not np else D
+    Gc = G.to("cpu")
+    lo = neginf(dtype)
+    P = np.empty((k, n), dtype=np.int32)
+    K.tight_tree_preds(Gc.indptr, Gc.indices, Gc.weights, src, np.ascontiguousarray(Dh), P, lo, hi)
+    return D, (P if xp is np else xp.asarray(P))

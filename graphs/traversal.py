@@ -1,0 +1,190 @@
+"""Breadth-first search (direction-optimising) and s-t connectivity (bidirectional BFS).
+
+A BFS level is one masked Boolean sparse product: the next frontier is
+``f (x) A`` restricted to the complement of the visited set.  It can be
+computed by *push* (scan the out-arcs of the frontier: SpMSpV) or by *pull*
+(each unvisited vertex scans its in-arcs until it finds a frontier member:
+masked SpMV); push is cheap for small frontiers, pull for large ones.  The
+direction-optimising BFS of Beamer, Asanovic & Patterson ("Direction-optimizing
+breadth-first search", SC 2012), in the GraphBLAS formulation of GraphBLAST
+(Yang, Buluc & Owens, ACM TOMS 2022, Sec. 5), switches to pull when the
+frontier's out-arcs exceed ``1/alpha`` of the arcs still unexplored and back
+to push when the frontier holds fewer than ``n / beta`` vertices.
+
+On the GPU (:mod:`graphs.cuda_traversal`) each level also picks its working
+set as in Li & Becchi ("Deploying graph algorithms on GPUs: an adaptive
+solution", IPDPS 2013): a queue or a bitmap for the frontier, and a thread,
+warp or block per frontier vertex by degree.
+
+:func:`st_connectivity` is a bidirectional BFS (Harish & Narayanan, "Accelerating
+large graph algorithms on the GPU using CUDA", HiPC 2007, Sec. 4.3 for the GPU
+form): the two searches meet in about the square root of the work of one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _bfs_kernels as K
+from .errors import GraphError, VertexError
+from .graph import Graph, as_graph
+
+__all__ = ["bfs", "st_connectivity"]
+
+DIRECTIONS = ("auto", "push", "pull")
+
+
+def check_vertex(G: Graph, v: Any, name: str) -> int:
+    """``v`` as an int in ``[0, n)``, or :class:`VertexError` naming it."""
+    try:
+        iv = int(v)
+    except (TypeError, ValueError):
+        raise VertexError(f"{name} must be a vertex id (an integer), got {v!r}") from None
+    if iv != v or not 0 <= iv < G.n:
+        raise VertexError(f"{name} = {v!r} is not a vertex of a graph with n = {G.n}")
+    return iv
+
+
+def resolve_graph_device(G: Graph, device: str) -> Graph:
+    """The graph on the device an algorithm runs on (``"auto"``: where it lives)."""
+    if device == "auto":
+        return G
+    if device not in ("cpu", "gpu"):
+        raise GraphError(f"device must be 'auto', 'cpu' or 'gpu', got {device!r}")
+    return G.to(device)
+
+
+def bfs(
+    G,
+    source: int,
+    *,
+    direction: str = "auto",
+    return_trace: bool = False,
+    alpha: float = 3.0,
+    beta: float = 18.0,
+    device: str = "auto",
+):
+    """Breadth-first search from ``source``: hop levels and a BFS tree.
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+        Arcs are followed in their direction; weights are ignored.
+    source : int
+    direction : {"auto", "push", "pull"}
+        ``"auto"`` switches between push and pull per level (Beamer's
+        heuristic with ``alpha`` and ``beta``); the others force one form.
+    return_trace : bool
+        Also return one dict per level: ``level``, ``direction`` (``"push"`` or
+        ``"pull"``), ``frontier`` (vertices), ``edges`` (arcs of the frontier
+        for push, arcs scanned for pull); on the GPU also ``frontier_format``
+        (``"queue"`` or ``"bitmap"``) and ``granularity`` (``"thread"``,
+        ``"warp"`` or ``"block"`` per vertex).
+    alpha, beta : float
+        Direction-switch thresholds (Beamer et al. use 14 and 24 for a parallel pull with a
+        bitmap; this serial pull with a shrinking list of unvisited vertices pays off later, and
+        3 and 18 were best on R-MAT, email-Enron and ego-Facebook).
+    device : {"auto", "cpu", "gpu"}
+        ``"auto"`` runs where ``G`` lives; results are arrays of that device.
+
+    Returns
+    -------
+    levels : int32 array (n,)
+        Hops from ``source``; -1 where unreachable.
+    parents : int32 array (n,)
+        A BFS tree: ``parents[v]`` is a vertex one level up with an arc to
+        ``v``; -1 for ``source`` and unreachable vertices.
+    trace : list of dict
+        Only with ``return_trace=True``.
+
+    Raises
+    ------
+    VertexError
+        ``source`` is not a vertex.
+    GraphError
+        Unknown ``direction`` or ``device``.
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3])
+    >>> levels, parents = bfs(G, 0)
+    >>> levels
+    array([0, 1, 1, 2], dtype=int32)
+    >>> parents
+    array([-1,  0,  0,  1], dtype=int32)
+    >>> [t["direction"] for t in bfs(G, 0, direction="pull", return_trace=True)[2]]
+    ['pull', 'pull', 'pull']
+    """
+    G = resolve_graph_device(as_graph(G), device)
+    s = check_vertex(G, source, "source")
+    if direction not in DIRECTIONS:
+        raise GraphError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
+    if G.device == "gpu":
+        from .cuda_traversal import bfs_gpu
+
+        return bfs_gpu(G, s, direction=direction, return_trace=return_trace, alpha=alpha, beta=beta)
+    levels, parents, trace = _bfs_cpu(G, s, direction, alpha, beta)
+    return (levels, parents, trace) if return_trace else (levels, parents)
+
+
+def _bfs_cpu(G: Graph, s: int, direction: str, alpha: float, beta: float):
+    n = G.n
+    level = np.full(n, -1, dtype=np.int32)
+    parent = np.full(n, -1, dtype=np.int32)
+    mode = {"push": K.PUSH, "pull": K.PULL, "auto": K.AUTO}[direction]
+    T = G if mode == K.PUSH else G.transpose()
+    t_mode = np.empty(n, dtype=np.int8)
+    t_nf = np.empty(n, dtype=np.int64)
+    t_edges = np.empty(n, dtype=np.int64)
+    depth = K.bfs_levels(G.indptr, G.indices, T.indptr, T.indices, s, mode, float(alpha), float(beta),
+                         level, parent, t_mode, t_nf, t_edges)
+    trace = [
+        {"level": d, "direction": "pull" if t_mode[d] else "push", "frontier": int(t_nf[d]),
+         "edges": int(t_edges[d])}
+        for d in range(depth)
+    ]
+    return level, parent, trace
+
+
+def st_connectivity(G, s: int, t: int, *, device: str = "auto"):
+    """Hop distance and one shortest path from ``s`` to ``t`` by bidirectional BFS.
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+    s, t : int
+    device : {"auto", "cpu", "gpu"}
+
+    Returns
+    -------
+    distance : int
+        Arcs on a shortest ``s -> t`` path; -1 if ``t`` is unreachable.
+    path : int32 array
+        ``[s, ..., t]`` (``distance + 1`` vertices); empty if unreachable.
+
+    Raises
+    ------
+    VertexError
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 4])
+    >>> st_connectivity(G, 0, 3)
+    (3, array([0, 1, 2, 3], dtype=int32))
+    >>> st_connectivity(G, 3, 0)
+    (-1, array([], dtype=int32))
+    """
+    G = resolve_graph_device(as_graph(G), device)
+    a = check_vertex(G, s, "s")
+    b = check_vertex(G, t, "t")
+    if G.device == "gpu":
+        from .cuda_traversal import st_connectivity_gpu
+
+        return st_connectivity_gpu(G, a, b)
+    T = G.transpose()
+    dist, path = K.bidirectional(G.indptr, G.indices, T.indptr, T.indices, a, b)
+    return int(dist), path
