@@ -5,12 +5,16 @@ Distances live in the weights' dtype; ``hi`` is its +inf (``inf`` for floats,
 ``hi`` / ``lo`` instead of wrapping.  Predecessors are int32, -1 for the source
 and unreachable vertices; every kernel changes a predecessor only on a strict
 improvement, so they always form a tree (CLRS, Lemma 24.16).
+
+Kernels over many sources take a row range ``r0:r1`` and release the GIL;
+:func:`graphs.sssp.multi_source_sssp` runs the ranges on the thread pool of
+:mod:`semiring._cpu.threads`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 __all__ = [
     "dijkstra",
@@ -106,10 +110,10 @@ def dijkstra(indptr, indices, w, s, dist, pred, lo, hi):  # pragma: no cover - j
     return settled
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def dijkstra_many(indptr, indices, w, sources, D, P, lo, hi):  # pragma: no cover - jitted
-    """Dijkstra from every ``sources[r]`` into row ``r`` of ``D`` / ``P``, sources in parallel."""
-    for r in prange(sources.shape[0]):
+@njit(cache=True, nogil=True)
+def dijkstra_many(indptr, indices, w, sources, D, P, lo, hi, r0, r1):  # pragma: no cover - jitted
+    """Dijkstra from ``sources[r]`` into row ``r`` of ``D`` / ``P`` for ``r`` in ``r0:r1``."""
+    for r in range(r0, r1):
         dijkstra(indptr, indices, w, sources[r], D[r], P[r], lo, hi)
 
 
@@ -299,17 +303,17 @@ def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma:
     return buckets
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def tight_tree_preds(indptr, indices, w, sources, D, P, lo, hi):  # pragma: no cover - jitted
+@njit(cache=True, nogil=True)
+def tight_tree_preds(indptr, indices, w, sources, D, P, lo, hi, r0, r1):  # pragma: no cover - jitted
     """Predecessors from known distances: a BFS from each source over tight arcs.
 
     An arc ``u -> v`` is tight when ``D[u] + w == D[v]``; every shortest path
     uses only tight arcs, and taking the first tight arc that reaches ``v`` in
     BFS order gives a tree even when zero-weight cycles make the tight arcs
-    cyclic.  Rows (sources) run in parallel.
+    cyclic.  Rows ``r0:r1``.
     """
     n = indptr.shape[0] - 1
-    for r in prange(sources.shape[0]):
+    for r in range(r0, r1):
         s = sources[r]
         d = D[r]
         p = P[r]

@@ -199,6 +199,13 @@ def _sources(G: Graph, sources) -> np.ndarray:
     return arr.astype(np.int32)
 
 
+def _over_sources(kernel, k: int, nnz: int) -> None:
+    """Run ``kernel(r0, r1)`` over source rows on the CPU thread pool."""
+    from semiring._cpu.threads import run_rows
+
+    run_rows(kernel, k, work=k * (nnz + 1) * 8, align=1)
+
+
 def johnson_potentials(G: Graph):
     """Johnson's vertex potentials ``h`` (Bellman-Ford from a virtual source with 0-arcs to all).
 
@@ -277,21 +284,25 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     if method == "spmm":
         return _multi_spmm(G, src)
     if G.device == "gpu":
-        G = G.to("cpu")
+        import cupy as cp
+
+        D, P = multi_source_sssp(G.to("cpu"), src, "dijkstra")
+        return cp.asarray(D), cp.asarray(P)
     dtype = G.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     k = src.shape[0]
     D = np.full((k, G.n), hi, dtype=dtype)
     P = np.full((k, G.n), -1, dtype=np.int32)
     if not G.has_negative_weights:
-        K.dijkstra_many(G.indptr, G.indices, G.weights, src, D, P, lo, hi)
+        _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, G.weights, src, D, P, lo, hi, r0, r1),
+                      k, G.nnz)
         return D, P
     h = johnson_potentials(G)
     rows, cols, w = G.edges()
     w2 = w + h[rows] - h[cols]
     if w2.dtype.kind == "f":
         np.maximum(w2, 0, out=w2)  # rounding may leave -1e-16 on tight arcs
-    K.dijkstra_many(G.indptr, G.indices, w2, src, D, P, lo, hi)
+    _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, w2, src, D, P, lo, hi, r0, r1), k, G.nnz)
     reached = D != hi
     D = np.where(reached, D - h[src][:, None] + h[None, :], D).astype(dtype, copy=False)
     return D, P
@@ -332,5 +343,7 @@ def _multi_spmm(G: Graph, src: np.ndarray):
     Gc = G.to("cpu")
     lo = neginf(dtype)
     P = np.empty((k, n), dtype=np.int32)
-    K.tight_tree_preds(Gc.indptr, Gc.indices, Gc.weights, src, np.ascontiguousarray(Dh), P, lo, hi)
+    Dc = np.ascontiguousarray(Dh)
+    _over_sources(lambda r0, r1: K.tight_tree_preds(Gc.indptr, Gc.indices, Gc.weights, src, Dc, P, lo, hi, r0, r1),
+                  k, Gc.nnz)
     return D, (P if xp is np else xp.asarray(P))

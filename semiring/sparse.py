@@ -137,6 +137,23 @@ class SparseVector:
 
 
 # -- kernels: one object per (semiring, dtype, device) -----------------------------------
+def _run_balanced(ptr, kernel, width: int = 1) -> None:
+    """Run ``kernel(r0, r1)`` over row ranges of about equal nonzeros, one per pool thread."""
+    from ._cpu.threads import SERIAL_WORK, num_threads, run_rows
+
+    n = ptr.shape[0] - 1
+    nnz = int(ptr[-1])
+    t = num_threads()
+    work = (nnz + n) * width
+    if t == 1 or work < SERIAL_WORK or n < 2 * t:
+        kernel(0, n)
+        return
+    bounds = np.searchsorted(ptr, np.linspace(0, nnz, t + 1)).astype(np.int64)
+    bounds[0], bounds[-1] = 0, n
+    bounds = np.maximum.accumulate(np.minimum(bounds, n))
+    run_rows(lambda c0, c1: [kernel(int(bounds[c]), int(bounds[c + 1])) for c in range(c0, c1)], t, work, align=1)
+
+
 class _CpuKernels:
     """The Numba sparse kernels of one semiring and dtype, with the constants bound."""
 
@@ -148,9 +165,11 @@ class _CpuKernels:
         self.no_mask2 = np.empty((0, 0), np.uint8)
 
     def gather(self, ptr, idx, val, x, xflag, y, hit, allow, accumulate, xfirst):
-        self.mod.gather(ptr, idx, val, x, self.no_mask if xflag is None else xflag, xflag is not None, y, hit,
-                        self.no_mask if allow is None else allow, allow is not None, accumulate, xfirst,
-                        self.zero, self.lo, self.hi)
+        xf = self.no_mask if xflag is None else xflag
+        al = self.no_mask if allow is None else allow
+        fn = self.mod.gather
+        _run_balanced(ptr, lambda r0, r1: fn(ptr, idx, val, x, xf, xflag is not None, y, hit, al, allow is not None,
+                                             accumulate, xfirst, self.zero, self.lo, self.hi, r0, r1))
 
     def scatter(self, ptr, idx, val, rows, xv, t, hit, order, allow, xfirst) -> int:
         return int(self.mod.scatter(ptr, idx, val, rows, xv, t, hit, order, self.no_mask if allow is None else allow,
@@ -161,8 +180,10 @@ class _CpuKernels:
                        self.zero, self.lo, self.hi)
 
     def spmm(self, ptr, idx, val, B, C, allow, accumulate, xfirst):
-        self.mod.spmm(ptr, idx, val, B, C, self.no_mask2 if allow is None else allow, allow is not None,
-                      accumulate, xfirst, self.zero, self.lo, self.hi)
+        al = self.no_mask2 if allow is None else allow
+        fn = self.mod.spmm
+        _run_balanced(ptr, lambda r0, r1: fn(ptr, idx, val, B, C, al, allow is not None, accumulate, xfirst,
+                                             self.zero, self.lo, self.hi, r0, r1), B.shape[1])
 
 
 class _GenericKernels:

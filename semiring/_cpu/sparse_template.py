@@ -7,8 +7,8 @@ kernels work on the raw compressed arrays ``ptr, idx, val`` of a CSR matrix
 
 ``gather``
     ``y[i] = add_e mul(val[e], x[idx[e]])`` over the entries of row ``i``
-    (``mxv`` on CSR, ``vxm`` on CSC): one output per row, so rows run in
-    parallel without conflicts.  Rows outside the mask are skipped; entries
+    (``mxv`` on CSR, ``vxm`` on CSC): one output per row, so row ranges run on
+    separate threads without conflicts.  Rows outside the mask are skipped; entries
     whose ``x`` is absent (``xflag``) are skipped, which is the pull form of a
     sparse-vector product.
 ``scatter``
@@ -16,8 +16,13 @@ kernels work on the raw compressed arrays ``ptr, idx, val`` of a CSR matrix
     ``i`` (``vxm`` on CSR: the push form, SpMSpV when the list is a frontier).
     Serial: its cost is the frontier's edges, not ``n``.
 ``spmm``
-    ``C[i, :] = add_e mul(val[e], B[idx[e], :])``: sparse times dense, rows in
-    parallel, the inner loop over the dense columns vectorised.
+    ``C[i, :] = add_e mul(val[e], B[idx[e], :])``: sparse times dense, row
+    ranges on separate threads, the inner loop over the dense columns vectorised.
+
+The row-range kernels are serial and release the GIL; :mod:`semiring.sparse`
+cuts the rows into ranges of equal nonzeros and runs them on the thread pool of
+:mod:`.threads` (Numba's ``parallel=True`` would cost seconds of compilation per
+semiring and dtype, and its OpenMP barriers stall on a busy machine).
 
 ``xfirst`` chooses the operand order of ``mul`` (``mul(x, a)`` for ``vxm``,
 ``mul(a, x)`` for ``mxv``), so non-commutative custom semirings are right.
@@ -28,17 +33,16 @@ into the existing output instead of overwriting it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .scalar_ops import _min as add  # @ADD
 from .scalar_ops import _plus_float as mul  # @MUL
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def gather(ptr, idx, val, x, xflag, has_xflag, y, hit, allow, has_mask, accumulate, xfirst, zero, lo, hi):
-    """Row-parallel ``y[i] (+)= A[i, :] (x) x`` for allowed rows; ``hit[i] = 1`` if any entry contributed."""
-    n = ptr.shape[0] - 1
-    for i in prange(n):
+@njit(cache=True, nogil=True)
+def gather(ptr, idx, val, x, xflag, has_xflag, y, hit, allow, has_mask, accumulate, xfirst, zero, lo, hi, r0, r1):
+    """Rows ``r0:r1`` of ``y[i] (+)= A[i, :] (x) x`` where allowed; ``hit[i] = 1`` if any entry contributed."""
+    for i in range(r0, r1):
         if has_mask and allow[i] == 0:
             continue
         t = zero
@@ -92,13 +96,12 @@ def scatter(ptr, idx, val, rows, xv, t, hit, order, allow, has_mask, xfirst, lo,
     return count
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def spmm(ptr, idx, val, B, C, allow, has_mask, accumulate, xfirst, zero, lo, hi):
-    """Row-parallel ``C[i, :] (+)= A[i, :] (x) B`` (``B``, ``C`` C-contiguous, ``allow`` shaped like ``C``)."""
-    n = ptr.shape[0] - 1
+@njit(cache=True, nogil=True)
+def spmm(ptr, idx, val, B, C, allow, has_mask, accumulate, xfirst, zero, lo, hi, r0, r1):
+    """Rows ``r0:r1`` of ``C[i, :] (+)= A[i, :] (x) B`` (``B``, ``C`` C-contiguous, ``allow`` like ``C``)."""
     s = B.shape[1]
-    for i in prange(n):
-        acc = np.empty(s, dtype=C.dtype)
+    acc = np.empty(s, dtype=C.dtype)
+    for i in range(r0, r1):
         for j in range(s):
             acc[j] = zero
         for e in range(ptr[i], ptr[i + 1]):
