@@ -1,26 +1,31 @@
 """Bit-packed Boolean GEMM (``lor_land``) on the CPU.
 
-``C[i, j] = OR_k A[i, k] AND B[k, j]`` with the inner dimension packed 64 to a
-word: rows of ``A`` and columns of ``B`` become ``uint64`` bit strings, and one
-``AND`` + ``OR`` of two words covers 64 values of ``k``.  The kernel computes a
-4 x 4 block of ``C`` at a time (16 independent OR-reductions that the compiler
-vectorises over words) and stops scanning a block early once all 16 entries are
-true, since OR saturates.
+``C[i, :] = OR over k with A[i, k] of B[k, :]``: the rows of ``B`` and ``C`` are
+packed 64 columns to a ``uint64`` word, so one word ``OR`` combines 64 entries
+of ``C`` and the compiler vectorises it further.  The rows of ``B`` are taken
+8 at a time through the tables of the Four Russians (see :func:`bool_rows`),
+so one table OR stands for up to 8 values of ``k``; all-false bytes of ``A``
+are skipped.
+
+Each call computes a range of rows on one thread (the GIL is released);
+:mod:`.threads` splits the rows over the pool.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-__all__ = ["pack_rows", "bool_gemm_packed", "bool_matmul"]
+from .threads import run_rows
 
-_CHUNK = 16  # words scanned between early-exit checks
-_JC = 256  # columns of C per cache block
+__all__ = ["pack_rows", "unpack_rows", "bool_rows", "bool_matmul"]
+
+_TABLE_BYTES = 1 << 20  # Four-Russians tables in use at once (fits L2)
+_CHUNK_WORDS = 64  # columns of C per pass, in 64-bit words
 
 
 def pack_rows(X: np.ndarray) -> np.ndarray:
-    """Pack each row of a Boolean matrix into ``uint64`` words (bit k of word w is column 64 w + k).
+    """Pack each row of a Boolean matrix into ``uint64`` words (bit b of word w is column 64 w + b).
 
     >>> pack_rows(np.array([[True, False, True]])).tolist()
     [[5]]
@@ -33,78 +38,57 @@ def pack_rows(X: np.ndarray) -> np.ndarray:
     return out.view(np.uint64)
 
 
-@njit("void(uint64[:, ::1], uint64[:, ::1], boolean[:, :], boolean)", parallel=True, cache=True, nogil=True)
-def bool_gemm_packed(Ap, Bp, C, accumulate):  # pragma: no cover - jitted
-    """``C (|)= Ap . Bp^T`` over packed rows; ``Ap`` is m x W, ``Bp`` is n x W."""
-    m, W = Ap.shape
-    n = Bp.shape[0]
-    zero = np.uint64(0)
-    nib = (m + 3) // 4
-    for jc in range(0, n, _JC):
-        jn = min(_JC, n - jc)
-        for ib in prange(nib):
-            i0 = ib * 4
-            a0 = Ap[min(i0, m - 1)]
-            a1 = Ap[min(i0 + 1, m - 1)]
-            a2 = Ap[min(i0 + 2, m - 1)]
-            a3 = Ap[min(i0 + 3, m - 1)]
-            for jb in range(0, jn, 4):
-                j0 = jc + jb
-                b0 = Bp[min(j0, n - 1)]
-                b1 = Bp[min(j0 + 1, n - 1)]
-                b2 = Bp[min(j0 + 2, n - 1)]
-                b3 = Bp[min(j0 + 3, n - 1)]
-                r00 = r01 = r02 = r03 = zero
-                r10 = r11 = r12 = r13 = zero
-                r20 = r21 = r22 = r23 = zero
-                r30 = r31 = r32 = r33 = zero
-                for w0 in range(0, W, _CHUNK):
-                    for w in range(w0, min(w0 + _CHUNK, W)):
-                        x0 = a0[w]
-                        x1 = a1[w]
-                        x2 = a2[w]
-                        x3 = a3[w]
-                        y0 = b0[w]
-                        y1 = b1[w]
-                        y2 = b2[w]
-                        y3 = b3[w]
-                        r00 |= x0 & y0
-                        r01 |= x0 & y1
-                        r02 |= x0 & y2
-                        r03 |= x0 & y3
-                        r10 |= x1 & y0
-                        r11 |= x1 & y1
-                        r12 |= x1 & y2
-                        r13 |= x1 & y3
-                        r20 |= x2 & y0
-                        r21 |= x2 & y1
-                        r22 |= x2 & y2
-                        r23 |= x2 & y3
-                        r30 |= x3 & y0
-                        r31 |= x3 & y1
-                        r32 |= x3 & y2
-                        r33 |= x3 & y3
-                    if (
-                        r00 != 0 and r01 != 0 and r02 != 0 and r03 != 0
-                        and r10 != 0 and r11 != 0 and r12 != 0 and r13 != 0
-                        and r20 != 0 and r21 != 0 and r22 != 0 and r23 != 0
-                        and r30 != 0 and r31 != 0 and r32 != 0 and r33 != 0
-                    ):
-                        break
-                res = (
-                    (r00, r01, r02, r03),
-                    (r10, r11, r12, r13),
-                    (r20, r21, r22, r23),
-                    (r30, r31, r32, r33),
-                )
-                for ii in range(min(4, m - i0)):
-                    row = res[ii]
-                    for jj in range(min(4, n - j0)):
-                        v = row[jj] != 0
-                        if accumulate:
-                            C[i0 + ii, j0 + jj] = C[i0 + ii, j0 + jj] or v
+def unpack_rows(P: np.ndarray, n: int) -> np.ndarray:
+    """Inverse of :func:`pack_rows` for ``n`` columns.
+
+    >>> unpack_rows(np.array([[5]], dtype=np.uint64), 3).tolist()
+    [[True, False, True]]
+    """
+    return np.unpackbits(P.view(np.uint8), axis=1, count=n, bitorder="little").astype(bool)
+
+
+@njit("void(uint8[:, ::1], uint64[:, ::1], uint64[:, ::1], int64, int64)", cache=True, nogil=True)
+def bool_rows(Ab, Bp, Cp, r0, r1):  # pragma: no cover - jitted
+    """``Cp[i] |= OR_{k in A[i]} Bp[k]`` for rows ``r0:r1`` by the method of the Four Russians.
+
+    ``Ab`` is ``A`` packed to bytes (bit ``b`` of byte ``g`` is column ``8 g + b``),
+    ``Bp`` and ``Cp`` are packed to ``uint64`` words.  For each group of 8 rows
+    of ``B`` a table of all 256 ORs of them is built once; each row of ``C``
+    then takes one table row per byte of ``A`` instead of up to 8 rows of
+    ``B`` (Arlazarov, Dinic, Kronrod & Faradzev 1970).  Columns are processed
+    in chunks of ``_CHUNK_WORDS`` words and groups in panels, so the tables in
+    use fit in the L2 cache.
+    """
+    nbytes = Ab.shape[1]
+    K = Bp.shape[0]
+    words_c = Cp.shape[1]
+    wchunk = min(words_c, _CHUNK_WORDS)
+    groups = max(1, _TABLE_BYTES // (256 * 8 * wchunk))
+    T = np.zeros((groups, 256, wchunk), dtype=np.uint64)
+    for w0 in range(0, words_c, wchunk):
+        wn = min(wchunk, words_c - w0)
+        for g0 in range(0, nbytes, groups):
+            g1 = min(nbytes, g0 + groups)
+            for g in range(g0, g1):
+                tg = g - g0
+                for w in range(wn):
+                    T[tg, 0, w] = 0
+                for b in range(8):
+                    k = 8 * g + b
+                    top = 1 << b
+                    for x in range(top):
+                        if k < K:
+                            for w in range(wn):
+                                T[tg, top + x, w] = T[tg, x, w] | Bp[k, w0 + w]
                         else:
-                            C[i0 + ii, j0 + jj] = v
+                            for w in range(wn):
+                                T[tg, top + x, w] = T[tg, x, w]
+            for i in range(r0, r1):
+                for g in range(g0, g1):
+                    byte = Ab[i, g]
+                    if byte:
+                        for w in range(wn):
+                            Cp[i, w0 + w] |= T[g - g0, byte, w]
 
 
 def bool_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, accumulate: bool) -> None:
@@ -118,8 +102,8 @@ def bool_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, accumulate: bool) -
     n = B.shape[1]
     if m == 0 or n == 0:
         return
-    if k == 0:
-        if not accumulate:
-            C[...] = False
-        return
-    bool_gemm_packed(pack_rows(A), pack_rows(B.T), C, accumulate)
+    Cp = pack_rows(C) if accumulate else np.zeros((m, max(1, (n + 63) // 64)), dtype=np.uint64)
+    if k:
+        Ab, Bp = pack_rows(A).view(np.uint8), pack_rows(B)
+        run_rows(lambda r0, r1: bool_rows(Ab, Bp, Cp, r0, r1), m, work=m * k * n // 64, align=1)
+    C[...] = unpack_rows(Cp, n)
