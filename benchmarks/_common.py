@@ -1,0 +1,69 @@
+"""Shared helpers for the benchmark scripts: timing, machine description, result files."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def median_time(fn: Callable[[], object], repeats: int = 5, warmup: int = 1, budget_s: float = 60.0) -> float:
+    """Median wall time of ``fn()`` over ``repeats`` runs after ``warmup`` runs (fewer if slow)."""
+    for _ in range(warmup):
+        fn()
+    times: list[float] = []
+    start = time.perf_counter()
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+        if time.perf_counter() - start > budget_s:
+            break
+    return statistics.median(times)
+
+
+def cpu_name() -> str:
+    """A short description of this machine's CPU."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict:
+    """Machine facts recorded with every result."""
+    return {
+        "cpu": cpu_name(),
+        "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "python": platform.python_version(),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+
+
+def write_results(stem: str, payload: dict, table_md: str) -> tuple[Path, Path]:
+    """Write ``<stem>.json`` and ``<stem>.md`` under benchmarks/results (or $OUT if set too)."""
+    paths = []
+    for folder in [RESULTS] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
+        folder.mkdir(parents=True, exist_ok=True)
+        j = folder / f"{stem}.json"
+        m = folder / f"{stem}.md"
+        j.write_text(json.dumps(payload, indent=2) + "\n")
+        m.write_text(table_md)
+        paths.append((j, m))
+    return paths[0]
+
+
+def markdown_table(header: list[str], rows: list[list[object]]) -> str:
+    """A GitHub markdown table."""
+    out = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
