@@ -208,7 +208,8 @@ def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma:
     used = 0
     free = -1
     last = np.full(n, -1, dtype=np.int64)   # bucket in which v was last expanded
-    settled = np.empty(n, dtype=np.int32)
+    settled = np.empty(n, dtype=np.int32)  # vertices expanded in the current bucket, once each
+    in_settled = np.full(n, -1, dtype=np.int64)
     dist[s] = 0
     ent_v[0] = s
     ent_next[0] = -1
@@ -238,8 +239,10 @@ def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma:
                 if int(dv / delta) != cur or last[v] == cur:
                     continue
                 last[v] = cur
-                settled[ns] = v
-                ns += 1
+                if in_settled[v] != cur:
+                    in_settled[v] = cur
+                    settled[ns] = v
+                    ns += 1
                 for e in range(indptr[v], indptr[v + 1]):
                     if w[e] > delta:
                         continue

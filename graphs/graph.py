@@ -214,10 +214,6 @@ class Graph:
         self.n = int(n)
         self.nnz = nnz
         self._cache: dict[str, Any] = {}
-        if xp is np:
-            for a in (self.indptr, self.indices, self.weights):
-                if a is not None and a.flags.owndata:
-                    a.flags.writeable = False
 
     # -- construction ----------------------------------------------------------------
     @classmethod

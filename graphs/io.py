@@ -151,15 +151,20 @@ def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_fir
 
 
 def _find_bad_token(path: str, L: _Lines, lines: np.ndarray, skip_first: bool, integer: bool) -> None:
-    """Slow path: walk the lines to name the first token that is not a number."""
-    conv = int if integer else float
+    """Slow path: walk the lines to name the first token that is not a number (or not an integer)."""
     for i in lines.tolist():
         toks = L.data[L.starts[i]:L.ends[i]].split()
         for t in toks[1:] if skip_first else toks:
             try:
-                conv(t)
+                float(t)
+                if integer:
+                    int(t)
             except ValueError:
-                kind = "an integer" if integer else "a number"
+                try:
+                    float(t)
+                    kind = "an integer"
+                except ValueError:
+                    kind = "a number"
                 raise GraphFormatError(path, i + 1, f"{t.decode('utf-8', 'replace')!r} is not {kind}: "
                                                     f"{L.text(i)!r}") from None
     raise GraphFormatError(path, None, "could not parse the numbers")  # pragma: no cover
