@@ -1,0 +1,47 @@
+"""apsp: all-pairs shortest paths and closures of dense matrices over semirings.
+
+The closure ``A* = I (+) A (+) A^2 (+) ...`` of an ``n x n`` matrix over an
+idempotent semiring answers every all-pairs path problem at once: shortest
+paths (``min_plus``), reachability (``lor_land``), widest paths
+(``max_min``), minimax paths (``min_max``), most reliable paths
+(``max_times``).  The algorithms (R-Kleene, blocked Floyd-Warshall, repeated
+squaring, the reference Floyd-Warshall) do their ``O(n^3)`` work in the GEMM
+kernels of :mod:`semiring`, on the CPU or, for CuPy arrays, on the GPU; a
+matrix larger than the GPU's memory budget is streamed from host memory.
+
+>>> import numpy as np, apsp
+>>> W = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 2.0], [-1.0, np.inf, 0.0]])
+>>> D, P = apsp.shortest_paths(W, predecessors=True)
+>>> D
+array([[ 0.,  1.,  3.],
+       [ 1.,  0.,  2.],
+       [-1.,  0.,  0.]])
+>>> apsp.path(P, 1, 0)
+[1, 2, 0]
+"""
+
+from __future__ import annotations
+
+from .api import (
+    METHODS,
+    choose_method,
+    closure,
+    minimax_paths,
+    shortest_paths,
+    transitive_closure,
+    widest_paths,
+)
+from .errors import NegativeCycleError
+from .predecessors import path
+
+__all__ = [
+    "METHODS",
+    "NegativeCycleError",
+    "choose_method",
+    "closure",
+    "minimax_paths",
+    "path",
+    "shortest_paths",
+    "transitive_closure",
+    "widest_paths",
+]

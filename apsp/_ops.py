@@ -1,0 +1,58 @@
+"""Elementwise semiring ``add`` / ``mul`` on whole arrays, with the kernels' semantics.
+
+The vectorised algorithms (the reference Floyd-Warshall, the negative-cycle
+search) combine whole rows and matrices.  Floats and Booleans use the
+semiring's ufuncs directly (bit-identical to the kernels); built-in integer
+semirings go through the saturating scalar functions of
+:mod:`semiring._cpu.scalar_ops` (on the CPU) or the validated
+:meth:`Semiring.add` / :meth:`Semiring.mul` (on the GPU), so an integer sum
+saturates at the infinity sentinels instead of wrapping around.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from semiring.dispatch import cpu_scalar_ops, sentinels
+
+if TYPE_CHECKING:
+    from semiring import Semiring
+
+__all__ = ["elementwise_ops"]
+
+Op = Callable[..., object]
+
+
+def elementwise_ops(S: "Semiring", xp, dtype) -> tuple[Op, Op]:
+    """``(add, mul)``: callables ``f(X, Y)`` on broadcastable arrays of ``dtype`` in module ``xp``.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> add, mul = elementwise_ops(min_plus, np, np.dtype(np.int32))
+    >>> mul(np.array([2**31 - 2], np.int32), np.array([5], np.int32))  # saturates at +inf
+    array([2147483647], dtype=int32)
+    >>> add, mul = elementwise_ops(min_plus, np, np.dtype(np.float64))
+    >>> add(np.array([1.0, 4.0]), np.array([3.0, 2.0]))
+    array([1., 2.])
+    """
+    dtype = np.dtype(dtype)
+    if dtype.kind != "i" or S.family is None:
+        return S.add_ufunc, S.mul_ufunc
+    if xp is not np:
+        return S.add, S.mul
+    ops = cpu_scalar_ops(S, dtype)
+    lo, hi = sentinels(dtype)
+    from semiring._cpu.elementwise import apply
+
+    def make(op):
+        def f(X, Y):
+            shape = np.broadcast_shapes(np.shape(X), np.shape(Y))
+            return apply(op, X, Y, np.empty(shape, dtype=dtype), lo, hi)
+
+        return f
+
+    return make(ops["add"][0]), make(ops["mul"][0])

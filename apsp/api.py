@@ -1,0 +1,363 @@
+"""The public entry points: shortest paths, closures, widest and minimax paths.
+
+Every function takes a dense matrix in its semiring's convention (the
+semiring ``zero`` off-edge: ``inf`` for ``min_plus``), returns arrays of the
+same kind (NumPy or CuPy) and dtype, and validates once: NaN, unsupported
+dtypes, non-square input and non-idempotent semirings raise
+:class:`~semiring.errors.SemiringError` subclasses; a negative cycle raises
+:class:`~apsp.errors.NegativeCycleError`.  The diagonal is taken as
+``W[i, i] (+) one`` (for ``min_plus``: ``min(W[i, i], 0)``, so a negative
+self loop is a negative cycle); parallel edges are the caller's ``(+)`` (the
+minimum) when building ``W``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import semiring as sr
+from semiring import Semiring
+from semiring.backend import array_module, is_cupy_array, resolve_device, to_device
+from semiring.errors import DeviceError, SemiringError, ShapeError, UnsupportedOperationError
+from semiring.validate import check_matrix
+
+from . import base as _base
+from ._job import Job
+from ._ops import elementwise_ops
+from .blocked_fw import blocked_floyd_warshall
+from .fw import floyd_warshall_inplace
+from .negative_cycle import check_diagonal
+from .predecessors import initial_predecessors
+from .progress import Progress
+from .rkleene import rkleene
+from .squaring import repeated_squaring
+
+__all__ = [
+    "METHODS",
+    "shortest_paths",
+    "closure",
+    "transitive_closure",
+    "widest_paths",
+    "minimax_paths",
+    "choose_method",
+]
+
+METHODS = ("auto", "rkleene", "blocked-fw", "squaring", "fw")
+
+#: Default block of blocked Floyd-Warshall on the CPU and on the GPU.
+CPU_FW_BLOCK = 256
+GPU_FW_BLOCK = 1024
+
+
+# -- input ---------------------------------------------------------------------------
+def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
+    check_matrix("W", W, S)
+    if W.shape[0] != W.shape[1]:
+        raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
+    if not S.idempotent:
+        raise UnsupportedOperationError(
+            f"the closure over {S.name} is not computed here: its add is not idempotent, so "
+            "I (+) A (+) A^2 (+) ... need not converge (for plus_times with spectral radius < 1 "
+            "it is inv(I - A): use numpy.linalg.solve)"
+        )
+    if predecessors and not S.selective:
+        raise UnsupportedOperationError(
+            f"predecessors=True needs a selective add (min, max, or); {S.name} combines values"
+        )
+    if method not in METHODS:
+        raise SemiringError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
+
+
+def _prepare(S: Semiring, W, xp, predecessors: bool):
+    """The working copy ``D`` (diagonal ``(+) one``) and the initial predecessors, on ``xp``."""
+    D = xp.array(W, copy=True, order="C") if xp is not np else np.array(W, copy=True, order="C")
+    n = D.shape[0]
+    add, _ = elementwise_ops(S, xp, D.dtype)
+    idx = xp.arange(n)
+    one = xp.full(n, S.one_value(D.dtype), dtype=D.dtype)
+    D[idx, idx] = add(D[idx, idx], one)
+    P = initial_predecessors(D, S.zero_value(D.dtype)) if predecessors else None
+    return D, P
+
+
+def _gpu_budget(memory_budget: int | None) -> int:
+    if memory_budget is not None:
+        if int(memory_budget) <= 0:
+            raise SemiringError(f"memory_budget must be a positive number of bytes, got {memory_budget!r}")
+        return int(memory_budget)
+    import cupy
+
+    free, _ = cupy.cuda.runtime.memGetInfo()
+    return int(0.85 * (free + cupy.get_default_memory_pool().free_bytes()))
+
+
+def in_core_bytes(n: int, dtype, predecessors: bool, method: str) -> int:
+    """Device bytes an in-core run needs: the matrix, its scratch copies, predecessors and witnesses.
+
+    >>> in_core_bytes(1024, np.float32, False, "rkleene")
+    5242880
+    """
+    s = np.dtype(dtype).itemsize
+    nn = n * n
+    if method == "squaring":
+        return 2 * nn * s + (nn * (4 + 4 + 4) if predecessors else 0)
+    if method == "fw":
+        return 4 * nn * s + (nn * 5 + nn * 4 if predecessors else 0)
+    if predecessors:  # the full-row blocked schedule: D, P, a witness for the other rows, a column panel
+        return nn * s + nn * 4 + nn * 4 + n * 256 * (s + 4)
+    return nn * s + nn * s // 4  # matrix + one quadrant of scratch
+
+
+def choose_method(n: int, device: str, fits: bool) -> str:
+    """What ``method="auto"`` runs.
+
+    R-Kleene everywhere it fits: it does exactly ``n^3`` multiply-adds, almost
+    all of them in large GEMMs, and is the fastest here on both devices.  On
+    the GPU, a matrix larger than the memory budget runs the streamed
+    (out-of-core) blocked Floyd-Warshall of :mod:`apsp.streaming`.  (Repeated
+    squaring only wins on dense graphs whose shortest paths have very few
+    edges; the reference ``"fw"`` is never chosen.)
+
+    >>> choose_method(4096, "cpu", True), choose_method(10**5, "gpu", False)
+    ('rkleene', 'blocked-fw')
+    """
+    if device == "gpu" and not fits:
+        return "blocked-fw"
+    return "rkleene"
+
+
+# -- the driver ------------------------------------------------------------------------
+def shortest_paths(
+    W,
+    method: str = "auto",
+    *,
+    semiring: Semiring | str = sr.min_plus,
+    predecessors: bool = False,
+    device: str = "auto",
+    memory_budget: int | None = None,
+    block_size: int | None = None,
+    progress: bool | None = None,
+):
+    """All-pairs shortest paths: the closure ``W* = I (+) W (+) W^2 (+) ...`` of a dense matrix.
+
+    Parameters
+    ----------
+    W : array (n, n)
+        NumPy or CuPy; ``W[i, j]`` is the weight of edge ``i -> j`` and the
+        semiring ``zero`` (``inf`` for ``min_plus``) where there is none.
+        Negative weights are allowed; NaN is rejected.  The diagonal is taken
+        as ``W[i, i] (+) one`` (a self loop only counts if it is better than
+        staying put, and then it is a negative cycle).
+    method : {"auto", "rkleene", "blocked-fw", "squaring", "fw"}
+        ``"rkleene"``: recursive in-place R-Kleene (Buluc, Gilbert & Budak 2010);
+        ``"blocked-fw"``: three-phase blocked Floyd-Warshall (Venkataraman et
+        al. 2003; Katz & Kider 2008), also the out-of-core method;
+        ``"squaring"``: repeated squaring with early exit; ``"fw"``: the
+        reference vectorised Floyd-Warshall.  ``"auto"``: see :func:`choose_method`.
+    semiring : Semiring or str
+        Any idempotent semiring (``min_plus``, ``max_plus`` for DAGs or graphs
+        without positive cycles, ``max_min``, ``min_max``, ``lor_land``,
+        ``max_times``, custom ones).
+    predecessors : bool
+        Also return ``P`` (int32): ``P[i, j]`` is the vertex before ``j`` on
+        the path from ``i``, ``-1`` if none; see :func:`apsp.path` and
+        :mod:`apsp.predecessors` for the (deterministic) tie-breaking.
+    device : {"auto", "cpu", "gpu"}
+        ``"auto"``: where ``W`` lives.  Results come back in ``W``'s kind.
+    memory_budget : int, optional
+        GPU bytes the run may use; default 85% of the free device memory.
+        When the in-core run needs more, ``W`` stays in (pinned) host memory
+        and is streamed through the device (:mod:`apsp.streaming`).  Ignored
+        on the CPU.
+    block_size : int, optional
+        The leaf size of R-Kleene and the block size of blocked
+        Floyd-Warshall (defaults depend on the device).
+    progress : bool, optional
+        Show a progress bar on ``stderr``; ``None`` (default): only on a
+        terminal, and only once the run has taken more than a second.
+
+    Returns
+    -------
+    D : array (n, n)
+        The closure (the distances), same kind and dtype as ``W``.
+    P : array (n, n) of int32
+        Only with ``predecessors=True``.
+
+    Raises
+    ------
+    NegativeCycleError
+        A cycle makes the closure diverge; ``err.vertex`` lies on it and
+        ``err.cycle`` lists it.
+    ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceError
+
+    Examples
+    --------
+    >>> import apsp
+    >>> W = np.array([[0.0, 3.0, np.inf], [np.inf, 0.0, -1.0], [2.0, np.inf, 0.0]])
+    >>> apsp.shortest_paths(W)
+    array([[ 0.,  3.,  2.],
+           [ 1.,  0., -1.],
+           [ 2.,  5.,  0.]])
+    >>> D, P = apsp.shortest_paths(W, predecessors=True)
+    >>> apsp.path(P, 2, 1)
+    [2, 0, 1]
+    """
+    S = sr.get(semiring)
+    _check_input(W, S, predecessors, method)
+    dev = resolve_device(device, W)
+    n = W.shape[0]
+    on_host_input = not is_cupy_array(W)
+
+    if dev == "gpu":
+        budget = _gpu_budget(memory_budget)
+        probe = "rkleene" if method in ("auto", "blocked-fw") else method
+        fits = in_core_bytes(n, W.dtype, predecessors, probe) <= budget
+        chosen = choose_method(n, "gpu", fits) if method == "auto" else method
+        if not fits:
+            if chosen not in ("blocked-fw", "rkleene"):
+                raise DeviceError(
+                    f"method={method!r} needs {in_core_bytes(n, W.dtype, predecessors, chosen)} bytes of GPU "
+                    f"memory, more than the budget of {budget}; use method='auto' or 'blocked-fw' (streamed)"
+                )
+            from .streaming import streamed_closure
+
+            Wh = to_device(W, "cpu")
+            result = streamed_closure(S, Wh, predecessors, memory_budget=budget, block_size=block_size,
+                                      progress=progress)
+            return _as_input_kind(result, on_host_input)
+        xp = _cupy()
+    else:
+        chosen = choose_method(n, "cpu", True) if method == "auto" else method
+        xp = np
+    Wd = to_device(W, dev)
+    D, P = _prepare(S, Wd, xp, predecessors)
+    check_diagonal(S, D, Wd, whole=False)  # a self loop better than one
+    if n:
+        _run(S, D, P, Wd, chosen, dev, block_size, progress)
+    result = (D, P) if predecessors else D
+    return _as_input_kind(result, on_host_input)
+
+
+def _cupy():
+    import cupy
+
+    return cupy
+
+
+def _as_input_kind(result, on_host: bool):
+    if isinstance(result, tuple):
+        return tuple(_as_input_kind(r, on_host) for r in result)
+    return to_device(result, "cpu" if on_host else "gpu")
+
+
+def _sync_for(xp):
+    if xp is np:
+        return None
+    return lambda: xp.cuda.get_current_stream().synchronize()
+
+
+def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, progress: bool | None) -> None:
+    """Run ``method`` on the prepared buffers and check the diagonal of the result."""
+    xp = array_module(D)
+    n = D.shape[0]
+    base = _base.GPU_BASE if dev == "gpu" else _base.CPU_BASE
+    if method == "rkleene" and block_size is not None:
+        base = int(block_size)
+    if dev == "gpu":
+        base = min(base, _base.GPU_BASE)
+    bar = Progress(float(n) ** 3, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
+    job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
+    with bar:
+        if method == "rkleene":
+            rkleene(job)
+        elif method == "blocked-fw":
+            blk = block_size or (GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
+            blocked_floyd_warshall(job, blk)
+        elif method == "squaring":
+            repeated_squaring(job)
+        elif method == "fw":
+            floyd_warshall_inplace(S, D, P, progress=bar)
+        else:  # pragma: no cover - validated before
+            raise SemiringError(f"unknown method {method!r}")
+    check_diagonal(S, D, W, whole=True)
+
+
+# -- conveniences ----------------------------------------------------------------------
+def closure(A, semiring: Semiring | str = sr.min_plus, **kwargs: Any):
+    """The closure ``A* = I (+) A (+) A^2 (+) ...`` over an idempotent semiring.
+
+    What :meth:`semiring.Semiring.closure` and ``SemiringArray.star()`` call;
+    keyword arguments are those of :func:`shortest_paths`.
+
+    Raises
+    ------
+    UnsupportedOperationError
+        ``semiring`` is not idempotent (``plus_times``).
+    NegativeCycleError
+        The closure diverges.
+
+    Examples
+    --------
+    >>> import apsp
+    >>> from semiring import max_min
+    >>> C = np.array([[np.inf, 5.0, 2.0], [-np.inf, np.inf, 4.0], [-np.inf, -np.inf, np.inf]])
+    >>> apsp.closure(C, semiring=max_min)
+    array([[ inf,   5.,   4.],
+           [-inf,  inf,   4.],
+           [-inf, -inf,  inf]])
+    """
+    return shortest_paths(A, semiring=semiring, **kwargs)
+
+
+def transitive_closure(A, method: str = "auto", **kwargs: Any):
+    """Reachability: ``R[i, j]`` is True when ``j`` can be reached from ``i`` (``R[i, i]`` always).
+
+    The closure over ``lor_land``; its products run in the bit-packed Boolean
+    GEMM (64 values of ``k`` per word operation).  ``A`` must be Boolean.
+
+    Examples
+    --------
+    >>> import apsp
+    >>> A = np.array([[False, True, False], [False, False, True], [False, False, False]])
+    >>> apsp.transitive_closure(A).astype(int)
+    array([[1, 1, 1],
+           [0, 1, 1],
+           [0, 0, 1]])
+    """
+    return shortest_paths(A, method, semiring=sr.lor_land, **kwargs)
+
+
+def widest_paths(C, method: str = "auto", **kwargs: Any):
+    """Widest (bottleneck) paths: the largest, over paths, of the smallest capacity along the path.
+
+    The closure over ``max_min``: ``C[i, j]`` is the capacity of edge
+    ``i -> j``, ``-inf`` where there is none; the result has ``+inf`` on the
+    diagonal (staying put has no bottleneck).
+
+    Examples
+    --------
+    >>> import apsp
+    >>> C = np.array([[-np.inf, 3.0, 1.0], [-np.inf, -np.inf, 2.0], [-np.inf, -np.inf, -np.inf]])
+    >>> apsp.widest_paths(C)[0, 2]
+    np.float64(2.0)
+    """
+    return shortest_paths(C, method, semiring=sr.max_min, **kwargs)
+
+
+def minimax_paths(C, method: str = "auto", **kwargs: Any):
+    """Minimax paths: the smallest, over paths, of the largest edge weight along the path.
+
+    The closure over ``min_max``: ``C[i, j]`` is the weight of edge
+    ``i -> j``, ``+inf`` where there is none; the diagonal is ``-inf``.
+
+    Examples
+    --------
+    >>> import apsp
+    >>> C = np.array([[np.inf, 3.0, 9.0], [np.inf, np.inf, 2.0], [np.inf, np.inf, np.inf]])
+    >>> apsp.minimax_paths(C)[0, 2]
+    np.float64(3.0)
+    """
+    return shortest_paths(C, method, semiring=sr.min_max, **kwargs)
+

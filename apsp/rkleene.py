@@ -1,0 +1,121 @@
+"""R-Kleene: the recursive, in-place closure of Buluc, Gilbert & Budak.
+
+A. Buluc, J. R. Gilbert, C. Budak, "Solving path problems on the GPU",
+Parallel Computing 36(5-6), 2010, Fig. 3 (after D'Alberto & Nicolau's R-Kleene,
+2007, and Aho, Hopcroft & Ullman 1974, Sec. 5.6).  With ``A`` split into
+quadrants::
+
+    A11 = A11*                # recursion
+    A12 = A11 A12
+    A21 = A21 A11
+    A22 = A22 (+) A21 A12
+    A22 = A22*                # recursion
+    A21 = A22 A21
+    A12 = A12 A22
+    A11 = A11 (+) A12 A21
+
+Everything happens in place on views of one buffer; the six products are the
+``O(n^3)`` work and all run in :func:`semiring.dense.matmul_into` (the CPU
+Numba GEMM, or the GPU engine for CuPy arrays), for exactly ``n^3``
+multiply-adds in all (``T(n) = 2 T(n/2) + 6 (n/2)^3``).  Leaves of at most
+``job.base_size`` vertices are closed by the base kernel (:mod:`apsp.base`).
+
+In-place products.  ``matmul_into`` requires the output not to overlap its
+operands, and four of the products (``A12 = A11 A12``, ``A21 = A21 A11``,
+``A21 = A22 A21``, ``A12 = A12 A22``) overwrite an operand.  Each copies that
+operand into a scratch buffer and accumulates into the block:
+``A12 (+)= A11 (x) copy(A12)``.  Since ``A11`` is closed its diagonal is
+``one``, so the accumulated result equals the plain product; accumulating also
+makes the witness ``-1`` exactly where nothing strictly improved, which is
+what the Pi update needs.  This costs one ``(n/2)^2`` copy per such product,
+``2 n^2`` element copies over the whole recursion against ``n^3`` multiply-adds,
+and one scratch buffer of ``n^2/4`` elements (two with predecessors).  The
+other two products (``A22 (+)= A21 A12``, ``A11 (+)= A12 A21``) need no copy.
+
+Predecessors.  The Pi update (:mod:`apsp.predecessors`) applied to these
+quadrant products does not keep each row of ``P`` a tree when paths tie: a
+product updates a row on some columns only, while the predecessors it copies
+may point outside them, so ties (zero-weight cycles; ``max_min``, ``lor_land``
+everywhere) can splice different trees into loops.  With predecessors the
+closure therefore runs the full-row schedule of :mod:`apsp.blocked_fw` (same
+``n^3`` work, same witness GEMMs), for which the trees are guaranteed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._job import Job
+
+__all__ = ["rkleene", "split_point"]
+
+
+def split_point(n: int, align: int = 64) -> int:
+    """Where R-Kleene splits ``n`` vertices: about ``n/2``, rounded up to ``align`` when that is possible.
+
+    >>> split_point(2048), split_point(1000), split_point(100)
+    (1024, 512, 64)
+    >>> split_point(7)
+    4
+    """
+    h = (n + 1) // 2
+    if h > align:
+        h = -(-h // align) * align
+    elif n > align:
+        h = align
+    return min(h, n - 1)
+
+
+def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
+    """Replace the diagonal block ``job.D[r0:r1, r0:r1]`` by its closure, in place.
+
+    Parameters
+    ----------
+    job : Job
+        Holds the buffer, the predecessors and the scratch space.
+    r0, r1 : int
+        The block (default: the whole matrix).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from semiring import min_plus
+    >>> from apsp._job import Job
+    >>> D = np.array([[0.0, 4.0, np.inf], [np.inf, 0.0, 1.0], [1.0, np.inf, 0.0]])
+    >>> rkleene(Job(min_plus, D, None, D.copy(), base_size=1)); D
+    array([[0., 4., 5.],
+           [2., 0., 1.],
+           [1., 5., 0.]])
+    """
+    if r1 is None:
+        r1 = job.D.shape[0]
+    if job.P is not None and (r0, r1) == (0, job.D.shape[0]):
+        from .blocked_fw import blocked_floyd_warshall
+
+        blocked_floyd_warshall(job, job.pred_block)  # the predecessor-consistent schedule
+        return
+    n = r1 - r0
+    if n <= job.base_size:
+        if n > 0:
+            job.close_leaf(r0, r1)
+        return
+    m = r0 + split_point(n)
+    D, P = job.D, job.P
+    A11, A12 = D[r0:m, r0:m], D[r0:m, m:r1]
+    A21, A22 = D[m:r1, r0:m], D[m:r1, m:r1]
+    if P is None:
+        P11 = P12 = P21 = P22 = None
+    else:
+        P11, P12 = P[r0:m, r0:m], P[r0:m, m:r1]
+        P21, P22 = P[m:r1, r0:m], P[m:r1, m:r1]
+    pcopy = (lambda X: job.copy("pred", X)) if P is not None else (lambda X: None)
+
+    rkleene(job, r0, m)
+    job.gemm(A11, job.copy("data", A12), A12, PB=pcopy(P12), PC=P12)  # A12 = A11 A12
+    job.gemm(job.copy("data", A21), A11, A21, PB=P11, PC=P21)  # A21 = A21 A11
+    job.gemm(A21, A12, A22, PB=P12, PC=P22)  # A22 = A22 + A21 A12
+    rkleene(job, m, r1)
+    job.gemm(A22, job.copy("data", A21), A21, PB=pcopy(P21), PC=P21)  # A21 = A22 A21
+    job.gemm(job.copy("data", A12), A22, A12, PB=P22, PC=P12)  # A12 = A12 A22
+    job.gemm(A12, A21, A11, PB=P21, PC=P11)  # A11 = A11 + A12 A21

@@ -1,0 +1,287 @@
+"""Out-of-core closure: blocked Floyd-Warshall over a host-resident matrix, streamed through the GPU.
+
+When ``n x n`` does not fit the device memory budget, the matrix stays in
+(pinned) host memory and only panels and slabs of rows visit the GPU, so ``n``
+is limited by host memory (Harish & Narayanan's streaming blocks, HiPC 2007;
+the schedule is the row-panel blocked Floyd-Warshall of :mod:`apsp.blocked_fw`).
+For each block ``r`` of ``b`` pivots:
+
+1. the row panel ``R = D[r, :]`` (``b x n``) goes to the device and is closed
+   there (its diagonal block by in-core R-Kleene, the rest by one GEMM; with
+   predecessors by the pivot kernel), then comes back;
+2. every other slab of ``t`` rows ``S = D[I, :]`` is uploaded, updated by
+   ``S (+)= S[:, r] (x) R`` (one GEMM with the panel resident on the device)
+   and downloaded.  Slabs alternate between two CUDA streams, so one slab's
+   copies overlap the other's GEMM; with pinned host memory the copies are
+   asynchronous DMA.
+
+Per block the host matrix crosses the bus twice (``2 n^2`` elements) against
+``n^2 b`` multiply-adds, so the copies hide behind the GEMMs once ``b`` is a
+few thousand: :func:`plan` takes ``b`` as large as the budget allows.
+
+The driver talks to the device through :class:`CupyDevice`; :class:`NumpyDevice`
+runs the same schedule with NumPy arrays, which is how the CPU tests check it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from semiring.dense import WITNESS_DTYPE, matmul_into
+from semiring.errors import DeviceError
+
+from ._job import Job
+from .api import _prepare
+from .blocked_fw import panel_closure_pred
+from .negative_cycle import check_diagonal
+from .predecessors import update_predecessors
+from .progress import Progress
+from .rkleene import rkleene
+
+if TYPE_CHECKING:
+    from semiring import Semiring
+
+__all__ = ["Plan", "plan", "streamed_closure", "NumpyDevice", "CupyDevice"]
+
+
+class NumpyDevice:
+    """The host pretending to be a device: same calls, no copies in flight (for tests)."""
+
+    xp = np
+    base_size = 96
+
+    def empty(self, shape, dtype):
+        return np.empty(shape, dtype=dtype)
+
+    def host_empty(self, shape, dtype):
+        return np.empty(shape, dtype=dtype)
+
+    def upload(self, dev, host, stream=None) -> None:
+        dev[...] = host
+
+    def download(self, host, dev, stream=None) -> None:
+        host[...] = dev
+
+    def streams(self, count: int) -> list:
+        return [contextlib.nullcontext() for _ in range(count)]
+
+    def synchronize(self) -> None:
+        pass
+
+    def sync_fn(self):
+        return None
+
+
+class CupyDevice:
+    """The current CUDA device through CuPy: pinned host buffers, asynchronous copies, two streams."""
+
+    def __init__(self) -> None:
+        import cupy
+
+        from .base import GPU_BASE
+
+        self.cupy = cupy
+        self.xp = cupy
+        self.base_size = GPU_BASE
+
+    def empty(self, shape, dtype):
+        return self.cupy.empty(shape, dtype=dtype)
+
+    def host_empty(self, shape, dtype):
+        """Page-locked host memory (asynchronous DMA), or ordinary memory if it cannot be pinned."""
+        import cupyx
+
+        try:
+            return cupyx.empty_pinned(shape, dtype=dtype)
+        except Exception:  # pragma: no cover - pinned memory exhausted
+            return np.empty(shape, dtype=dtype)
+
+    def upload(self, dev, host, stream=None) -> None:
+        dev.set(host, stream=stream)
+
+    def download(self, host, dev, stream=None) -> None:
+        dev.get(stream=stream, out=host)
+
+    def streams(self, count: int) -> list:
+        return [self.cupy.cuda.Stream(non_blocking=True) for _ in range(count)]
+
+    def synchronize(self) -> None:
+        self.cupy.cuda.Device().synchronize()
+
+    def sync_fn(self):
+        return self.synchronize
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How an out-of-core run cuts the matrix: ``block`` pivots per round, ``rows`` per slab."""
+
+    block: int
+    rows: int
+    device_bytes: int
+
+
+def _device_bytes(n: int, b: int, t: int, item: int, pred: bool) -> int:
+    pb = 4 if pred else 0
+    panel = b * n * (item + pb)
+    slabs = 2 * t * n * (item + 2 * pb) + 2 * t * b * item
+    diag = b * b * item // 4 + b * b * (pb + pb // 4)
+    return panel + slabs + diag
+
+
+def plan(n: int, itemsize: int, predecessors: bool, budget: int, block: int | None = None) -> Plan:
+    """The largest block (and slab) whose device buffers fit in ``budget`` bytes.
+
+    Raises :class:`~semiring.errors.DeviceError` if not even a tiny block fits.
+
+    >>> plan(32768, 4, False, 2 << 30).block  # a 4 GiB matrix through 2 GiB of device memory
+    4736
+    """
+    if block is not None:
+        b = max(1, min(n, int(block)))
+        need = _device_bytes(n, b, b, itemsize, predecessors)
+        if need > budget:
+            raise DeviceError(f"block_size={block} needs {need} bytes of device memory, over the budget of {budget}")
+        return Plan(b, b, need)
+    b = max(1, min(n, budget // max(1, 3 * n * (itemsize + (8 if predecessors else 0)))))
+    while b > 1 and _device_bytes(n, b, b, itemsize, predecessors) > budget:
+        b -= max(1, b // 16)
+    if b >= 256:
+        b -= b % 128
+    if _device_bytes(n, b, b, itemsize, predecessors) > budget:
+        raise DeviceError(f"memory_budget={budget} bytes cannot hold even one row panel of a {n}-vertex matrix")
+    return Plan(b, b, _device_bytes(n, b, b, itemsize, predecessors))
+
+
+def _slabs(n: int, r0: int, r1: int, rows: int) -> list[tuple[int, int]]:
+    out = []
+    for a, z in ((0, r0), (r1, n)):
+        out += [(i, min(z, i + rows)) for i in range(a, z, rows)]
+    return out
+
+
+def streamed_closure(
+    S: "Semiring",
+    W: np.ndarray,
+    predecessors: bool = False,
+    memory_budget: int = 1 << 30,
+    block_size: int | None = None,
+    progress: bool | None = None,
+    device=None,
+):
+    """The closure of the host matrix ``W`` through the device, streaming row slabs.
+
+    Parameters
+    ----------
+    S : Semiring
+        Idempotent (selective with ``predecessors``); validated by the caller.
+    W : numpy.ndarray (n, n)
+        Host input, left unchanged.
+    predecessors : bool
+        Also return the predecessor matrix.
+    memory_budget : int
+        Device bytes the run may use.
+    block_size : int, optional
+        Pivots per round (default: the largest that fits, see :func:`plan`).
+    progress : bool, optional
+        Progress bar (see :class:`apsp.progress.Progress`).
+    device : NumpyDevice or CupyDevice, optional
+        Default: :class:`CupyDevice`.
+
+    Returns
+    -------
+    D, or (D, P) : numpy.ndarray
+        In pinned host memory on the GPU path.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> W = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 1.0], [1.0, np.inf, 0.0]])
+    >>> streamed_closure(min_plus, W, memory_budget=400, device=NumpyDevice())
+    array([[0., 1., 2.],
+           [2., 0., 1.],
+           [1., 2., 0.]])
+    """
+    dev = device if device is not None else CupyDevice()
+    n = W.shape[0]
+    item = W.dtype.itemsize
+    D0, P0 = _prepare(S, W, np, predecessors)
+    check_diagonal(S, D0, W, whole=False)
+    if n == 0:
+        return (D0, P0) if predecessors else D0
+    pl = plan(n, item, predecessors, int(memory_budget), block_size)
+    D = dev.host_empty((n, n), W.dtype)
+    D[...] = D0
+    P = None
+    if predecessors:
+        P = dev.host_empty((n, n), P0.dtype)
+        P[...] = P0
+    del D0, P0
+    b, t = pl.block, pl.rows
+    Rd = dev.empty((b, n), W.dtype)
+    Rp = dev.empty((b, n), np.int32) if predecessors else None
+    streams = dev.streams(2)
+    slab_d = [dev.empty((t, n), W.dtype) for _ in streams]
+    slab_p = [dev.empty((t, n), np.int32) for _ in streams] if predecessors else [None, None]
+    wit = [dev.empty((t, n), WITNESS_DTYPE) for _ in streams] if predecessors else [None, None]
+    acol = [dev.empty((t, b), W.dtype) for _ in streams]
+    bar = Progress(float(n) ** 3, f"apsp streamed n={n}", enabled=progress, sync=dev.sync_fn())
+    with bar:
+        for r0 in range(0, n, b):
+            r1 = min(n, r0 + b)
+            bb = r1 - r0
+            R, RP = Rd[:bb], (None if Rp is None else Rp[:bb])
+            dev.upload(R, D[r0:r1])
+            if RP is not None:
+                dev.upload(RP, P[r0:r1])
+            _close_panel(S, R, RP, r0, W, dev, bar)
+            dev.download(D[r0:r1], R)
+            if RP is not None:
+                dev.download(P[r0:r1], RP)
+            dev.synchronize()
+            for idx, (i0, i1) in enumerate(_slabs(n, r0, r1, t)):
+                k = idx % 2
+                rows = i1 - i0
+                with streams[k]:
+                    Sd = slab_d[k][:rows]
+                    dev.upload(Sd, D[i0:i1], streams[k])
+                    Sp = None
+                    if predecessors:
+                        Sp = slab_p[k][:rows]
+                        dev.upload(Sp, P[i0:i1], streams[k])
+                    A = acol[k][:rows, :bb]
+                    A[...] = Sd[:, r0:r1]
+                    if predecessors:
+                        K = wit[k][:rows]
+                        matmul_into(S, A, R, Sd, K, True)
+                        update_predecessors(Sp, RP, K)
+                        dev.download(P[i0:i1], Sp, streams[k])
+                    else:
+                        matmul_into(S, A, R, Sd, None, True)
+                    dev.download(D[i0:i1], Sd, streams[k])
+                bar.advance(float(rows) * bb * n)
+            dev.synchronize()
+    check_diagonal(S, D, W, whole=True)
+    return (D, P) if predecessors else D
+
+
+def _close_panel(S: "Semiring", R, RP, r0: int, W, dev, bar: Progress) -> None:
+    """Close the device row panel ``R`` (rows ``r0..``) over its own pivots; check its diagonal."""
+    bb, n = R.shape
+    r1 = r0 + bb
+    if RP is not None:
+        panel_closure_pred(S, R, RP, r0)
+    else:
+        job = Job(S, R[:, r0:r1], None, W, base_size=dev.base_size, early_check=False)
+        rkleene(job)
+        Drr = R[:, r0:r1]
+        for c0, c1 in ((0, r0), (r1, n)):
+            if c1 > c0:
+                C = R[:, c0:c1]
+                job.gemm(Drr, job.copy("data", C), C)
+    check_diagonal(S, R[:, r0:r1], W, offset=r0, whole=False)
+    bar.advance(float(bb) * bb * n)
