@@ -1,0 +1,183 @@
+"""Build the CUDA kernels with NVRTC (``cupy.RawModule``), once per specialisation.
+
+A kernel's source is the text of its ``.cu`` file with the local headers inlined
+(so that CuPy's on-disk cache, keyed by the source text, sees every change),
+preceded by ``#define`` lines for the semiring (:class:`~.ops.KernelSpec`) and the
+tile shape (:class:`Tile`).  On compute capability 9.x (Hopper) the code is built
+for ``sm_90`` explicitly; elsewhere CuPy picks the device's architecture.
+Compiled kernels are cached in memory here and on disk by CuPy.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import cupy as cp
+
+from .ops import KernelSpec
+
+__all__ = ["Tile", "tile_for", "tile_of", "is_heavy", "kernel", "arch_options", "source_of"]
+
+HERE = Path(__file__).resolve().parent
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.M)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A block tile ``bm x bn`` of C, ``bk`` deep, ``tm x tn`` outputs per thread, ``stages`` deep pipeline."""
+
+    bm: int
+    bn: int
+    bk: int
+    tm: int
+    tn: int
+    stages: int
+    kunroll: int = 0  # V-steps of k unrolled in the inner loop; 0: the whole tile
+
+    @property
+    def threads(self) -> int:
+        """Threads per block."""
+        return (self.bm // self.tm) * (self.bn // self.tn)
+
+    def smem(self, itemsize: int, lazy: bool = False) -> int:
+        """Dynamic shared memory in bytes of the dense (or lazy) kernel."""
+        v = 16 // itemsize
+        stage = (self.bm * (self.bk + v) + self.bk * self.bn) * itemsize
+        if lazy:
+            return stage + (1024 + self.bk + 1) * 4
+        return self.stages * stage
+
+    def defines(self) -> dict:
+        """The ``SR_*`` macros of this tile."""
+        return {
+            "SR_BM": self.bm, "SR_BN": self.bn, "SR_BK": self.bk,
+            "SR_TM": self.tm, "SR_TN": self.tn, "SR_STAGES": self.stages,
+            "SR_KUNROLL": self.kunroll or 64,
+        }
+
+
+# Register tiles: 8 x 8 four-byte values per thread (64 accumulators) for the plain
+# product; half as many outputs where each also carries a witness or is 8 bytes wide.
+# "Heavy" semirings (saturating integer arithmetic: several instructions per pair)
+# take the smaller tile, so that the register tile does not spill.
+_TILES = {
+    (4, False): Tile(128, 128, 32, 8, 8, 3),
+    (4, True): Tile(128, 64, 32, 8, 4, 3),
+    (8, False): Tile(128, 64, 16, 8, 4, 3),
+    (8, True): Tile(64, 64, 16, 4, 4, 3),
+}
+_HEAVY = ("_mul_i", "sat_")
+
+
+def is_heavy(spec: KernelSpec) -> bool:
+    """True for specialisations whose add/mul are multi-instruction (saturating integer) functions."""
+    return any(tok in spec.add or tok in spec.mul for tok in _HEAVY)
+
+
+TILE_OVERRIDE: dict[tuple, Tile] = {}
+"""Tuning hook: ``{(itemsize, witness, heavy): Tile}`` replaces the default tiles (benchmarks/gemm_gpu.py --tune)."""
+
+
+def tile_for(itemsize: int, witness: bool, heavy: bool = False) -> Tile:
+    """The tile shape of the register-blocked kernel for an element size.
+
+    >>> tile_for(4, False).bm, tile_for(4, False).tn
+    (128, 8)
+    >>> tile_for(4, False, heavy=True).tn
+    4
+    """
+    key = (itemsize, bool(witness), bool(heavy))
+    if key in TILE_OVERRIDE:
+        return TILE_OVERRIDE[key]
+    if heavy and not witness:
+        return _TILES[(itemsize, True)]
+    if heavy:
+        return _TILES[(8, True)] if itemsize == 8 else Tile(64, 64, 32, 4, 4, 3)
+    return _TILES[(itemsize, bool(witness))]
+
+
+def tile_of(spec: KernelSpec, witness: bool) -> Tile:
+    """The tile of a specialisation (element size from its dtype, heavy or not)."""
+    import numpy as np
+
+    return tile_for(np.dtype(spec.dtype).itemsize, witness, is_heavy(spec))
+
+
+@functools.cache
+def _file_text(name: str) -> str:
+    return (HERE / name).read_text()
+
+
+def source_of(name: str, defines: dict) -> str:
+    """The full source of kernel file ``name``: ``#define`` lines, then the file with its local headers inlined.
+
+    >>> "#define SR_T float" in source_of("simple.cu", {"SR_T": "float"})
+    True
+    """
+    seen: set[str] = set()
+
+    def inline(text: str) -> str:
+        def repl(m: re.Match) -> str:
+            inc = m.group(1)
+            if inc in seen:
+                return ""
+            seen.add(inc)
+            return inline(_file_text(inc).replace("#pragma once", ""))
+
+        return _INCLUDE.sub(repl, text)
+
+    head = "".join(f"#define {k} {v}\n" for k, v in defines.items())
+    return head + inline(_file_text(name))
+
+
+@functools.cache
+def arch_options() -> tuple:
+    """``("--gpu-architecture=sm_90",)`` on Hopper, ``()`` elsewhere (CuPy then picks the arch)."""
+    cc = cp.cuda.Device().compute_capability
+    return ("--gpu-architecture=sm_90",) if cc.startswith("9") else ()
+
+
+def _build(code: str, name: str) -> cp.RawModule:
+    base = ("-std=c++17",)
+    names = (name,) if "<" in name else None  # template instances need a name expression
+    try:
+        mod = cp.RawModule(code=code, options=base + arch_options(), name_expressions=names)
+        mod.get_function(name)  # compiles now, so a rejected option is caught here
+        return mod
+    except cp.cuda.compiler.CompileException as e:
+        if not arch_options() or "arch" not in str(e).lower():
+            raise
+    mod = cp.RawModule(code=code, options=base, name_expressions=names)
+    mod.get_function(name)
+    return mod
+
+
+def spec_defines(spec: KernelSpec) -> dict:
+    """The semiring macros of a kernel specialisation."""
+    return {
+        "SR_T": spec.ctype,
+        "SR_ADD(a, b)": spec.add,
+        "SR_MUL(a, b)": spec.mul,
+        "SR_ZERO": spec.zero,
+    }
+
+
+@functools.cache
+def kernel(file: str, name: str, spec: KernelSpec | None = None, tile: Tile | None = None, smem: int = 0):
+    """The compiled kernel ``name`` of ``file`` (a template instance such as ``"sr_gemm<4, false>"``).
+
+    ``smem`` above 48 KiB raises the kernel's dynamic shared-memory limit.
+    """
+    defines = {}
+    if spec is not None:
+        defines.update(spec_defines(spec))
+    if tile is not None:
+        defines.update(tile.defines())
+    mod = _build(source_of(file, defines), name)
+    fn = mod.get_function(name)
+    if smem > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = smem
+    return fn

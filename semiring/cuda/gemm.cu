@@ -1,0 +1,472 @@
+// Tiled semiring GEMM:  C = A (x) B  or  C = C (+) A (x) B,  optionally with the witness.
+//
+// Specialised at compile time (NVRTC, see semiring/cuda/compile.py) by macros the
+// host defines before this text:
+//   SR_T                 element type (float, double, int, long long)
+//   SR_ADD(a, b)         semiring add, an expression in a and b
+//   SR_MUL(a, b)         semiring mul
+//   SR_ZERO              the semiring zero (identity of add, annihilator of mul)
+//   SR_BM SR_BN SR_BK    block tile (rows of C, columns of C, depth per stage)
+//   SR_TM SR_TN          register tile of one thread
+//   SR_STAGES            depth of the cp.async shared-memory pipeline
+// Without them (a standalone `nvcc` check) it builds min-plus float32.
+//
+// Structure (one thread block per BM x BN tile of C; Volkov & Demmel 2008 register
+// blocking, CUTLASS-style multistage cp.async pipeline):
+//   * A is read in its natural row-major layout (k contiguous) into As[m][k], padded so
+//     that a row is an odd number of 16-byte chunks: the 4 rows a warp reads at once
+//     fall into different banks.  B is read into Bs[k][n] (n contiguous).
+//   * Each thread owns TM x TN outputs, rows ty + i*TY and columns in TN/V chunks of V
+//     (V = 16 bytes / sizeof(T)); per V steps of k it loads TM 16-byte A vectors and
+//     TN/V 16-byte B vectors per step and does TM*TN (mul, add) pairs from registers.
+//   * Global -> shared copies are asynchronous (cp.async, 16 bytes where the operand
+//     is aligned, one element otherwise), SR_STAGES deep, one barrier per k tile.
+//   * Partial tiles (the edges) are padded with the semiring zero, which annihilates
+//     in mul and is the identity of add, so padding never changes a result.
+//   * Epilogue fused: with accumulate, C_old (+) acc.
+// The witness variant keeps, per output, the smallest k whose product strictly
+// improved the running value (acc is seeded with C_old when accumulating), as the
+// CPU kernel does.
+//
+// The "lazy" variant (Harish, Vineet & Narayanan, "Large graph algorithms for
+// massively multithreaded architectures", 2009) skips the semiring zeros of sparse
+// operands: bit k of nzA[mb] says some A[mb*BM : mb*BM+BM, k] is not zero, bit k of
+// nzB[nb] that some B[k, nb*BN : nb*BN+BN] is not; a block visits only the k where
+// both bits are set, gathering those columns of A and rows of B into the tiles.
+
+#include "prelude.cuh"
+
+namespace sr {
+
+constexpr int BM = SR_BM, BN = SR_BN, BK = SR_BK, TM = SR_TM, TN = SR_TN, STAGES = SR_STAGES;
+constexpr int V = 16 / (int)sizeof(T);  // elements in a 16-byte vector
+constexpr int TX = BN / TN;             // threads along n
+constexpr int TY = BM / TM;             // threads along m
+constexpr int NT = TX * TY;             // threads per block
+constexpr int LDA_S = BK + V;           // padded row of As (odd number of 16-byte chunks)
+constexpr int A_STAGE = BM * LDA_S;
+constexpr int B_STAGE = BK * BN;
+constexpr int NCH = TN / V;             // 16-byte column chunks per thread
+
+static_assert(TN % V == 0, "TN must be a multiple of the vector width");
+static_assert(BK % V == 0 && ((BK / V) % 2 == 0), "BK / V must be even (odd padded row)");
+static_assert(TX % 8 == 0 && TY % 4 == 0, "a warp covers 8 x 4 threads");
+static_assert((BM * BK / V) % NT == 0 && (BK * BN / V) % NT == 0, "vector tile loads must divide evenly");
+static_assert((BM * BK) % NT == 0 && (BK * BN) % NT == 0, "element tile loads must divide evenly");
+static_assert(NT % (BK / V) == 0 && NT % (BN / V) == 0, "whole-tile loads: rows per pass");
+
+struct alignas(16) Vec { T x[V]; };
+
+// Flags of the `flags` kernel argument.
+constexpr int ACCUMULATE = 1;  // C = C (+) A (x) B
+constexpr int LOAD_W = 2;      // witness: keep W where nothing improves (streamed k panels)
+constexpr int C_VEC = 4;       // C (and W) rows are 16-byte aligned: vector epilogue
+
+__device__ __forceinline__ T add(T a, T b) { return sr_add_op(a, b); }
+__device__ __forceinline__ T mul(T a, T b) { return sr_mul_op(a, b); }
+__device__ __forceinline__ T zero() { return sr_zero(); }
+
+// ---- asynchronous copies ------------------------------------------------------------
+template <int BYTES>
+__device__ __forceinline__ void cp_async(void* smem, const void* gmem) {
+#if __CUDA_ARCH__ >= 800
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    if (BYTES == 16) {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(gmem), "n"(BYTES));
+    }
+#else
+    if (BYTES == 16) {
+        *reinterpret_cast<Vec*>(smem) = *reinterpret_cast<const Vec*>(gmem);
+    } else {
+        *reinterpret_cast<T*>(smem) = *reinterpret_cast<const T*>(gmem);
+    }
+#endif
+}
+__device__ __forceinline__ void cp_commit() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int N>
+__device__ __forceinline__ void cp_wait() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+// Thread coordinates: a warp is 8 threads along n by 4 along m.
+__device__ __forceinline__ void thread_xy(int tid, int& tx, int& ty) {
+    int warp = tid >> 5, lane = tid & 31;
+    tx = (warp % (TX / 8)) * 8 + (lane & 7);
+    ty = (warp / (TX / 8)) * 4 + (lane >> 3);
+}
+
+// ---- tile loads (dense) ----------------------------------------------------------------
+// A tile: rows m0..m0+BM, columns k0..k0+BK of A (row stride lda) -> As[m][k].
+template <int VEC>
+__device__ __forceinline__ void load_a(T* As, const T* __restrict__ A, long long lda, int m0, int k0, int M, int K,
+                                       int tid) {
+    constexpr int CPR = BK / VEC;
+    constexpr int PER = BM * CPR / NT;
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int q = tid + i * NT;
+        int r = q / CPR, c = (q % CPR) * VEC;
+        int gr = m0 + r, gk = k0 + c;
+        T* dst = As + r * LDA_S + c;
+        const T* src = A + (long long)gr * lda + gk;
+        if (gr < M && gk + VEC <= K) {
+            cp_async<VEC * sizeof(T)>(dst, src);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VEC; e++) dst[e] = (gr < M && gk + e < K) ? src[e] : zero();
+        }
+    }
+}
+
+// B tile: rows k0..k0+BK, columns n0..n0+BN of B (row stride ldb) -> Bs[k][n].
+template <int VEC>
+__device__ __forceinline__ void load_b(T* Bs, const T* __restrict__ B, long long ldb, int k0, int n0, int K, int N,
+                                       int tid) {
+    constexpr int CPR = BN / VEC;
+    constexpr int PER = BK * CPR / NT;
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+        int q = tid + i * NT;
+        int r = q / CPR, c = (q % CPR) * VEC;
+        int gk = k0 + r, gn = n0 + c;
+        T* dst = Bs + r * BN + c;
+        const T* src = B + (long long)gk * ldb + gn;
+        if (gk < K && gn + VEC <= N) {
+            cp_async<VEC * sizeof(T)>(dst, src);
+        } else {
+#pragma unroll
+            for (int e = 0; e < VEC; e++) dst[e] = (gk < K && gn + e < N) ? src[e] : zero();
+        }
+    }
+}
+
+// Interior tiles (all of the BM x BK and BK x BN tiles in range, 16-byte aligned rows):
+// unconditional 16-byte copies from a per-thread base pointer.  a_base points at
+// A[m0 + tid / CPR_A, tid % CPR_A * V], b_base at B[tid / CPR_B, n0 + tid % CPR_B * V].
+constexpr int CPR_A = BK / V, CPR_B = BN / V;
+__device__ __forceinline__ void load_a_full(T* As, const T* a_base, long long lda, int k0, int tid) {
+    constexpr int PER = BM * CPR_A / NT, ROWS = NT / CPR_A;
+    T* dst = As + (tid / CPR_A) * LDA_S + (tid % CPR_A) * V;
+    const T* src = a_base + k0;
+#pragma unroll
+    for (int i = 0; i < PER; i++) cp_async<16>(dst + i * ROWS * LDA_S, src + i * ROWS * lda);
+}
+__device__ __forceinline__ void load_b_full(T* Bs, const T* b_base, long long ldb, int k0, int tid) {
+    constexpr int PER = BK * CPR_B / NT, ROWS = NT / CPR_B;
+    T* dst = Bs + (tid / CPR_B) * BN + (tid % CPR_B) * V;
+    const T* src = b_base + (long long)k0 * ldb;
+#pragma unroll
+    for (int i = 0; i < PER; i++) cp_async<16>(dst + i * ROWS * BN, src + i * ROWS * ldb);
+}
+
+// ---- the inner product of one k tile ---------------------------------------------------
+// acc[i][j] (+)= As[ty + i*TY][k] (x) Bs[k][col(j)] for k in the tile.  With WIT, win[i][j]
+// takes the global index of k whenever the product strictly improves acc[i][j]; the index
+// of column kk of the tile is kbase + kk, or kbase + klist[kk] when the tile was gathered.
+// SR_KUNROLL: how many V-steps of k the compiler unrolls (default: the whole tile).  A fully
+// unrolled BK = 32 tile is ~70 KB of SASS; unrolling less keeps the loop in the
+// instruction cache at the price of a counter per V-steps.
+#ifndef SR_KUNROLL
+#define SR_KUNROLL 64
+#endif
+#define SR_STR(x) #x
+#define SR_UNROLL(n) _Pragma(SR_STR(unroll n))
+
+template <bool WIT, bool GATHERED>
+__device__ __forceinline__ void mma_tile(const T* As, const T* Bs, T (&acc)[TM][TN], int (&win)[TM][TN], int tx,
+                                         int ty, int kbase, const int* klist) {
+    SR_UNROLL(SR_KUNROLL)
+    for (int kk = 0; kk < BK; kk += V) {
+        T a[TM][V];
+#pragma unroll
+        for (int i = 0; i < TM; i++) {
+            Vec va = *reinterpret_cast<const Vec*>(As + (ty + i * TY) * LDA_S + kk);
+#pragma unroll
+            for (int v = 0; v < V; v++) a[i][v] = va.x[v];
+        }
+#pragma unroll
+        for (int v = 0; v < V; v++) {
+            T b[TN];
+#pragma unroll
+            for (int c = 0; c < NCH; c++) {
+                Vec vb = *reinterpret_cast<const Vec*>(Bs + (kk + v) * BN + c * (TX * V) + tx * V);
+#pragma unroll
+                for (int e = 0; e < V; e++) b[c * V + e] = vb.x[e];
+            }
+            if (WIT) {
+                int kg = kbase + (GATHERED ? klist[kk + v] : kk + v);
+#pragma unroll
+                for (int i = 0; i < TM; i++) {
+#pragma unroll
+                    for (int j = 0; j < TN; j++) {
+                        T nw = add(acc[i][j], mul(a[i][v], b[j]));
+                        if (nw != acc[i][j]) {
+                            acc[i][j] = nw;
+                            win[i][j] = kg;
+                        }
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int i = 0; i < TM; i++) {
+#pragma unroll
+                    for (int j = 0; j < TN; j++) acc[i][j] = add(acc[i][j], mul(a[i][v], b[j]));
+                }
+            }
+        }
+    }
+}
+
+// ---- prologue / epilogue -----------------------------------------------------------------
+__device__ __forceinline__ int col_of(int tx, int j) { return (j / V) * (TX * V) + tx * V + (j % V); }
+
+template <bool WIT>
+__device__ __forceinline__ void init_acc(T (&acc)[TM][TN], int (&win)[TM][TN], const T* C, long long ldc,
+                                         const int* W, long long ldw, int m0, int n0, int M, int N, int tx, int ty,
+                                         int flags) {
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+#pragma unroll
+        for (int j = 0; j < TN; j++) {
+            acc[i][j] = zero();
+            win[i][j] = -1;
+            if (WIT) {
+                int r = m0 + ty + i * TY, c = n0 + col_of(tx, j);
+                if (r < M && c < N) {
+                    if (flags & ACCUMULATE) acc[i][j] = C[(long long)r * ldc + c];
+                    if (flags & LOAD_W) win[i][j] = W[(long long)r * ldw + c];
+                }
+            }
+        }
+    }
+}
+
+template <bool WIT>
+__device__ __forceinline__ void store_acc(T (&acc)[TM][TN], int (&win)[TM][TN], T* C, long long ldc, int* W,
+                                          long long ldw, int m0, int n0, int M, int N, int tx, int ty, int flags) {
+    const bool accumulate = (flags & ACCUMULATE) && !WIT;  // the witness variant seeded acc with C
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+        int r = m0 + ty + i * TY;
+        if (r >= M) continue;
+        T* crow = C + (long long)r * ldc;
+#pragma unroll
+        for (int ch = 0; ch < NCH; ch++) {
+            int c0 = n0 + ch * (TX * V) + tx * V;
+            if ((flags & C_VEC) && c0 + V <= N) {
+                Vec out;
+                if (accumulate) {
+                    Vec old = *reinterpret_cast<const Vec*>(crow + c0);
+#pragma unroll
+                    for (int e = 0; e < V; e++) out.x[e] = add(old.x[e], acc[i][ch * V + e]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < V; e++) out.x[e] = acc[i][ch * V + e];
+                }
+                *reinterpret_cast<Vec*>(crow + c0) = out;
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    if (c0 + e < N) crow[c0 + e] = accumulate ? add(crow[c0 + e], acc[i][ch * V + e]) : acc[i][ch * V + e];
+                }
+            }
+            if (WIT) {
+                int* wrow = W + (long long)r * ldw;
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    if (c0 + e < N) wrow[c0 + e] = win[i][ch * V + e];
+                }
+            }
+        }
+    }
+}
+
+}  // namespace sr
+
+using namespace sr;
+
+// ---- dense kernel --------------------------------------------------------------------------
+// Grid (ceil(N / BN), ceil(M / BM)), NT threads, dynamic shared memory
+// STAGES * (A_STAGE + B_STAGE) * sizeof(T).  VEC is V when A and B rows are 16-byte
+// aligned (pointer and leading dimension), else 1.  k_offset is added to witness indices.
+template <int VEC, bool WIT>
+__global__ void __launch_bounds__(NT, 2)
+    sr_gemm(const T* __restrict__ A, const T* __restrict__ B, T* C, int* W, int M, int N, int K, long long lda,
+            long long ldb, long long ldc, long long ldw, int flags, int k_offset) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* As = reinterpret_cast<T*>(smem_raw);
+    T* Bs = As + STAGES * A_STAGE;
+    const int tid = threadIdx.x;
+    int tx, ty;
+    thread_xy(tid, tx, ty);
+    const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+
+    T acc[TM][TN];
+    int win[TM][TN];
+    init_acc<WIT>(acc, win, C, ldc, W, ldw, m0, n0, M, N, tx, ty, flags);
+
+    const int nt = (K + BK - 1) / BK;
+    // Interior blocks copy whole tiles without bounds checks (all but the last k tile).
+    const bool interior = VEC == V && m0 + BM <= M && n0 + BN <= N;
+    const int nfull = interior ? K / BK : 0;
+    const T* a_base = A + (long long)(m0 + tid / CPR_A) * lda + (tid % CPR_A) * V;
+    const T* b_base = B + (long long)(tid / CPR_B) * ldb + n0 + (tid % CPR_B) * V;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < nfull) {
+            load_a_full(As + s * A_STAGE, a_base, lda, s * BK, tid);
+            load_b_full(Bs + s * B_STAGE, b_base, ldb, s * BK, tid);
+        } else if (s < nt) {
+            load_a<VEC>(As + s * A_STAGE, A, lda, m0, s * BK, M, K, tid);
+            load_b<VEC>(Bs + s * B_STAGE, B, ldb, s * BK, n0, K, N, tid);
+        }
+        cp_commit();
+    }
+    for (int t = 0; t < nt; t++) {
+        cp_wait<STAGES - 2>();
+        __syncthreads();
+        int tp = t + STAGES - 1;  // prefetch into the buffer computed in iteration t - 1
+        int sp = tp % STAGES;
+        if (tp < nfull) {
+            load_a_full(As + sp * A_STAGE, a_base, lda, tp * BK, tid);
+            load_b_full(Bs + sp * B_STAGE, b_base, ldb, tp * BK, tid);
+        } else if (tp < nt) {
+            load_a<VEC>(As + sp * A_STAGE, A, lda, m0, tp * BK, M, K, tid);
+            load_b<VEC>(Bs + sp * B_STAGE, B, ldb, tp * BK, n0, K, N, tid);
+        }
+        cp_commit();
+        int s = t % STAGES;
+        mma_tile<WIT, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, k_offset + t * BK, nullptr);
+    }
+    cp_wait<0>();
+    store_acc<WIT>(acc, win, C, ldc, W, ldw, m0, n0, M, N, tx, ty, flags);
+}
+
+// ---- lazy (zero-skipping) kernel -------------------------------------------------------------
+// nzA: ceil(M / BM) rows of Kw words; nzB: ceil(N / BN) rows of Kw words (Kw = ceil(K / 32)).
+// Shared memory: one A and one B stage plus the k list (LIST + BK ints) and a counter.
+constexpr int LIST = 1024;  // k indices gathered per chunk (32 words)
+
+template <bool WIT>
+__global__ void __launch_bounds__(NT, 2)
+    sr_gemm_lazy(const T* __restrict__ A, const T* __restrict__ B, T* C, int* W, int M, int N, int K, long long lda,
+                 long long ldb, long long ldc, long long ldw, int flags, int k_offset,
+                 const unsigned* __restrict__ nzA, const unsigned* __restrict__ nzB, int Kw) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* As = reinterpret_cast<T*>(smem_raw);
+    T* Bs = As + A_STAGE;
+    int* klist = reinterpret_cast<int*>(Bs + B_STAGE);
+    int* count = klist + LIST + BK;
+    const int tid = threadIdx.x;
+    int tx, ty;
+    thread_xy(tid, tx, ty);
+    const int mb = blockIdx.y, nb = blockIdx.x;
+    const int m0 = mb * BM, n0 = nb * BN;
+
+    T acc[TM][TN];
+    int win[TM][TN];
+    init_acc<WIT>(acc, win, C, ldc, W, ldw, m0, n0, M, N, tx, ty, flags);
+
+    const unsigned* za = nzA + (long long)mb * Kw;
+    const unsigned* zb = nzB + (long long)nb * Kw;
+    for (int w0 = 0; w0 < Kw; w0 += 32) {
+        if (tid < 32) {
+            int w = w0 + tid;
+            unsigned bits = w < Kw ? (za[w] & zb[w]) : 0u;
+            int cnt = __popc(bits), incl = cnt;
+#pragma unroll
+            for (int d = 1; d < 32; d <<= 1) {
+                int o = __shfl_up_sync(0xffffffffu, incl, d);
+                if (tid >= d) incl += o;
+            }
+            int pos = incl - cnt;
+            while (bits) {
+                int b = __ffs(bits) - 1;
+                bits &= bits - 1;
+                klist[pos++] = w * 32 + b;
+            }
+            if (tid == 31) *count = incl;
+        }
+        __syncthreads();
+        const int total = *count;
+        __syncthreads();  // everyone has read count before warp 0 rebuilds the list
+        for (int s = 0; s < total; s += BK) {
+            // Gather BK columns of A and rows of B (zero past the end of the list).
+#pragma unroll 4
+            for (int e = tid; e < BM * BK; e += NT) {
+                int r = e / BK, kk = e % BK;
+                int k = s + kk < total ? klist[s + kk] : -1;
+                int gr = m0 + r;
+                As[r * LDA_S + kk] = (k >= 0 && gr < M) ? A[(long long)gr * lda + k] : zero();
+            }
+#pragma unroll 4
+            for (int e = tid; e < BK * BN; e += NT) {
+                int kk = e / BN, c = e % BN;
+                int k = s + kk < total ? klist[s + kk] : -1;
+                int gc = n0 + c;
+                Bs[kk * BN + c] = (k >= 0 && gc < N) ? B[(long long)k * ldb + gc] : zero();
+            }
+            __syncthreads();
+            mma_tile<WIT, true>(As, Bs, acc, win, tx, ty, k_offset, klist + s);
+            __syncthreads();
+        }
+    }
+    store_acc<WIT>(acc, win, C, ldc, W, ldw, m0, n0, M, N, tx, ty, flags);
+}
+
+// ---- the non-zero masks for the lazy kernel ----------------------------------------------------
+// nzA[mb][w] bit b: some A[mb*BM + r, 32 w + b] != zero (r < BM, in range).
+// Grid (ceil(K / 256), ceil(M / BM)), 256 threads: one thread per column k.
+extern "C" __global__ void sr_nz_cols(const T* __restrict__ A, unsigned* nzA, int M, int K, long long lda, int Kw,
+                                      unsigned long long* count) {
+    int k = blockIdx.x * 256 + threadIdx.x;
+    int m0 = blockIdx.y * BM;
+    bool nz = false;
+    if (k < K) {
+        int rows = min(BM, M - m0);
+        const T* p = A + (long long)m0 * lda + k;
+        for (int r = 0; r < rows; r++) {
+            if (p[(long long)r * lda] != zero()) {
+                nz = true;
+                break;
+            }
+        }
+    }
+    unsigned word = __ballot_sync(0xffffffffu, nz);
+    int w = k >> 5;
+    if ((threadIdx.x & 31) == 0 && w < Kw) {
+        nzA[(long long)blockIdx.y * Kw + w] = word;
+        if (word) atomicAdd(count, (unsigned long long)__popc(word));
+    }
+}
+
+// nzB[nb][w] bit b: some B[32 w + b, nb*BN + c] != zero (c < BN, in range).
+// Grid (Kw, ceil(N / BN)), 32 threads: a warp scans 32 rows of the column panel.
+extern "C" __global__ void sr_nz_rows(const T* __restrict__ B, unsigned* nzB, int K, int N, long long ldb, int Kw,
+                                      unsigned long long* count) {
+    int w = blockIdx.x, n0 = blockIdx.y * BN, lane = threadIdx.x;
+    unsigned mine = 0;
+    for (int b = 0; b < 32; b++) {
+        int k = w * 32 + b;
+        bool nz = false;
+        if (k < K) {
+            const T* row = B + (long long)k * ldb + n0;
+            for (int c = lane; c < BN && n0 + c < N; c += 32) nz |= (row[c] != zero());
+        }
+        unsigned any = __any_sync(0xffffffffu, nz);
+        if (lane == b) mine = any;
+    }
+    unsigned word = __ballot_sync(0xffffffffu, mine != 0);
+    if (lane == 0) {
+        nzB[(long long)blockIdx.y * Kw + w] = word;
+        if (word) atomicAdd(count, (unsigned long long)__popc(word));
+    }
+}

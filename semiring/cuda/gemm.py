@@ -1,0 +1,275 @@
+"""Dense semiring GEMM on CuPy arrays: ``C = A (x) B`` or ``C (+)= A (x) B``, with the witness.
+
+:func:`matmul_into` is what :func:`semiring.dense.matmul_into` calls for CuPy
+arrays.  It launches the register-blocked tiled kernel of ``gemm.cu`` (Volkov &
+Demmel, "Benchmarking GPUs to tune dense linear algebra", SC 2008, for the
+register blocking; a multistage ``cp.async`` pipeline as in CUTLASS), specialised
+by the semiring's add/mul and the dtype, on any row-major views (a leading
+dimension, no copy); operands whose columns are not contiguous (transposed views)
+are copied first.
+
+*Lazy min* (Harish, Vineet & Narayanan 2009): on large products the operands'
+non-zero structure is summarised first (bit ``k`` of a row block of ``A`` / a
+column block of ``B`` says "some entry is not the semiring zero"); if the
+estimated share of useful ``k`` is small, the lazy kernel visits only those ``k``.
+:data:`config` controls it: ``config.lazy = "auto" | "on" | "off"``.
+
+``lor_land`` (bool) products go to the bit-packed kernel (:mod:`.boolean`),
+custom semirings without ``cuda_add``/``cuda_mul`` to :func:`generic_gpu_matmul`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cupy as cp
+import numpy as np
+
+from .compile import kernel, tile_of
+from .ops import KernelSpec, spec_for
+
+if TYPE_CHECKING:
+    from ..core import Semiring
+
+__all__ = ["matmul_into", "config", "GemmConfig", "tiled_matmul", "simple_matmul", "nonzero_masks", "generic_gpu_matmul"]
+
+ACCUMULATE, LOAD_W, C_VEC = 1, 2, 4
+_NULL = np.uint64(0)
+
+
+@dataclass
+class GemmConfig:
+    """Run-time switches of the GPU GEMM.
+
+    lazy : ``"auto"`` (zero-skipping when the operands look sparse and the product is
+        at least ``lazy_min_work`` multiply-adds), ``"on"`` (always) or ``"off"``.
+    lazy_max_fraction : in auto mode, use the lazy kernel when the estimated share of
+        useful ``k`` per output block is below this.
+    """
+
+    lazy: str = "auto"
+    lazy_min_work: int = 1 << 33
+    lazy_max_fraction: float = 0.25
+
+
+config = GemmConfig()
+
+
+def _rows(X, output: bool = False):
+    """``(X', ld)``: ``X'`` is ``X`` when its columns are contiguous (any row stride), else a contiguous copy.
+
+    Outputs also need rows that do not overlap.  ``ld`` is the row stride in elements.
+    """
+    item = X.itemsize
+    m, n = X.shape
+    s0, s1 = X.strides
+    cols_ok = n <= 1 or s1 == item
+    rows_ok = m <= 1 or (s0 > 0 and s0 % item == 0 and (not output or s0 >= n * item))
+    if cols_ok and rows_ok:
+        return X, (s0 // item if m > 1 else max(n, 1))
+    return cp.ascontiguousarray(X), max(n, 1)
+
+
+def _aligned(X, ld: int) -> bool:
+    return X.data.ptr % 16 == 0 and (ld * X.itemsize) % 16 == 0
+
+
+def _out_rows(X):
+    """An output view with contiguous columns: ``(target, ld, copy_back)``."""
+    Y, ld = _rows(X, output=True)
+    return Y, ld, Y is not X
+
+
+def _launch_args(A, B, C, W, m, n, k, lda, ldb, ldc, ldw, flags, k_offset):
+    return (
+        A, B, C, W if W is not None else _NULL,
+        np.int32(m), np.int32(n), np.int32(k),
+        np.int64(lda), np.int64(ldb), np.int64(ldc), np.int64(ldw),
+        np.int32(flags), np.int32(k_offset),
+    )
+
+
+def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k: int, witness: bool):
+    """Bit masks of the non-zero columns of A's row blocks and rows of B's column blocks, and their densities.
+
+    Returns ``(nzA, nzB, fA, fB)``: ``fA`` is the fraction of set bits of ``nzA``
+    (one host synchronisation reads both counts).
+    """
+    tile = tile_of(spec, witness)
+    kw = (k + 31) // 32
+    mb = (m + tile.bm - 1) // tile.bm
+    nb = (n + tile.bn - 1) // tile.bn
+    nzA = cp.empty((mb, kw), dtype=cp.uint32)
+    nzB = cp.empty((nb, kw), dtype=cp.uint32)
+    counts = cp.zeros(2, dtype=cp.uint64)
+    cols = kernel("gemm.cu", "sr_nz_cols", spec, tile)
+    rows = kernel("gemm.cu", "sr_nz_rows", spec, tile)
+    cols(((k + 255) // 256, mb), (256,), (A, nzA, np.int32(m), np.int32(k), np.int64(lda), np.int32(kw), counts))
+    rows((kw, nb), (32,), (B, nzB, np.int32(k), np.int32(n), np.int64(ldb), np.int32(kw), counts[1:]))
+    ca, cb = (int(x) for x in counts.get())
+    return nzA, nzB, ca / max(1, mb * k), cb / max(1, nb * k)
+
+
+def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool = False, k_offset: int = 0,
+                 lazy: str | None = None) -> None:
+    """The register-blocked kernel (dense or lazy) on views with contiguous columns; no size-0 handling.
+
+    ``load_w`` keeps ``W`` where nothing improves (streamed k panels); ``k_offset``
+    is added to the witness indices.
+    """
+    m, k = A.shape
+    n = B.shape[1]
+    itemsize = C.itemsize
+    witness = W is not None
+    tile = tile_of(spec, witness)
+    A, lda = _rows(A)
+    B, ldb = _rows(B)
+    Ct, ldc, c_copy = _out_rows(C)
+    Wt, ldw, w_copy = (None, 0, False) if W is None else _out_rows(W)
+    flags = (ACCUMULATE if accumulate else 0) | (LOAD_W if load_w else 0)
+    if _aligned(Ct, ldc):
+        flags |= C_VEC
+    grid = ((n + tile.bn - 1) // tile.bn, (m + tile.bm - 1) // tile.bm)
+    wit = "true" if witness else "false"
+    mode = config.lazy if lazy is None else lazy
+    use_lazy = mode == "on"
+    if mode == "auto" and m * n * k >= config.lazy_min_work:
+        nzA, nzB, fa, fb = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
+        use_lazy = fa * fb < config.lazy_max_fraction
+    elif use_lazy:
+        nzA, nzB, _, _ = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
+    if use_lazy:
+        smem = tile.smem(itemsize, lazy=True)
+        fn = kernel("gemm.cu", f"sr_gemm_lazy<{wit}>", spec, tile, smem)
+        args = _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
+        fn(grid, (tile.threads,), args + (nzA, nzB, np.int32(nzA.shape[1])), shared_mem=smem)
+    else:
+        vec = 16 // itemsize if (_aligned(A, lda) and _aligned(B, ldb)) else 1
+        smem = tile.smem(itemsize)
+        fn = kernel("gemm.cu", f"sr_gemm<{vec}, {wit}>", spec, tile, smem)
+        fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset),
+           shared_mem=smem)
+    if c_copy:
+        C[...] = Ct
+    if w_copy:
+        W[...] = Wt
+
+
+def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool = False,
+                  k_offset: int = 0) -> None:
+    """The one-output-per-thread kernel of ``simple.cu`` (any element type, bool included)."""
+    m, k = A.shape
+    n = B.shape[1]
+    A, lda = _rows(A)
+    B, ldb = _rows(B)
+    Ct, ldc, c_copy = _out_rows(C)
+    Wt, ldw, w_copy = (None, 0, False) if W is None else _out_rows(W)
+    flags = (ACCUMULATE if accumulate else 0) | (LOAD_W if load_w else 0)
+    wit = "true" if W is not None else "false"
+    fn = kernel("simple.cu", f"sr_simple<{wit}>", spec)
+    fn(((n + 15) // 16, (m + 15) // 16), (16, 16),
+       _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset))
+    if c_copy:
+        C[...] = Ct
+    if w_copy:
+        W[...] = Wt
+
+
+_REDUCE = {np.minimum: "min", np.maximum: "max", np.add: "sum", np.logical_or: "any", np.logical_and: "all",
+           np.multiply: "prod", np.fmin: "min", np.fmax: "max"}
+_TEMP_BYTES = 256 << 20
+
+
+def generic_gpu_matmul(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+    """Custom semirings without CUDA expressions: blocked broadcast with CuPy's ufuncs.
+
+    :func:`semiring.generic.generic_matmul` reduces with ``add.reduce``, which CuPy
+    lacks for most ufuncs (``cupy.maximum.reduce``); here the reduction is the
+    matching CuPy reduction where one exists, else a running ``add`` over ``k``.
+    """
+    m, k = A.shape
+    n = B.shape[1]
+    if not accumulate:
+        C.fill(S.zero_value(C.dtype))
+    if W is not None:
+        W.fill(-1)
+        for kk in range(k):
+            new = S.add_ufunc(C, S.mul_ufunc(A[:, kk, None], B[None, kk, :]))
+            better = new != C
+            W[better] = kk
+            C[...] = new
+        return
+    red = _REDUCE.get(S.add_ufunc)
+    rows = max(1, min(m, _TEMP_BYTES // max(1, n * C.itemsize)))
+    for i0 in range(0, m, rows):
+        i1 = min(m, i0 + rows)
+        kb = max(1, min(k, _TEMP_BYTES // max(1, (i1 - i0) * n * C.itemsize))) if red else 1
+        for k0 in range(0, k, kb):
+            prod = S.mul_ufunc(A[i0:i1, k0:k0 + kb, None], B[None, k0:k0 + kb, :])
+            part = getattr(cp, red)(prod, axis=1) if red else prod[:, 0, :]
+            C[i0:i1] = S.add_ufunc(C[i0:i1], part.astype(C.dtype, copy=False))
+
+
+def fill_empty(S: "Semiring", C, W, accumulate: bool) -> None:
+    """The product over an empty inner dimension: C = zero (unless accumulating), W = -1."""
+    if not accumulate:
+        C.fill(S.zero_value(C.dtype))
+    if W is not None:
+        W.fill(-1)
+
+
+def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> None:
+    """Unchecked ``C (+)= A (x) B`` on CuPy arrays (views of any strides), witness into ``W``.
+
+    Parameters
+    ----------
+    S : Semiring
+    A, B, C : cupy.ndarray
+        ``(m, k)``, ``(k, n)``, ``(m, n)`` of one dtype; ``C`` must not overlap ``A`` or ``B``.
+    W : cupy.ndarray of int32, optional
+        Witness: the smallest ``k`` achieving ``C[i, j]``; ``-1`` where ``C[i, j]`` is the
+        semiring zero, or (with ``accumulate``) where the old value won or tied.
+    accumulate : bool
+        ``C = C (+) A (x) B`` fused in place.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    Nothing of its own: the caller (:func:`semiring.dense.matmul`) validated the operands.
+
+    Examples
+    --------
+    >>> import cupy as cp
+    >>> from semiring import min_plus
+    >>> A = cp.array([[0.0, 1.0], [cp.inf, 0.0]], dtype=cp.float32)
+    >>> C = cp.empty_like(A); matmul_into(min_plus, A, A, C); C
+    array([[ 0.,  1.],
+           [inf,  0.]], dtype=float32)
+    """
+    m, k = A.shape
+    n = B.shape[1]
+    if m == 0 or n == 0:
+        return
+    if k == 0:
+        fill_empty(S, C, W, accumulate)
+        return
+    spec = spec_for(S, C.dtype) if np.dtype(C.dtype) in _SUPPORTED else None
+    if spec is None:
+        generic_gpu_matmul(S, A, B, C, W, accumulate)
+        return
+    if C.dtype == np.bool_:
+        if W is None and S.family == "lor_land":
+            from .boolean import bool_matmul
+
+            bool_matmul(A, B, C, accumulate)
+        else:
+            simple_matmul(spec, A, B, C, W, accumulate)
+        return
+    tiled_matmul(spec, A, B, C, W, accumulate)
+
+
+_SUPPORTED = frozenset(np.dtype(d) for d in (np.float32, np.float64, np.int32, np.int64, np.bool_))
