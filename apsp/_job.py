@@ -100,7 +100,12 @@ class Job:
 
     # -- the fused product -----------------------------------------------------------
     def _all_zero(self, X) -> bool:
-        return X.size == 0 or (not self.on_gpu and not bool((X != self.zero).any()))
+        """True if ``X`` holds only the semiring zero (CPU only; a first-row probe keeps dense inputs cheap)."""
+        if X.size == 0:
+            return True
+        if self.on_gpu or bool((X[0] != self.zero).any()):
+            return False
+        return not bool((X != self.zero).any())
 
     def gemm(self, A, B, C, PB=None, PC=None) -> None:
         """``C (+)= A (x) B``; with predecessors also ``PC[i, j] = PB[k, j]`` where ``k`` strictly improved.
