@@ -21,6 +21,7 @@ __all__ = [
     "dijkstra_many",
     "bellman_ford",
     "delta_stepping",
+    "split_light_heavy",
     "pred_cycle_vertex",
     "tight_tree_preds",
 ]
@@ -185,14 +186,51 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
 
 
 @njit(cache=True, nogil=True)
-def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma: no cover - jitted
+def split_light_heavy(indptr, indices, w, delta):  # pragma: no cover - jitted
+    """Reorder each row so its light arcs (``w <= delta``) come first; returns ``(mid, indices, w)``.
+
+    ``mid[v]`` is where row ``v``'s heavy arcs start.  Stable within each part.
+    """
+    n = indptr.shape[0] - 1
+    m = indices.shape[0]
+    mid = np.empty(n, dtype=np.int64)
+    ind2 = np.empty(m, dtype=indices.dtype)
+    w2 = np.empty(m, dtype=w.dtype)
+    for v in range(n):
+        a = indptr[v]
+        b = indptr[v + 1]
+        k = a
+        for e in range(a, b):
+            if w[e] <= delta:
+                ind2[k] = indices[e]
+                w2[k] = w[e]
+                k += 1
+        mid[v] = k
+        for e in range(a, b):
+            if w[e] > delta:
+                ind2[k] = indices[e]
+                w2[k] = w[e]
+                k += 1
+    return mid, ind2, w2
+
+
+@njit(cache=True, nogil=True)
+def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):  # pragma: no cover - jitted
     """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0, ``delta > 0``.
 
-    Buckets of width ``delta`` (a cyclic array of linked lists: tentative
-    distances never run more than the largest weight ahead of the current
-    bucket).  The current bucket is emptied by repeatedly relaxing the *light*
-    arcs (``w <= delta``) of its vertices; then the *heavy* arcs of every vertex
-    it settled are relaxed once.  Returns the number of buckets processed.
+    The rows come from :func:`split_light_heavy`: arcs ``indptr[v]:mid[v]`` are
+    light (``w <= delta``), ``mid[v]:indptr[v + 1]`` heavy.  Buckets of width
+    ``delta`` form a cyclic array of linked lists (pending distances never run
+    more than the largest weight ahead of the current bucket, so ``wmax /
+    delta + 2`` lists suffice) whose entries come from a recycled pool of
+    ``pool`` slots; nothing is reallocated inside the loops, which keeps Numba
+    from reference-counting in the hot path.  The current bucket is emptied by
+    repeatedly relaxing the light arcs of its vertices; then the heavy arcs of
+    every vertex it settled are relaxed once.  An improved vertex gets a new
+    entry in its new bucket; its old entry is skipped when met.
+
+    Returns the number of buckets processed, or -1 if the pool ran out (the
+    caller retries with a larger one; ``dist`` / ``pred`` must be reset).
     """
     n = indptr.shape[0] - 1
     m = indices.shape[0]
@@ -202,19 +240,21 @@ def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma:
             wmax = w[e]
     nb = int(wmax / delta) + 2
     head = np.full(nb, -1, dtype=np.int64)
-    cap = n + 16
-    ent_v = np.empty(cap, dtype=np.int32)
-    ent_next = np.empty(cap, dtype=np.int64)
-    used = 0
-    free = -1
-    last = np.full(n, -1, dtype=np.int64)   # bucket in which v was last expanded
-    settled = np.empty(n, dtype=np.int32)  # vertices expanded in the current bucket, once each
+    ent_v = np.empty(pool, dtype=np.int32)
+    ent_next = np.empty(pool, dtype=np.int64)
+    for k in range(pool - 1):
+        ent_next[k] = k + 1
+    ent_next[pool - 1] = -1
+    free = 0
+    settled = np.empty(max(n, 1), dtype=np.int32)
+    mark = np.full(n, -1, dtype=np.int64)      # bucket in which v was last expanded
     in_settled = np.full(n, -1, dtype=np.int64)
     dist[s] = 0
-    ent_v[0] = s
-    ent_next[0] = -1
-    head[0] = 0
-    used = 1
+    k = free
+    free = ent_next[k]
+    ent_v[k] = s
+    ent_next[k] = -1
+    head[0] = k
     pending = 1
     cur = 0
     buckets = 0
@@ -225,7 +265,6 @@ def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma:
         buckets += 1
         ns = 0
         while head[slot] >= 0:
-            # Detach the bucket's list and expand its live entries.
             e0 = head[slot]
             head[slot] = -1
             while e0 >= 0:
@@ -233,41 +272,29 @@ def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma:
                 nx = ent_next[e0]
                 ent_next[e0] = free
                 free = e0
-                pending -= 1
                 e0 = nx
+                pending -= 1
                 dv = dist[v]
-                if int(dv / delta) != cur or last[v] == cur:
+                if int(dv / delta) != cur or mark[v] == cur:
                     continue
-                last[v] = cur
+                mark[v] = cur
                 if in_settled[v] != cur:
                     in_settled[v] = cur
                     settled[ns] = v
                     ns += 1
-                for e in range(indptr[v], indptr[v + 1]):
-                    if w[e] > delta:
-                        continue
+                for e in range(indptr[v], mid[v]):
                     u = indices[e]
                     nd = _add(dv, w[e], lo, hi)
                     if nd < dist[u]:
                         dist[u] = nd
                         pred[u] = v
-                        if last[u] == cur:
-                            last[u] = -1
-                        b = int(nd / delta) % nb
+                        if mark[u] == cur:
+                            mark[u] = -1
                         if free < 0:
-                            if used == cap:
-                                cap *= 2
-                                nv = np.empty(cap, dtype=np.int32)
-                                nn_ = np.empty(cap, dtype=np.int64)
-                                nv[:used] = ent_v[:used]
-                                nn_[:used] = ent_next[:used]
-                                ent_v = nv
-                                ent_next = nn_
-                            k = used
-                            used += 1
-                        else:
-                            k = free
-                            free = ent_next[free]
+                            return -1
+                        k = free
+                        free = ent_next[k]
+                        b = int(nd / delta) % nb
                         ent_v[k] = u
                         ent_next[k] = head[b]
                         head[b] = k
@@ -275,29 +302,17 @@ def delta_stepping(indptr, indices, w, s, delta, dist, pred, lo, hi):  # pragma:
         for t in range(ns):
             v = settled[t]
             dv = dist[v]
-            for e in range(indptr[v], indptr[v + 1]):
-                if w[e] <= delta:
-                    continue
+            for e in range(mid[v], indptr[v + 1]):
                 u = indices[e]
                 nd = _add(dv, w[e], lo, hi)
                 if nd < dist[u]:
                     dist[u] = nd
                     pred[u] = v
-                    b = int(nd / delta) % nb
                     if free < 0:
-                        if used == cap:
-                            cap *= 2
-                            nv = np.empty(cap, dtype=np.int32)
-                            nn_ = np.empty(cap, dtype=np.int64)
-                            nv[:used] = ent_v[:used]
-                            nn_[:used] = ent_next[:used]
-                            ent_v = nv
-                            ent_next = nn_
-                        k = used
-                        used += 1
-                    else:
-                        k = free
-                        free = ent_next[free]
+                        return -1
+                    k = free
+                    free = ent_next[k]
+                    b = int(nd / delta) % nb
                     ent_v[k] = u
                     ent_next[k] = head[b]
                     head[b] = k
