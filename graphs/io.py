@@ -323,7 +323,7 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
     >>> read(p)
     Traceback (most recent call last):
     ...
-    graphs.errors.GraphFormatError: ...tiny.gr, line 3: 'x' is not an integer: 'a 2 x 1'
+    graphs.errors.GraphFormatError: ...tiny.gr, line 3: 'x' is not a number: 'a 2 x 1'
     """
     path = Path(path)
     fmt = _format_of(path, format)
