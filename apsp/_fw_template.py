@@ -53,12 +53,11 @@ def closure_pred(D, P, zero, lo, hi):  # pragma: no cover - jitted
             a = D[i, k]
             if a == zero:
                 continue
-            for j in range(n):
+            for j in range(n):  # branch-free, so that it vectorises
                 old = D[i, j]
                 new = add(old, mul(a, D[k, j], lo, hi), lo, hi)
-                if new != old:
-                    D[i, j] = new
-                    P[i, j] = P[k, j]
+                D[i, j] = new
+                P[i, j] = P[k, j] if new != old else P[i, j]
 
 
 @njit(cache=True, nogil=True)
@@ -76,9 +75,8 @@ def panel_closure_pred(R, P, c0, zero, lo, hi):  # pragma: no cover - jitted
             a = R[i, c0 + kk]
             if a == zero or i == kk:
                 continue
-            for j in range(n):
+            for j in range(n):  # branch-free, so that it vectorises
                 old = R[i, j]
                 new = add(old, mul(a, R[kk, j], lo, hi), lo, hi)
-                if new != old:
-                    R[i, j] = new
-                    P[i, j] = P[kk, j]
+                R[i, j] = new
+                P[i, j] = P[kk, j] if new != old else P[i, j]

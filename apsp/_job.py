@@ -79,7 +79,7 @@ class Job:
         self.early_check = (not self.on_gpu) if early_check is None else early_check
         self.zero = S.zero_value(D.dtype)
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
-        self.pred_block = 64 if not self.on_gpu else 256
+        self.pred_block = 128 if not self.on_gpu else 256
         self._scratch: dict[str, object] = {}
 
     # -- scratch -------------------------------------------------------------------

@@ -70,9 +70,16 @@ def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
         raise SemiringError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
 
 
-def _prepare(S: Semiring, W, xp, predecessors: bool):
-    """The working copy ``D`` (diagonal ``(+) one``) and the initial predecessors, on ``xp``."""
-    D = xp.array(W, copy=True, order="C") if xp is not np else np.array(W, copy=True, order="C")
+def _prepare(S: Semiring, W, xp, predecessors: bool, copy: bool = True):
+    """The working matrix ``D`` (diagonal ``(+) one``) and the initial predecessors, on ``xp``.
+
+    ``D`` is a C-ordered copy of ``W``, or ``W`` itself when ``copy=False`` and
+    it is already C-contiguous (the caller owns it: a fresh transfer).
+    """
+    if copy or not W.flags.c_contiguous:
+        D = xp.array(W, copy=True, order="C")
+    else:
+        D = W
     n = D.shape[0]
     add, _ = elementwise_ops(S, xp, D.dtype)
     idx = xp.arange(n)
@@ -231,11 +238,11 @@ def shortest_paths(
     else:
         chosen = choose_method(n, "cpu", True) if method == "auto" else method
         xp = np
-    Wd = to_device(W, dev)
-    D, P = _prepare(S, Wd, xp, predecessors)
-    check_diagonal(S, D, Wd, whole=False)  # a self loop better than one
+    Wd = to_device(W, dev)  # a fresh copy when W lives on the other device: work in it
+    D, P = _prepare(S, Wd, xp, predecessors, copy=Wd is W)
+    check_diagonal(S, D, W, whole=False)  # a self loop better than one
     if n:
-        _run(S, D, P, Wd, chosen, dev, block_size, progress)
+        _run(S, D, P, W, chosen, dev, block_size, progress)
     result = (D, P) if predecessors else D
     return _as_input_kind(result, on_host_input)
 

@@ -241,12 +241,28 @@ extern "C" __global__ void panel_step(T* R, long long ldr, int* P, long long ldp
 """
 
 
+class _Kernels:
+    """The compiled kernels of one (semiring, dtype), looked up once."""
+
+    def __init__(self, module) -> None:
+        self.fw_block = module.get_function("fw_block")
+        self.fw_block_pred = module.get_function("fw_block_pred")
+        self.panel_step = module.get_function("panel_step")
+
+
 @functools.cache
-def _module(S: "Semiring", dtype_name: str):
+def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
     head = semiring_device_functions(S, np.dtype(dtype_name))
     if head is None:
         return None
-    return cupy.RawModule(code=head + _KERNELS, options=("-std=c++17",))
+    options = ("-std=c++17",)
+    try:
+        from semiring.cuda.compile import arch_options
+
+        options += tuple(arch_options())
+    except ImportError:  # pragma: no cover
+        pass
+    return _Kernels(cupy.RawModule(code=head + _KERNELS, options=options))
 
 
 def _row_stride(X) -> int | None:
@@ -274,9 +290,9 @@ def close_block_gpu(S: "Semiring", D, P=None) -> None:
         floyd_warshall_inplace(S, D, P)
         return
     if P is None:
-        mod.get_function("fw_block")((1,), (32, 32), (D, np.int64(ldd), np.int32(n)))
+        mod.fw_block((1,), (32, 32), (D, np.int64(ldd), np.int32(n)))
     else:
-        mod.get_function("fw_block_pred")((1,), (32, 32), (D, np.int64(ldd), P, np.int64(ldp), np.int32(n)))
+        mod.fw_block_pred((1,), (32, 32), (D, np.int64(ldd), P, np.int64(ldp), np.int32(n)))
 
 
 def panel_closure_pred_gpu(S: "Semiring", R, P, c0: int) -> None:
@@ -289,7 +305,7 @@ def panel_closure_pred_gpu(S: "Semiring", R, P, c0: int) -> None:
 
         _panel_generic(S, R, P, c0)
         return
-    step = mod.get_function("panel_step")
+    step = mod.panel_step
     grid = ((n + 255) // 256, b)
     for kk in range(b):
         step(grid, (256,), (R, np.int64(ldr), P, np.int64(ldp), np.int32(b), np.int32(n), np.int32(kk), np.int32(c0)))

@@ -64,6 +64,11 @@ def update_predecessors(PC, PB, K) -> None:
     xp = array_module(K)
     if K.size == 0:
         return
+    if xp is np:
+        from ._pred_kernel import update
+
+        update(PC, PB, K)
+        return
     changed = K >= 0
     src = xp.take_along_axis(PB, xp.maximum(K, 0), axis=0)
     xp.copyto(PC, src, where=changed)

@@ -110,6 +110,10 @@ def cpu_benchmarks(n: int, small_n: int, repeats: int) -> dict:
         results["dense"][m] = {"seconds": t, "speedup_vs_scipy": t_scipy / t, "max_abs_diff": err,
                                "rate_G_per_s": n**3 / t / 1e9}
         rows.append([f"dense {n}", m, f"{t:.3f}", f"{t_scipy / t:.1f}x", f"max abs diff {err:.1e}"])
+    log(f"dense n={n}: auto with predecessors ...")
+    t, _ = timed(lambda: apsp.shortest_paths(W, predecessors=True), 1)
+    results["dense"]["auto+predecessors"] = {"seconds": t, "speedup_vs_scipy": t_scipy / t}
+    rows.append([f"dense {n}", "auto, predecessors=True", f"{t:.3f}", f"{t_scipy / t:.1f}x", "full-row schedule"])
     Wi = dense_graph(n, integer=True)
     same = bool(np.array_equal(apsp.shortest_paths(Wi), floyd_warshall(Wi, directed=True)))
     results["dense"]["integer_weights_identical"] = same
