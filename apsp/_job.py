@@ -80,7 +80,22 @@ class Job:
         self.zero = S.zero_value(D.dtype)
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
         self.pred_block = 128 if not self.on_gpu else 256
+        from .rkleene import FW_BELOW
+
+        #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall.
+        self.fw_below = FW_BELOW["gpu" if self.on_gpu else "cpu"]
         self._scratch: dict[str, object] = {}
+        #: Index of ``D[0, 0]`` in the whole matrix (for naming vertices).
+        self.offset = 0
+
+    def sub(self, r0: int, r1: int) -> "Job":
+        """A job for the diagonal block ``[r0, r1)``: views of the buffers, shared scratch and progress."""
+        P = None if self.P is None else self.P[r0:r1, r0:r1]
+        job = Job(self.S, self.D[r0:r1, r0:r1], P, self.W, self.base_size, self.progress, self.early_check)
+        job.offset = self.offset + r0
+        job._scratch = self._scratch
+        job.fw_below = 0
+        return job
 
     # -- scratch -------------------------------------------------------------------
     def temp(self, role: str, shape: tuple[int, int], dtype):
@@ -131,6 +146,6 @@ class Job:
         blk = self.D[r0:r1, r0:r1]
         close_block(self.S, blk, None if self.P is None else self.P[r0:r1, r0:r1])
         if self.early_check:
-            check_diagonal(self.S, blk, self.W, offset=r0, whole=False)
+            check_diagonal(self.S, blk, self.W, offset=self.offset + r0, whole=False)
         b = r1 - r0
         self.progress.advance(float(b) ** 3)

@@ -48,7 +48,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ._job import Job
 
-__all__ = ["rkleene", "split_point"]
+__all__ = ["rkleene", "split_point", "FW_BELOW"]
+
+#: Diagonal blocks of at most this many vertices are closed by blocked Floyd-Warshall
+#: (block = the base size) instead of further recursion, per device.  Its products are
+#: wide rank-``b`` updates rather than small squares, which may fill a GPU better at
+#: the bottom of the recursion; 0 (the default) keeps the pure R-Kleene recursion.
+FW_BELOW = {"cpu": 0, "gpu": 0}
 
 
 def split_point(n: int, align: int = 64) -> int:
@@ -99,6 +105,11 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
     if n <= job.base_size:
         if n > 0:
             job.close_leaf(r0, r1)
+        return
+    if n <= job.fw_below:
+        from .blocked_fw import blocked_floyd_warshall
+
+        blocked_floyd_warshall(job.sub(r0, r1), job.base_size)
         return
     m = r0 + split_point(n)
     D, P = job.D, job.P

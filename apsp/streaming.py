@@ -209,18 +209,18 @@ def streamed_closure(
     dev = device if device is not None else CupyDevice()
     n = W.shape[0]
     item = W.dtype.itemsize
-    D0, P0 = _prepare(S, W, np, predecessors)
-    check_diagonal(S, D0, W, whole=False)
-    if n == 0:
-        return (D0, P0) if predecessors else D0
-    pl = plan(n, item, predecessors, int(memory_budget), block_size)
-    D = dev.host_empty((n, n), W.dtype)
-    D[...] = D0
+    pl = plan(n, item, predecessors, int(memory_budget), block_size) if n else None
+    D = dev.host_empty((n, n), W.dtype)  # pinned on the GPU path: the copies are DMA
+    D[...] = W
+    D, P0 = _prepare(S, D, np, predecessors, copy=False)
     P = None
     if predecessors:
         P = dev.host_empty((n, n), P0.dtype)
         P[...] = P0
-    del D0, P0
+        del P0
+    check_diagonal(S, D, W, whole=False)
+    if n == 0:
+        return (D, P) if predecessors else D
     b, t = pl.block, pl.rows
     Rd = dev.empty((b, n), W.dtype)
     Rp = dev.empty((b, n), np.int32) if predecessors else None

@@ -206,6 +206,24 @@ def cupy_rank1_fw(D):
     return D
 
 
+#: GPU rows: the three methods, and R-Kleene closing its diagonal blocks of up to 1024
+#: vertices by blocked Floyd-Warshall (apsp.rkleene.FW_BELOW) instead of recursing.
+GPU_VARIANTS = (*METHODS, "rkleene/fw-below-1024")
+
+
+def run_variant(X, name: str):
+    if "/fw-below-" not in name:
+        return apsp.shortest_paths(X, name)
+    import apsp.rkleene as rk
+
+    saved = rk.FW_BELOW["gpu"]
+    rk.FW_BELOW["gpu"] = int(name.rsplit("-", 1)[1])
+    try:
+        return apsp.shortest_paths(X, "rkleene")
+    finally:
+        rk.FW_BELOW["gpu"] = saved
+
+
 def gpu_benchmarks(sizes: list[int], rank1_max: int, repeats: int, ooc_n: int) -> dict:
     import cupy as cp
 
@@ -221,16 +239,16 @@ def gpu_benchmarks(sizes: list[int], rank1_max: int, repeats: int, ooc_n: int) -
             h2d = time.perf_counter() - t0
             entry = {"kind": kind, "n": n, "h2d_s": h2d}
             ref = None
-            for m in METHODS:
+            for m in GPU_VARIANTS:
                 reps = repeats if n <= 16384 else 1
                 log(f"gpu {kind} n={n}: {m} ...")
                 try:
-                    t = cuda_time(lambda m=m, X=Wd: apsp.shortest_paths(X, m), reps)
+                    t = cuda_time(lambda m=m, X=Wd: run_variant(X, m), reps)
                 except Exception as e:  # keep going: a failure is a result too
                     entry[m] = {"error": repr(e)}
                     rows.append([kind, n, m, "", "", "", repr(e)[:60]])
                     continue
-                D = apsp.shortest_paths(Wd, m)
+                D = run_variant(Wd, m)
                 if ref is None:
                     ref = D
                     t1 = time.perf_counter()
@@ -278,7 +296,7 @@ def plot(res: dict, path: Path) -> None:
         return
     fig, ax = plt.subplots(figsize=(7, 5))
     for kind, style in (("dense", "-"), ("sparse-12", "--")):
-        for m in (*METHODS, "cupy_rank1_fw"):
+        for m in (*GPU_VARIANTS, "cupy_rank1_fw"):
             pts = [(r["n"], r[m]["seconds"]) for r in res["runs"] if r["kind"] == kind and "seconds" in r.get(m, {})]
             if pts:
                 x, y = zip(*pts)

@@ -84,6 +84,19 @@ def test_methods_agree_with_each_other(W, block):
         np.testing.assert_array_equal(D, results[0])
 
 
+@SETTINGS
+@given(W=weighted_digraphs(max_n=40), block=st.sampled_from([1, 2, 4]), below=st.sampled_from([3, 8, 20]))
+def test_rkleene_with_blocked_fw_at_the_bottom(W, block, below):
+    import apsp.rkleene as rk
+
+    saved = rk.FW_BELOW["cpu"]
+    rk.FW_BELOW["cpu"] = below
+    try:
+        np.testing.assert_array_equal(apsp.shortest_paths(W, "rkleene", block_size=block), scipy_distances(W))
+    finally:
+        rk.FW_BELOW["cpu"] = saved
+
+
 @pytest.mark.parametrize("n", [97, 130, 200])
 def test_recursion_sizes_not_multiples_of_anything(n):
     rng = np.random.default_rng(n)
