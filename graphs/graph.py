@@ -603,7 +603,8 @@ class Graph:
 
     # -- conversions out --------------------------------------------------------------
     def to_scipy(self, semiring: Semiring | str = "min_plus"):
-        """Canonical CSR matrix (``scipy.sparse.csr_array``, or ``cupyx`` ``csr_matrix`` on the GPU).
+        """Canonical CSR matrix (``scipy.sparse.csr_array``, or ``cupyx`` ``csr_matrix`` on the GPU,
+        which holds bool, float32 and float64 data only).
 
         Parallel arcs are combined with the semiring ``add`` (the minimum by
         default: SciPy would *sum* duplicates), explicit zeros are kept (SciPy's
@@ -625,8 +626,11 @@ class Graph:
         if self.device == "gpu":
             import cupyx.scipy.sparse as csp
 
-            if data.dtype == np.bool_:
-                data = data.astype(np.float32)
+            if data.dtype.kind == "i":
+                raise DTypeError(
+                    f"cupyx.scipy.sparse holds bool, float32 and float64 data, not {data.dtype}; "
+                    "convert the weights explicitly or use .to('cpu').to_scipy()"
+                )
             return csp.csr_matrix((data, indices.astype(idx_t), indptr.astype(idx_t)), shape=(self.n, self.n))
         import scipy.sparse as sp
 

@@ -334,26 +334,27 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
 
 
 def _multi_spmm(G: Graph, src: np.ndarray):
-    """Bellman-Ford on an ``n x k`` block: ``X = X (+) A^T (x) X`` until it stops changing."""
+    """Bellman-Ford on an ``n x k`` block: ``X = X (+) A^T (x) X`` until it stops changing.
+
+    Each round is one min-plus sparse-times-dense product over the in-arcs
+    (the kernels behind :func:`semiring.sparse.mxm`, called directly: the
+    operands were validated once, and integer weights work on the GPU too,
+    where ``cupyx.scipy.sparse`` cannot hold them).
+    """
+    from semiring.sparse import kernels_for
+
     xp = G.xp
     T = G.transpose()
-    dtype = G.weights.dtype
+    dtype = np.dtype(G.weights.dtype)
     hi = posinf(dtype)
     n, k = G.n, src.shape[0]
-    if xp is np:
-        import scipy.sparse as sp
-
-        At = sp.csr_array((T.weights, T.indices, T.indptr), shape=(n, n))
-    else:
-        import cupyx.scipy.sparse as csp
-
-        At = csp.csr_matrix((T.weights, T.indices, T.indptr), shape=(n, n))
+    K_ = kernels_for(min_plus, dtype, G.device)
     X = xp.full((n, k), hi, dtype=dtype)
     sx = xp.asarray(src)
     X[sx, xp.arange(k)] = 0
     Y = xp.empty_like(X)
     for _ in range(n + 1):
-        min_plus.mxm(At, X, out=Y)
+        K_.spmm(T.indptr, T.indices, T.weights, X, Y, None, False, False)
         better = Y < X
         if not bool(better.any()):
             break
@@ -363,12 +364,11 @@ def _multi_spmm(G: Graph, src: np.ndarray):
         col = int(xp.argmax(better.any(axis=0)))
         sssp(G.to("cpu"), int(src[col]), method="bellman-ford")
         raise AssertionError("unreachable: the single-source run raised")  # pragma: no cover
-    D = X.T.copy()
+    D = xp.ascontiguousarray(X.T)
     Dh = D.get() if xp is not np else D
     Gc = G.to("cpu")
     lo = neginf(dtype)
     P = np.empty((k, n), dtype=np.int32)
-    Dc = np.ascontiguousarray(Dh)
-    _over_sources(lambda r0, r1: K.tight_tree_preds(Gc.indptr, Gc.indices, Gc.weights, src, Dc, P, lo, hi, r0, r1),
+    _over_sources(lambda r0, r1: K.tight_tree_preds(Gc.indptr, Gc.indices, Gc.weights, src, Dh, P, lo, hi, r0, r1),
                   k, Gc.nnz)
     return D, (P if xp is np else xp.asarray(P))

@@ -1,0 +1,631 @@
+// Sparse semiring kernels (SpMV gather / scatter, SpMM) and the graph-frontier kernels
+// built on them (BFS push / pull, near-far SSSP, connected components).
+//
+// The host (semiring/cuda/sparse.py) defines the semiring macros of prelude.cuh
+// (SR_T, SR_ADD, SR_MUL, SR_ZERO) and SP_FLOAT (1 when SR_T is a floating type).
+// Matrices are CSR: `ptr` is int64 (n + 1), `idx` int32, `val` SR_T; a CSC matrix
+// is passed as the CSR of its transpose.  Flags of the semiring kernels:
+//   SP_XFLAG   x is sparse: only entries with xflag[j] != 0 take part (pull SpMSpV)
+//   SP_MASK    allow[i] == 0 rows are left alone (structural mask, complemented on the host)
+//   SP_ACCUM   y[i] = add(y[i], result) instead of y[i] = result
+//   SP_XFIRST  the product is mul(x, a) (vxm) instead of mul(a, x) (mxv)
+//
+// References: Bell & Garland, "Implementing sparse matrix-vector multiplication on
+// throughput-oriented processors", SC 2009 (CSR-vector); Merrill, Garland & Grimshaw,
+// "Scalable GPU graph traversal", PPoPP 2012 (warp-cooperative neighbour gathering);
+// Beamer et al., SC 2012 (direction-optimising BFS); Li & Becchi, IPDPS 2013 (adaptive
+// working sets); Davidson, Baxter, Garland & Owens, IPDPS 2014 (near-far SSSP);
+// Soman, Kishore & Narayanan, IPDPS workshops 2010 (hook and shortcut components).
+#include "prelude.cuh"
+
+#ifndef SP_FLOAT
+#define SP_FLOAT 1
+#endif
+
+#define SP_XFLAG 1
+#define SP_MASK 2
+#define SP_ACCUM 4
+#define SP_XFIRST 8
+#define SP_FULL 0xffffffffu
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+// ---------------------------------------------------------------------------------
+// helpers
+// ---------------------------------------------------------------------------------
+__device__ __forceinline__ T sp_prod(T a, T x, int flags) {
+    return (flags & SP_XFIRST) ? sr_mul_op(x, a) : sr_mul_op(a, x);
+}
+
+__device__ __forceinline__ T sp_shfl_down(T v, int off, int width) {
+    if constexpr (sizeof(T) == 1) {
+        return (T)__shfl_down_sync(SP_FULL, (int)v, off, width);
+    } else {
+        return __shfl_down_sync(SP_FULL, v, off, width);
+    }
+}
+
+__device__ __forceinline__ T sp_shfl(T v, int src) {
+    if constexpr (sizeof(T) == 1) {
+        return (T)__shfl_sync(SP_FULL, (int)v, src);
+    } else {
+        return __shfl_sync(SP_FULL, v, src);
+    }
+}
+
+__device__ __forceinline__ u64 sp_warp_sum(u64 v) {
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(SP_FULL, v, off);
+    return v;
+}
+
+// Position for one item in a list whose length is *counter: one atomic per converged group of lanes.
+__device__ __forceinline__ int sp_append(int* counter) {
+    unsigned mask = __activemask();
+    int lane = threadIdx.x & 31;
+    int leader = __ffs(mask) - 1;
+    int rank = __popc(mask & ((1u << lane) - 1u));
+    int base = 0;
+    if (lane == leader) base = atomicAdd(counter, __popc(mask));
+    base = __shfl_sync(mask, base, leader);
+    return base + rank;
+}
+
+// *addr = add(*addr, val), atomically, for any semiring (compare-and-swap on the word).
+__device__ __forceinline__ void sp_atomic_add(T* addr, T val) {
+    if constexpr (sizeof(T) == 1) {
+        if (val) *(volatile unsigned char*)addr = (unsigned char)1;  // lor_land: a | b
+    } else if constexpr (sizeof(T) == 4) {
+        union { T t; unsigned int u; } cur, nw;
+        unsigned int* a = reinterpret_cast<unsigned int*>(addr);
+        unsigned int old = *a, assumed;
+        do {
+            assumed = old;
+            cur.u = assumed;
+            nw.t = sr_add_op(cur.t, val);
+            if (nw.u == assumed) return;
+            old = atomicCAS(a, assumed, nw.u);
+        } while (old != assumed);
+    } else {
+        union { T t; unsigned long long u; } cur, nw;
+        unsigned long long* a = reinterpret_cast<unsigned long long*>(addr);
+        unsigned long long old = *a, assumed;
+        do {
+            assumed = old;
+            cur.u = assumed;
+            nw.t = sr_add_op(cur.t, val);
+            if (nw.u == assumed) return;
+            old = atomicCAS(a, assumed, nw.u);
+        } while (old != assumed);
+    }
+}
+
+// atomic min for values >= 0 (floats order like their bit patterns there); returns the old value.
+// (A template so that `if constexpr` discards the branches that do not apply to U.)
+template <typename U>
+__device__ __forceinline__ U sp_atomic_min_nonneg(U* addr, U val) {
+#if SP_FLOAT
+    if constexpr (sizeof(T) == 4) {
+        return (U)__int_as_float(atomicMin(reinterpret_cast<int*>(addr), __float_as_int((float)val)));
+    } else {
+        return (U)__longlong_as_double(
+            (long long)atomicMin(reinterpret_cast<long long*>(addr), (long long)__double_as_longlong((double)val)));
+    }
+#else
+    if constexpr (sizeof(U) == 1) {
+        const U old = *addr;  // never used for SSSP (bool); here so that the file compiles for every type
+        if (val < old) *addr = val;
+        return old;
+    } else {
+        return atomicMin(addr, val);
+    }
+#endif
+}
+
+// ---------------------------------------------------------------------------------
+// semiring SpMV, gather form: y[i] (+)= add_e mul(A[i, e], x[idx[e]])
+// `group` lanes per row (a power of two <= 32); rows longer than `heavy_min` are
+// deferred to sp_gather_heavy (a block per row) through heavy_list.
+// ---------------------------------------------------------------------------------
+extern "C" __global__ void sp_gather(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                     const T* __restrict__ val, const T* __restrict__ x,
+                                     const unsigned char* __restrict__ xflag, T* __restrict__ y,
+                                     unsigned char* __restrict__ hit, const unsigned char* __restrict__ allow,
+                                     long long n_rows, int flags, int group, long long heavy_min, int* heavy_list,
+                                     int* heavy_count) {
+    const int lane = threadIdx.x & 31;
+    const int sub = lane & (group - 1);
+    const int rows_per_warp = 32 / group;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 base = warp * rows_per_warp; base < n_rows; base += warps * rows_per_warp) {
+        const i64 r = base + lane / group;
+        bool active = r < n_rows;
+        if (active && (flags & SP_MASK) && allow[r] == 0) active = false;
+        i64 a = 0, b = 0;
+        if (active) {
+            a = ptr[r];
+            b = ptr[r + 1];
+            if (b - a > heavy_min) {
+                if (sub == 0) heavy_list[atomicAdd(heavy_count, 1)] = (int)r;
+                active = false;
+            }
+        }
+        T t = sr_zero();
+        int got = 0;
+        if (active) {
+            for (i64 e = a + sub; e < b; e += group) {
+                const int j = idx[e];
+                if ((flags & SP_XFLAG) && xflag[j] == 0) continue;
+                t = sr_add_op(t, sp_prod(val[e], x[j], flags));
+                got = 1;
+            }
+        }
+        for (int off = group >> 1; off > 0; off >>= 1) {
+            const T o = sp_shfl_down(t, off, group);
+            const int og = __shfl_down_sync(SP_FULL, got, off, group);
+            t = sr_add_op(t, o);
+            got |= og;
+        }
+        if (active && sub == 0) {
+            y[r] = (flags & SP_ACCUM) ? sr_add_op(y[r], t) : t;
+            hit[r] = (unsigned char)got;
+        }
+    }
+}
+
+extern "C" __global__ void sp_gather_heavy(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                           const T* __restrict__ val, const T* __restrict__ x,
+                                           const unsigned char* __restrict__ xflag, T* __restrict__ y,
+                                           unsigned char* __restrict__ hit, int flags,
+                                           const int* __restrict__ heavy_list, const int* __restrict__ heavy_count) {
+    __shared__ T s_val[32];
+    __shared__ int s_got[32];
+    const int count = *heavy_count;
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    for (int h = blockIdx.x; h < count; h += gridDim.x) {
+        const int r = heavy_list[h];
+        const i64 a = ptr[r], b = ptr[r + 1];
+        T t = sr_zero();
+        int got = 0;
+        for (i64 e = a + threadIdx.x; e < b; e += blockDim.x) {
+            const int j = idx[e];
+            if ((flags & SP_XFLAG) && xflag[j] == 0) continue;
+            t = sr_add_op(t, sp_prod(val[e], x[j], flags));
+            got = 1;
+        }
+        for (int off = 16; off > 0; off >>= 1) {
+            t = sr_add_op(t, sp_shfl_down(t, off, 32));
+            got |= __shfl_down_sync(SP_FULL, got, off);
+        }
+        if (lane == 0) {
+            s_val[wid] = t;
+            s_got[wid] = got;
+        }
+        __syncthreads();
+        if (wid == 0) {
+            t = lane < nw ? s_val[lane] : sr_zero();
+            got = lane < nw ? s_got[lane] : 0;
+            for (int off = 16; off > 0; off >>= 1) {
+                t = sr_add_op(t, sp_shfl_down(t, off, 32));
+                got |= __shfl_down_sync(SP_FULL, got, off);
+            }
+            if (lane == 0) {
+                y[r] = (flags & SP_ACCUM) ? sr_add_op(y[r], t) : t;
+                hit[r] = (unsigned char)got;
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// semiring SpMV / SpMSpV, scatter form: for each listed row i = rows[k] (value xv[k]),
+// t[j] (+)= mul(xv[k], A[i, j]) over allowed j.  t must hold the semiring zero and
+// hitw zeros; the first arrival at j appends j to `order`.  A lane owns a row; rows
+// with 32 or more entries are swept by the whole warp.
+// ---------------------------------------------------------------------------------
+__device__ __forceinline__ void sp_scatter_one(int j, T p, T* t, int* hitw, long long* order, int* count,
+                                               const unsigned char* allow, int flags) {
+    if ((flags & SP_MASK) && allow[j] == 0) return;
+    if (hitw[j] == 0 && atomicExch(&hitw[j], 1) == 0) order[sp_append(count)] = j;
+    sp_atomic_add(&t[j], p);
+}
+
+extern "C" __global__ void sp_scatter(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                      const T* __restrict__ val, const long long* __restrict__ rows,
+                                      const T* __restrict__ xv, long long nrows, T* t, int* hitw,
+                                      long long* order, int* count, const unsigned char* __restrict__ allow,
+                                      int flags) {
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 base = warp * 32; base < nrows; base += warps * 32) {
+        const i64 k = base + lane;
+        i64 a = 0, b = 0;
+        T xi = sr_zero();
+        if (k < nrows) {
+            const i64 i = rows[k];
+            a = ptr[i];
+            b = ptr[i + 1];
+            xi = xv[k];
+        }
+        unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
+        while (big) {
+            const int src = __ffs(big) - 1;
+            big &= big - 1;
+            const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
+            const T xs = sp_shfl(xi, src);
+            for (i64 e = aa + lane; e < bb; e += 32) {
+                const T p = (flags & SP_XFIRST) ? sr_mul_op(xs, val[e]) : sr_mul_op(val[e], xs);
+                sp_scatter_one(idx[e], p, t, hitw, order, count, allow, flags);
+            }
+        }
+        if (b - a < 32) {
+            for (i64 e = a; e < b; e++) {
+                const T p = (flags & SP_XFIRST) ? sr_mul_op(xi, val[e]) : sr_mul_op(val[e], xi);
+                sp_scatter_one(idx[e], p, t, hitw, order, count, allow, flags);
+            }
+        }
+    }
+}
+
+// y[j] (+)= (hit[j] ? t[j] : zero) where allowed.
+extern "C" __global__ void sp_merge(const T* __restrict__ t, const unsigned char* __restrict__ hit,
+                                    T* __restrict__ y, const unsigned char* __restrict__ allow, long long n,
+                                    int flags) {
+    for (i64 j = (i64)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (i64)gridDim.x * blockDim.x) {
+        if ((flags & SP_MASK) && allow[j] == 0) continue;
+        const T v = hit[j] ? t[j] : sr_zero();
+        y[j] = (flags & SP_ACCUM) ? sr_add_op(y[j], v) : v;
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// semiring SpMM: C[i, :] (+)= A[i, :] (x) B, B (k x s) and C (m x s) row-major.
+// A warp per row, lanes over the s columns (coalesced on B's rows).
+// ---------------------------------------------------------------------------------
+extern "C" __global__ void sp_spmm(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                   const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C,
+                                   const unsigned char* __restrict__ allow, long long n_rows, long long s,
+                                   int flags) {
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 r = warp; r < n_rows; r += warps) {
+        const i64 a = ptr[r], b = ptr[r + 1];
+        for (i64 j0 = 0; j0 < s; j0 += 32) {
+            const i64 j = j0 + lane;
+            if (j >= s) break;
+            T acc = sr_zero();
+            for (i64 e = a; e < b; e++) {
+                const T bv = B[(i64)idx[e] * s + j];
+                acc = sr_add_op(acc, (flags & SP_XFIRST) ? sr_mul_op(bv, val[e]) : sr_mul_op(val[e], bv));
+            }
+            const i64 o = r * s + j;
+            if ((flags & SP_MASK) && allow[o] == 0) continue;
+            C[o] = (flags & SP_ACCUM) ? sr_add_op(C[o], acc) : acc;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// BFS.  level[] is -1 for unvisited vertices; `visited` is a bitmap of the same set
+// (kept in L2), so most arcs to visited vertices cost no atomic.  A level writes the
+// next frontier both as a queue (next_q, *count entries) and as a bitmap (next_bm),
+// so either direction can follow.  stats[0] accumulates the out-arcs of the new
+// frontier (m_f), stats[1] the arcs scanned.
+// ---------------------------------------------------------------------------------
+__device__ __forceinline__ bool bfs_is_set(const unsigned int* bm, int v) { return (bm[v >> 5] >> (v & 31)) & 1u; }
+
+// Claim v for level d + 1 from u; returns v's out-degree if this thread won it, else 0.
+__device__ __forceinline__ u64 bfs_claim(int u, int v, int d, const i64* ptr, int* level, int* parent,
+                                         unsigned int* visited, int* next_q, unsigned int* next_bm, int* count,
+                                         const int* other_level, u64* meet) {
+    if (bfs_is_set(visited, v)) return 0;
+    if (atomicCAS(&level[v], -1, d + 1) != -1) return 0;
+    parent[v] = u;
+    atomicOr(&visited[v >> 5], 1u << (v & 31));
+    if (next_bm != nullptr) atomicOr(&next_bm[v >> 5], 1u << (v & 31));
+    next_q[sp_append(count)] = v;
+    if (other_level != nullptr) {
+        const int o = other_level[v];
+        if (o >= 0) atomicMin(meet, ((u64)(unsigned)(d + 1 + o) << 32) | (u64)(unsigned)v);
+    }
+    return (u64)(ptr[v + 1] - ptr[v]);
+}
+
+// Push (top-down) level: a lane owns a frontier vertex; vertices with 32 or more arcs are
+// swept by the whole warp (thread vs warp per vertex by degree, Li & Becchi / Merrill).
+extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                    const int* __restrict__ queue, int nf, int d, int* level, int* parent,
+                                    unsigned int* visited, int* next_q, unsigned int* next_bm, int* count,
+                                    u64* stats, const int* other_level, u64* meet) {
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    u64 mf = 0, scanned = 0;
+    for (i64 base = warp * 32; base < nf; base += warps * 32) {
+        const i64 k = base + lane;
+        int u = -1;
+        i64 a = 0, b = 0;
+        if (k < nf) {
+            u = queue[k];
+            a = ptr[u];
+            b = ptr[u + 1];
+        }
+        unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
+        while (big) {
+            const int src = __ffs(big) - 1;
+            big &= big - 1;
+            const int uu = __shfl_sync(SP_FULL, u, src);
+            const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
+            for (i64 e = aa + lane; e < bb; e += 32)
+                mf += bfs_claim(uu, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
+        }
+        if (b - a < 32) {
+            for (i64 e = a; e < b; e++)
+                mf += bfs_claim(u, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
+        }
+        scanned += (u64)(b - a);
+    }
+    mf = sp_warp_sum(mf);
+    scanned = sp_warp_sum(scanned);
+    if (lane == 0) {
+        if (mf) atomicAdd(&stats[0], mf);
+        if (scanned) atomicAdd(&stats[1], scanned);
+    }
+}
+
+// Pull (bottom-up) level: a thread per vertex; an unvisited v scans its in-arcs (tptr/tind)
+// and stops at the first in-neighbour in the current frontier bitmap.
+extern "C" __global__ void bfs_pull(const i64* __restrict__ tptr, const int* __restrict__ tind,
+                                    const i64* __restrict__ ptr, long long n, int d,
+                                    const unsigned int* __restrict__ cur_bm, int* level, int* parent,
+                                    unsigned int* visited, int* next_q, unsigned int* next_bm, int* count,
+                                    u64* stats) {
+    const int lane = threadIdx.x & 31;
+    const i64 stride = (i64)gridDim.x * blockDim.x;
+    u64 mf = 0, scanned = 0;
+    for (i64 base = ((i64)blockIdx.x * blockDim.x + threadIdx.x) & ~(i64)31; base < n; base += stride) {
+        const i64 v = base + lane;
+        if (v < n && !bfs_is_set(visited, (int)v)) {
+            const i64 a = tptr[v], b = tptr[v + 1];
+            i64 e = a;
+            int u = -1;
+            for (; e < b; e++) {
+                u = tind[e];
+                if (bfs_is_set(cur_bm, u)) break;
+            }
+            if (e < b) {
+                level[v] = d + 1;
+                parent[v] = u;
+                atomicOr(&visited[v >> 5], 1u << (v & 31));
+                atomicOr(&next_bm[v >> 5], 1u << (v & 31));
+                next_q[sp_append(count)] = (int)v;
+                mf += (u64)(ptr[v + 1] - ptr[v]);
+                scanned += (u64)(e - a + 1);
+            } else {
+                scanned += (u64)(b - a);
+            }
+        }
+    }
+    mf = sp_warp_sum(mf);
+    scanned = sp_warp_sum(scanned);
+    if (lane == 0) {
+        if (mf) atomicAdd(&stats[0], mf);
+        if (scanned) atomicAdd(&stats[1], scanned);
+    }
+}
+
+// Small frontiers: ONE block runs level after level (a __syncthreads between levels
+// instead of a kernel launch and a read-back), while the frontier stays under max_nf
+// vertices and max_mf arcs.  out[0] = frontier size, out[1] = its level, out[2] = levels
+// done, out[3] = 0 if the frontier ended in qa else 1; out64[0] = m_f of that frontier,
+// out64[1] = out-degrees of all vertices visited here.  trace_nf / trace_mf get one entry per level.
+extern "C" __global__ void bfs_small(const i64* __restrict__ ptr, const int* __restrict__ idx, int* qa, int* qb,
+                                     int nf, int d, u64 mf0, int* level, int* parent, unsigned int* visited,
+                                     int max_nf, u64 max_mf, int max_levels, int* out, u64* out64, int* trace_nf,
+                                     u64* trace_mf) {
+    __shared__ int s_count;
+    __shared__ u64 s_mf;
+    int* cur = qa;
+    int* nxt = qb;
+    u64 mf = mf0, visited_deg = 0;
+    int levels = 0;
+    while (nf > 0 && levels < max_levels && nf <= max_nf && mf <= max_mf) {
+        if (threadIdx.x == 0) {
+            s_count = 0;
+            s_mf = 0;
+            trace_nf[levels] = nf;
+            trace_mf[levels] = mf;
+        }
+        __syncthreads();
+        for (int k = threadIdx.x; k < nf; k += blockDim.x) {
+            const int u = cur[k];
+            for (i64 e = ptr[u]; e < ptr[u + 1]; e++) {
+                const int v = idx[e];
+                if (bfs_is_set(visited, v)) continue;
+                if (atomicCAS(&level[v], -1, d + 1) != -1) continue;
+                parent[v] = u;
+                atomicOr(&visited[v >> 5], 1u << (v & 31));
+                nxt[atomicAdd(&s_count, 1)] = v;
+                atomicAdd(&s_mf, (u64)(ptr[v + 1] - ptr[v]));
+            }
+        }
+        __syncthreads();
+        nf = s_count;
+        mf = s_mf;
+        visited_deg += mf;
+        d += 1;
+        levels += 1;
+        int* tmp = cur;
+        cur = nxt;
+        nxt = tmp;
+        __syncthreads();  // everyone has read s_count before it is reset
+    }
+    if (threadIdx.x == 0) {
+        out[0] = nf;
+        out[1] = d;
+        out[2] = levels;
+        out[3] = cur == qa ? 0 : 1;
+        out64[0] = mf;
+        out64[1] = visited_deg;
+    }
+}
+
+// Set the bitmap bits of a queue (bm must be zero).
+extern "C" __global__ void bfs_queue_to_bitmap(const int* __restrict__ queue, int nf, unsigned int* bm) {
+    for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < nf; k += (i64)gridDim.x * blockDim.x) {
+        const int v = queue[k];
+        atomicOr(&bm[v >> 5], 1u << (v & 31));
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// SSSP, near-far (Davidson et al. 2014), min-plus with weights >= 0: relax the arcs of
+// the `near` vertices; an improved vertex joins the next near set if its distance is
+// below `threshold`, else the far pile (each list deduplicated with stamp arrays).
+// counts[0] = next near size, counts[1] = far size.
+// ---------------------------------------------------------------------------------
+__device__ __forceinline__ void sssp_relax_one(int u, int v, T nd, T* dist, int* pred, T threshold, int it,
+                                               int epoch, int* near_mark, int* far_mark, int* next_near, int* far,
+                                               int* counts) {
+    if (!(nd < dist[v])) return;
+    const T old = sp_atomic_min_nonneg(&dist[v], nd);
+    if (!(nd < old)) return;
+    pred[v] = u;  // provisional; the final tree is rebuilt from the distances
+    if (nd < threshold) {
+        if (near_mark[v] != it && atomicExch(&near_mark[v], it) != it) next_near[sp_append(&counts[0])] = v;
+    } else {
+        if (far_mark[v] != epoch && atomicExch(&far_mark[v], epoch) != epoch) far[sp_append(&counts[1])] = v;
+    }
+}
+
+extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                      const T* __restrict__ w, const int* __restrict__ near, int nn, T* dist,
+                                      int* pred, T threshold, int it, int epoch, int* near_mark, int* far_mark,
+                                      int* next_near, int* far, int* counts, u64* stats) {
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    u64 scanned = 0;
+    for (i64 base = warp * 32; base < nn; base += warps * 32) {
+        const i64 k = base + lane;
+        int u = -1;
+        i64 a = 0, b = 0;
+        T du = sr_zero();
+        if (k < nn) {
+            u = near[k];
+            a = ptr[u];
+            b = ptr[u + 1];
+            du = dist[u];
+        }
+        unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
+        while (big) {
+            const int src = __ffs(big) - 1;
+            big &= big - 1;
+            const int uu = __shfl_sync(SP_FULL, u, src);
+            const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
+            const T dd = sp_shfl(du, src);
+            for (i64 e = aa + lane; e < bb; e += 32)
+                sssp_relax_one(uu, idx[e], sr_mul_op(dd, w[e]), dist, pred, threshold, it, epoch, near_mark,
+                               far_mark, next_near, far, counts);
+        }
+        if (b - a < 32) {
+            for (i64 e = a; e < b; e++)
+                sssp_relax_one(u, idx[e], sr_mul_op(du, w[e]), dist, pred, threshold, it, epoch, near_mark,
+                               far_mark, next_near, far, counts);
+        }
+        scanned += (u64)(b - a);
+    }
+    scanned = sp_warp_sum(scanned);
+    if (lane == 0 && scanned) atomicAdd(&stats[0], scanned);
+}
+
+// Redistribute the far pile for a new threshold: entries below `settled_below` were
+// expanded already (dropped), those below `threshold` form the near set, the rest stay
+// far (deduplicated for the new epoch).
+extern "C" __global__ void sssp_split(const int* __restrict__ far_in, int nfar, const T* __restrict__ dist,
+                                      T settled_below, T threshold, int it, int epoch, int* near_mark,
+                                      int* far_mark, int* near_out, int* far_out, int* counts) {
+    for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < nfar; k += (i64)gridDim.x * blockDim.x) {
+        const int v = far_in[k];
+        const T dv = dist[v];
+        if (dv < settled_below) continue;
+        if (dv < threshold) {
+            if (atomicExch(&near_mark[v], it) != it) near_out[sp_append(&counts[0])] = v;
+        } else {
+            if (atomicExch(&far_mark[v], epoch) != epoch) far_out[sp_append(&counts[1])] = v;
+        }
+    }
+}
+
+// Predecessors from final distances by pulling over in-arcs: the first tight arc (valid
+// when every weight is > 0, so tight arcs cannot form a cycle).
+extern "C" __global__ void sssp_pred_pull(const i64* __restrict__ tptr, const int* __restrict__ tind,
+                                          const T* __restrict__ tw, const T* __restrict__ dist, int* pred,
+                                          long long n, int s) {
+    for (i64 v = (i64)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
+        int p = -1;
+        const T dv = dist[v];
+        if (v != s && dv != sr_zero()) {
+            for (i64 e = tptr[v]; e < tptr[v + 1]; e++) {
+                const int u = tind[e];
+                const T du = dist[u];
+                if (du != sr_zero() && sr_mul_op(du, tw[e]) == dv) {
+                    p = u;
+                    break;
+                }
+            }
+        }
+        pred[v] = p;
+    }
+}
+
+// One level of a BFS over tight arcs (dist[u] + w == dist[v]): predecessors that form a
+// tree even with zero-weight cycles.  seen[] is 0 for unclaimed vertices.
+extern "C" __global__ void sssp_tight_push(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                           const T* __restrict__ w, const T* __restrict__ dist,
+                                           const int* __restrict__ queue, int nf, int* seen, int* pred,
+                                           int* next_q, int* count) {
+    for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < nf; k += (i64)gridDim.x * blockDim.x) {
+        const int u = queue[k];
+        const T du = dist[u];
+        for (i64 e = ptr[u]; e < ptr[u + 1]; e++) {
+            const int v = idx[e];
+            if (seen[v] == 0 && sr_mul_op(du, w[e]) == dist[v] && atomicCAS(&seen[v], 0, 1) == 0) {
+                pred[v] = u;
+                next_q[sp_append(count)] = v;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Weakly connected components: hook the larger root onto the smaller across every
+// arc, then shortcut every vertex to its root; repeat until no hook happens.  Labels
+// only decrease and point to smaller ids, so the final root is the component's
+// smallest vertex.
+// ---------------------------------------------------------------------------------
+extern "C" __global__ void cc_hook(const i64* __restrict__ ptr, const int* __restrict__ idx, long long n,
+                                   int* label, int* changed) {
+    for (i64 u = (i64)blockIdx.x * blockDim.x + threadIdx.x; u < n; u += (i64)gridDim.x * blockDim.x) {
+        for (i64 e = ptr[u]; e < ptr[u + 1]; e++) {
+            const int ru = label[u], rv = label[idx[e]];
+            if (ru != rv) {
+                const int hi = ru > rv ? ru : rv, lo = ru > rv ? rv : ru;
+                atomicMin(&label[hi], lo);
+                *changed = 1;
+            }
+        }
+    }
+}
+
+extern "C" __global__ void cc_shortcut(long long n, int* label) {
+    for (i64 v = (i64)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
+        int l = label[v];
+        while (label[l] != l) l = label[l];
+        label[v] = l;
+    }
+}
