@@ -235,6 +235,32 @@ def test_lazy_auto_picks_lazy_on_sparse_input(rng, monkeypatch):
         assert any("lazy" in c for c in calls) == lazy, calls
 
 
+@pytest.mark.parametrize("signed", [False, True])
+def test_nonnegative_minplus_path(signed, rng, monkeypatch):
+    """float32 min-plus on inputs >= 0 (with +inf and -0.0) takes the integer three-way-min kernel."""
+    from semiring.cuda import gemm
+
+    monkeypatch.setattr(config, "lazy_min_work", 1)
+    calls = []
+    real = gemm.kernel
+    monkeypatch.setattr(gemm, "kernel", lambda f, name, *a, **kw: calls.append(name) or real(f, name, *a, **kw))
+    S = min_plus
+    for m, k, n in [(131, 300, 257), (64, 64, 64), (7, 1000, 9)]:
+        A = np.abs(random_matrix(S, np.float32, (m, k), rng))
+        B = np.abs(random_matrix(S, np.float32, (k, n), rng))
+        A[rng.random(A.shape) < 0.05] = -0.0
+        B[rng.random(B.shape) < 0.05] = -0.0
+        if signed:
+            A[rng.integers(0, m), rng.integers(0, k)] = -1.5
+        C0 = np.abs(random_matrix(S, np.float32, (m, n), rng))
+        for accumulate in (False, True):
+            calls.clear()
+            want, _ = cpu_reference(S, A, B, C0, accumulate, False)
+            dC, _ = run_gpu(S, A, B, C0, accumulate, False, rng)
+            assert_same(dC, want, f"{m}x{k}x{n} signed={signed} acc={accumulate}")
+            assert any(c.endswith("true>") for c in calls) != signed, calls
+
+
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (5, 31, 7), (129, 33, 130), (64, 1000, 200), (300, 517, 129)])
 def test_bool_bitpacked(m, k, n, rng):
     for density in (0.02, 0.5):

@@ -36,6 +36,8 @@ class Tile:
     tn: int
     stages: int
     kunroll: int = 0  # V-steps of k unrolled in the inner loop; 0: the whole tile
+    av: int = 0  # values of k per shared-memory read of A (0: a 16-byte vector)
+    minb: int = 2  # blocks per SM the register allocation must allow (__launch_bounds__)
 
     @property
     def threads(self) -> int:
@@ -56,6 +58,8 @@ class Tile:
             "SR_BM": self.bm, "SR_BN": self.bn, "SR_BK": self.bk,
             "SR_TM": self.tm, "SR_TN": self.tn, "SR_STAGES": self.stages,
             "SR_KUNROLL": self.kunroll or 64,
+            "SR_AV": self.av,
+            "SR_MINB": self.minb,
         }
 
 
@@ -64,9 +68,9 @@ class Tile:
 # "Heavy" semirings (saturating integer arithmetic: several instructions per pair)
 # take the smaller tile, so that the register tile does not spill.
 _TILES = {
-    (4, False): Tile(128, 128, 32, 8, 8, 3),
+    (4, False): Tile(128, 128, 16, 8, 8, 4, av=2),
     (4, True): Tile(128, 64, 32, 8, 4, 3),
-    (8, False): Tile(128, 64, 16, 8, 4, 3),
+    (8, False): Tile(64, 128, 16, 4, 8, 3),
     (8, True): Tile(64, 64, 16, 4, 4, 3),
 }
 _HEAVY = ("_mul_i", "sat_")

@@ -52,7 +52,6 @@ def elementwise(S: "Semiring", which: str, A, B, out):
     Examples
     --------
     >>> import cupy as cp
-import numpy as np
     >>> from semiring import min_plus
     >>> x = cp.array([2**31 - 1, 5], cp.int32); y = cp.array([-3, 2**31 - 2], cp.int32)
     >>> elementwise(min_plus, "mul", x, y, cp.empty(2, cp.int32)).tolist()

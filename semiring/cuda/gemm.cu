@@ -39,6 +39,10 @@
 namespace sr {
 
 constexpr int BM = SR_BM, BN = SR_BN, BK = SR_BK, TM = SR_TM, TN = SR_TN, STAGES = SR_STAGES;
+#ifndef SR_MINB
+#define SR_MINB 2
+#endif
+constexpr int MINB = SR_MINB;  // blocks per SM the register allocation must allow
 constexpr int V = 16 / (int)sizeof(T);  // elements in a 16-byte vector
 constexpr int TX = BN / TN;             // threads along n
 constexpr int TY = BM / TM;             // threads along m
@@ -56,6 +60,14 @@ static_assert((BM * BK) % NT == 0 && (BK * BN) % NT == 0, "element tile loads mu
 static_assert(NT % (BK / V) == 0 && NT % (BN / V) == 0, "whole-tile loads: rows per pass");
 
 struct alignas(16) Vec { T x[V]; };
+// A fragments are read AV values of k at a time (a V-wide read holds TM * V values in
+// registers; a narrower one frees registers at the price of more shared-memory loads).
+#ifndef SR_AV
+#define SR_AV 0
+#endif
+constexpr int AV = SR_AV > 0 ? SR_AV : V;
+struct alignas(AV * sizeof(T)) AVec { T x[AV]; };
+static_assert(V % AV == 0, "AV must divide V");
 
 // Flags of the `flags` kernel argument.
 constexpr int ACCUMULATE = 1;  // C = C (+) A (x) B
@@ -184,16 +196,16 @@ template <bool WIT, bool GATHERED>
 __device__ __forceinline__ void mma_tile(const T* As, const T* Bs, T (&acc)[TM][TN], int (&win)[TM][TN], int tx,
                                          int ty, int kbase, const int* klist) {
     SR_UNROLL(SR_KUNROLL)
-    for (int kk = 0; kk < BK; kk += V) {
-        T a[TM][V];
+    for (int kk = 0; kk < BK; kk += AV) {
+        T a[TM][AV];
 #pragma unroll
         for (int i = 0; i < TM; i++) {
-            Vec va = *reinterpret_cast<const Vec*>(As + (ty + i * TY) * LDA_S + kk);
+            AVec va = *reinterpret_cast<const AVec*>(As + (ty + i * TY) * LDA_S + kk);
 #pragma unroll
-            for (int v = 0; v < V; v++) a[i][v] = va.x[v];
+            for (int v = 0; v < AV; v++) a[i][v] = va.x[v];
         }
 #pragma unroll
-        for (int v = 0; v < V; v++) {
+        for (int v = 0; v < AV; v++) {
             T b[TN];
 #pragma unroll
             for (int c = 0; c < NCH; c++) {
@@ -219,6 +231,49 @@ __device__ __forceinline__ void mma_tile(const T* As, const T* Bs, T (&acc)[TM][
                 for (int i = 0; i < TM; i++) {
 #pragma unroll
                     for (int j = 0; j < TN; j++) acc[i][j] = add(acc[i][j], mul(a[i][v], b[j]));
+                }
+            }
+        }
+    }
+}
+
+// Non-negative float32 min-plus: for x, y >= 0 (and +inf) the IEEE bit patterns order like
+// int32, so min(acc, a0 + b0, a1 + b1) is one three-way integer min (VIMNMX3) on the bits:
+// two k steps per ALU instruction instead of two FMNMX, which share the ALU pipe at half
+// rate.  (-0.0 = INT_MIN as bits is still the least, and equals the true minimum 0.)
+// Valid only when every entry of A and B is >= 0; the host checks that (nonzero_masks).
+__device__ __forceinline__ void mma_tile_nonneg_minplus(const T* As, const T* Bs, T (&acc)[TM][TN], int tx,
+                                                        int ty) {
+    static_assert(AV % 2 == 0, "the non-negative path pairs k steps");
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += AV) {
+        T a[TM][AV];
+#pragma unroll
+        for (int i = 0; i < TM; i++) {
+            AVec va = *reinterpret_cast<const AVec*>(As + (ty + i * TY) * LDA_S + kk);
+#pragma unroll
+            for (int v = 0; v < AV; v++) a[i][v] = va.x[v];
+        }
+#pragma unroll
+        for (int v = 0; v < AV; v += 2) {
+            T b0[TN], b1[TN];
+#pragma unroll
+            for (int c = 0; c < NCH; c++) {
+                Vec v0 = *reinterpret_cast<const Vec*>(Bs + (kk + v) * BN + c * (TX * V) + tx * V);
+                Vec v1 = *reinterpret_cast<const Vec*>(Bs + (kk + v + 1) * BN + c * (TX * V) + tx * V);
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    b0[c * V + e] = v0.x[e];
+                    b1[c * V + e] = v1.x[e];
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < TM; i++) {
+#pragma unroll
+                for (int j = 0; j < TN; j++) {
+                    int p0 = __float_as_int((float)(a[i][v] + b0[j]));
+                    int p1 = __float_as_int((float)(a[i][v + 1] + b1[j]));
+                    acc[i][j] = (T)__int_as_float(min(min(__float_as_int((float)acc[i][j]), p0), p1));
                 }
             }
         }
@@ -297,8 +352,8 @@ using namespace sr;
 // Grid (ceil(N / BN), ceil(M / BM)), NT threads, dynamic shared memory
 // STAGES * (A_STAGE + B_STAGE) * sizeof(T).  VEC is V when A and B rows are 16-byte
 // aligned (pointer and leading dimension), else 1.  k_offset is added to witness indices.
-template <int VEC, bool WIT>
-__global__ void __launch_bounds__(NT, 2)
+template <int VEC, bool WIT, bool NONNEG = false>
+__global__ void __launch_bounds__(NT, MINB)
     sr_gemm(const T* __restrict__ A, const T* __restrict__ B, T* C, int* W, int M, int N, int K, long long lda,
             long long ldb, long long ldc, long long ldw, int flags, int k_offset) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -344,7 +399,11 @@ __global__ void __launch_bounds__(NT, 2)
         }
         cp_commit();
         int s = t % STAGES;
-        mma_tile<WIT, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, k_offset + t * BK, nullptr);
+        if (NONNEG) {
+            mma_tile_nonneg_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
+        } else {
+            mma_tile<WIT, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, k_offset + t * BK, nullptr);
+        }
     }
     cp_wait<0>();
     store_acc<WIT>(acc, win, C, ldc, W, ldw, m0, n0, M, N, tx, ty, flags);
@@ -356,7 +415,7 @@ __global__ void __launch_bounds__(NT, 2)
 constexpr int LIST = 1024;  // k indices gathered per chunk (32 words)
 
 template <bool WIT>
-__global__ void __launch_bounds__(NT, 2)
+__global__ void __launch_bounds__(NT, MINB)
     sr_gemm_lazy(const T* __restrict__ A, const T* __restrict__ B, T* C, int* W, int M, int N, int K, long long lda,
                  long long ldb, long long ldc, long long ldw, int flags, int k_offset,
                  const unsigned* __restrict__ nzA, const unsigned* __restrict__ nzB, int Kw) {
@@ -423,28 +482,30 @@ __global__ void __launch_bounds__(NT, 2)
 }
 
 // ---- the non-zero masks for the lazy kernel ----------------------------------------------------
-// nzA[mb][w] bit b: some A[mb*BM + r, 32 w + b] != zero (r < BM, in range).
+// nzA[mb][w] bit b: some A[mb*BM + r, 32 w + b] != zero (r < BM, in range).  count[0] += set
+// bits, count[2] += words with a negative entry below them (the non-negative fast path).
 // Grid (ceil(K / 256), ceil(M / BM)), 256 threads: one thread per column k.
 extern "C" __global__ void sr_nz_cols(const T* __restrict__ A, unsigned* nzA, int M, int K, long long lda, int Kw,
                                       unsigned long long* count) {
     int k = blockIdx.x * 256 + threadIdx.x;
     int m0 = blockIdx.y * BM;
-    bool nz = false;
+    bool nz = false, neg = false;
     if (k < K) {
         int rows = min(BM, M - m0);
         const T* p = A + (long long)m0 * lda + k;
         for (int r = 0; r < rows; r++) {
-            if (p[(long long)r * lda] != zero()) {
-                nz = true;
-                break;
-            }
+            T x = p[(long long)r * lda];
+            nz |= x != zero();
+            neg |= x < (T)0;
         }
     }
     unsigned word = __ballot_sync(0xffffffffu, nz);
+    unsigned negs = __ballot_sync(0xffffffffu, neg);
     int w = k >> 5;
     if ((threadIdx.x & 31) == 0 && w < Kw) {
         nzA[(long long)blockIdx.y * Kw + w] = word;
         if (word) atomicAdd(count, (unsigned long long)__popc(word));
+        if (negs) atomicAdd(count + 2, 1ull);
     }
 }
 
@@ -454,19 +515,26 @@ extern "C" __global__ void sr_nz_rows(const T* __restrict__ B, unsigned* nzB, in
                                       unsigned long long* count) {
     int w = blockIdx.x, n0 = blockIdx.y * BN, lane = threadIdx.x;
     unsigned mine = 0;
+    bool neg = false;
     for (int b = 0; b < 32; b++) {
         int k = w * 32 + b;
         bool nz = false;
         if (k < K) {
             const T* row = B + (long long)k * ldb + n0;
-            for (int c = lane; c < BN && n0 + c < N; c += 32) nz |= (row[c] != zero());
+            for (int c = lane; c < BN && n0 + c < N; c += 32) {
+                T x = row[c];
+                nz |= x != zero();
+                neg |= x < (T)0;
+            }
         }
         unsigned any = __any_sync(0xffffffffu, nz);
         if (lane == b) mine = any;
     }
     unsigned word = __ballot_sync(0xffffffffu, mine != 0);
+    unsigned negs = __ballot_sync(0xffffffffu, neg);
     if (lane == 0) {
         nzB[(long long)blockIdx.y * Kw + w] = word;
         if (word) atomicAdd(count, (unsigned long long)__popc(word));
+        if (negs) atomicAdd(count + 2, 1ull);
     }
 }

@@ -14,6 +14,11 @@ column block of ``B`` says "some entry is not the semiring zero"); if the
 estimated share of useful ``k`` is small, the lazy kernel visits only those ``k``.
 :data:`config` controls it: ``config.lazy = "auto" | "on" | "off"``.
 
+The same probe counts negative entries: a float32 min-plus product of non-negative
+operands runs a variant that takes ``min(acc, a0 + b0, a1 + b1)`` as one integer
+three-way min on the IEEE bit patterns (which order like int32 for values >= 0),
+two k steps per ALU instruction (``config.nonneg``).
+
 ``lor_land`` (bool) products go to the bit-packed kernel (:mod:`.boolean`),
 custom semirings without ``cuda_add``/``cuda_mul`` to :func:`generic_gpu_matmul`.
 """
@@ -46,11 +51,15 @@ class GemmConfig:
         at least ``lazy_min_work`` multiply-adds), ``"on"`` (always) or ``"off"``.
     lazy_max_fraction : in auto mode, use the lazy kernel when the estimated share of
         useful ``k`` per output block is below this.
+    nonneg : ``"auto"``: when the probe of a large product (the one that decides on lazy
+        min) finds no negative entry in a float32 min-plus product, use the kernel that
+        takes the minimum of two sums with one integer instruction (``"off"``: never).
     """
 
     lazy: str = "auto"
     lazy_min_work: int = 1 << 33
     lazy_max_fraction: float = 0.25
+    nonneg: str = "auto"
 
 
 config = GemmConfig()
@@ -93,8 +102,8 @@ def _launch_args(A, B, C, W, m, n, k, lda, ldb, ldc, ldw, flags, k_offset):
 def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k: int, witness: bool):
     """Bit masks of the non-zero columns of A's row blocks and rows of B's column blocks, and their densities.
 
-    Returns ``(nzA, nzB, fA, fB)``: ``fA`` is the fraction of set bits of ``nzA``
-    (one host synchronisation reads both counts).
+    Returns ``(nzA, nzB, fA, fB, nonneg)``: ``fA`` is the fraction of set bits of ``nzA``,
+    ``nonneg`` whether no entry of A or B is negative (one host synchronisation reads all).
     """
     tile = tile_of(spec, witness)
     kw = (k + 31) // 32
@@ -102,13 +111,13 @@ def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k:
     nb = (n + tile.bn - 1) // tile.bn
     nzA = cp.empty((mb, kw), dtype=cp.uint32)
     nzB = cp.empty((nb, kw), dtype=cp.uint32)
-    counts = cp.zeros(2, dtype=cp.uint64)
+    counts = cp.zeros(4, dtype=cp.uint64)  # set bits of nzA, of nzB; words over negatives in A, in B
     cols = kernel("gemm.cu", "sr_nz_cols", spec, tile)
     rows = kernel("gemm.cu", "sr_nz_rows", spec, tile)
     cols(((k + 255) // 256, mb), (256,), (A, nzA, np.int32(m), np.int32(k), np.int64(lda), np.int32(kw), counts))
     rows((kw, nb), (32,), (B, nzB, np.int32(k), np.int32(n), np.int64(ldb), np.int32(kw), counts[1:]))
-    ca, cb = (int(x) for x in counts.get())
-    return nzA, nzB, ca / max(1, mb * k), cb / max(1, nb * k)
+    ca, cb, na, nb_ = (int(x) for x in counts.get())
+    return nzA, nzB, ca / max(1, mb * k), cb / max(1, nb * k), na + nb_ == 0
 
 
 def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool = False, k_offset: int = 0,
@@ -134,11 +143,12 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     wit = "true" if witness else "false"
     mode = config.lazy if lazy is None else lazy
     use_lazy = mode == "on"
+    nonneg = False
     if mode == "auto" and m * n * k >= config.lazy_min_work:
-        nzA, nzB, fa, fb = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
+        nzA, nzB, fa, fb, nonneg = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
         use_lazy = fa * fb < config.lazy_max_fraction
     elif use_lazy:
-        nzA, nzB, _, _ = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
+        nzA, nzB, _, _, _ = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
     if use_lazy:
         smem = tile.smem(itemsize, lazy=True)
         fn = kernel("gemm.cu", f"sr_gemm_lazy<{wit}>", spec, tile, smem)
@@ -147,7 +157,9 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     else:
         vec = 16 // itemsize if (_aligned(A, lda) and _aligned(B, ldb)) else 1
         smem = tile.smem(itemsize)
-        fn = kernel("gemm.cu", f"sr_gemm<{vec}, {wit}>", spec, tile, smem)
+        fast = nonneg and not witness and config.nonneg == "auto" and spec in _NONNEG_SPECS
+        name = f"sr_gemm<{vec}, {wit}, true>" if fast else f"sr_gemm<{vec}, {wit}>"
+        fn = kernel("gemm.cu", name, spec, tile, smem)
         fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset),
            shared_mem=smem)
     if c_copy:
@@ -175,6 +187,11 @@ def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: boo
     if w_copy:
         W[...] = Wt
 
+
+# Specialisations the non-negative kernel is exact for: float32 min-plus.
+_NONNEG_SPECS = frozenset(
+    {KernelSpec(add="fminf(a, b)", mul="(a + b)", ctype="float", zero="__int_as_float(0x7f800000)", dtype="<f4")}
+)
 
 _REDUCE = {np.minimum: "min", np.maximum: "max", np.add: "sum", np.logical_or: "any", np.logical_and: "all",
            np.multiply: "prod", np.fmin: "min", np.fmax: "max"}

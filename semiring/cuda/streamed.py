@@ -124,17 +124,23 @@ def _pinned(tag: str, count: int, dtype) -> np.ndarray:
     return buf
 
 
-def _copy_rows(dst: np.ndarray, src: np.ndarray) -> None:
-    """``dst[...] = src`` split by rows over the host thread pool (NumPy copies release the GIL)."""
+def _copy_parts(dst: np.ndarray, src: np.ndarray) -> list:
+    """Start ``dst[...] = src`` on the host thread pool in row slices of about 1 MiB or more.
+
+    NumPy releases the GIL while it copies, so the slices run in parallel.
+    """
     rows = dst.shape[0]
-    nbytes = dst.nbytes
-    parts = min(rows, max(1, nbytes >> 23), _pool()._max_workers)
+    parts = min(rows, max(1, dst.nbytes >> 20), _pool()._max_workers)
     if parts <= 1:
         np.copyto(dst, src)
-        return
+        return []
     step = -(-rows // parts)
-    futs = [_pool().submit(np.copyto, dst[r:r + step], src[r:r + step]) for r in range(0, rows, step)]
-    for f in futs:
+    return [_pool().submit(np.copyto, dst[r:r + step], src[r:r + step]) for r in range(0, rows, step)]
+
+
+def _copy_rows(dst: np.ndarray, src: np.ndarray) -> None:
+    """``dst[...] = src`` split by rows over the host thread pool."""
+    for f in _copy_parts(dst, src):
         f.result()
 
 
@@ -288,8 +294,10 @@ def _stream(S, spec, A, B, C, W, accumulate: bool, plan: StreamPlan) -> None:
             d = k1 - k0
             if h2d_done[s] is not None:
                 h2d_done[s].synchronize()
-            _copy_rows(hA[s][: r * d].reshape(r, d), A[i0:i1, k0:k1])
-            _copy_rows(hB[s][: d * w].reshape(d, w), B[k0:k1, j0:j1])
+            futs = _copy_parts(hA[s][: r * d].reshape(r, d), A[i0:i1, k0:k1])
+            futs += _copy_parts(hB[s][: d * w].reshape(d, w), B[k0:k1, j0:j1])
+            for f in futs:
+                f.result()
             if kernel_done[s] is not None:
                 copy.wait_event(kernel_done[s])
             Ad = dA[s][: r * d].reshape(r, d)
