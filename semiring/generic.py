@@ -1,16 +1,20 @@
 """Pure NumPy/CuPy semiring GEMM for custom semirings (the generic path).
 
-Works for any semiring whose ``add`` is a binary ufunc with ``reduce`` and
-whose ``mul`` is a binary ufunc: the inner dimension is cut into slabs and each
-slab is reduced from a broadcast ``m x kb x n`` product, with the slab size
-chosen to keep that temporary under :data:`TEMP_BYTES`.  It is the "blocked
-NumPy broadcast" that a NumPy user would write, and the baseline the fast
-kernels are measured against.
+Works for any semiring whose ``add`` and ``mul`` are binary ufuncs: the inner
+dimension is cut into slabs and each slab is reduced from a broadcast
+``m x kb x n`` product, with the slab size chosen to keep that temporary under
+:data:`TEMP_BYTES`.  It is the "blocked NumPy broadcast" that a NumPy user
+would write, and the baseline the fast kernels are measured against.  On CuPy
+arrays, whose ufuncs mostly lack ``reduce``, the slab reduction uses the
+matching CuPy reduction (``min``, ``max``, ``sum``...) or, for an ``add`` with
+none, a running ``add`` over ``k``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from .backend import array_module
 
@@ -20,6 +24,19 @@ if TYPE_CHECKING:
 __all__ = ["generic_matmul", "TEMP_BYTES"]
 
 TEMP_BYTES = 64 << 20
+
+_CUPY_REDUCTIONS = {
+    np.minimum: "min", np.maximum: "max", np.fmin: "min", np.fmax: "max", np.add: "sum",
+    np.multiply: "prod", np.logical_or: "any", np.logical_and: "all",
+}
+
+
+def _slab_reducer(S: "Semiring", xp):
+    """``f(prod) -> add-reduction over axis 1``, or None when only a running add will do."""
+    if xp is np:
+        return lambda prod: S.add_ufunc.reduce(prod, axis=1)
+    name = _CUPY_REDUCTIONS.get(S.add_ufunc)
+    return None if name is None else (lambda prod: getattr(xp, name)(prod, axis=1))
 
 
 def generic_matmul(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
@@ -48,13 +65,13 @@ def generic_matmul(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
         return
     if m == 0 or n == 0 or k == 0:
         return
+    reduce = _slab_reducer(S, xp)
     rows = max(1, min(m, TEMP_BYTES // max(1, n * C.dtype.itemsize)))
     for i0 in range(0, m, rows):
         i1 = min(m, i0 + rows)
-        kb = max(1, min(k, TEMP_BYTES // max(1, (i1 - i0) * n * C.dtype.itemsize)))
+        kb = max(1, min(k, TEMP_BYTES // max(1, (i1 - i0) * n * C.dtype.itemsize))) if reduce else 1
         for k0 in range(0, k, kb):
             k1 = min(k, k0 + kb)
             prod = S.mul_ufunc(A[i0:i1, k0:k1, None], B[None, k0:k1, :])
-            part = S.add_ufunc.reduce(prod, axis=1)
+            part = reduce(prod) if reduce else prod[:, 0, :]
             C[i0:i1] = S.add_ufunc(C[i0:i1], part.astype(C.dtype, copy=False))
-    del xp

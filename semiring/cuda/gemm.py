@@ -20,7 +20,7 @@ three-way min on the IEEE bit patterns (which order like int32 for values >= 0),
 two k steps per ALU instruction (``config.nonneg``).
 
 ``lor_land`` (bool) products go to the bit-packed kernel (:mod:`.boolean`),
-custom semirings without ``cuda_add``/``cuda_mul`` to :func:`generic_gpu_matmul`.
+custom semirings without ``cuda_add``/``cuda_mul`` to :func:`semiring.generic.generic_matmul`.
 """
 
 from __future__ import annotations
@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING
 import cupy as cp
 import numpy as np
 
+from ..generic import generic_matmul
 from .compile import kernel, tile_of
 from .ops import KernelSpec, spec_for
 
 if TYPE_CHECKING:
     from ..core import Semiring
 
-__all__ = ["matmul_into", "config", "GemmConfig", "tiled_matmul", "simple_matmul", "nonzero_masks", "generic_gpu_matmul"]
+__all__ = ["matmul_into", "config", "GemmConfig", "tiled_matmul", "simple_matmul", "nonzero_masks"]
 
 ACCUMULATE, LOAD_W, C_VEC = 1, 2, 4
 _NULL = np.uint64(0)
@@ -193,41 +194,6 @@ _NONNEG_SPECS = frozenset(
     {KernelSpec(add="fminf(a, b)", mul="(a + b)", ctype="float", zero="__int_as_float(0x7f800000)", dtype="<f4")}
 )
 
-_REDUCE = {np.minimum: "min", np.maximum: "max", np.add: "sum", np.logical_or: "any", np.logical_and: "all",
-           np.multiply: "prod", np.fmin: "min", np.fmax: "max"}
-_TEMP_BYTES = 256 << 20
-
-
-def generic_gpu_matmul(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
-    """Custom semirings without CUDA expressions: blocked broadcast with CuPy's ufuncs.
-
-    :func:`semiring.generic.generic_matmul` reduces with ``add.reduce``, which CuPy
-    lacks for most ufuncs (``cupy.maximum.reduce``); here the reduction is the
-    matching CuPy reduction where one exists, else a running ``add`` over ``k``.
-    """
-    m, k = A.shape
-    n = B.shape[1]
-    if not accumulate:
-        C.fill(S.zero_value(C.dtype))
-    if W is not None:
-        W.fill(-1)
-        for kk in range(k):
-            new = S.add_ufunc(C, S.mul_ufunc(A[:, kk, None], B[None, kk, :]))
-            better = new != C
-            W[better] = kk
-            C[...] = new
-        return
-    red = _REDUCE.get(S.add_ufunc)
-    rows = max(1, min(m, _TEMP_BYTES // max(1, n * C.itemsize)))
-    for i0 in range(0, m, rows):
-        i1 = min(m, i0 + rows)
-        kb = max(1, min(k, _TEMP_BYTES // max(1, (i1 - i0) * n * C.itemsize))) if red else 1
-        for k0 in range(0, k, kb):
-            prod = S.mul_ufunc(A[i0:i1, k0:k0 + kb, None], B[None, k0:k0 + kb, :])
-            part = getattr(cp, red)(prod, axis=1) if red else prod[:, 0, :]
-            C[i0:i1] = S.add_ufunc(C[i0:i1], part.astype(C.dtype, copy=False))
-
-
 def fill_empty(S: "Semiring", C, W, accumulate: bool) -> None:
     """The product over an empty inner dimension: C = zero (unless accumulating), W = -1."""
     if not accumulate:
@@ -276,7 +242,7 @@ def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> Non
         return
     spec = spec_for(S, C.dtype) if np.dtype(C.dtype) in _SUPPORTED else None
     if spec is None:
-        generic_gpu_matmul(S, A, B, C, W, accumulate)
+        generic_matmul(S, A, B, C, W, accumulate)
         return
     if C.dtype == np.bool_:
         if W is None and S.family == "lor_land":
