@@ -21,6 +21,7 @@ from .base import close_block
 from .negative_cycle import check_diagonal
 from .predecessors import update_predecessors
 from .progress import Progress
+from .rkleene import FW_BELOW
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -80,8 +81,6 @@ class Job:
         self.zero = S.zero_value(D.dtype)
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
         self.pred_block = 128 if not self.on_gpu else 256
-        from .rkleene import FW_BELOW
-
         #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall.
         self.fw_below = FW_BELOW["gpu" if self.on_gpu else "cpu"]
         self._scratch: dict[str, object] = {}

@@ -255,14 +255,19 @@ def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
     head = semiring_device_functions(S, np.dtype(dtype_name))
     if head is None:
         return None
-    options = ("-std=c++17",)
+    base = ("-std=c++17",)
     try:
         from semiring.cuda.compile import arch_options
 
-        options += tuple(arch_options())
+        arch = tuple(arch_options())
     except ImportError:  # pragma: no cover
-        pass
-    return _Kernels(cupy.RawModule(code=head + _KERNELS, options=options))
+        arch = ()
+    try:
+        return _Kernels(cupy.RawModule(code=head + _KERNELS, options=base + arch))
+    except cupy.cuda.compiler.CompileException:
+        if not arch:
+            raise
+        return _Kernels(cupy.RawModule(code=head + _KERNELS, options=base))  # the architecture flag was refused
 
 
 def _row_stride(X) -> int | None:
