@@ -14,9 +14,17 @@ methods differ in which entries of ``d`` they push through ``A`` and when:
     Buckets of width ``delta``; light arcs are relaxed until the current bucket
     settles, heavy arcs once (Meyer & Sanders, "Delta-stepping: a
     parallelizable shortest path algorithm", J. Algorithms 49, 2003).
-    Non-negative weights.  The default on the CPU and the GPU.
+    Non-negative weights.  The GPU method, and the CPU default for
+    high-diameter graphs.
 ``"dijkstra"``
     Binary-heap Dijkstra (1959) with lazy deletion; non-negative weights.
+``"label-correcting"``
+    One deque with Small Label First (Bertsekas, "A simple and fast label
+    correcting algorithm for shortest paths", Networks 23, 1993); non-negative
+    weights.  On low-diameter graphs (R-MAT, social networks) it measured 2-3x
+    faster than Dijkstra and delta-stepping here; it gives up after ``8 m``
+    arc scans (label-correcting methods have bad worst cases) and finishes with
+    delta-stepping.
 
 :func:`multi_source_sssp` runs many sources at once: on the CPU a Dijkstra per
 source in parallel (with Johnson's reweighting for negative weights: Johnson,
@@ -42,7 +50,9 @@ from .traversal import bfs, check_vertex, resolve_graph_device
 
 __all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS"]
 
-SSSP_METHODS = ("auto", "bellman-ford", "delta-stepping", "dijkstra")
+SSSP_METHODS = ("auto", "bellman-ford", "delta-stepping", "dijkstra", "label-correcting")
+LOW_DIAMETER_DEGREE = 8.0
+LABEL_CORRECTING_BUDGET = 8  # arc scans per arc before label-correcting hands over to delta-stepping
 MULTI_METHODS = ("auto", "dijkstra", "spmm")
 
 
@@ -59,13 +69,24 @@ def _check_weights(G: Graph, method: str) -> None:
         if bool(bad.any()):
             k = int(G.xp.argmax(bad))
             raise InvalidEntryError(f"weights[{k}] is -inf; min_plus cannot combine it")
-    if method in ("delta-stepping", "dijkstra") and G.has_negative_weights:
+    if method in ("delta-stepping", "dijkstra", "label-correcting") and G.has_negative_weights:
         k = int(G.xp.argmax(w < 0))
         src, dst, _ = G.edges()
         raise InvalidEntryError(
             f"method={method!r} needs non-negative weights; arc {int(src[k])} -> {int(dst[k])} "
             f"weighs {w[k].item()!r} (use method='bellman-ford')"
         )
+
+
+def _auto_method(G: Graph) -> str:
+    if G.has_negative_weights:
+        return "bellman-ford"
+    if G.device == "gpu":
+        return "delta-stepping"
+    if "avg_degree" not in G._cache:
+        deg = np.diff(G.indptr)
+        G._cache["avg_degree"] = G.nnz / max(1, int(np.count_nonzero(deg)))
+    return "label-correcting" if G._cache["avg_degree"] >= LOW_DIAMETER_DEGREE else "delta-stepping"
 
 
 def light_heavy_rows(G: Graph, delta: float):
@@ -112,9 +133,11 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     G : Graph or anything :func:`graphs.as_graph` accepts
         An unweighted graph counts hops (float64 distances).
     source : int
-    method : {"auto", "bellman-ford", "delta-stepping", "dijkstra"}
-        ``"auto"``: Bellman-Ford if some weight is negative, else delta-stepping
-        (measured faster than Dijkstra on R-MAT, email-Enron and road graphs).
+    method : {"auto", "bellman-ford", "delta-stepping", "dijkstra", "label-correcting"}
+        ``"auto"``: Bellman-Ford if some weight is negative; else, on the GPU,
+        delta-stepping; on the CPU, label-correcting when the average degree
+        of the non-isolated vertices is at least 8 (low diameter), else
+        delta-stepping (road networks, grids).
     delta : float, optional
         Bucket width of delta-stepping (default :func:`default_delta`).
     device : {"auto", "cpu", "gpu"}
@@ -165,7 +188,7 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
         dist = xp.where(levels >= 0, levels.astype(np.float64), np.inf)
         return dist, parents
     if method == "auto":
-        method = "bellman-ford" if G.has_negative_weights else "delta-stepping"
+        method = _auto_method(G)
     _check_weights(G, method)
     if G.device == "gpu":
         from .cuda_traversal import sssp_gpu
@@ -176,6 +199,13 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     dist = np.full(G.n, hi, dtype=dtype)
     pred = np.full(G.n, -1, dtype=np.int32)
     w = G.weights
+    if method == "label-correcting":
+        if K.label_correcting(G.indptr, G.indices, w, s, dist, pred, lo, hi,
+                              LABEL_CORRECTING_BUDGET * G.nnz + G.n) >= 0:
+            return dist, pred
+        dist[:] = hi
+        pred[:] = -1
+        method = "delta-stepping"
     if method == "dijkstra":
         K.dijkstra(G.indptr, G.indices, w, s, dist, pred, lo, hi)
     elif method == "delta-stepping":

@@ -111,7 +111,7 @@ def test_real_graphs_match_scipy(name):
             np.testing.assert_array_equal(levels, scipy_levels(A, s))
         check_bfs_tree(G, s, levels, parents)
         want = csg.dijkstra(A, indices=s)
-        for method in ("dijkstra", "delta-stepping", "bellman-ford"):
+        for method in ("dijkstra", "delta-stepping", "bellman-ford", "label-correcting"):
             dist, pred = graphs.sssp(G, s, method=method)
             np.testing.assert_array_equal(np.where(np.isinf(want), np.inf, dist.astype(np.float64)),
                                           want if G.dtype.kind == "f" else np.where(np.isinf(want), np.inf, want))
@@ -182,7 +182,7 @@ def test_bfs_matches_scipy_on_small_graphs(data):
 def test_sssp_nonnegative_matches_scipy(data):
     G, s = data
     want = csg.dijkstra(G.to_scipy().astype(np.float64), indices=s)
-    for method in ("auto", "dijkstra", "delta-stepping", "bellman-ford"):
+    for method in ("auto", "dijkstra", "delta-stepping", "bellman-ford", "label-correcting"):
         dist, pred = graphs.sssp(G, s, method=method)
         np.testing.assert_array_equal(dist, want)
         check_sp_tree(G, s, dist, pred)
@@ -283,7 +283,7 @@ def test_sssp_errors_and_special_cases():
     assert graphs.connected_components(Graph.from_edges([], [], n=0)) [0] == 0
     # Zero-weight cycles keep the predecessors a tree.
     Z = Graph.from_edges([0, 1, 2, 1], [1, 2, 1, 3], [0.0, 0.0, 0.0, 5.0])
-    for method in ("dijkstra", "delta-stepping", "bellman-ford"):
+    for method in ("dijkstra", "delta-stepping", "bellman-ford", "label-correcting"):
         dist, pred = graphs.sssp(Z, 0, method=method)
         check_sp_tree(Z, 0, dist, pred)
     D, P = graphs.multi_source_sssp(Z, method="spmm")
@@ -320,3 +320,18 @@ def test_generated_graphs_and_bfs_directions():
     assert "pull" in {t["direction"] for t in trace}
     trace = graphs.bfs(gen.grid_2d(30, weights=None), 0, return_trace=True)[2]
     assert sum(t["direction"] == "push" for t in trace) > 0.9 * len(trace) and len(trace) == 59
+
+
+def test_label_correcting_hands_over_when_over_budget(monkeypatch):
+    import sys
+
+    sssp_module = sys.modules["graphs.sssp"]
+    G = gen.rmat(9, seed=4, dtype=np.float64)
+    s = sources_of(G, 1)[0]
+    want = csg.dijkstra(G.to_scipy().astype(np.float64), indices=s)
+    monkeypatch.setattr(sssp_module, "LABEL_CORRECTING_BUDGET", 0)
+    dist, pred = graphs.sssp(G, s, method="label-correcting")
+    np.testing.assert_array_equal(dist, want)
+    check_sp_tree(G, s, dist, pred)
+    assert sssp_module._auto_method(G) == "label-correcting"
+    assert sssp_module._auto_method(gen.road_network(200)) == "delta-stepping"
