@@ -292,3 +292,15 @@ def test_progress_waits_for_its_delay():
     with Progress(10, "x", enabled=None, stream=out, delay=60.0) as bar:
         bar.advance(10)
     assert out.getvalue() == ""
+
+
+def test_gpu_request_without_a_gpu_is_a_device_error():
+    from semiring.backend import gpu_available
+    from semiring.errors import DeviceError
+
+    if gpu_available():
+        pytest.skip("a GPU is present")
+    with pytest.raises(DeviceError, match="gpu"):
+        apsp.shortest_paths(np.zeros((2, 2)), device="gpu")
+    with pytest.raises(DeviceError):
+        apsp.shortest_paths(np.zeros((2, 2)), device="tpu")
