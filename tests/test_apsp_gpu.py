@@ -172,3 +172,16 @@ def test_cuda_panel_kernel_equals_the_cpu_kernel(S, dt):
     panel_closure_pred(S, Rg, RPg, c0)
     np.testing.assert_array_equal(cp.asnumpy(Rg), R)
     np.testing.assert_array_equal(cp.asnumpy(RPg), RP)
+
+
+def test_gpu_rkleene_with_blocked_fw_bottom():
+    import apsp.rkleene as rk
+
+    W = random_graph(1100, 21)
+    saved = rk.FW_BELOW["gpu"]
+    rk.FW_BELOW["gpu"] = 512
+    try:
+        D = apsp.shortest_paths(cp.asarray(W), "rkleene")
+    finally:
+        rk.FW_BELOW["gpu"] = saved
+    np.testing.assert_array_equal(cp.asnumpy(D), scipy_distances(W))
