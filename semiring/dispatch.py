@@ -57,20 +57,33 @@ def cpu_scalar_ops(S: "Semiring", dtype: np.dtype) -> dict | None:
 def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.gemm_template"):
     """The module ``template`` specialised to ``S``'s scalar ops and ``dtype``'s register width.
 
+    Built-in families with vector operations (:func:`semiring._cpu.scalar_ops.vector_ops_for`)
+    also get them (``# @VADD`` / ``# @VMUL``) with ``VEC = 1`` and ``VW``, the
+    lanes of one native vector register, so that the GEMM template uses its
+    SIMD micro-kernel; every other semiring gets ``VEC = 0`` (scalar kernel).
     Higher layers use this for their own templates (e.g. a Floyd-Warshall base
-    case); it is compiled once and cached on disk.
+    case), which may use the same marks; it is compiled once and cached on disk.
 
     >>> from semiring import min_plus
     >>> cpu_kernels(min_plus, np.dtype(np.float64)).NR
     32
+    >>> cpu_kernels(min_plus, np.dtype(np.float64)).VEC
+    1
     """
+    from ._cpu.scalar_ops import vector_ops_for
+    from ._cpu.simd import lanes
     from ._cpu.specialize import specialize
 
     ops = cpu_scalar_ops(S, dtype)
     if ops is None:
         raise TypeError(f"{S.name} has no Numba scalar operations")
     nr = max(16, 256 // np.dtype(dtype).itemsize)
-    return specialize(template, ops, {"NR": nr})
+    consts = {"NR": nr, "VEC": 0}
+    vops = vector_ops_for(S.family, dtype) if S.family is not None else None
+    if vops is not None:
+        ops = {**ops, "vadd": (vops[0], 4), "vmul": (vops[1], 4)}
+        consts.update(VEC=1, VW=lanes(dtype))
+    return specialize(template, ops, consts)
 
 
 def numba_array_type(dtype: np.dtype, ndim: int = 2):

@@ -6,6 +6,14 @@ wrapping; the float versions ignore them.  The functions are ``inline='always'``
 so that the GEMM kernels built from them vectorise as if they were written out.
 
 ``OPS[family] = (add, mul)``; :func:`ops_for` returns the pair for a semiring.
+
+The ``_v`` functions are the same operations on SIMD vectors (:mod:`.simd`),
+lane by lane, with the same signature (``lo`` / ``hi`` stay scalars):
+``VOPS[(family, dtype char)] = (vadd, vmul)`` lists the families and dtypes
+that have them, and :func:`vector_ops_for` looks them up.  The GEMM template
+uses them in its register-blocked micro-kernel.  For every non-NaN input they
+give exactly the scalar result; the integer ones assume that ``lo`` / ``hi``
+are the dtype's minimum / maximum, which is what the kernels pass.
 """
 
 from __future__ import annotations
@@ -13,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["OPS", "ops_for"]
+from .simd import vadd, vadds, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
+
+__all__ = ["OPS", "VOPS", "ops_for", "vector_ops_for"]
 
 
 @njit(inline="always")
@@ -114,6 +124,53 @@ def _times_int(a, b, lo, hi):
     return np.int64(p)
 
 
+# --------------------------------------------------------------------------- vector versions
+
+
+@njit(inline="always")
+def _min_v(a, b, lo, hi):
+    return vmin(a, b)
+
+
+@njit(inline="always")
+def _max_v(a, b, lo, hi):
+    return vmax(a, b)
+
+
+@njit(inline="always")
+def _plus_float_v(a, b, lo, hi):
+    return vadd(a, b)
+
+
+@njit(inline="always")
+def _times_float_v(a, b, lo, hi):
+    return vmul(a, b)
+
+
+@njit(inline="always")
+def _sat_sum_v(a, b, lo, hi):
+    # Saturating add: equals _sat_sum when [lo, hi] is the dtype's whole range.
+    return vadds(a, b)
+
+
+@njit(inline="always")
+def _plus_minplus_int_v(a, b, lo, hi):
+    h = vsplat_like(a, hi)
+    return vselect(vor(veq(a, h), veq(b, h)), h, vadds(a, b))
+
+
+@njit(inline="always")
+def _plus_maxplus_int_v(a, b, lo, hi):
+    lw = vsplat_like(a, lo)
+    return vselect(vor(veq(a, lw), veq(b, lw)), lw, vadds(a, b))
+
+
+@njit(inline="always")
+def _times_int_v(a, b, lo, hi):
+    # Product clamped to the dtype's range: equals _times_int for the dtype's lo / hi.
+    return vmuls(a, b)
+
+
 OPS = {
     ("min_plus", "f"): (_min, _plus_float),
     ("min_plus", "i"): (_min, _plus_minplus_int),
@@ -129,6 +186,40 @@ OPS = {
     ("max_times", "i"): (_max, _times_int),
     ("lor_land", "b"): (_or, _and),
 }
+
+
+# Vector (vadd, vmul) by (family, dtype char: f/d float32/64, i/l int32/int64).
+# lor_land has none: it runs on the bit-packed Boolean kernel.
+VOPS = {}
+for _c in "fd":
+    VOPS[("min_plus", _c)] = (_min_v, _plus_float_v)
+    VOPS[("max_plus", _c)] = (_max_v, _plus_float_v)
+    VOPS[("max_min", _c)] = (_max_v, _min_v)
+    VOPS[("min_max", _c)] = (_min_v, _max_v)
+    VOPS[("plus_times", _c)] = (_plus_float_v, _times_float_v)
+    VOPS[("max_times", _c)] = (_max_v, _times_float_v)
+for _c in "il":
+    VOPS[("min_plus", _c)] = (_min_v, _plus_minplus_int_v)
+    VOPS[("max_plus", _c)] = (_max_v, _plus_maxplus_int_v)
+    VOPS[("max_min", _c)] = (_max_v, _min_v)
+    VOPS[("min_max", _c)] = (_min_v, _max_v)
+    VOPS[("plus_times", _c)] = (_sat_sum_v, _times_int_v)
+    VOPS[("max_times", _c)] = (_max_v, _times_int_v)
+
+
+def vector_ops_for(family: str | None, dtype) -> tuple | None:
+    """The vector ``(vadd, vmul)`` pair of a built-in family in ``dtype``, or ``None`` if there is none.
+
+    >>> vector_ops_for("min_plus", np.float32)[0].__name__
+    '_min_v'
+    >>> vector_ops_for("lor_land", np.bool_) is None
+    True
+    """
+    dt = np.dtype(dtype)
+    if family is None or dt.itemsize not in (4, 8) or dt.kind not in "fi":
+        return None
+    char = {("f", 4): "f", ("f", 8): "d", ("i", 4): "i", ("i", 8): "l"}[(dt.kind, dt.itemsize)]
+    return VOPS.get((family, char))
 
 
 def ops_for(family: str, kind: str):
