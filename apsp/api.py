@@ -295,8 +295,23 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
 def closure(A, semiring: Semiring | str = sr.min_plus, **kwargs: Any):
     """The closure ``A* = I (+) A (+) A^2 (+) ...`` over an idempotent semiring.
 
-    What :meth:`semiring.Semiring.closure` and ``SemiringArray.star()`` call;
-    keyword arguments are those of :func:`shortest_paths`.
+    What :meth:`semiring.Semiring.closure` and ``SemiringArray.star()`` call
+    (Aho, Hopcroft & Ullman 1974, Sec. 5.6, for closed semirings).
+
+    Parameters
+    ----------
+    A : array (n, n)
+        NumPy or CuPy, the semiring ``zero`` where there is no edge.
+    semiring : Semiring or str
+        Idempotent (``min_plus``, ``max_plus``, ``max_min``, ``min_max``,
+        ``lor_land``, ``max_times`` or a custom one).
+    **kwargs
+        Those of :func:`shortest_paths` (``method``, ``predecessors``,
+        ``device``, ``memory_budget``, ``block_size``, ``progress``).
+
+    Returns
+    -------
+    array (n, n), or (closure, predecessors) with ``predecessors=True``.
 
     Raises
     ------
@@ -322,7 +337,25 @@ def transitive_closure(A, method: str = "auto", **kwargs: Any):
     """Reachability: ``R[i, j]`` is True when ``j`` can be reached from ``i`` (``R[i, i]`` always).
 
     The closure over ``lor_land``; its products run in the bit-packed Boolean
-    GEMM (64 values of ``k`` per word operation).  ``A`` must be Boolean.
+    GEMM (64 values of ``k`` per word operation).
+
+    Parameters
+    ----------
+    A : array (n, n) of bool
+        Adjacency matrix (NumPy or CuPy); other dtypes raise ``DTypeError``.
+    method : str
+        As in :func:`shortest_paths`.
+    **kwargs
+        Those of :func:`shortest_paths` (``predecessors=True`` gives a path to
+        every reachable vertex).
+
+    Returns
+    -------
+    R : array (n, n) of bool, or (R, P) with ``predecessors=True``.
+
+    Raises
+    ------
+    DTypeError, ShapeError
 
     Examples
     --------
@@ -339,9 +372,27 @@ def transitive_closure(A, method: str = "auto", **kwargs: Any):
 def widest_paths(C, method: str = "auto", **kwargs: Any):
     """Widest (bottleneck) paths: the largest, over paths, of the smallest capacity along the path.
 
-    The closure over ``max_min``: ``C[i, j]`` is the capacity of edge
-    ``i -> j``, ``-inf`` where there is none; the result has ``+inf`` on the
-    diagonal (staying put has no bottleneck).
+    The closure over ``max_min`` (Pollack, "The maximum capacity through a
+    network", Oper. Res. 8, 1960).
+
+    Parameters
+    ----------
+    C : array (n, n)
+        ``C[i, j]`` is the capacity of edge ``i -> j``, ``-inf`` (the
+        integer minimum for integer dtypes) where there is none.
+    method : str
+        As in :func:`shortest_paths`.
+    **kwargs
+        Those of :func:`shortest_paths`.
+
+    Returns
+    -------
+    array (n, n): the widest-path capacities, ``+inf`` on the diagonal
+    (staying put has no bottleneck); or (widths, P) with ``predecessors=True``.
+
+    Raises
+    ------
+    InvalidEntryError, ShapeError, DTypeError
 
     Examples
     --------
@@ -356,8 +407,25 @@ def widest_paths(C, method: str = "auto", **kwargs: Any):
 def minimax_paths(C, method: str = "auto", **kwargs: Any):
     """Minimax paths: the smallest, over paths, of the largest edge weight along the path.
 
-    The closure over ``min_max``: ``C[i, j]`` is the weight of edge
-    ``i -> j``, ``+inf`` where there is none; the diagonal is ``-inf``.
+    The closure over ``min_max`` (the bottleneck shortest path problem).
+
+    Parameters
+    ----------
+    C : array (n, n)
+        ``C[i, j]`` is the weight of edge ``i -> j``, ``+inf`` where there is none.
+    method : str
+        As in :func:`shortest_paths`.
+    **kwargs
+        Those of :func:`shortest_paths`.
+
+    Returns
+    -------
+    array (n, n): the minimax values, ``-inf`` on the diagonal; or (values, P)
+    with ``predecessors=True``.
+
+    Raises
+    ------
+    InvalidEntryError, ShapeError, DTypeError
 
     Examples
     --------
