@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--gpu", action="store_true", help="run the GPU part instead of the CPU part")
     p.add_argument("--scale", type=int, default=None, help="R-MAT scale (18 on the CPU, 22 on the GPU)")
     p.add_argument("--sources", type=int, default=16)
-    p.add_argument("--sssp-sources", type=int, default=8, help="GPU SSSP sources")
+    p.add_argument("--sssp-sources", type=int, default=16, help="GPU SSSP sources")
     p.add_argument("--check", action="store_true", help="GPU: also check results against the CPU")
     args = p.parse_args(argv)
     if args.scale is None:

@@ -43,6 +43,7 @@ from .graph import Graph
 
 __all__ = ["bfs_gpu", "st_connectivity_gpu", "sssp_gpu", "weak_components_gpu", "SMALL_NF", "SMALL_MF"]
 
+HEAVY_DEGREE = 4096  # BFS_HEAVY in sparse_kernels.cu
 SMALL_NF = 8192
 SMALL_MF = 1 << 16
 SMALL_BLOCK = 1024
@@ -59,6 +60,7 @@ class _Scratch:
     def __init__(self, words: int) -> None:
         self.buf = cp.zeros(6 + words, dtype=cp.uint32)
         self.count = self.buf[0:1].view(cp.int32)
+        self.heavy_count = self.buf[1:2].view(cp.int32)
         self.stats = self.buf[2:6].view(cp.uint64)
         self.bitmap = self.buf[6:]
 
@@ -94,7 +96,9 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
     trace: list[dict] = []
     small = mod.get_function("bfs_small")
     push_k = mod.get_function("bfs_push")
+    heavy_k = mod.get_function("bfs_push_heavy")
     pull_k = mod.get_function("bfs_pull")
+    heavy = cp.empty(max(1, G.nnz // HEAVY_DEGREE + 1), dtype=cp.int32)
     while nf > 0:
         if direction == "auto":
             if push and mf * alpha > m_unvisited:
@@ -116,7 +120,7 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
                 if return_trace:
                     tn, tm = t_nf[:done].get(), t_mf[:done].get()
                     trace.extend({"level": d + k, "direction": "push", "frontier": int(tn[k]), "edges": int(tm[k]),
-                                  "frontier_format": "queue", "granularity": "thread (one block)"}
+                                  "frontier_format": "queue", "granularity": "thread (one block; warp >= 32 arcs, block >= 1024)"}
                                  for k in range(done))
                 prev_nf = nf
                 nf, d, mf = int(o[0]), int(o[1]), int(o64[0])
@@ -129,8 +133,12 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
         nxt.buf.fill(0)
         if push:
             push_k((launch_grid(nf),), (BLOCK,), (G.indptr, G.indices, cur_q, np.int32(nf), np.int32(d), level, parent,
-                                                  visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats, NULL, NULL))
-            fmt, gran = "queue", "thread + warp for degree >= 32"
+                                                  visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats, NULL, NULL, heavy,
+                                                  nxt.heavy_count))
+            heavy_k((launch_grid(1 << 20),), (BLOCK,), (G.indptr, G.indices, heavy, nxt.heavy_count, np.int32(d), level,
+                                                        parent, visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats, NULL,
+                                                        NULL))
+            fmt, gran = "queue", f"thread; warp for degree >= 32; grid for degree >= {HEAVY_DEGREE}"
         else:
             cur = scratch[which]
             if not cur_bm_valid:
@@ -180,7 +188,7 @@ def st_connectivity_gpu(G: Graph, s: int, t: int):
         scratch.buf.fill(0)
         push_k((launch_grid(a["nf"]),), (BLOCK,), (a["G"].indptr, a["G"].indices, a["q"], np.int32(a["nf"]),
                                                   np.int32(a["d"]), a["level"], a["parent"], a["visited"], a["nq"],
-                                                  NULL, scratch.count, scratch.stats, b["level"], meet))
+                                                  NULL, scratch.count, scratch.stats, b["level"], meet, NULL, NULL))
         count, mf, _ = scratch.read()
         a["nf"], a["mf"], a["d"] = count, mf, a["d"] + 1
         a["q"], a["nq"] = a["nq"], a["q"]
@@ -222,9 +230,11 @@ def sssp_gpu(G: Graph, s: int, method: str, delta: float):
     near, nxt = cp.empty(max(n, 1), dtype=cp.int32), cp.empty(max(n, 1), dtype=cp.int32)
     far, far2 = cp.empty(max(n, 1), dtype=cp.int32), cp.empty(max(n, 1), dtype=cp.int32)
     near[0] = s
-    counts = cp.zeros(2, dtype=cp.int32)
+    counts = cp.zeros(3, dtype=cp.int32)  # next near, far, deferred heavy vertices
     stats = cp.zeros(1, dtype=cp.uint64)
+    heavy = cp.empty(max(1, G.nnz // HEAVY_DEGREE + 1), dtype=cp.int32)
     relax = mod.get_function("sssp_relax")
+    relax_heavy = mod.get_function("sssp_relax_heavy")
     split = mod.get_function("sssp_split")
     nn, nfar = 1, 0
     thr = dtype.type(delta)
@@ -232,10 +242,13 @@ def sssp_gpu(G: Graph, s: int, method: str, delta: float):
     while True:
         while nn > 0:
             it += 1
-            counts.set(np.array([0, nfar], dtype=np.int32))
+            counts.set(np.array([0, nfar, 0], dtype=np.int32))
             relax((launch_grid(nn),), (BLOCK,), (G.indptr, G.indices, G.weights, near, np.int32(nn), dist, pred, thr,
                                                 np.int32(it), np.int32(epoch), near_mark, far_mark, nxt, far, counts,
-                                                stats))
+                                                stats, heavy, counts[2:]))
+            relax_heavy((launch_grid(1 << 20),), (BLOCK,), (G.indptr, G.indices, G.weights, heavy, counts[2:], dist,
+                                                           pred, thr, np.int32(it), np.int32(epoch), near_mark,
+                                                           far_mark, nxt, far, counts))
             c = counts.get()
             nn, nfar = int(c[0]), int(c[1])
             near, nxt = nxt, near
@@ -246,7 +259,7 @@ def sssp_gpu(G: Graph, s: int, method: str, delta: float):
         while True:
             it += 1
             epoch += 1
-            counts.set(np.array([0, 0], dtype=np.int32))
+            counts.set(np.array([0, 0, 0], dtype=np.int32))
             split((launch_grid(nfar),), (BLOCK,), (far, np.int32(nfar), dist, settled_below, thr, np.int32(it),
                                                   np.int32(epoch), near_mark, far_mark, near, far2, counts))
             c = counts.get()

@@ -62,8 +62,8 @@ def bfs(
     *,
     direction: str = "auto",
     return_trace: bool = False,
-    alpha: float = 3.0,
-    beta: float = 18.0,
+    alpha: float | None = None,
+    beta: float | None = None,
     device: str = "auto",
 ):
     """Breadth-first search from ``source``: hop levels and a BFS tree.
@@ -82,10 +82,11 @@ def bfs(
         for push, arcs scanned for pull); on the GPU also ``frontier_format``
         (``"queue"`` or ``"bitmap"``) and ``granularity`` (``"thread"``,
         ``"warp"`` or ``"block"`` per vertex).
-    alpha, beta : float
-        Direction-switch thresholds (Beamer et al. use 14 and 24 for a parallel pull with a
-        bitmap; this serial pull with a shrinking list of unvisited vertices pays off later, and
-        3 and 18 were best on R-MAT, email-Enron and ego-Facebook).
+    alpha, beta : float, optional
+        Direction-switch thresholds.  Default: 15 and 18 on the GPU, whose pull
+        is Beamer's parallel bitmap scan (Beamer et al. use 14 and 24); 3 and 18
+        on the CPU, whose serial pull walks a shrinking list of unvisited
+        vertices and pays off later (best on R-MAT, email-Enron and ego-Facebook).
     device : {"auto", "cpu", "gpu"}
         ``"auto"`` runs where ``G`` lives; results are arrays of that device.
 
@@ -122,7 +123,10 @@ def bfs(
     s = check_vertex(G, source, "source")
     if direction not in DIRECTIONS:
         raise GraphError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
-    if G.device == "gpu":
+    gpu = G.device == "gpu"
+    alpha = (15.0 if gpu else 3.0) if alpha is None else float(alpha)
+    beta = 18.0 if beta is None else float(beta)
+    if gpu:
         from .cuda_traversal import bfs_gpu
 
         return bfs_gpu(G, s, direction=direction, return_trace=return_trace, alpha=alpha, beta=beta)

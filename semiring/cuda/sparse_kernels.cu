@@ -336,11 +336,15 @@ __device__ __forceinline__ u64 bfs_claim(int u, int v, int d, const i64* ptr, in
 }
 
 // Push (top-down) level: a lane owns a frontier vertex; vertices with 32 or more arcs are
-// swept by the whole warp (thread vs warp per vertex by degree, Li & Becchi / Merrill).
+// swept by the whole warp, and vertices with BFS_HEAVY or more arcs are deferred to
+// bfs_push_heavy, where the whole grid sweeps them one after another (thread, warp or
+// grid per vertex by degree: Li & Becchi's adaptive granularity, Merrill et al.'s gathering).
+#define BFS_HEAVY 4096
+
 extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __restrict__ idx,
                                     const int* __restrict__ queue, int nf, int d, int* level, int* parent,
                                     unsigned int* visited, int* next_q, unsigned int* next_bm, int* count,
-                                    u64* stats, const int* other_level, u64* meet) {
+                                    u64* stats, const int* other_level, u64* meet, int* heavy, int* heavy_count) {
     const int lane = threadIdx.x & 31;
     const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
@@ -353,6 +357,11 @@ extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __re
             u = queue[k];
             a = ptr[u];
             b = ptr[u + 1];
+            scanned += (u64)(b - a);
+            if (b - a >= BFS_HEAVY && heavy != nullptr) {
+                heavy[sp_append(heavy_count)] = u;
+                b = a;
+            }
         }
         unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
         while (big) {
@@ -367,7 +376,6 @@ extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __re
             for (i64 e = a; e < b; e++)
                 mf += bfs_claim(u, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
         }
-        scanned += (u64)(b - a);
     }
     mf = sp_warp_sum(mf);
     scanned = sp_warp_sum(scanned);
@@ -375,6 +383,27 @@ extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __re
         if (mf) atomicAdd(&stats[0], mf);
         if (scanned) atomicAdd(&stats[1], scanned);
     }
+}
+
+// The deferred high-degree frontier vertices of a push level: every thread of the grid
+// takes a share of each one's arcs in turn.
+extern "C" __global__ void bfs_push_heavy(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                          const int* __restrict__ heavy, const int* __restrict__ heavy_count, int d,
+                                          int* level, int* parent, unsigned int* visited, int* next_q,
+                                          unsigned int* next_bm, int* count, u64* stats, const int* other_level,
+                                          u64* meet) {
+    const int hc = *heavy_count;
+    const i64 tid = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    const i64 stride = (i64)gridDim.x * blockDim.x;
+    u64 mf = 0;
+    for (int h = 0; h < hc; h++) {
+        const int u = heavy[h];
+        const i64 a = ptr[u], b = ptr[u + 1];
+        for (i64 e = a + tid; e < b; e += stride)
+            mf += bfs_claim(u, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
+    }
+    mf = sp_warp_sum(mf);
+    if ((threadIdx.x & 31) == 0 && mf) atomicAdd(&stats[0], mf);
 }
 
 // Pull (bottom-up) level: a thread per vertex; an unvisited v scans its in-arcs (tptr/tind)
@@ -420,15 +449,33 @@ extern "C" __global__ void bfs_pull(const i64* __restrict__ tptr, const int* __r
 
 // Small frontiers: ONE block runs level after level (a __syncthreads between levels
 // instead of a kernel launch and a read-back), while the frontier stays under max_nf
-// vertices and max_mf arcs.  out[0] = frontier size, out[1] = its level, out[2] = levels
-// done, out[3] = 0 if the frontier ended in qa else 1; out64[0] = m_f of that frontier,
-// out64[1] = out-degrees of all vertices visited here.  trace_nf / trace_mf get one entry per level.
+// vertices and max_mf arcs.  Within a level a lane owns a frontier vertex, a warp sweeps
+// vertices of 32 or more arcs, and the whole block sweeps those of SMALL_HEAVY or more.
+// out[0] = frontier size, out[1] = its level, out[2] = levels done, out[3] = 0 if the
+// frontier ended in qa else 1; out64[0] = m_f of that frontier, out64[1] = out-degrees of
+// all vertices visited here.  trace_nf / trace_mf get one entry per level.
+#define SMALL_HEAVY 1024
+#define SMALL_HEAVY_CAP 64
+
+__device__ __forceinline__ void bfs_small_claim(int u, int v, int d, const i64* ptr, int* level, int* parent,
+                                                unsigned int* visited, int* nxt, int* s_count, u64* s_mf) {
+    if (bfs_is_set(visited, v)) return;
+    if (atomicCAS(&level[v], -1, d + 1) != -1) return;
+    parent[v] = u;
+    atomicOr(&visited[v >> 5], 1u << (v & 31));
+    nxt[atomicAdd(s_count, 1)] = v;
+    atomicAdd(s_mf, (u64)(ptr[v + 1] - ptr[v]));
+}
+
 extern "C" __global__ void bfs_small(const i64* __restrict__ ptr, const int* __restrict__ idx, int* qa, int* qb,
                                      int nf, int d, u64 mf0, int* level, int* parent, unsigned int* visited,
                                      int max_nf, u64 max_mf, int max_levels, int* out, u64* out64, int* trace_nf,
                                      u64* trace_mf) {
     __shared__ int s_count;
     __shared__ u64 s_mf;
+    __shared__ int s_nheavy;
+    __shared__ int s_heavy[SMALL_HEAVY_CAP];
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     int* cur = qa;
     int* nxt = qb;
     u64 mf = mf0, visited_deg = 0;
@@ -437,21 +484,47 @@ extern "C" __global__ void bfs_small(const i64* __restrict__ ptr, const int* __r
         if (threadIdx.x == 0) {
             s_count = 0;
             s_mf = 0;
+            s_nheavy = 0;
             trace_nf[levels] = nf;
             trace_mf[levels] = mf;
         }
         __syncthreads();
-        for (int k = threadIdx.x; k < nf; k += blockDim.x) {
-            const int u = cur[k];
-            for (i64 e = ptr[u]; e < ptr[u + 1]; e++) {
-                const int v = idx[e];
-                if (bfs_is_set(visited, v)) continue;
-                if (atomicCAS(&level[v], -1, d + 1) != -1) continue;
-                parent[v] = u;
-                atomicOr(&visited[v >> 5], 1u << (v & 31));
-                nxt[atomicAdd(&s_count, 1)] = v;
-                atomicAdd(&s_mf, (u64)(ptr[v + 1] - ptr[v]));
+        for (int base = wid * 32; base < nf; base += nwarps * 32) {
+            const int k = base + lane;
+            int u = -1;
+            i64 a = 0, b = 0;
+            if (k < nf) {
+                u = cur[k];
+                a = ptr[u];
+                b = ptr[u + 1];
+                if (b - a >= SMALL_HEAVY) {
+                    const int slot = atomicAdd(&s_nheavy, 1);
+                    if (slot < SMALL_HEAVY_CAP) {
+                        s_heavy[slot] = u;
+                        b = a;
+                    }
+                }
             }
+            unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
+            while (big) {
+                const int src = __ffs(big) - 1;
+                big &= big - 1;
+                const int uu = __shfl_sync(SP_FULL, u, src);
+                const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
+                for (i64 e = aa + lane; e < bb; e += 32)
+                    bfs_small_claim(uu, idx[e], d, ptr, level, parent, visited, nxt, &s_count, &s_mf);
+            }
+            if (b - a < 32) {
+                for (i64 e = a; e < b; e++)
+                    bfs_small_claim(u, idx[e], d, ptr, level, parent, visited, nxt, &s_count, &s_mf);
+            }
+        }
+        __syncthreads();
+        const int nheavy = s_nheavy < SMALL_HEAVY_CAP ? s_nheavy : SMALL_HEAVY_CAP;
+        for (int h = 0; h < nheavy; h++) {
+            const int u = s_heavy[h];
+            for (i64 e = ptr[u] + threadIdx.x; e < ptr[u + 1]; e += blockDim.x)
+                bfs_small_claim(u, idx[e], d, ptr, level, parent, visited, nxt, &s_count, &s_mf);
         }
         __syncthreads();
         nf = s_count;
@@ -505,7 +578,8 @@ __device__ __forceinline__ void sssp_relax_one(int u, int v, T nd, T* dist, int*
 extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __restrict__ idx,
                                       const T* __restrict__ w, const int* __restrict__ near, int nn, T* dist,
                                       int* pred, T threshold, int it, int epoch, int* near_mark, int* far_mark,
-                                      int* next_near, int* far, int* counts, u64* stats) {
+                                      int* next_near, int* far, int* counts, u64* stats, int* heavy,
+                                      int* heavy_count) {
     const int lane = threadIdx.x & 31;
     const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
@@ -520,6 +594,11 @@ extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __
             a = ptr[u];
             b = ptr[u + 1];
             du = dist[u];
+            scanned += (u64)(b - a);
+            if (b - a >= BFS_HEAVY) {
+                heavy[sp_append(heavy_count)] = u;
+                b = a;
+            }
         }
         unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
         while (big) {
@@ -537,10 +616,28 @@ extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __
                 sssp_relax_one(u, idx[e], sr_mul_op(du, w[e]), dist, pred, threshold, it, epoch, near_mark,
                                far_mark, next_near, far, counts);
         }
-        scanned += (u64)(b - a);
     }
     scanned = sp_warp_sum(scanned);
     if (lane == 0 && scanned) atomicAdd(&stats[0], scanned);
+}
+
+// The deferred high-degree near vertices: the whole grid sweeps each one's arcs in turn.
+// (Their distances were read before this launch's relaxations, as in sssp_relax.)
+extern "C" __global__ void sssp_relax_heavy(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                            const T* __restrict__ w, const int* __restrict__ heavy,
+                                            const int* __restrict__ heavy_count, T* dist, int* pred, T threshold,
+                                            int it, int epoch, int* near_mark, int* far_mark, int* next_near,
+                                            int* far, int* counts) {
+    const int hc = *heavy_count;
+    const i64 tid = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    const i64 stride = (i64)gridDim.x * blockDim.x;
+    for (int h = 0; h < hc; h++) {
+        const int u = heavy[h];
+        const T du = dist[u];
+        for (i64 e = ptr[u] + tid; e < ptr[u + 1]; e += stride)
+            sssp_relax_one(u, idx[e], sr_mul_op(du, w[e]), dist, pred, threshold, it, epoch, near_mark, far_mark,
+                           next_near, far, counts);
+    }
 }
 
 // Redistribute the far pile for a new threshold: entries below `settled_below` were
