@@ -17,6 +17,8 @@ Conventions, chosen to match path problems rather than linear algebra:
 * Undirected graphs store every edge in both directions (a self loop once);
   :attr:`Graph.nnz` counts stored arcs, :attr:`Graph.num_edges` input edges.
 * Unweighted arcs have weight 1 (``True`` for ``lor_land``) when a weight is needed.
+* A graph is treated as immutable: derived data (the transpose, degree
+  statistics, delta-stepping's light/heavy rows) is computed once and kept.
 
 Examples
 --------

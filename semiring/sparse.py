@@ -259,7 +259,7 @@ def kernels_for(S: "Semiring", dtype, device: str = "cpu"):
 
 
 # -- operand checks -------------------------------------------------------------------
-def _sparse_parts(name: str, A, S: "Semiring"):
+def _sparse_parts(name: str, A, S: "Semiring", check: bool = True):
     """``(ptr int64, idx int32, val, shape, fmt, xp)`` of a CSR/CSC matrix, after checks."""
     import scipy.sparse as sp
 
@@ -277,7 +277,8 @@ def _sparse_parts(name: str, A, S: "Semiring"):
     if len(A.shape) != 2:
         raise ShapeError(f"{name} must be 2-D, got shape {A.shape}")
     S.check_dtype(f"{name}.data", A.data.dtype)
-    check_entries(f"{name}.data", A.data, S)
+    if check:
+        check_entries(f"{name}.data", A.data, S)
     xp = array_module(A.data)
     ptr = xp.ascontiguousarray(A.indptr, dtype=np.int64)
     idx = A.indices
@@ -313,7 +314,7 @@ def _allow(mask, complement: bool, shape: tuple, xp):
     return allow
 
 
-def _check_dense(name: str, X, S: "Semiring", dtype, ndim: int, length: int | None, xp) -> None:
+def _check_dense(name: str, X, S: "Semiring", dtype, ndim: int, length: int | None, xp, check: bool = True) -> None:
     check_array(name, X)
     if array_module(X) is not xp:
         raise DeviceError(f"{name} and the sparse matrix live on different devices")
@@ -323,10 +324,11 @@ def _check_dense(name: str, X, S: "Semiring", dtype, ndim: int, length: int | No
         raise DTypeError(f"{name} has dtype {X.dtype}, the matrix {dtype} (no silent casting)")
     if length is not None and X.shape[0] != length:
         raise ShapeError(f"{name} has length {X.shape[0]}, the product needs {length}")
-    check_entries(name, X, S)
+    if check:
+        check_entries(name, X, S)
 
 
-def _check_out(out, shape: tuple, dtype, S: "Semiring", accumulate: bool, xp):
+def _check_out(out, shape: tuple, dtype, S: "Semiring", accumulate: bool, xp, check: bool = True):
     if out is None:
         if accumulate:
             raise SemiringError("accumulate=True adds into an existing result: pass out=")
@@ -338,13 +340,13 @@ def _check_out(out, shape: tuple, dtype, S: "Semiring", accumulate: bool, xp):
         raise ShapeError(f"out has shape {tuple(out.shape)}, expected {tuple(shape)}")
     if np.dtype(out.dtype) != dtype:
         raise DTypeError(f"out has dtype {out.dtype}, expected {dtype}")
-    if accumulate:
+    if accumulate and check:
         check_entries("out", out, S)
 
 
 # -- vector products -------------------------------------------------------------------
-def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, accumulate: bool):
-    ptr, idx, val, shape, fmt, xp = _sparse_parts("A", A, S)
+def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, accumulate: bool, check: bool):
+    ptr, idx, val, shape, fmt, xp = _sparse_parts("A", A, S, check)
     dtype = np.dtype(val.dtype)
     n_out, n_in = (shape[0], shape[1]) if op == "mxv" else (shape[1], shape[0])
     sparse_x = isinstance(x, SparseVector)
@@ -355,10 +357,11 @@ def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, a
             raise DeviceError("x and the sparse matrix live on different devices")
         if x.dtype != dtype:
             raise DTypeError(f"x has dtype {x.dtype}, the matrix {dtype} (no silent casting)")
-        check_entries("x.values", x.values, S)
+        if check:
+            check_entries("x.values", x.values, S)
     else:
-        _check_dense("x", x, S, dtype, 1, n_in, xp)
-    _check_out(out, (n_out,), dtype, S, accumulate, xp)
+        _check_dense("x", x, S, dtype, 1, n_in, xp, check)
+    _check_out(out, (n_out,), dtype, S, accumulate, xp, check)
     allow = _allow(mask, complement, (n_out,), xp)
     K = kernels_for(S, dtype, "gpu" if xp is not np else "cpu")
     xfirst = op == "vxm"
@@ -405,7 +408,8 @@ def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, a
     return y
 
 
-def mxv(S: "Semiring", A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+def mxv(S: "Semiring", A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False,
+        check: bool = True):
     """Matrix times vector: ``y[i] = add_j A[i, j] (x) x[j]``.
 
     Parameters
@@ -421,6 +425,10 @@ def mxv(S: "Semiring", A, x, out=None, mask=None, complement: bool = False, accu
         Structural mask of the result; ``complement=True`` inverts it.
     accumulate : bool
         ``out = out (+) A (x) x`` on the masked positions (needs ``out``).
+    check : bool
+        Check the entries (NaN, values the semiring cannot combine): a pass
+        over ``A.data`` per call.  Shapes, dtypes and devices are always
+        checked; ``check=False`` is for loops that validated their operands once.
 
     Returns
     -------
@@ -439,10 +447,11 @@ def mxv(S: "Semiring", A, x, out=None, mask=None, complement: bool = False, accu
     >>> max_min.mxv(A, np.array([9.0, 2.0]))
     array([2., 5.])
     """
-    return _vector_product("mxv", S, A, x, out, mask, complement, accumulate)
+    return _vector_product("mxv", S, A, x, out, mask, complement, accumulate, check)
 
 
-def vxm(S: "Semiring", x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+def vxm(S: "Semiring", x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False,
+        check: bool = True):
     """Vector times matrix: ``y[j] = add_i x[i] (x) A[i, j]`` (a push step on CSR).
 
     Parameters and returns as :func:`mxv`, with ``x`` of length ``A.shape[0]``.
@@ -459,7 +468,7 @@ def vxm(S: "Semiring", x, A, out=None, mask=None, complement: bool = False, accu
     >>> lor_land.vxm(frontier, A, mask=visited, complement=True)
     SparseVector(indices=array([1, 2]), values=array([ True,  True]), n=3)
     """
-    return _vector_product("vxm", S, A, x, out, mask, complement, accumulate)
+    return _vector_product("vxm", S, A, x, out, mask, complement, accumulate, check)
 
 
 # -- matrix products -------------------------------------------------------------------
@@ -475,7 +484,8 @@ def _is_sparse(X) -> bool:
     return False
 
 
-def mxm(S: "Semiring", A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+def mxm(S: "Semiring", A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False,
+        check: bool = True):
     """Sparse times dense ``C = A (x) B`` (or dense times sparse): many vectors at once.
 
     Parameters
@@ -489,6 +499,8 @@ def mxm(S: "Semiring", A, B, out=None, mask=None, complement: bool = False, accu
         Structural mask; ``complement=True`` inverts it.
     accumulate : bool
         ``out = out (+) A (x) B`` on the masked positions.
+    check : bool
+        Check the entries (see :func:`mxv`).
 
     Returns
     -------
@@ -517,21 +529,21 @@ def mxm(S: "Semiring", A, B, out=None, mask=None, complement: bool = False, accu
         raise UnsupportedOperationError("mxm needs one sparse operand; for two dense arrays use S.matmul")
     if sa:
         A = A if A.format == "csr" or not hasattr(A, "tocsr") else A.tocsr()
-        ptr, idx, val, shape, _, xp = _sparse_parts("A", A, S)
+        ptr, idx, val, shape, _, xp = _sparse_parts("A", A, S, check)
         dtype = np.dtype(val.dtype)
-        _check_dense("B", B, S, dtype, 2, shape[1], xp)
+        _check_dense("B", B, S, dtype, 2, shape[1], xp, check)
         cshape = (shape[0], B.shape[1])
         dense, transpose, xfirst = xp.ascontiguousarray(B), False, False
     else:
         B = B if B.format == "csc" or not hasattr(B, "tocsc") else B.tocsc()
-        ptr, idx, val, shape, _, xp = _sparse_parts("B", B, S)
+        ptr, idx, val, shape, _, xp = _sparse_parts("B", B, S, check)
         dtype = np.dtype(val.dtype)
-        _check_dense("A", A, S, dtype, 2, None, xp)
+        _check_dense("A", A, S, dtype, 2, None, xp, check)
         if A.shape[1] != shape[0]:
             raise ShapeError(f"inner dimensions differ: A is {A.shape[0]}x{A.shape[1]}, B is {shape[0]}x{shape[1]}")
         cshape = (A.shape[0], shape[1])
         dense, transpose, xfirst = xp.ascontiguousarray(A.T), True, True
-    _check_out(out, cshape, dtype, S, accumulate, xp)
+    _check_out(out, cshape, dtype, S, accumulate, xp, check)
     allow = _allow(mask, complement, cshape, xp)
     if transpose and allow is not None:
         allow = xp.ascontiguousarray(allow.T)

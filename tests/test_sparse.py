@@ -253,5 +253,8 @@ def test_errors_name_the_operand():
         sr.min_plus.mxm(np.eye(3), np.eye(3))
     with pytest.raises(ShapeError, match="out has shape"):
         sr.min_plus.mxv(A, x, out=np.zeros(4))
+    from semiring import sparse
+
+    assert sparse.mxv(sr.min_plus, A, np.array([0.0, np.nan, 0.0]), check=False).shape == (3,)  # no entry check
     masked = sr.min_plus.mxv(A, x, mask=SparseVector(np.array([1]), np.array([True]), 3))
     np.testing.assert_array_equal(masked, [np.inf, 2.0, np.inf])
