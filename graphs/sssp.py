@@ -141,6 +141,8 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     delta : float, optional
         Bucket width of delta-stepping (default :func:`default_delta`).
     device : {"auto", "cpu", "gpu"}
+        On the GPU, delta-stepping (near-far) runs on the device; the other
+        methods run on a host copy of the graph and return CuPy arrays.
 
     Returns
     -------
