@@ -73,9 +73,11 @@ def bfs_levels(indptr, indices, tptr, tind, s, mode, alpha, beta, level, parent,
                         parent[v] = u
                         nxt[nn] = v
                         nn += 1
-                        dv = indptr[v + 1] - indptr[v]
-                        new_mf += dv
-                        m_unvisited -= dv
+            # The new frontier's arcs, summed apart from the scan: independent loads overlap.
+            for k in range(nn):
+                v = nxt[k]
+                new_mf += indptr[v + 1] - indptr[v]
+            m_unvisited -= new_mf
         else:
             for k in range(nf):
                 flags[queue[k]] = 1
@@ -105,9 +107,6 @@ def bfs_levels(indptr, indices, tptr, tind, s, mode, alpha, beta, level, parent,
                 if found:
                     nxt[nn] = v
                     nn += 1
-                    dv = indptr[v + 1] - indptr[v]
-                    new_mf += dv
-                    m_unvisited -= dv
                 else:
                     edges += b - a
                     unvis[keep] = v
@@ -115,6 +114,10 @@ def bfs_levels(indptr, indices, tptr, tind, s, mode, alpha, beta, level, parent,
             n_unvis = keep
             for k in range(nf):
                 flags[queue[k]] = 0
+            for k in range(nn):
+                v = nxt[k]
+                new_mf += indptr[v + 1] - indptr[v]
+            m_unvisited -= new_mf
         if d < t_mode.shape[0]:
             t_mode[d] = 0 if push else 1
             t_nf[d] = nf
