@@ -83,6 +83,8 @@ class Job:
         self.pred_block = 128 if not self.on_gpu else 256
         #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall.
         self.fw_below = FW_BELOW["gpu" if self.on_gpu else "cpu"]
+        #: Close small diagonal blocks by replaying CUDA graphs (GPU, distances only).
+        self.use_graphs = self.on_gpu and P is None
         self._scratch: dict[str, object] = {}
         #: Index of ``D[0, 0]`` in the whole matrix (for naming vertices).
         self.offset = 0
@@ -94,6 +96,7 @@ class Job:
         job.offset = self.offset + r0
         job._scratch = self._scratch
         job.fw_below = 0
+        job.use_graphs = self.use_graphs
         return job
 
     # -- scratch -------------------------------------------------------------------

@@ -32,6 +32,10 @@ what the Pi update needs.  This costs one ``(n/2)^2`` copy per such product,
 and one scratch buffer of ``n^2/4`` elements (two with predecessors).  The
 other two products (``A22 (+)= A21 A12``, ``A11 (+)= A12 A21``) need no copy.
 
+Launch overhead on the GPU.  Diagonal blocks of up to
+:data:`apsp.cuda_graphs.GRAPH_MAX` vertices are closed by replaying a CUDA
+graph of their whole recursion (distances only; :mod:`apsp.cuda_graphs`).
+
 Predecessors.  The Pi update (:mod:`apsp.predecessors`) applied to these
 quadrant products does not keep each row of ``P`` a tree when paths tie: a
 product updates a row on some columns only, while the predecessors it copies
@@ -55,6 +59,12 @@ __all__ = ["rkleene", "split_point", "FW_BELOW"]
 #: wide rank-``b`` updates rather than small squares, which may fill a GPU better at
 #: the bottom of the recursion; 0 (the default) keeps the pure R-Kleene recursion.
 FW_BELOW = {"cpu": 0, "gpu": 0}
+
+
+def _graph_max() -> int:
+    from .cuda_graphs import GRAPH_MAX
+
+    return GRAPH_MAX
 
 
 def split_point(n: int, align: int = 64) -> int:
@@ -105,6 +115,11 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
     if n <= job.base_size:
         if n > 0:
             job.close_leaf(r0, r1)
+        return
+    if job.use_graphs and n <= _graph_max():
+        from .cuda_graphs import closure_via_graph
+
+        closure_via_graph(job, r0, r1)
         return
     if n <= job.fw_below:
         from .blocked_fw import blocked_floyd_warshall

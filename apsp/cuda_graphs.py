@@ -1,0 +1,104 @@
+"""Replay R-Kleene's small sub-closures on the GPU as CUDA graphs.
+
+Below a few thousand vertices the GPU closure is bound by launches, not
+arithmetic: closing a ``2048 x 2048`` diagonal block takes a few hundred
+kernel launches (products, copies and base-case closures), and the Python
+that issues them costs more than the kernels.  The sequence only depends on
+the block size, so it is captured once into a CUDA graph over a fixed
+scratch block (``cudaStreamBeginCapture`` / ``cudaGraphLaunch``) and each
+later closure of that size is three operations: copy the block in, launch the
+graph, copy it back (Buluc, Gilbert & Budak 2010 observe the same launch
+overhead; graphs are the modern cure).
+
+Used for distances only (the predecessor schedule is the blocked one, see
+:mod:`apsp.rkleene`).  Anything that goes wrong while capturing falls back to
+running the closure directly; the first closure of each size always runs
+directly (it also compiles the kernels and sizes the scratch).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+import cupy
+import numpy as np
+
+if TYPE_CHECKING:
+    from ._job import Job
+
+__all__ = ["GRAPH_MAX", "closure_via_graph", "clear"]
+
+#: Largest diagonal block replayed from a graph (its scratch holds ``GRAPH_MAX^2`` entries).
+GRAPH_MAX = 2048
+_MAX_ENTRIES = 8
+_CACHE: OrderedDict = OrderedDict()
+_FAILED = object()
+
+
+class _Captured:
+    """A scratch block, the job that works on it, and the graph of its closure."""
+
+    def __init__(self, X, sub: "Job", graph) -> None:
+        self.X, self.sub, self.graph = X, sub, graph
+
+
+def clear() -> None:
+    """Forget every captured graph (frees their scratch blocks)."""
+    _CACHE.clear()
+
+
+def _capture(sub: "Job"):
+    """Record ``rkleene(sub)`` into a graph on a private stream; None if the capture fails."""
+    from .rkleene import rkleene
+
+    stream = cupy.cuda.Stream(non_blocking=True)
+    graph = None
+    try:
+        with stream:
+            stream.begin_capture()
+            try:
+                rkleene(sub)
+            finally:
+                graph = stream.end_capture()
+    except Exception:  # capture unsupported here: run directly from now on
+        return None
+    return graph
+
+
+def closure_via_graph(job: "Job", r0: int, r1: int) -> None:
+    """Close ``job.D[r0:r1, r0:r1]`` in place, replaying a captured graph when one exists.
+
+    Parameters
+    ----------
+    job : Job
+        A GPU job without predecessors.
+    r0, r1 : int
+        The diagonal block (at most :data:`GRAPH_MAX` vertices).
+    """
+    from ._job import Job
+    from .progress import Progress
+    from .rkleene import rkleene
+
+    n = r1 - r0
+    blk = job.D[r0:r1, r0:r1]
+    key = (job.S, np.dtype(job.D.dtype).str, n, job.base_size, cupy.cuda.Device().id)
+    entry = _CACHE.get(key)
+    if entry is None or entry is _FAILED:
+        X = cupy.empty((n, n), dtype=job.D.dtype)
+        sub = Job(job.S, X, None, job.W, job.base_size, Progress(1, enabled=False), early_check=False)
+        sub.use_graphs = False
+        X[...] = blk
+        rkleene(sub)  # the direct run: compiles, allocates the scratch, gives the answer
+        blk[...] = X
+        if entry is None:
+            graph = _capture(sub)
+            _CACHE[key] = _FAILED if graph is None else _Captured(X, sub, graph)
+            while len(_CACHE) > _MAX_ENTRIES:
+                _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+        entry.X[...] = blk
+        entry.graph.launch(stream=cupy.cuda.get_current_stream())
+        blk[...] = entry.X
+    job.progress.advance(float(n) ** 3)
