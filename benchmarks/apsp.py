@@ -268,12 +268,13 @@ def gpu_benchmarks(sizes: list[int], rank1_max: int, repeats: int, ooc_n: int) -
                     t1 = time.perf_counter()
                     ref.get()
                     entry["d2h_s"] = time.perf_counter() - t1
-                same = bool(cp.array_equal(D, ref)) if D is not ref else True
+                # float32 sums in another order round differently: equal up to a few ulps
+                same = bool(cp.allclose(D, ref, rtol=1e-5, atol=0.0)) if D is not ref else True
                 rate = n**3 / t
                 entry[m] = {"seconds": t, "rate_min_plus_per_s": rate, "fraction_of_ceiling": rate / ceiling,
                             "same_as_rkleene": same}
                 rows.append([kind, n, m, f"{t * 1e3:.1f}", f"{rate / 1e12:.2f}", f"{rate / ceiling:.0%}",
-                             "" if same else "DIFFERS from rkleene"])
+                             "" if same else "DIFFERS from rkleene (rtol 1e-5)"])
             if n <= rank1_max:
                 log(f"gpu {kind} n={n}: CuPy rank-1 loop ...")
                 t = cuda_time(lambda X=Wd: cupy_rank1_fw(X), 1)
