@@ -1,5 +1,19 @@
 """graphs: graph container, I/O, generators and traversal algorithms over semirings.
 
+* :class:`Graph` (CSR, optional weights, CPU or GPU) and :func:`as_graph`
+  (from scipy / cupyx sparse, dense arrays, NetworkX);
+* :func:`read` / :func:`write`: DIMACS ``.gr``, SNAP edge lists, Matrix Market, ``.gz``;
+* :mod:`graphs.generators`: Erdos-Renyi, R-MAT / Kronecker, SSCA#2, grids,
+  road-like networks, random DAGs (seeded; CPU and GPU);
+* :func:`bfs` (direction-optimising), :func:`st_connectivity` (bidirectional),
+  :func:`sssp` (Bellman-Ford, delta-stepping, Dijkstra, label-correcting),
+  :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
+  :func:`connected_components` (weak and strong).
+
+The algorithms are sparse semiring products in disguise (see
+:mod:`semiring.sparse`); on the GPU their kernels live in
+``semiring/cuda/sparse_kernels.cu`` and their drivers in :mod:`graphs.cuda_traversal`.
+
 >>> import graphs
 >>> G = graphs.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])
 >>> G.to_dense()
