@@ -58,9 +58,10 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     """The module ``template`` specialised to ``S``'s scalar ops and ``dtype``'s register width.
 
     Built-in families with vector operations (:func:`semiring._cpu.scalar_ops.vector_ops_for`)
-    also get them (``# @VADD`` / ``# @VMUL``) with ``VEC = 1`` and ``VW``, the
-    lanes of one native vector register, so that the GEMM template uses its
-    SIMD micro-kernel; every other semiring gets ``VEC = 0`` (scalar kernel).
+    also get them (``# @VADD`` / ``# @VMUL``) with ``VEC = 1``, ``VW`` (the
+    lanes of one native vector register) and ``NV`` (vectors per tile row), so
+    that the GEMM template uses its SIMD micro-kernel; every other semiring
+    gets ``VEC = 0`` (scalar kernel).
     Higher layers use this for their own templates (e.g. a Floyd-Warshall base
     case), which may use the same marks; it is compiled once and cached on disk.
 
@@ -71,7 +72,7 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     1
     """
     from ._cpu.scalar_ops import vector_ops_for
-    from ._cpu.simd import lanes
+    from ._cpu.simd import lanes, register_bytes
     from ._cpu.specialize import specialize
 
     ops = cpu_scalar_ops(S, dtype)
@@ -82,7 +83,8 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     vops = vector_ops_for(S.family, dtype) if S.family is not None else None
     if vops is not None:
         ops = {**ops, "vadd": (vops[0], 4), "vmul": (vops[1], 4)}
-        consts.update(VEC=1, VW=lanes(dtype))
+        # 4 x 4 register tile with 32 vector registers (AVX-512), 4 x 2 with 16 (AVX2).
+        consts.update(VEC=1, VW=lanes(dtype), NV=4 if register_bytes() >= 64 else 2)
     return specialize(template, ops, consts)
 
 

@@ -250,7 +250,7 @@ def test_vector_gemm_matches_scalar_gemm(dtype):
     dtype = np.dtype(dtype)
     S = sr.min_plus
     mod = cpu_kernels(S, dtype)
-    assert mod.VEC == 1 and mod.NRV == 4 * simd.lanes(dtype)
+    assert mod.VEC == 1 and mod.VW == simd.lanes(dtype) and mod.NRV == mod.NV * mod.VW
     gemm_vec, gemm_scalar, witness_vec, witness_scalar = _compiled(mod, dtype)
     lo, hi = sentinels(dtype)
     zero = S.zero_value(dtype)

@@ -2,7 +2,7 @@
 
 This module is a *template*: :mod:`.specialize` writes a copy per semiring
 family and dtype with the marked lines (``# @ADD``, ``# @MUL``, ``# @VADD``,
-``# @VMUL``, ``# @NR``, ``# @VEC``, ``# @VW``) replaced, so that every
+``# @VMUL``, ``# @NR``, ``# @VEC``, ``# @VW``, ``# @NV``) replaced, so that every
 specialisation is a real file that Numba caches on disk.
 
 ``C = C (+) A (x) B`` (``accumulate``) or ``C = A (x) B``, for any semiring
@@ -25,12 +25,14 @@ Two micro-kernels exist, and module-level ``gemm`` / ``gemm_witness`` name the
 one this specialisation uses:
 
 * ``VEC = 1`` (built-in families whose vector ops exist, see
-  :data:`.scalar_ops.VOPS`): the tile is ``MR x 4`` SIMD vectors of ``VW``
+  :data:`.scalar_ops.VOPS`): the tile is ``MR x NV`` SIMD vectors of ``VW``
   lanes (:mod:`.simd`; ``VW`` fills one register, e.g. 16 float32 with
-  AVX-512), held in 16 local variables, i.e. in registers.  Each step of
-  ``k`` loads 4 vectors of the packed ``B`` strip once, broadcasts each of the
-  ``MR`` values of ``A`` and applies the semiring's vector ``vmul`` / ``vadd``
-  (``# @VMUL`` / ``# @VADD``) to the 16 accumulators;
+  AVX-512), held in local variables, i.e. in registers: ``NV = 4`` (16
+  accumulators) where there are 32 vector registers (AVX-512), ``NV = 2``
+  where there are 16 (AVX2).  Each step of ``k`` loads the ``NV`` vectors of
+  the packed ``B`` strip once, broadcasts each of the ``MR`` values of ``A``
+  and applies the semiring's vector ``vmul`` / ``vadd`` (``# @VMUL`` /
+  ``# @VADD``) to the accumulators;
 * ``VEC = 0`` (custom semirings): the same blocking with scalar ``add`` /
   ``mul`` over a ``4 x NR`` array, left to LLVM's auto-vectoriser (which keeps
   that array in memory).
@@ -47,8 +49,8 @@ column stride are updated with vector loads and stores.
 The witness variant tracks, for each entry, the smallest ``k`` whose product
 changes the running sum (``add(p, acc) != acc``); for a *selective* ``add``
 (min, max, or) that is the ``k`` achieving the result.  Its vector micro-kernel
-keeps ``MR x 2`` accumulators and as many int32 witness vectors, updated with a
-compare and a select per step.
+keeps ``MR x NV/2`` accumulators and as many int32 witness vectors, updated with
+a compare and a select per step.
 """
 
 from __future__ import annotations
@@ -65,13 +67,14 @@ from .simd import vload, vne, vselect, vsplat, vstore
 NR = 64  # @NR
 VEC = 0  # @VEC
 VW = 16  # @VW
+NV = 4  # @NV
 MR = 4
 KC = 256
 NC = 16 * NR
 NRW = NR // 2
-NRV = 4 * VW  # columns of a vector tile: 4 vectors per row
-NCV = 16 * NRV
-NRVW = 2 * VW  # columns of a vector witness tile: 2 vectors per row
+NRV = NV * VW  # columns of a vector tile: NV vectors per row
+NRVW = NRV // 2  # columns of a vector witness tile
+NCV = 64 * VW
 
 
 @njit(cache=True, nogil=True)
@@ -214,12 +217,14 @@ def _pack_a_kmajor(A, i0, m, kc, kn, zero, out):  # pragma: no cover - jitted
             out[kk * MR + ii] = zero
 
 
-@njit(cache=True, nogil=True)
-def _tile(a, Bp, off, kn, zero, lo, hi, out):  # pragma: no cover - jitted
-    """The ``MR x NRV`` tile ``(+)_kk a[kk, :] (x) Bp[kk, :]`` (strip at ``Bp[off:]``) into ``out`` (row-major).
 
-    The 16 accumulators ``cIV`` (row ``I``, vector ``V``) are locals of SIMD
-    type, so LLVM keeps them in registers for the whole ``k`` loop.
+@njit(cache=True, nogil=True)
+def _tile4(a, Bp, off, kn, zero, lo, hi, out):  # pragma: no cover - jitted
+    """``MR x 4`` vectors: the tile ``(+)_kk a[kk, :] (x) Bp[kk, :]`` (strip at ``Bp[off:]``) into ``out``.
+
+    The accumulators ``cIV`` (row ``I``, vector ``V``) are locals of SIMD type,
+    so LLVM keeps them in registers for the whole ``k`` loop; ``out`` gets the
+    tile row-major (``MR x NRV``).
     """
     z = vsplat(zero, VW)
     c00 = z
@@ -281,47 +286,51 @@ def _tile(a, Bp, off, kn, zero, lo, hi, out):  # pragma: no cover - jitted
     vstore(out, 3 * NRV + 2 * VW, c32)
     vstore(out, 3 * NRV + 3 * VW, c33)
 
+@njit(cache=True, nogil=True)
+def _tile2(a, Bp, off, kn, zero, lo, hi, out):  # pragma: no cover - jitted
+    """``MR x 2`` vectors: the tile ``(+)_kk a[kk, :] (x) Bp[kk, :]`` (strip at ``Bp[off:]``) into ``out``.
+
+    The accumulators ``cIV`` (row ``I``, vector ``V``) are locals of SIMD type,
+    so LLVM keeps them in registers for the whole ``k`` loop; ``out`` gets the
+    tile row-major (``MR x NRV``).
+    """
+    z = vsplat(zero, VW)
+    c00 = z
+    c01 = z
+    c10 = z
+    c11 = z
+    c20 = z
+    c21 = z
+    c30 = z
+    c31 = z
+    for kk in range(kn):
+        b0 = vload(Bp, off, VW)
+        b1 = vload(Bp, off + VW, VW)
+        s = vsplat(a[kk * MR + 0], VW)
+        c00 = vadd(c00, vmul(s, b0, lo, hi), lo, hi)
+        c01 = vadd(c01, vmul(s, b1, lo, hi), lo, hi)
+        s = vsplat(a[kk * MR + 1], VW)
+        c10 = vadd(c10, vmul(s, b0, lo, hi), lo, hi)
+        c11 = vadd(c11, vmul(s, b1, lo, hi), lo, hi)
+        s = vsplat(a[kk * MR + 2], VW)
+        c20 = vadd(c20, vmul(s, b0, lo, hi), lo, hi)
+        c21 = vadd(c21, vmul(s, b1, lo, hi), lo, hi)
+        s = vsplat(a[kk * MR + 3], VW)
+        c30 = vadd(c30, vmul(s, b0, lo, hi), lo, hi)
+        c31 = vadd(c31, vmul(s, b1, lo, hi), lo, hi)
+        off += NRV
+    vstore(out, 0, c00)
+    vstore(out, VW, c01)
+    vstore(out, NRV, c10)
+    vstore(out, NRV + VW, c11)
+    vstore(out, 2 * NRV, c20)
+    vstore(out, 2 * NRV + VW, c21)
+    vstore(out, 3 * NRV, c30)
+    vstore(out, 3 * NRV + VW, c31)
 
 @njit(cache=True, nogil=True)
-def _gemm_vec(A, B, C, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
-    """Rows ``r0:r1`` of ``C (+)= A (x) B`` (``accumulate``) or ``C = A (x) B``, SIMD micro-kernel."""
-    K = A.shape[1]
-    n = B.shape[1]
-    if not accumulate:
-        for i in range(r0, r1):
-            for j in range(n):
-                C[i, j] = zero
-    if r1 <= r0 or n == 0 or K == 0:
-        return
-    a = np.empty(MR * KC, dtype=C.dtype)
-    tile = np.empty(MR * NRV, dtype=C.dtype)
-    Bp = np.empty(((min(NCV, n) + NRV - 1) // NRV) * min(KC, K) * NRV, dtype=C.dtype)
-    unit = C.strides[1] == C.itemsize
-    for jc in range(0, n, NCV):
-        jn = min(NCV, n - jc)
-        for kc in range(0, K, KC):
-            kn = min(KC, K - kc)
-            _pack_b_strips(B, kc, kn, jc, jn, NRV, zero, Bp)
-            for i0 in range(r0, r1, MR):
-                _pack_a_kmajor(A, i0, r1, kc, kn, zero, a)
-                for jb in range((jn + NRV - 1) // NRV):
-                    _tile(a, Bp, jb * kn * NRV, kn, zero, lo, hi, tile)
-                    j0 = jc + jb * NRV
-                    jw = min(NRV, jn - jb * NRV)
-                    for ii in range(min(MR, r1 - i0)):
-                        if unit and jw == NRV:
-                            row = C[i0 + ii]
-                            for v in range(0, NRV, VW):
-                                t = vload(tile, ii * NRV + v, VW)
-                                vstore(row, j0 + v, vadd(vload(row, j0 + v, VW), t, lo, hi))
-                        else:
-                            for jj in range(jw):
-                                C[i0 + ii, j0 + jj] = add(C[i0 + ii, j0 + jj], tile[ii * NRV + jj], lo, hi)
-
-
-@njit(cache=True, nogil=True)
-def _tile_witness(a, Bp, off, kn, kc, lo, hi, acc, win):  # pragma: no cover - jitted
-    """Witness micro-kernel: update the ``MR x NRVW`` tile ``acc`` in place; ``win`` gets the last changing ``k``.
+def _tile_witness2(a, Bp, off, kn, kc, lo, hi, acc, win):  # pragma: no cover - jitted
+    """Witness micro-kernel, ``MR x 2`` vectors: update the tile ``acc`` in place, ``win`` = last changing ``k``.
 
     ``win`` lanes stay -1 where no product changed the entry.  Per step and
     vector: ``new = vadd(old, vmul(a, b))``, then ``win = k if new != old``.
@@ -393,6 +402,87 @@ def _tile_witness(a, Bp, off, kn, kc, lo, hi, acc, win):  # pragma: no cover - j
     vstore(acc, 3 * NRVW + VW, c31)
     vstore(win, 3 * NRVW + VW, w31)
 
+@njit(cache=True, nogil=True)
+def _tile_witness1(a, Bp, off, kn, kc, lo, hi, acc, win):  # pragma: no cover - jitted
+    """Witness micro-kernel, ``MR x 1`` vectors: update the tile ``acc`` in place, ``win`` = last changing ``k``.
+
+    ``win`` lanes stay -1 where no product changed the entry.  Per step and
+    vector: ``new = vadd(old, vmul(a, b))``, then ``win = k if new != old``.
+    """
+    kv = vsplat(np.int32(-1), VW)
+    c00 = vload(acc, 0, VW)
+    c10 = vload(acc, NRVW, VW)
+    c20 = vload(acc, 2 * NRVW, VW)
+    c30 = vload(acc, 3 * NRVW, VW)
+    w00 = kv
+    w10 = kv
+    w20 = kv
+    w30 = kv
+    for kk in range(kn):
+        kv = vsplat(np.int32(kc + kk), VW)
+        b0 = vload(Bp, off, VW)
+        s = vsplat(a[kk * MR + 0], VW)
+        t = vadd(c00, vmul(s, b0, lo, hi), lo, hi)
+        w00 = vselect(vne(t, c00), kv, w00)
+        c00 = t
+        s = vsplat(a[kk * MR + 1], VW)
+        t = vadd(c10, vmul(s, b0, lo, hi), lo, hi)
+        w10 = vselect(vne(t, c10), kv, w10)
+        c10 = t
+        s = vsplat(a[kk * MR + 2], VW)
+        t = vadd(c20, vmul(s, b0, lo, hi), lo, hi)
+        w20 = vselect(vne(t, c20), kv, w20)
+        c20 = t
+        s = vsplat(a[kk * MR + 3], VW)
+        t = vadd(c30, vmul(s, b0, lo, hi), lo, hi)
+        w30 = vselect(vne(t, c30), kv, w30)
+        c30 = t
+        off += NRVW
+    vstore(acc, 0, c00)
+    vstore(win, 0, w00)
+    vstore(acc, NRVW, c10)
+    vstore(win, NRVW, w10)
+    vstore(acc, 2 * NRVW, c20)
+    vstore(win, 2 * NRVW, w20)
+    vstore(acc, 3 * NRVW, c30)
+    vstore(win, 3 * NRVW, w30)
+
+@njit(cache=True, nogil=True)
+def _gemm_vec(A, B, C, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
+    """Rows ``r0:r1`` of ``C (+)= A (x) B`` (``accumulate``) or ``C = A (x) B``, SIMD micro-kernel."""
+    K = A.shape[1]
+    n = B.shape[1]
+    if not accumulate:
+        for i in range(r0, r1):
+            for j in range(n):
+                C[i, j] = zero
+    if r1 <= r0 or n == 0 or K == 0:
+        return
+    a = np.empty(MR * KC, dtype=C.dtype)
+    tile = np.empty(MR * NRV, dtype=C.dtype)
+    Bp = np.empty(((min(NCV, n) + NRV - 1) // NRV) * min(KC, K) * NRV, dtype=C.dtype)
+    unit = C.strides[1] == C.itemsize
+    for jc in range(0, n, NCV):
+        jn = min(NCV, n - jc)
+        for kc in range(0, K, KC):
+            kn = min(KC, K - kc)
+            _pack_b_strips(B, kc, kn, jc, jn, NRV, zero, Bp)
+            for i0 in range(r0, r1, MR):
+                _pack_a_kmajor(A, i0, r1, kc, kn, zero, a)
+                for jb in range((jn + NRV - 1) // NRV):
+                    _tile(a, Bp, jb * kn * NRV, kn, zero, lo, hi, tile)
+                    j0 = jc + jb * NRV
+                    jw = min(NRV, jn - jb * NRV)
+                    for ii in range(min(MR, r1 - i0)):
+                        if unit and jw == NRV:
+                            row = C[i0 + ii]
+                            for v in range(0, NRV, VW):
+                                t = vload(tile, ii * NRV + v, VW)
+                                vstore(row, j0 + v, vadd(vload(row, j0 + v, VW), t, lo, hi))
+                        else:
+                            for jj in range(jw):
+                                C[i0 + ii, j0 + jj] = add(C[i0 + ii, j0 + jj], tile[ii * NRV + jj], lo, hi)
+
 
 @njit(cache=True, nogil=True)
 def _gemm_witness_vec(A, B, C, W, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
@@ -432,5 +522,7 @@ def _gemm_witness_vec(A, B, C, W, r0, r1, accumulate, zero, lo, hi):  # pragma: 
                                 W[i0 + ii, j0 + jj] = win[ii * NRVW + jj]
 
 
+_tile = _tile4 if NV == 4 else _tile2
+_tile_witness = _tile_witness2 if NV == 4 else _tile_witness1
 gemm = _gemm_vec if VEC else _gemm_scalar
 gemm_witness = _gemm_witness_vec if VEC else _gemm_witness_scalar
