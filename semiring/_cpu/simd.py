@@ -324,6 +324,27 @@ def vmax(typingctx, a, b):
     return vt(a, b), codegen
 
 
+def _sadd_sat(builder, x, y, vty: ir.VectorType):
+    """``x + y`` clamped to the signed range ``[MIN, MAX]``, as ``clamp(x, MIN - y, MAX - y) + y``.
+
+    The bounds are ``MAX - y`` (for ``y >= 0``, else ``MAX``) and ``MIN - y``
+    (for ``y < 0``, else ``MIN``); neither overflows, nor does the final sum.
+    They depend on ``y`` alone, so in a GEMM micro-kernel, where ``y`` is a
+    loaded ``B`` vector shared by every row of the tile, LLVM computes them once
+    per vector and each lane pays one min, one max and one add (``llvm.sadd.sat``
+    expands to about six instructions on x86).
+    """
+    bits = vty.element.width
+    top = _splat(builder, vty, ir.Constant(vty.element, 2 ** (bits - 1) - 1))
+    bottom = _splat(builder, vty, ir.Constant(vty.element, -(2 ** (bits - 1))))
+    zero = ir.Constant(vty, None)
+    upper = builder.select(builder.icmp_signed(">=", y, zero), builder.sub(top, y), top)
+    lower = builder.select(builder.icmp_signed("<", y, zero), builder.sub(bottom, y), bottom)
+    clamped = builder.select(builder.icmp_signed(">", x, upper), upper, x)
+    clamped = builder.select(builder.icmp_signed("<", clamped, lower), lower, clamped)
+    return builder.add(clamped, y)
+
+
 def _smul_sat64(builder, x, y, n: int):
     """``x * y`` clamped to ``[INT64_MIN, INT64_MAX]`` on ``<n x i64>``, exactly, without 128-bit products.
 
@@ -360,6 +381,8 @@ def _sat_intrinsic(name: str, doc: str):
                 return builder.fadd(x, y) if name == "sadd" else builder.fmul(x, y)
             vty = context.get_value_type(vt)
             signed = "s" if vt.dtype.signed else "u"
+            if name == "sadd" and vt.dtype.signed:
+                return _sadd_sat(builder, x, y, vty)
             if name == "sadd":
                 fnty = ir.FunctionType(vty, [vty, vty])
                 fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.{signed}add.sat.{_llvm_suffix(vt)}")
