@@ -348,3 +348,21 @@ def test_plus_times_float_is_close_on_general_values(rng):
     got = cp.empty((150, 90), cp.float32)
     matmul_into(plus_times, cp.asarray(A), cp.asarray(B), got, None, False)
     np.testing.assert_allclose(cp.asnumpy(got), A.astype(np.float64) @ B, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("m,n", [(1500, 1537), (700, 333)])  # default tile (enough blocks) and the small tile
+def test_default_and_small_tiles(m, n, dtype, rng):
+    from semiring.cuda.compile import tile_for_shape, tile_of
+    from semiring.cuda.ops import spec_for
+
+    spec = spec_for(min_plus, np.dtype(dtype))
+    small = tile_for_shape(spec, False, m, n) != tile_of(spec, False)
+    assert small == (m < 1000)
+    A = random_matrix(min_plus, dtype, (m, 129), rng)
+    B = random_matrix(min_plus, dtype, (129, n), rng)
+    C0 = random_matrix(min_plus, dtype, (m, n), rng)
+    for accumulate in (False, True):
+        want, _ = cpu_reference(min_plus, A, B, C0, accumulate, False)
+        got, _ = run_gpu(min_plus, A, B, C0, accumulate, False, rng)
+        assert_same(got, want, f"{m}x129x{n} acc={accumulate} small tile={small}")

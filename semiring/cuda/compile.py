@@ -85,6 +85,34 @@ TILE_OVERRIDE: dict[tuple, Tile] = {}
 """Tuning hook: ``{(itemsize, witness, heavy): Tile}`` replaces the default tiles (benchmarks/gemm_gpu.py --tune)."""
 
 
+#: Tiles for products too small to fill the GPU with the default tiles (fewer blocks
+#: than multiprocessors): a quarter of the outputs per block, four times the blocks.
+_SMALL_TILES = {4: Tile(64, 64, 16, 4, 4, 3), 8: Tile(64, 64, 16, 4, 4, 3)}
+
+
+@functools.cache
+def multiprocessors() -> int:
+    """Streaming multiprocessors of the current device."""
+    return int(cp.cuda.Device().attributes["MultiProcessorCount"])
+
+
+def tile_for_shape(spec: KernelSpec, witness: bool, m: int, n: int) -> Tile:
+    """The tile for an ``m x n`` output: the default one, or the small one when that fills the GPU better.
+
+    Small products (the bottom of R-Kleene's recursion) would otherwise run on a
+    few multiprocessors while the others idle.
+    """
+    tile = tile_of(spec, witness)
+    if witness or is_heavy(spec):
+        return tile
+    blocks = -(-m // tile.bm) * -(-n // tile.bn)
+    if blocks >= multiprocessors():
+        return tile
+    import numpy as np
+
+    return TILE_OVERRIDE.get(("small", np.dtype(spec.dtype).itemsize), _SMALL_TILES[np.dtype(spec.dtype).itemsize])
+
+
 def tile_for(itemsize: int, witness: bool, heavy: bool = False) -> Tile:
     """The tile shape of the register-blocked kernel for an element size.
 

@@ -32,7 +32,7 @@ import cupy as cp
 import numpy as np
 
 from ..generic import generic_matmul
-from .compile import kernel, tile_of
+from .compile import kernel, tile_for_shape, tile_of
 from .ops import KernelSpec, spec_for
 
 if TYPE_CHECKING:
@@ -132,7 +132,8 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     n = B.shape[1]
     itemsize = C.itemsize
     witness = W is not None
-    tile = tile_of(spec, witness)
+    mode = config.lazy if lazy is None else lazy
+    tile = tile_of(spec, witness) if mode == "on" else tile_for_shape(spec, witness, m, n)
     A, lda = _rows(A)
     B, ldb = _rows(B)
     Ct, ldc, c_copy = _out_rows(C)
@@ -142,7 +143,6 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         flags |= C_VEC
     grid = ((n + tile.bn - 1) // tile.bn, (m + tile.bm - 1) // tile.bm)
     wit = "true" if witness else "false"
-    mode = config.lazy if lazy is None else lazy
     use_lazy = mode == "on"
     nonneg = False
     if mode == "auto" and m * n * k >= config.lazy_min_work:
@@ -151,6 +151,8 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     elif use_lazy:
         nzA, nzB, _, _, _ = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
     if use_lazy:
+        tile = tile_of(spec, witness)  # the masks are per default-tile block
+        grid = ((n + tile.bn - 1) // tile.bn, (m + tile.bm - 1) // tile.bm)
         smem = tile.smem(itemsize, lazy=True)
         fn = kernel("gemm.cu", f"sr_gemm_lazy<{wit}>", spec, tile, smem)
         args = _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
