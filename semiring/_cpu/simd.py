@@ -24,7 +24,9 @@ auto-vectoriser, not explicit vectors, so these do use ``zmm`` registers.)
 Every lane-wise operation equals the scalar Python/Numba operation on each lane
 for all non-NaN inputs, ``+-inf`` included (e.g. :func:`vmin` is exactly
 ``a if a <= b else b``, which also fixes which zero a ``min(-0.0, 0.0)``
-returns).  No bounds are checked: :func:`vload` and :func:`vstore` touch
+returns).  With a NaN operand they may differ (``vmin(nan, x)`` is ``nan``
+where the scalar gives ``x``); the semiring kernels never see NaN in valid
+inputs.  No bounds are checked: :func:`vload` and :func:`vstore` touch
 ``lanes`` consecutive elements of the array's buffer, and the caller
 guarantees they exist and are contiguous.
 
