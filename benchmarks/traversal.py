@@ -332,8 +332,9 @@ def run_gpu(args) -> None:
                            [[t["level"], t["direction"], t["frontier"], t["edges"], t.get("frontier_format", ""),
                              t.get("granularity", "")] for t in trace]))
     print(md)
-    write_results("traversal-gpu", {"machine": machine(), "device": dev, "rows": rows, "bfs_trace": trace}, md)
-    plot([(r["what"].split(" (")[0], r["rate"]) for r in rows if r["unit"] == "GTEPS"], "traversal-gpu.png",
+    stem = "traversal-gpu-" + dev.lower().replace(" ", "-")
+    write_results(stem, {"machine": machine(), "device": dev, "rows": rows, "bfs_trace": trace}, md)
+    plot([(r["what"].split(" (")[0], r["rate"]) for r in rows if r["unit"] == "GTEPS"], f"{stem}.png",
          f"GPU traversal rate ({dev})")
 
 
