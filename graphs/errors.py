@@ -1,10 +1,12 @@
 """Errors raised by the graphs package; every one is a :class:`ValueError` subclass.
 
-:class:`NegativeCycleError` is the one of :mod:`apsp` when that package provides it,
-so ``except apsp.NegativeCycleError`` catches the error of :func:`graphs.sssp` too.
+:class:`NegativeCycleError` is the one of :mod:`apsp` (re-exported), so
+``except apsp.NegativeCycleError`` catches the error of :func:`graphs.sssp` too.
 """
 
 from __future__ import annotations
+
+from apsp.errors import NegativeCycleError
 
 __all__ = ["GraphError", "GraphFormatError", "VertexError", "NegativeCycleError"]
 
@@ -30,25 +32,7 @@ class GraphFormatError(GraphError):
         super().__init__(f"{where}: {what}")
 
 
-def _negative_cycle_error():
-    try:
-        from apsp.errors import NegativeCycleError as err
-    except ImportError:  # pragma: no cover - apsp is part of the project
 
-        class err(GraphError):
-            """A negative cycle is reachable; ``vertex`` lies on it, ``cycle`` lists it in order."""
-
-            def __init__(self, vertex: int, cycle=None, weight=None, message: str | None = None) -> None:
-                self.vertex = int(vertex)
-                self.cycle = [int(v) for v in cycle] if cycle else [self.vertex]
-                self.weight = weight
-                super().__init__(message or f"negative cycle through vertex {self.vertex}")
-
-        err.__name__ = err.__qualname__ = "NegativeCycleError"
-    return err
-
-
-NegativeCycleError = _negative_cycle_error()
 
 
 def negative_cycle(vertex: int, cycle: list[int] | None = None, weight=None) -> Exception:
