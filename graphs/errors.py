@@ -32,9 +32,6 @@ class GraphFormatError(GraphError):
         super().__init__(f"{where}: {what}")
 
 
-
-
-
 def negative_cycle(vertex: int, cycle: list[int] | None = None, weight=None) -> Exception:
     """A :class:`NegativeCycleError` for ``vertex`` (and the ``cycle`` through it, in arc order).
 
