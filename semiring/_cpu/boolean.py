@@ -16,22 +16,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .simd import lanes, vload, vor, vsplat, vstore
 from .threads import run_rows
 
 __all__ = ["pack_rows", "unpack_rows", "bool_rows", "bool_matmul"]
 
 _TABLE_BYTES = 1 << 20  # Four-Russians tables in use at once (fits L2)
 _CHUNK_WORDS = 64  # columns of C per pass, in 64-bit words
+_LW = lanes(np.uint64)  # words per vector register
+_PAD = 2 * _LW  # packed rows of B and C are padded to a multiple of this many words
 
 
-def pack_rows(X: np.ndarray) -> np.ndarray:
+def pack_rows(X: np.ndarray, multiple: int = 1) -> np.ndarray:
     """Pack each row of a Boolean matrix into ``uint64`` words (bit b of word w is column 64 w + b).
+
+    The word count is rounded up to a ``multiple`` (zero words pad the rows).
 
     >>> pack_rows(np.array([[True, False, True]])).tolist()
     [[5]]
     """
     m, k = X.shape
-    words = max(1, (k + 63) // 64)
+    words = -(-max(1, (k + 63) // 64) // multiple) * multiple
     packed8 = np.packbits(X, axis=1, bitorder="little")
     out = np.zeros((m, words * 8), dtype=np.uint8)
     out[:, : packed8.shape[1]] = packed8
@@ -65,30 +70,74 @@ def bool_rows(Ab, Bp, Cp, r0, r1):  # pragma: no cover - jitted
     wchunk = min(words_c, _CHUNK_WORDS)
     groups = max(1, _TABLE_BYTES // (256 * 8 * wchunk))
     T = np.zeros((groups, 256, wchunk), dtype=np.uint64)
+    Tf = T.reshape(-1)
+    Cf = Cp.reshape(-1)
+    Bf = Bp.reshape(-1)
     for w0 in range(0, words_c, wchunk):
         wn = min(wchunk, words_c - w0)
         for g0 in range(0, nbytes, groups):
             g1 = min(nbytes, g0 + groups)
             for g in range(g0, g1):
-                tg = g - g0
-                for w in range(wn):
-                    T[tg, 0, w] = 0
+                tg = (g - g0) * 256 * wchunk
+                for w in range(0, wn, _LW):
+                    vstore(Tf, tg + w, vsplat(np.uint64(0), _LW))
                 for b in range(8):
                     k = 8 * g + b
                     top = 1 << b
                     for x in range(top):
+                        src = tg + x * wchunk
+                        dst = tg + (top + x) * wchunk
                         if k < K:
-                            for w in range(wn):
-                                T[tg, top + x, w] = T[tg, x, w] | Bp[k, w0 + w]
+                            b0 = k * words_c + w0
+                            for w in range(0, wn, _LW):
+                                vstore(Tf, dst + w, vor(vload(Tf, src + w, _LW), vload(Bf, b0 + w, _LW)))
                         else:
-                            for w in range(wn):
-                                T[tg, top + x, w] = T[tg, x, w]
+                            for w in range(0, wn, _LW):
+                                vstore(Tf, dst + w, vload(Tf, src + w, _LW))
             for i in range(r0, r1):
-                for g in range(g0, g1):
-                    byte = Ab[i, g]
-                    if byte:
-                        for w in range(wn):
-                            Cp[i, w0 + w] |= T[g - g0, byte, w]
+                c0 = i * words_c + w0
+                for w in range(0, wn, 2 * _LW):  # two registers of C stay live over the panel
+                    acc0 = vload(Cf, c0 + w, _LW)
+                    acc1 = vload(Cf, c0 + w + _LW, _LW)
+                    for g in range(g0, g1):
+                        byte = Ab[i, g]
+                        if byte:
+                            t0 = ((g - g0) * 256 + byte) * wchunk + w
+                            acc0 = vor(acc0, vload(Tf, t0, _LW))
+                            acc1 = vor(acc1, vload(Tf, t0 + _LW, _LW))
+                    vstore(Cf, c0 + w, acc0)
+                    vstore(Cf, c0 + w + _LW, acc1)
+
+
+@njit("void(boolean[:, :], uint64[:, ::1], int64, int64)", cache=True, nogil=True)
+def _pack_kernel(X, out, r0, r1):  # pragma: no cover - jitted
+    """Rows ``r0:r1`` of :func:`pack_rows` (``out`` zero-initialised, wide enough)."""
+    k = X.shape[1]
+    for i in range(r0, r1):
+        for w in range(out.shape[1]):
+            word = np.uint64(0)
+            for b in range(min(64, k - 64 * w)):
+                if X[i, 64 * w + b]:
+                    word |= np.uint64(1) << np.uint64(b)
+            out[i, w] = word
+
+
+@njit("void(uint64[:, ::1], boolean[:, :], int64, int64)", cache=True, nogil=True)
+def _unpack_kernel(P, C, r0, r1):  # pragma: no cover - jitted
+    """Rows ``r0:r1`` of :func:`unpack_rows`, written straight into ``C`` (any strides)."""
+    n = C.shape[1]
+    for i in range(r0, r1):
+        for j in range(n):
+            C[i, j] = (P[i, j >> 6] >> np.uint64(j & 63)) & np.uint64(1) != 0
+
+
+def _pack(X: np.ndarray, multiple: int) -> np.ndarray:
+    """:func:`pack_rows` on the thread pool (any layout of ``X``)."""
+    m, k = X.shape
+    words = -(-max(1, (k + 63) // 64) // multiple) * multiple
+    out = np.zeros((m, words), dtype=np.uint64)
+    run_rows(lambda r0, r1: _pack_kernel(X, out, r0, r1), m, work=m * k, align=1)
+    return out
 
 
 def bool_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, accumulate: bool) -> None:
@@ -102,8 +151,9 @@ def bool_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, accumulate: bool) -
     n = B.shape[1]
     if m == 0 or n == 0:
         return
-    Cp = pack_rows(C) if accumulate else np.zeros((m, max(1, (n + 63) // 64)), dtype=np.uint64)
+    words = -(-max(1, (n + 63) // 64) // _PAD) * _PAD
+    Cp = _pack(C, _PAD) if accumulate else np.zeros((m, words), dtype=np.uint64)
     if k:
-        Ab, Bp = pack_rows(A).view(np.uint8), pack_rows(B)
+        Ab, Bp = _pack(A, 1).view(np.uint8), _pack(B, _PAD)
         run_rows(lambda r0, r1: bool_rows(Ab, Bp, Cp, r0, r1), m, work=m * k * n // 64, align=1)
-    C[...] = unpack_rows(Cp, n)
+    run_rows(lambda r0, r1: _unpack_kernel(Cp, C, r0, r1), m, work=m * n, align=1)
