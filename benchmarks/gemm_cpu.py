@@ -21,8 +21,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import semiring as sr  # noqa: E402
 from _common import machine, markdown_table, median_time, write_results  # noqa: E402
+
+import semiring as sr  # noqa: E402
 from semiring.generic import generic_matmul  # noqa: E402
 
 
