@@ -91,12 +91,13 @@ def _infinity(dtype) -> float:
     return float(np.inf) if np.dtype(dtype).kind == "f" else float(np.iinfo(dtype).max)
 
 
-def run_apsp(args: argparse.Namespace, out=sys.stdout) -> int:
-    """Run the APSP job described by ``args``; return the exit status."""
+def run_apsp(args: argparse.Namespace, out=None) -> int:
+    """Run the APSP job described by ``args``, reporting to ``out`` (default: stdout); return the exit status."""
     import apsp
     import semiring as sr
     from semiring.backend import to_device
 
+    out = sys.stdout if out is None else out
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=out, flush=True))
     device = _device(args.device)
     t0 = time.perf_counter()
