@@ -89,6 +89,8 @@ def bench_boolean(n: int, repeats: int) -> list[dict]:
         "random, density 0.5": (rng.random((n, n)) < 0.5, rng.random((n, n)) < 0.5),
         "A all true (densest)": (np.ones((n, n), bool), rng.random((n, n)) < 0.5),
         "random, density 0.01": (rng.random((n, n)) < 0.01, rng.random((n, n)) < 0.01),
+        "A density 0.5, B density 0.0002 (C stays sparse: no early exit)":
+            (rng.random((n, n)) < 0.5, rng.random((n, n)) < 0.0002),
     }
     for name, (A, B) in cases.items():
         t = median_time(lambda A=A, B=B: sr.lor_land.matmul(A, B), repeats)

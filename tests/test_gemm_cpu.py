@@ -161,3 +161,18 @@ def test_custom_semiring_generic_and_numba_paths():
     np.testing.assert_allclose(fast.matmul(A, B), want)
     C, K = generic.matmul(A, B, witness=True)
     np.testing.assert_array_equal(K, np.argmin(A[:, :, None] * B[None], axis=1))
+
+
+@pytest.mark.parametrize("density", [0.05, 0.6, 1.0])
+def test_boolean_dense_operands_saturate_correctly(density):
+    """Dense operands fill rows of C early (the kernel then skips later panels); the answer must not change."""
+    rng = np.random.default_rng(int(density * 100))
+    A = rng.random((37, 3000)) < density
+    B = rng.random((3000, 2100)) < 0.3
+    B[:, 2050:] = False  # columns no product can reach stay false next to saturated ones
+    want = (A.astype(np.int64) @ B.astype(np.int64)) > 0
+    np.testing.assert_array_equal(sr.lor_land.matmul(A, B), want)
+    C = rng.random((37, 2100)) < 0.5
+    want |= C
+    sr.lor_land.matmul(A, B, out=C, accumulate=True)
+    np.testing.assert_array_equal(C, want)

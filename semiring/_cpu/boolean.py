@@ -25,6 +25,7 @@ _TABLE_BYTES = 1 << 20  # Four-Russians tables in use at once (fits L2)
 _CHUNK_WORDS = 64  # columns of C per pass, in 64-bit words
 _LW = lanes(np.uint64)  # words per vector register
 _PAD = 2 * _LW  # packed rows of B and C are padded to a multiple of this many words
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def pack_rows(X: np.ndarray, multiple: int = 1) -> np.ndarray:
@@ -62,7 +63,9 @@ def bool_rows(Ab, Bp, Cp, r0, r1):  # pragma: no cover - jitted
     then takes one table row per byte of ``A`` instead of up to 8 rows of
     ``B`` (Arlazarov, Dinic, Kronrod & Faradzev 1970).  Columns are processed
     in chunks of ``_CHUNK_WORDS`` words and groups in panels, so the tables in
-    use fit in the L2 cache.
+    use fit in the L2 cache.  A row chunk of ``C`` whose bits are all set after
+    a panel skips the later panels (OR saturates), which makes dense random
+    operands cheap; products that stay sparse pay for every panel.
     """
     nbytes = Ab.shape[1]
     K = Bp.shape[0]
@@ -73,6 +76,7 @@ def bool_rows(Ab, Bp, Cp, r0, r1):  # pragma: no cover - jitted
     Tf = T.reshape(-1)
     Cf = Cp.reshape(-1)
     Bf = Bp.reshape(-1)
+    full = np.zeros((max(0, r1 - r0), words_c // (2 * _LW)), dtype=np.bool_)
     for w0 in range(0, words_c, wchunk):
         wn = min(wchunk, words_c - w0)
         for g0 in range(0, nbytes, groups):
@@ -97,6 +101,8 @@ def bool_rows(Ab, Bp, Cp, r0, r1):  # pragma: no cover - jitted
             for i in range(r0, r1):
                 c0 = i * words_c + w0
                 for w in range(0, wn, 2 * _LW):  # two registers of C stay live over the panel
+                    if full[i - r0, (w0 + w) // (2 * _LW)]:
+                        continue  # OR saturates: these columns of C are all true already
                     acc0 = vload(Cf, c0 + w, _LW)
                     acc1 = vload(Cf, c0 + w + _LW, _LW)
                     for g in range(g0, g1):
@@ -107,6 +113,12 @@ def bool_rows(Ab, Bp, Cp, r0, r1):  # pragma: no cover - jitted
                             acc1 = vor(acc1, vload(Tf, t0 + _LW, _LW))
                     vstore(Cf, c0 + w, acc0)
                     vstore(Cf, c0 + w + _LW, acc1)
+                    all_set = True
+                    for x in range(2 * _LW):
+                        if Cf[c0 + w + x] != _ONES:
+                            all_set = False
+                            break
+                    full[i - r0, (w0 + w) // (2 * _LW)] = all_set
 
 
 @njit("void(boolean[:, :], uint64[:, ::1], int64, int64)", cache=True, nogil=True)
