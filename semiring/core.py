@@ -200,19 +200,42 @@ class Semiring:
 
     # -- sparse operations (GraphBLAS style); see semiring.sparse --------------------
     def mxv(self, A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False):
-        """Sparse matrix times vector ``y = A (x) x``; see :func:`semiring.sparse.mxv`."""
+        """Sparse matrix times vector ``y = A (x) x``; see :func:`semiring.sparse.mxv`.
+
+        >>> import scipy.sparse as sp
+        >>> from semiring import min_plus
+        >>> A = sp.csr_array(np.array([[0, 2.0, 0], [0, 0, 1.0], [4.0, 0, 0]]))
+        >>> min_plus.mxv(A, np.array([0.0, np.inf, np.inf]))
+        array([inf, inf,  4.])
+        """
         from . import sparse
 
         return sparse.mxv(self, A, x, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
     def vxm(self, x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False):
-        """Vector times sparse matrix ``y = x (x) A``; see :func:`semiring.sparse.vxm`."""
+        """Vector times sparse matrix ``y = x (x) A`` (one relaxation step from ``x``); see :func:`semiring.sparse.vxm`.
+
+        >>> import scipy.sparse as sp
+        >>> from semiring import min_plus
+        >>> A = sp.csr_array(np.array([[0, 2.0, 0], [0, 0, 1.0], [4.0, 0, 0]]))
+        >>> min_plus.vxm(np.array([0.0, np.inf, np.inf]), A)
+        array([inf,  2., inf])
+        """
         from . import sparse
 
         return sparse.vxm(self, x, A, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
     def mxm(self, A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False):
-        """Sparse times dense (many vectors at once); see :func:`semiring.sparse.mxm`."""
+        """Sparse times dense (many vectors at once); see :func:`semiring.sparse.mxm`.
+
+        >>> import scipy.sparse as sp
+        >>> from semiring import min_plus
+        >>> A = sp.csr_array(np.array([[0, 2.0, 0], [0, 0, 1.0], [4.0, 0, 0]]))
+        >>> min_plus.mxm(A, np.array([[0.0, np.inf], [np.inf, 0.0], [np.inf, np.inf]]))
+        array([[inf,  2.],
+               [inf, inf],
+               [ 4., inf]])
+        """
         from . import sparse
 
         return sparse.mxm(self, A, B, out=out, mask=mask, complement=complement, accumulate=accumulate)
