@@ -7,6 +7,7 @@ where it runs.  The GPU module is imported only when a CuPy array arrives.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -99,23 +100,36 @@ def numba_array_type(dtype: np.dtype, ndim: int = 2):
     return types.Array(from_dtype(np.dtype(dtype)), ndim, "A")
 
 
-def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+@functools.cache
+def _numba_plan(S: "Semiring", dtype: np.dtype, witness: bool) -> tuple:
+    """``(kernel, zero, lo, hi)`` for ``S`` in ``dtype``: compiled once, then a dictionary hit per call.
+
+    Recursive algorithms call the GEMM thousands of times on small blocks, where
+    rebuilding types and looking kernels up would cost more than the product.
+    """
     from numba import from_dtype, types
 
     from ._cpu.specialize import compile_once
+
+    mod = cpu_kernels(S, dtype)
+    lo, hi = sentinels(dtype)
+    arr, scalar, i64 = numba_array_type(dtype), from_dtype(dtype), types.int64
+    if witness:
+        warr = numba_array_type(np.dtype(np.int32))
+        fn = compile_once(mod.gemm_witness, (arr, arr, arr, warr, i64, i64, types.boolean, scalar, scalar, scalar))
+    else:
+        fn = compile_once(mod.gemm, (arr, arr, arr, i64, i64, types.boolean, scalar, scalar, scalar))
+    return fn, S.zero_value(dtype), lo, hi
+
+
+def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
     from ._cpu.threads import run_rows
 
-    mod = cpu_kernels(S, C.dtype)
-    lo, hi = sentinels(C.dtype)
-    zero = S.zero_value(C.dtype)
-    arr, scalar, i64 = numba_array_type(C.dtype), from_dtype(C.dtype), types.int64
+    fn, zero, lo, hi = _numba_plan(S, C.dtype, W is not None)
     work = A.shape[0] * A.shape[1] * B.shape[1]
     if W is None:
-        fn = compile_once(mod.gemm, (arr, arr, arr, i64, i64, types.boolean, scalar, scalar, scalar))
         run_rows(lambda r0, r1: fn(A, B, C, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
     else:
-        warr = numba_array_type(W.dtype)
-        fn = compile_once(mod.gemm_witness, (arr, arr, arr, warr, i64, i64, types.boolean, scalar, scalar, scalar))
         run_rows(lambda r0, r1: fn(A, B, C, W, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
 
 

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["num_threads", "run_rows"]
 
-SERIAL_WORK = 1 << 18  # multiply-adds below which one thread does the job
+SERIAL_WORK = 1 << 22  # multiply-adds below which one thread does the job (tens of microseconds)
 
 
 @functools.lru_cache(maxsize=1)
