@@ -16,14 +16,21 @@ __all__ = ["coo_to_csr", "csr_transpose", "csr_row_ids", "csr_combine_sorted", "
 
 
 @njit(cache=True, nogil=True)
-def _counting_order(keys, nkeys):  # pragma: no cover - jitted
-    """Stable permutation that sorts ``keys`` (in ``[0, nkeys)``) and the bucket starts."""
-    m = keys.shape[0]
+def _bucket_starts(keys, nkeys):  # pragma: no cover - jitted
+    """``start[k]``: where key ``k``'s bucket begins in a counting sort of ``keys`` (``start[nkeys] = m``)."""
     start = np.zeros(nkeys + 1, dtype=np.int64)
-    for e in range(m):
+    for e in range(keys.shape[0]):
         start[keys[e] + 1] += 1
     for k in range(nkeys):
         start[k + 1] += start[k]
+    return start
+
+
+@njit(cache=True, nogil=True)
+def _counting_order(keys, nkeys):  # pragma: no cover - jitted
+    """Stable permutation that sorts ``keys`` (in ``[0, nkeys)``) and the bucket starts."""
+    m = keys.shape[0]
+    start = _bucket_starts(keys, nkeys)
     pos = start[:-1].copy()
     order = np.empty(m, dtype=np.int64)
     for e in range(m):
@@ -43,11 +50,7 @@ def coo_to_csr(n, src, dst, w, has_w):  # pragma: no cover - jitted
     """
     m = src.shape[0]
     by_col, _ = _counting_order(dst, n)
-    cnt = np.zeros(n + 1, dtype=np.int64)
-    for e in range(m):
-        cnt[src[e] + 1] += 1
-    for k in range(n):
-        cnt[k + 1] += cnt[k]
+    cnt = _bucket_starts(src, n)
     indptr = cnt.copy()
     pos = cnt[:-1].copy()
     indices = np.empty(m, dtype=np.int32)
@@ -67,11 +70,7 @@ def coo_to_csr(n, src, dst, w, has_w):  # pragma: no cover - jitted
 def csr_transpose(n_rows, n_cols, indptr, indices, w, has_w):  # pragma: no cover - jitted
     """CSR of the transpose (columns become rows), each row sorted; parallel arcs kept."""
     m = indices.shape[0]
-    cnt = np.zeros(n_cols + 1, dtype=np.int64)
-    for e in range(m):
-        cnt[indices[e] + 1] += 1
-    for k in range(n_cols):
-        cnt[k + 1] += cnt[k]
+    cnt = _bucket_starts(indices, n_cols)
     tptr = cnt.copy()
     pos = cnt[:-1].copy()
     tind = np.empty(m, dtype=np.int32)
