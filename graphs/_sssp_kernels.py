@@ -272,6 +272,17 @@ def split_light_heavy(indptr, indices, w, delta):  # pragma: no cover - jitted
     return mid, ind2, w2
 
 
+@njit(inline="always")
+def _bucket_push(u, b, free, ent_v, ent_next, head):  # pragma: no cover - jitted
+    """Put ``u`` at the head of bucket list ``b`` using pool slot ``free``; return the next free slot."""
+    k = free
+    nxt = ent_next[k]
+    ent_v[k] = u
+    ent_next[k] = head[b]
+    head[b] = k
+    return nxt
+
+
 @njit(cache=True, nogil=True)
 def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):  # pragma: no cover - jitted
     """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0, ``delta > 0``.
@@ -350,12 +361,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                             mark[u] = -1
                         if free < 0:
                             return -1
-                        k = free
-                        free = ent_next[k]
-                        b = int(nd / delta) % nb
-                        ent_v[k] = u
-                        ent_next[k] = head[b]
-                        head[b] = k
+                        free = _bucket_push(u, int(nd / delta) % nb, free, ent_v, ent_next, head)
                         pending += 1
         for t in range(ns):
             v = settled[t]
@@ -368,12 +374,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                     pred[u] = v
                     if free < 0:
                         return -1
-                    k = free
-                    free = ent_next[k]
-                    b = int(nd / delta) % nb
-                    ent_v[k] = u
-                    ent_next[k] = head[b]
-                    head[b] = k
+                    free = _bucket_push(u, int(nd / delta) % nb, free, ent_v, ent_next, head)
                     pending += 1
         cur += 1
     return buckets
