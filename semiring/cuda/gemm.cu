@@ -116,48 +116,42 @@ __device__ __forceinline__ void thread_xy(int tid, int& tx, int& ty) {
 }
 
 // ---- tile loads (dense) ----------------------------------------------------------------
-// A tile: rows m0..m0+BM, columns k0..k0+BK of A (row stride lda) -> As[m][k].
-template <int VEC>
-__device__ __forceinline__ void load_a(T* As, const T* __restrict__ A, long long lda, int m0, int k0, int M, int K,
-                                       int tid) {
-    constexpr int CPR = BK / VEC;
-    constexpr int PER = BM * CPR / NT;
+// One ROWS x COLS tile of a row-major operand (row stride ld), rows r0.., columns c0.., into
+// shared memory with row stride LDS; cp.async for whole in-range vectors, the semiring zero
+// (which never changes a result) past the edges.
+template <int ROWS, int COLS, int LDS, int VEC>
+__device__ __forceinline__ void load_tile(T* dst0, const T* __restrict__ G, long long ld, int r0, int c0, int R,
+                                          int C, int tid) {
+    constexpr int CPR = COLS / VEC;
+    constexpr int PER = ROWS * CPR / NT;
 #pragma unroll
     for (int i = 0; i < PER; i++) {
         int q = tid + i * NT;
         int r = q / CPR, c = (q % CPR) * VEC;
-        int gr = m0 + r, gk = k0 + c;
-        T* dst = As + r * LDA_S + c;
-        const T* src = A + (long long)gr * lda + gk;
-        if (gr < M && gk + VEC <= K) {
+        int gr = r0 + r, gc = c0 + c;
+        T* dst = dst0 + r * LDS + c;
+        const T* src = G + (long long)gr * ld + gc;
+        if (gr < R && gc + VEC <= C) {
             cp_async<VEC * sizeof(T)>(dst, src);
         } else {
 #pragma unroll
-            for (int e = 0; e < VEC; e++) dst[e] = (gr < M && gk + e < K) ? src[e] : zero();
+            for (int e = 0; e < VEC; e++) dst[e] = (gr < R && gc + e < C) ? src[e] : zero();
         }
     }
+}
+
+// A tile: rows m0..m0+BM, columns k0..k0+BK of A (row stride lda) -> As[m][k].
+template <int VEC>
+__device__ __forceinline__ void load_a(T* As, const T* __restrict__ A, long long lda, int m0, int k0, int M, int K,
+                                       int tid) {
+    load_tile<BM, BK, LDA_S, VEC>(As, A, lda, m0, k0, M, K, tid);
 }
 
 // B tile: rows k0..k0+BK, columns n0..n0+BN of B (row stride ldb) -> Bs[k][n].
 template <int VEC>
 __device__ __forceinline__ void load_b(T* Bs, const T* __restrict__ B, long long ldb, int k0, int n0, int K, int N,
                                        int tid) {
-    constexpr int CPR = BN / VEC;
-    constexpr int PER = BK * CPR / NT;
-#pragma unroll
-    for (int i = 0; i < PER; i++) {
-        int q = tid + i * NT;
-        int r = q / CPR, c = (q % CPR) * VEC;
-        int gk = k0 + r, gn = n0 + c;
-        T* dst = Bs + r * BN + c;
-        const T* src = B + (long long)gk * ldb + gn;
-        if (gk < K && gn + VEC <= N) {
-            cp_async<VEC * sizeof(T)>(dst, src);
-        } else {
-#pragma unroll
-            for (int e = 0; e < VEC; e++) dst[e] = (gk < K && gn + e < N) ? src[e] : zero();
-        }
-    }
+    load_tile<BK, BN, BN, VEC>(Bs, B, ldb, k0, n0, K, N, tid);
 }
 
 // Interior tiles (all of the BM x BK and BK x BN tiles in range, 16-byte aligned rows):
