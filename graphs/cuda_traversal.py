@@ -8,13 +8,16 @@ BFS (Beamer et al., SC 2012; Li & Becchi, IPDPS 2013).  Each level picks:
 
 * direction: push (top-down from the frontier queue) or pull (bottom-up: every
   unvisited vertex scans its in-arcs against the frontier *bitmap*), by Beamer's
-  rule with ``alpha`` and ``beta``;
+  rule with ``alpha`` and ``beta``, pulling only while the frontier has at
+  least ``n / beta`` out-arcs (a pull level sweeps all ``n`` vertices);
 * working set: small frontiers (at most :data:`SMALL_NF` vertices and
   :data:`SMALL_MF` arcs) run in ONE block that goes through level after level
   with a block barrier in place of a kernel launch and a read-back, which is
   what makes high-diameter graphs (grids, roads) fast; larger push levels use a
-  queue with a lane per vertex and the whole warp for vertices of 32 or more
-  arcs (thread vs warp by degree); pull levels use a bitmap and a thread per vertex.
+  queue with a lane per vertex, the whole warp for vertices of 32 or more
+  arcs, and vertices of :data:`CHUNK` or more arcs cut into chunks of CHUNK arcs
+  that a second kernel gives a warp each (thread, warp or many warps by degree),
+  listed on the device; pull levels use a bitmap and a thread per vertex.
 
 SSSP: near-far delta-stepping (Davidson, Baxter, Garland & Owens, "Work-efficient
 parallel GPU methods for single-source shortest paths", IPDPS 2014): the near set
@@ -43,15 +46,27 @@ from .graph import Graph
 
 __all__ = ["bfs_gpu", "st_connectivity_gpu", "sssp_gpu", "weak_components_gpu", "SMALL_NF", "SMALL_MF"]
 
-HEAVY_DEGREE = 4096  # BFS_HEAVY in sparse_kernels.cu
+CHUNK = 256  # BFS_CHUNK and SSSP_CHUNK in sparse_kernels.cu: arcs per warp for long vertices
+PRED_CHUNK = 1024  # PRED_CHUNK in sparse_kernels.cu
 SMALL_NF = 8192
-SMALL_MF = 1 << 16
+SMALL_MF = 1 << 14
 SMALL_BLOCK = 1024
 SMALL_LEVELS = 4096
 
 
+def _chunk_grid(arcs: int) -> int:
+    """Blocks for a chunk kernel over at most ``arcs`` arcs (a warp per chunk, grid-stride beyond)."""
+    return launch_grid(-(-max(int(arcs), 1) // CHUNK), block=BLOCK // 32)
+
+
 def _bfs_module():
     return module(None, True)
+
+
+def _chunk_lists(nnz: int, chunk: int):
+    """``(crow, cnum)``: room for every chunk of ``chunk`` arcs of a level's long vertices."""
+    cap = max(1, 2 * (nnz // chunk) + 1)
+    return cp.empty(cap, dtype=cp.int32), cp.empty(cap, dtype=cp.int32)
 
 
 class _Scratch:
@@ -60,7 +75,7 @@ class _Scratch:
     def __init__(self, words: int) -> None:
         self.buf = cp.zeros(6 + words, dtype=cp.uint32)
         self.count = self.buf[0:1].view(cp.int32)
-        self.heavy_count = self.buf[1:2].view(cp.int32)
+        self.chunk_count = self.buf[1:2].view(cp.int32)
         self.stats = self.buf[2:6].view(cp.uint64)
         self.bitmap = self.buf[6:]
 
@@ -96,25 +111,24 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
     trace: list[dict] = []
     small = mod.get_function("bfs_small")
     push_k = mod.get_function("bfs_push")
-    heavy_k = mod.get_function("bfs_push_heavy")
+    chunks_k = mod.get_function("bfs_push_chunks")
     pull_k = mod.get_function("bfs_pull")
-    heavy = cp.empty(max(1, G.nnz // HEAVY_DEGREE + 1), dtype=cp.int32)
+    crow, cnum = _chunk_lists(G.nnz, CHUNK)
+    out = cp.zeros(8, dtype=cp.int32)  # bfs_small's out (4 int32) and out64 (2 uint64)
+    t_nf = cp.empty(SMALL_LEVELS, dtype=cp.int32)
+    t_mf = cp.empty(SMALL_LEVELS, dtype=cp.uint64)
     while nf > 0:
         if direction == "auto":
-            if push and mf * alpha > m_unvisited:
+            if push and mf * alpha > m_unvisited and mf * beta >= n:
                 push = False
             elif not push and nf * beta < n and nf < prev_nf:
                 push = True
         if push and nf <= SMALL_NF and mf <= SMALL_MF:
-            out = cp.zeros(4, dtype=cp.int32)
-            out64 = cp.zeros(2, dtype=cp.uint64)
-            t_nf = cp.empty(SMALL_LEVELS, dtype=cp.int32)
-            t_mf = cp.empty(SMALL_LEVELS, dtype=cp.uint64)
             small((1,), (SMALL_BLOCK,), (G.indptr, G.indices, cur_q, nxt_q, np.int32(nf), np.int32(d), np.uint64(mf),
                                          level, parent, visited, np.int32(SMALL_NF), np.uint64(SMALL_MF),
-                                         np.int32(SMALL_LEVELS), out, out64, t_nf, t_mf))
-            o = out.get()
-            o64 = out64.get()
+                                         np.int32(SMALL_LEVELS), out[:4], out[4:].view(cp.uint64), t_nf, t_mf))
+            both = out.get()
+            o, o64 = both[:4], both[4:].view(np.uint64)
             done = int(o[2])
             if done:
                 if return_trace:
@@ -133,12 +147,12 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
         nxt.buf.fill(0)
         if push:
             push_k((launch_grid(nf),), (BLOCK,), (G.indptr, G.indices, cur_q, np.int32(nf), np.int32(d), level, parent,
-                                                  visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats, NULL, NULL, heavy,
-                                                  nxt.heavy_count))
-            heavy_k((launch_grid(1 << 20),), (BLOCK,), (G.indptr, G.indices, heavy, nxt.heavy_count, np.int32(d), level,
-                                                        parent, visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats, NULL,
-                                                        NULL))
-            fmt, gran = "queue", f"thread; warp for degree >= 32; grid for degree >= {HEAVY_DEGREE}"
+                                                  visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats, NULL, NULL, crow,
+                                                  cnum, nxt.chunk_count))
+            chunks_k((_chunk_grid(mf),), (BLOCK,), (G.indptr, G.indices, crow, cnum, nxt.chunk_count, np.int32(d), level,
+                                                    parent, visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats, NULL,
+                                                    NULL))
+            fmt, gran = "queue", f"thread; warp for degree >= 32; a warp per {CHUNK} arcs for degree >= {CHUNK}"
         else:
             cur = scratch[which]
             if not cur_bm_valid:
@@ -166,9 +180,11 @@ def st_connectivity_gpu(G: Graph, s: int, t: int):
         return 0, np.array([s], dtype=np.int32)
     mod = _bfs_module()
     push_k = mod.get_function("bfs_push")
+    chunks_k = mod.get_function("bfs_push_chunks")
     n = G.n
     words = (n + 31) // 32
     T = G.transpose()
+    crow, cnum = _chunk_lists(G.nnz, CHUNK)
     sides = []
     for root, H in ((s, G), (t, T)):
         lv = cp.full(n, -1, dtype=cp.int32)
@@ -186,9 +202,13 @@ def st_connectivity_gpu(G: Graph, s: int, t: int):
         k = 0 if sides[0]["mf"] <= sides[1]["mf"] else 1
         a, b = sides[k], sides[1 - k]
         scratch.buf.fill(0)
-        push_k((launch_grid(a["nf"]),), (BLOCK,), (a["G"].indptr, a["G"].indices, a["q"], np.int32(a["nf"]),
-                                                  np.int32(a["d"]), a["level"], a["parent"], a["visited"], a["nq"],
-                                                  NULL, scratch.count, scratch.stats, b["level"], meet, NULL, NULL))
+        H = a["G"]
+        push_k((launch_grid(a["nf"]),), (BLOCK,), (H.indptr, H.indices, a["q"], np.int32(a["nf"]), np.int32(a["d"]),
+                                                  a["level"], a["parent"], a["visited"], a["nq"], NULL, scratch.count,
+                                                  scratch.stats, b["level"], meet, crow, cnum, scratch.chunk_count))
+        chunks_k((_chunk_grid(a["mf"]),), (BLOCK,), (H.indptr, H.indices, crow, cnum, scratch.chunk_count,
+                                                     np.int32(a["d"]), a["level"], a["parent"], a["visited"], a["nq"],
+                                                     NULL, scratch.count, scratch.stats, b["level"], meet))
         count, mf, _ = scratch.read()
         a["nf"], a["mf"], a["d"] = count, mf, a["d"] + 1
         a["q"], a["nq"] = a["nq"], a["q"]
@@ -230,11 +250,12 @@ def sssp_gpu(G: Graph, s: int, method: str, delta: float):
     near, nxt = cp.empty(max(n, 1), dtype=cp.int32), cp.empty(max(n, 1), dtype=cp.int32)
     far, far2 = cp.empty(max(n, 1), dtype=cp.int32), cp.empty(max(n, 1), dtype=cp.int32)
     near[0] = s
-    counts = cp.zeros(3, dtype=cp.int32)  # next near, far, deferred heavy vertices
+    counts = cp.zeros(3, dtype=cp.int32)  # next near, far, chunks of long near vertices
     stats = cp.zeros(1, dtype=cp.uint64)
-    heavy = cp.empty(max(1, G.nnz // HEAVY_DEGREE + 1), dtype=cp.int32)
+    crow, cnum = _chunk_lists(G.nnz, CHUNK)
     relax = mod.get_function("sssp_relax")
-    relax_heavy = mod.get_function("sssp_relax_heavy")
+    relax_chunks = mod.get_function("sssp_relax_chunks")
+    chunk_grid = _chunk_grid(G.nnz)
     split = mod.get_function("sssp_split")
     nn, nfar = 1, 0
     thr = dtype.type(delta)
@@ -245,10 +266,10 @@ def sssp_gpu(G: Graph, s: int, method: str, delta: float):
             counts.set(np.array([0, nfar, 0], dtype=np.int32))
             relax((launch_grid(nn),), (BLOCK,), (G.indptr, G.indices, G.weights, near, np.int32(nn), dist, pred, thr,
                                                 np.int32(it), np.int32(epoch), near_mark, far_mark, nxt, far, counts,
-                                                stats, heavy, counts[2:]))
-            relax_heavy((launch_grid(1 << 20),), (BLOCK,), (G.indptr, G.indices, G.weights, heavy, counts[2:], dist,
-                                                           pred, thr, np.int32(it), np.int32(epoch), near_mark,
-                                                           far_mark, nxt, far, counts))
+                                                stats, crow, cnum, counts[2:]))
+            relax_chunks((chunk_grid,), (BLOCK,), (G.indptr, G.indices, G.weights, crow, cnum, counts[2:], dist, pred,
+                                                   thr, np.int32(it), np.int32(epoch), near_mark, far_mark, nxt, far,
+                                                   counts))
             c = counts.get()
             nn, nfar = int(c[0]), int(c[1])
             near, nxt = nxt, near
@@ -280,10 +301,21 @@ def _predecessors(G: Graph, s: int, dist, pred) -> None:
     dtype = np.dtype(dist.dtype)
     mod = module(spec_for(min_plus, dtype), dtype.kind == "f")
     n = G.n
-    if G.nnz == 0 or float(G.weights.min()) > 0:
+    if "positive" not in G._cache:
+        G._cache["positive"] = bool(G.nnz == 0 or float(G.weights.min()) > 0)
+    if G._cache["positive"]:
         T = G.transpose()
+        crow, cnum = _chunk_lists(T.nnz, PRED_CHUNK)
+        count = cp.zeros(1, dtype=cp.int32)
+        firstpos = cp.empty(max(n, 1), dtype=cp.int32)
         mod.get_function("sssp_pred_pull")((launch_grid(n),), (BLOCK,), (T.indptr, T.indices, T.weights, dist, pred,
-                                                                         np.int64(n), np.int32(s)))
+                                                                         np.int64(n), np.int32(s), crow, cnum, count,
+                                                                         firstpos))
+        grid = launch_grid(-(-T.nnz // PRED_CHUNK), block=BLOCK // 32)
+        mod.get_function("sssp_pred_chunks")((grid,), (BLOCK,), (T.indptr, T.indices, T.weights, dist, crow, cnum,
+                                                                  count, firstpos))
+        mod.get_function("sssp_pred_fixup")((launch_grid(crow.shape[0]),), (BLOCK,), (T.indptr, T.indices, crow, cnum,
+                                                                                count, firstpos, pred))
         return
     pred.fill(-1)
     seen = cp.zeros(n, dtype=cp.int32)

@@ -14,7 +14,10 @@ to push when the frontier holds fewer than ``n / beta`` vertices.
 On the GPU (:mod:`graphs.cuda_traversal`) each level also picks its working
 set as in Li & Becchi ("Deploying graph algorithms on GPUs: an adaptive
 solution", IPDPS 2013): a queue or a bitmap for the frontier, and a thread,
-warp or block per frontier vertex by degree.
+a warp or many warps per frontier vertex by degree.  Since a GPU pull level
+sweeps all ``n`` vertices, the GPU goes over to pull only while the frontier
+has at least ``n / beta`` out-arcs, so the last small levels stay pushes
+even when few arcs are left unexplored.
 
 :func:`st_connectivity` is a bidirectional BFS (Harish & Narayanan, "Accelerating
 large graph algorithms on the GPU using CUDA", HiPC 2007, Sec. 4.3 for the GPU
@@ -80,11 +83,12 @@ def bfs(
         Also return one dict per level: ``level``, ``direction`` (``"push"`` or
         ``"pull"``), ``frontier`` (vertices), ``edges`` (arcs of the frontier
         for push, arcs scanned for pull); on the GPU also ``frontier_format``
-        (``"queue"`` or ``"bitmap"``) and ``granularity`` (``"thread"``,
-        ``"warp"`` or ``"block"`` per vertex).
+        (``"queue"`` or ``"bitmap"``) and ``granularity`` (threads, warps or
+        chunks of arcs per vertex).
     alpha, beta : float, optional
-        Direction-switch thresholds.  Default: 15 and 18 on the GPU, whose pull
-        is Beamer's parallel bitmap scan (Beamer et al. use 14 and 24); 3 and 18
+        Direction-switch thresholds.  Default: 8 and 24 on the GPU, whose pull
+        is Beamer's parallel bitmap scan (Beamer et al. use 14 and 24; 8 and 24
+        measured best among 4..30 and 6..24 on R-MAT scale 22); 3 and 18
         on the CPU, whose serial pull walks a shrinking list of unvisited
         vertices and pays off later (best on R-MAT, email-Enron and ego-Facebook).
     device : {"auto", "cpu", "gpu"}
@@ -124,8 +128,8 @@ def bfs(
     if direction not in DIRECTIONS:
         raise GraphError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
     gpu = G.device == "gpu"
-    alpha = (15.0 if gpu else 3.0) if alpha is None else float(alpha)
-    beta = 18.0 if beta is None else float(beta)
+    alpha = (8.0 if gpu else 3.0) if alpha is None else float(alpha)
+    beta = (24.0 if gpu else 18.0) if beta is None else float(beta)
     if gpu:
         from .cuda_traversal import bfs_gpu
 

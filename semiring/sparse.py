@@ -53,7 +53,7 @@ import numpy as np
 from .backend import array_module
 from .dispatch import cpu_kernels, cpu_scalar_ops, sentinels
 from .errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
-from .validate import check_array, check_entries
+from .validate import check_array, check_entries, flag_bad_entries
 
 if TYPE_CHECKING:
     from .core import Semiring
@@ -346,7 +346,13 @@ def _check_out(out, shape: tuple, dtype, S: "Semiring", accumulate: bool, xp, ch
 
 # -- vector products -------------------------------------------------------------------
 def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, accumulate: bool, check: bool):
-    ptr, idx, val, shape, fmt, xp = _sparse_parts("A", A, S, check)
+    ptr, idx, val, shape, fmt, xp = _sparse_parts("A", A, S, False)
+    # On the GPU a full gather product into a fresh vector checks A's values as it reads
+    # them (one pass instead of two); anything else checks them first.
+    gather = (op == "mxv") == (fmt == "csr")
+    fused = check and xp is not np and gather and mask is None and out is None and not isinstance(x, SparseVector)
+    if check and not fused:
+        check_entries("A.data", val, S)
     dtype = np.dtype(val.dtype)
     n_out, n_in = (shape[0], shape[1]) if op == "mxv" else (shape[1], shape[0])
     sparse_x = isinstance(x, SparseVector)
@@ -360,12 +366,11 @@ def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, a
         if check:
             check_entries("x.values", x.values, S)
     else:
-        _check_dense("x", x, S, dtype, 1, n_in, xp, check)
+        _check_dense("x", x, S, dtype, 1, n_in, xp, check and not fused)
     _check_out(out, (n_out,), dtype, S, accumulate, xp, check)
     allow = _allow(mask, complement, (n_out,), xp)
     K = kernels_for(S, dtype, "gpu" if xp is not np else "cpu")
     xfirst = op == "vxm"
-    gather = (op == "mxv") == (fmt == "csr")
     zero = S.zero_value(dtype)
     y = None
     if out is not None:
@@ -381,7 +386,15 @@ def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, a
         if y is None:
             y = xp.empty(n_out, dtype=dtype) if allow is None else xp.full(n_out, zero, dtype=dtype)
         hit = xp.zeros(n_out, dtype=np.uint8)
-        K.gather(ptr, idx, val, xd, xflag, y, hit, allow, accumulate, xfirst)
+        if fused:  # x's check and A's travel with the product; one read-back at the end
+            flag = xp.zeros(1, dtype=np.int32)
+            flag_bad_entries(x, S, flag)
+            K.gather(ptr, idx, val, xd, xflag, y, hit, allow, accumulate, xfirst, entry_check=(S, flag))
+            if int(flag[0]):
+                check_entries("x", x, S)  # these name the entry
+                check_entries("A.data", val, S)
+        else:
+            K.gather(ptr, idx, val, xd, xflag, y, hit, allow, accumulate, xfirst)
         if sparse_x and out is None:
             rows = xp.flatnonzero(hit)
             return SparseVector(rows, y[rows], n_out)

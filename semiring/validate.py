@@ -7,6 +7,7 @@ Nothing is converted: a wrong dtype is an error, not a cast.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from .errors import DTypeError, InvalidEntryError, ShapeError
 if TYPE_CHECKING:
     from .core import Semiring
 
-__all__ = ["check_array", "check_matrix", "check_entries", "check_same_dtype", "check_out"]
+__all__ = ["check_array", "check_matrix", "check_entries", "check_same_dtype", "check_out", "flag_bad_entries"]
 
 
 def check_array(name: str, X: Any) -> None:
@@ -69,24 +70,77 @@ def check_entries(name: str, X: Any, S: "Semiring") -> None:
     if X.size == 0:
         return
     xp = array_module(X)
+    forbidden = S.forbidden_values(X.dtype)
+    if xp is not np and X.dtype.kind in "fi" and not _gpu_any_bad(X, S):
+        return  # one fused pass on the device found nothing; the passes below only locate the entry
     if X.dtype.kind == "f":
         bad = xp.isnan(X)
         if bool(bad.any()):
             idx = _first_index(bad, xp)
             raise InvalidEntryError(f"{name}{list(idx)} is NaN; semiring operations do not accept NaN")
-    for forbidden in S.forbidden_values(X.dtype):
-        bad = X == forbidden
+    for value in forbidden:
+        bad = X == value
         if bool(bad.any()):
             idx = _first_index(bad, xp)
             raise InvalidEntryError(
-                f"{name}{list(idx)} is {X[idx]!r}, which {S.name} cannot combine "
-                f"(it would meet {S.zero_value(X.dtype)!r} in a product)"
+                f"{name}{list(idx)} is {X[idx].item()!r}, which {S.name} cannot combine "
+                f"(it would meet {S.zero_value(X.dtype).item()!r} in a product)"
             )
     if S.nonnegative and X.dtype.kind in "fi":
         bad = X < 0
         if bool(bad.any()):
             idx = _first_index(bad, xp)
             raise InvalidEntryError(f"{name}{list(idx)} is negative; {S.name} is defined on non-negative values")
+
+
+@functools.cache
+def _gpu_bad_entry_kernel(dtype: np.dtype, n_forbidden: int, nonnegative: bool):
+    """A CuPy kernel that sets ``flag[0]`` if an entry is NaN, equals a forbidden value, or (``nonnegative``) is < 0.
+
+    Elementwise with a shared flag rather than a reduction: CuPy's generic
+    reduction to one value runs in a single block, far slower on large arrays.
+    """
+    import cupy as cp
+
+    params = "T x" + "".join(f", T f{i}" for i in range(n_forbidden))
+    tests = ["x != x"] if dtype.kind == "f" else []
+    tests += [f"x == f{i}" for i in range(n_forbidden)]
+    if nonnegative:
+        tests.append("x < (T)0")
+    expr = " || ".join(tests) or "false"
+    return cp.ElementwiseKernel(params, "raw int32 flag", f"if ({expr}) flag[0] = 1;",
+                                f"semiring_paths_bad_entry_{n_forbidden}_{int(nonnegative)}")
+
+
+def flag_bad_entries(X: Any, S: "Semiring", flag: Any) -> None:
+    """Set ``flag[0] = 1`` (a CuPy int32 array) if :func:`check_entries` would reject ``X``; no read-back.
+
+    For checks that travel with a computation on the GPU: the caller reads the
+    flag once at the end and then calls :func:`check_entries` to name the entry.
+
+    >>> import numpy as np
+    >>> from semiring import min_plus
+    >>> flag_bad_entries(np.zeros(2), min_plus, np.zeros(1, np.int32))
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: flag_bad_entries takes CuPy arrays, got ndarray
+    """
+    if array_module(X) is np:
+        raise DTypeError(f"flag_bad_entries takes CuPy arrays, got {type(X).__name__}")
+    forbidden = S.forbidden_values(X.dtype)
+    if X.size == 0 or X.dtype.kind not in "fi" or (X.dtype.kind == "i" and not S.nonnegative):
+        return
+    k = _gpu_bad_entry_kernel(np.dtype(X.dtype), len(forbidden), bool(S.nonnegative))
+    k(X, *(X.dtype.type(v) for v in forbidden), flag)
+
+
+def _gpu_any_bad(X: Any, S: "Semiring") -> bool:
+    """Whether a CuPy array holds an entry that :func:`check_entries` rejects (one pass, one read-back)."""
+    import cupy as cp
+
+    flag = cp.zeros(1, dtype=cp.int32)
+    flag_bad_entries(X, S, flag)
+    return bool(int(flag[0]))
 
 
 def check_same_dtype(**arrays: Any) -> np.dtype:

@@ -103,3 +103,28 @@ def test_power_law_rows_take_the_heavy_path():
     x = rng.random(n).astype(np.float32)
     np.testing.assert_allclose(sr.plus_times.mxv(D, cp.asarray(x)).get(), H @ x, rtol=1e-4)
     np.testing.assert_array_equal(sr.min_plus.mxv(D, cp.asarray(x)).get(), sr.min_plus.mxv(H, x))
+
+
+BAD_ENTRIES = [(np.nan, sr.min_plus, "is NaN"),
+               (-np.inf, sr.min_plus, r"is -inf, which min_plus cannot combine \(it would meet inf"),
+               (-1.0, sr.max_times, "is negative")]
+
+
+@pytest.mark.parametrize("bad,S,msg", BAD_ENTRIES, ids=["nan", "-inf", "negative"])
+@pytest.mark.parametrize("shape,density", [((300, 200), 0.1), ((40, 3000), 0.5)], ids=["short-rows", "chunked-rows"])
+def test_invalid_entries_on_the_device_are_named(bad, S, msg, shape, density):
+    """The fused check (fresh result) and the separate pass (out=) both name the entry; nothing is written."""
+    from semiring.errors import InvalidEntryError
+
+    H = sp.random_array(shape, density=density, format="csr", rng=np.random.default_rng(3), dtype=np.float32)
+    H.data[57] = bad
+    D = csp.csr_matrix(H)
+    x = cp.ones(shape[1], dtype=cp.float32)
+    with pytest.raises(InvalidEntryError, match=r"A\.data\[57\] " + msg):
+        S.mxv(D, x)
+    out = cp.full(shape[0], 7.0, dtype=cp.float32)
+    with pytest.raises(InvalidEntryError, match=r"A\.data\[57\] " + msg):
+        S.mxv(D, x, out=out)
+    assert bool((out == 7.0).all())
+    H.data[57] = 1.0
+    np.testing.assert_array_equal(S.mxv(csp.csr_matrix(H), x).get(), S.mxv(H, np.ones(shape[1], dtype=np.float32)))

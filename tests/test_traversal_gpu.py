@@ -123,6 +123,39 @@ def test_sssp_delta_stepping_matches_cpu(cases):
             check_sp_tree(G, s, dist, pred)
 
 
+def hub_graph(k: int = 5000) -> Graph:
+    """0 -> 1..k (weight 10, but 1 for the arc to k), i -> hub (weight 10, 1 from k), hub -> 20000 leaves.
+
+    The hub's only tight in-arc is its last one (from k), five PRED_CHUNKs in; vertex 0 and
+    the hub have thousands of arcs, so BFS, st-connectivity and SSSP cut them into chunks.
+    """
+    hub = k + 1
+    leaves = np.arange(k + 2, k + 2 + 20000)  # more arcs than one block's levels take (SMALL_MF)
+    src = np.concatenate((np.zeros(k, np.int64), np.arange(1, k + 1), np.full(leaves.size, hub)))
+    dst = np.concatenate((np.arange(1, k + 1), np.full(k, hub), leaves))
+    w = np.full(src.size, 10.0, np.float32)
+    w[k - 1] = 1.0
+    w[2 * k - 1] = 1.0
+    return Graph.from_edges(src, dst, w, n=int(leaves[-1]) + 1, directed=True)
+
+
+def test_long_vertices_take_the_chunk_paths():
+    G = hub_graph()
+    D = G.to("gpu")
+    hub = 5001
+    lv, par, trace = graphs.bfs(D, 0, direction="push", return_trace=True)
+    want, _ = graphs.bfs(G, 0)
+    np.testing.assert_array_equal(lv.get(), want)
+    check_bfs_tree(G, 0, lv.get(), par.get())
+    assert any("a warp per" in t["granularity"] for t in trace)
+    assert graphs.st_connectivity(D, 0, 5002)[0] == 3
+    dist, pred = graphs.sssp(D, 0)
+    want_d, _ = graphs.sssp(G, 0, method="dijkstra")
+    np.testing.assert_array_equal(dist.get(), want_d)
+    assert int(pred[hub]) == 5000 and float(dist[hub]) == 2.0
+    check_sp_tree(G, 0, dist.get(), pred.get())
+
+
 def test_sssp_zero_weights_and_integer_dtypes():
     rng = np.random.default_rng(4)
     G = gen.erdos_renyi(3000, 20000, seed=6, weights=(0, 5), dtype=np.int32)

@@ -14,9 +14,10 @@ Kernels are specialised with the semiring's CUDA expressions
 
 The gather SpMV gives each row a group of 4 to 32 lanes (by the average row
 length, CSR-vector as in Bell & Garland, SC 2009); rows longer than 32 steps of
-their group are deferred, through a device-side list, to a second kernel that
-gives each a whole block, so a power-law hub never holds up the grid.  Neither
-kernel needs a host synchronisation.
+their group are cut into chunks of :data:`GATHER_CHUNK` arcs, listed on the
+device, and a second kernel gives each chunk a warp, so a power-law hub is
+spread over the whole GPU; a third combines the chunks of each long row in a
+fixed order.  None of them needs a host synchronisation.
 
 >>> import cupy as cp, cupyx.scipy.sparse as csp
 >>> from semiring import min_plus
@@ -39,7 +40,7 @@ from .ops import KernelSpec, spec_for
 if TYPE_CHECKING:
     from ..core import Semiring
 
-__all__ = ["kernels", "module", "module_for", "launch_grid", "group_size", "BLOCK", "NULL"]
+__all__ = ["kernels", "module", "module_for", "launch_grid", "group_size", "gather_plan", "BLOCK", "NULL"]
 
 FILE = "sparse_kernels.cu"
 BLOCK = 256
@@ -54,13 +55,31 @@ def _sm_count() -> int:
 def group_size(avg_row: float) -> int:
     """Lanes per row of the gather SpMV for an average row length (rows over 32 groups go to blocks).
 
+    Rows over ``32 * group`` arcs are cut into chunks for a warp each, so the
+    group only has to suit the short rows (4 lanes measured best on R-MAT
+    scale 22, average row 31, whose long rows hold 72% of the arcs).
+
     >>> group_size(3.0), group_size(32.0), group_size(1000.0)
-    (4, 8, 32)
+    (4, 4, 32)
     """
-    for group, limit in ((4, 8), (8, 32), (16, 128)):
+    for group, limit in ((4, 32), (8, 128), (16, 512)):
         if avg_row <= limit:
             return group
     return 32
+
+
+GATHER_CHUNK = 512  # arcs per warp in the long-row pass of the gather SpMV
+
+
+def gather_plan(n_rows: int, nnz: int) -> tuple[int, int, int]:
+    """``(group, heavy_min, chunk)`` of the gather SpMV: lanes per row, the row length above
+    which a row is cut into chunks of ``chunk`` arcs, one warp each.
+
+    >>> gather_plan(1000, 30000)
+    (4, 128, 512)
+    """
+    group = group_size(nnz / max(n_rows, 1))
+    return group, 32 * group, GATHER_CHUNK
 
 
 def launch_grid(work: int, per_thread: int = 1, block: int = BLOCK) -> int:
@@ -128,29 +147,53 @@ class _GpuKernels:
         return (SP_XFLAG if xflag is not None else 0) | (SP_MASK if allow is not None else 0) | \
             (SP_ACCUM if accumulate else 0) | (SP_XFIRST if xfirst else 0)
 
-    def gather(self, ptr, idx, val, x, xflag, y, hit, allow, accumulate, xfirst):
+    def gather(self, ptr, idx, val, x, xflag, y, hit, allow, accumulate, xfirst, entry_check=None):
+        """The gather SpMV; ``entry_check=(S, flag)`` also sets ``flag[0]`` if a value read is invalid for ``S``."""
         n = ptr.shape[0] - 1
         if n == 0:
             return
         nnz = int(idx.shape[0])
-        group = group_size(nnz / n)
-        heavy_min = 32 * group
+        group, heavy_min, chunk = gather_plan(n, nnz)
         flags = self._flags(xflag, allow, accumulate, xfirst)
-        heavy_list = cp.empty(max(1, min(n, nnz // heavy_min + 1)), dtype=cp.int32)
+        # At most nnz / chunk full chunks plus one partial chunk per long row.
+        cap = max(1, nnz // chunk + nnz // (heavy_min + 1) + 1)
+        crow = cp.empty(cap, dtype=cp.int32)
+        cnum = cp.empty(cap, dtype=cp.int32)
         self._heavy.fill(0)
         rows_per_block = BLOCK // group
         grid = max(1, min(-(-n // rows_per_block), 32 * _sm_count()))
-        args = (ptr, idx, val, x, NULL if xflag is None else _u8(xflag), y, _u8(hit),
-                NULL if allow is None else _u8(allow), np.int64(n), np.int32(flags), np.int32(group),
-                np.int64(heavy_min), heavy_list, self._heavy)
-        self.mod.get_function("sp_gather")((grid,), (BLOCK,), args)
-        if nnz > heavy_min:
-            grid_h = max(1, min(heavy_list.shape[0], 8 * _sm_count()))
-            self.mod.get_function("sp_gather_heavy")(
-                (grid_h,), (BLOCK,),
-                (ptr, idx, val, x, NULL if xflag is None else _u8(xflag), y, _u8(hit), np.int32(flags),
-                 heavy_list, self._heavy),
-            )
+        xf = NULL if xflag is None else _u8(xflag)
+        chk = self._check_args(entry_check)
+        self.mod.get_function("sp_gather")(
+            (grid,), (BLOCK,),
+            (ptr, idx, val, x, xf, y, _u8(hit), NULL if allow is None else _u8(allow), np.int64(n), np.int32(flags),
+             np.int32(group), np.int64(heavy_min), np.int32(chunk), crow, cnum, self._heavy) + chk)
+        if nnz <= heavy_min:
+            return
+        part = cp.empty(cap, dtype=y.dtype)
+        pgot = cp.empty(cap, dtype=cp.uint8)
+        grid_c = max(1, min(-(-cap // (BLOCK // 32)), 16 * _sm_count()))
+        self.mod.get_function("sp_gather_chunks")(
+            (grid_c,), (BLOCK,),
+            (ptr, idx, val, x, xf, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, self._heavy, part,
+             pgot) + chk)
+        if nnz > chunk:
+            self.mod.get_function("sp_gather_fixup")(
+                (launch_grid(cap),), (BLOCK,),
+                (ptr, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, self._heavy, part, pgot))
+
+    def _check_args(self, entry_check) -> tuple:
+        """``(bad0, bad1, nbad, nonneg, flag)`` kernel arguments of the fused entry checks."""
+        t = self.dtype.type if self.dtype != np.bool_ else np.uint8
+        if entry_check is None:
+            return (t(0), t(0), np.int32(0), np.int32(0), NULL)
+        S, flag = entry_check
+        bad = [t(v) for v in S.forbidden_values(self.dtype)]
+        if len(bad) > 2:
+            raise ValueError(f"{S.name} forbids {len(bad)} values; the fused check takes two")
+        padded = bad + [t(0)] * (2 - len(bad))
+        nonneg = bool(S.nonnegative and self.dtype.kind in "fi")
+        return (padded[0], padded[1], np.int32(len(bad)), np.int32(nonneg), flag)
 
     def scatter(self, ptr, idx, val, rows, xv, t, hit, order, allow, xfirst) -> int:
         t.fill(self.zero)

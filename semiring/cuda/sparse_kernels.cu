@@ -71,6 +71,36 @@ __device__ __forceinline__ int sp_append(int* counter) {
     return base + rank;
 }
 
+// Long rows are cut into chunks of `chunk` arcs, each listed as (row, chunk number) for a
+// warp of a second kernel, so a power-law hub is spread over the whole GPU.  Called by all
+// 32 lanes (converged); a lane with nch > 0 lists the nch chunks of its `row`, and the
+// warp writes each row's entries together (one atomic per row; a row's chunks are contiguous).
+__device__ __forceinline__ void sp_list_chunks(int row, int nch, int* crow, int* cnum, int* count) {
+    const int lane = threadIdx.x & 31;
+    unsigned todo = __ballot_sync(SP_FULL, nch > 0);
+    while (todo) {
+        const int src = __ffs(todo) - 1;
+        todo &= todo - 1;
+        const int r = __shfl_sync(SP_FULL, row, src), c = __shfl_sync(SP_FULL, nch, src);
+        int first = lane == 0 ? atomicAdd(count, c) : 0;
+        first = __shfl_sync(SP_FULL, first, 0);
+        for (int k = lane; k < c; k += 32) {
+            crow[first + k] = r;
+            cnum[first + k] = k;
+        }
+    }
+}
+
+// The arcs [e0, e1) of chunk k of the list: row crow[k], chunk cnum[k].
+__device__ __forceinline__ int sp_chunk_range(const i64* ptr, const int* crow, const int* cnum, i64 k, int chunk,
+                                              i64& e0, i64& e1) {
+    const int r = crow[k];
+    const i64 b = ptr[r + 1];
+    e0 = ptr[r] + (i64)cnum[k] * chunk;
+    e1 = e0 + chunk < b ? e0 + chunk : b;
+    return r;
+}
+
 // *addr = add(*addr, val), atomically, for any semiring (compare-and-swap on the word).
 __device__ __forceinline__ void sp_atomic_add(T* addr, T val) {
     if constexpr (sizeof(T) == 1) {
@@ -124,15 +154,61 @@ __device__ __forceinline__ U sp_atomic_min_nonneg(U* addr, U val) {
 
 // ---------------------------------------------------------------------------------
 // semiring SpMV, gather form: y[i] (+)= add_e mul(A[i, e], x[idx[e]])
-// `group` lanes per row (a power of two <= 32); rows longer than `heavy_min` are
-// deferred to sp_gather_heavy (a block per row) through heavy_list.
+// `group` lanes per row (a power of two <= 32).  A row longer than `heavy_min` is cut
+// into chunks of `chunk` arcs, listed (row, chunk number) in crow / cnum; a warp per
+// chunk reduces it (sp_gather_chunks), straight into y when the row is one chunk, else
+// into part[] / pgot[], which sp_gather_fixup then combines per row in chunk order
+// (deterministic, also for a non-idempotent add).  A power-law hub is so spread over
+// the whole GPU and the short rows never wait for it; no host synchronisation.
 // ---------------------------------------------------------------------------------
+// The entry checks of S.mxv, fused into the gather (one read of the values instead of
+// two): NaN (floats), up to two forbidden values, negative values for semirings on
+// [0, inf).  Only entries the product reads are checked; the host falls back to its
+// own pass (which names the entry) when the flag is raised.
+struct SpCheck {
+    T bad0, bad1;
+    int nbad, nonneg;
+    int* flag;  // nullptr: no checks
+};
+
+__device__ __forceinline__ bool sp_invalid(T v, const SpCheck& c) {
+    bool b = (c.nbad > 0 && v == c.bad0) || (c.nbad > 1 && v == c.bad1) || (c.nonneg && v < (T)0);
+#if SP_FLOAT
+    b = b || (v != v);
+#endif
+    return b;
+}
+
+__device__ __forceinline__ T sp_row_part(const int* __restrict__ idx, const T* __restrict__ val,
+                                         const T* __restrict__ x, const unsigned char* __restrict__ xflag,
+                                         i64 e0, i64 e1, int step, int flags, int& got, const SpCheck& chk,
+                                         bool& bad) {
+    T t = sr_zero();
+#pragma unroll 4
+    for (i64 e = e0; e < e1; e += step) {
+        const int j = idx[e];
+        if ((flags & SP_XFLAG) && xflag[j] == 0) continue;
+        const T v = val[e];
+        if (chk.flag != nullptr && sp_invalid(v, chk)) bad = true;
+        t = sr_add_op(t, sp_prod(v, x[j], flags));
+        got = 1;
+    }
+    return t;
+}
+
+__device__ __forceinline__ void sp_store_row(T* y, unsigned char* hit, i64 r, T t, int got, int flags) {
+    y[r] = (flags & SP_ACCUM) ? sr_add_op(y[r], t) : t;
+    hit[r] = (unsigned char)got;
+}
+
 extern "C" __global__ void sp_gather(const i64* __restrict__ ptr, const int* __restrict__ idx,
                                      const T* __restrict__ val, const T* __restrict__ x,
                                      const unsigned char* __restrict__ xflag, T* __restrict__ y,
                                      unsigned char* __restrict__ hit, const unsigned char* __restrict__ allow,
-                                     long long n_rows, int flags, int group, long long heavy_min, int* heavy_list,
-                                     int* heavy_count) {
+                                     long long n_rows, int flags, int group, long long heavy_min, int chunk,
+                                     int* __restrict__ crow, int* __restrict__ cnum, int* chunk_count, T bad0,
+                                     T bad1, int nbad, int nonneg, int* bad_flag) {
+    const SpCheck chk{bad0, bad1, nbad, nonneg, bad_flag};
     const int lane = threadIdx.x & 31;
     const int sub = lane & (group - 1);
     const int rows_per_warp = 32 / group;
@@ -143,79 +219,86 @@ extern "C" __global__ void sp_gather(const i64* __restrict__ ptr, const int* __r
         bool active = r < n_rows;
         if (active && (flags & SP_MASK) && allow[r] == 0) active = false;
         i64 a = 0, b = 0;
+        int nch = 0;
         if (active) {
             a = ptr[r];
             b = ptr[r + 1];
             if (b - a > heavy_min) {
-                if (sub == 0) heavy_list[atomicAdd(heavy_count, 1)] = (int)r;
+                nch = (int)((b - a + chunk - 1) / chunk);
                 active = false;
             }
         }
-        T t = sr_zero();
+        sp_list_chunks((int)r, sub == 0 ? nch : 0, crow, cnum, chunk_count);
         int got = 0;
-        if (active) {
-            for (i64 e = a + sub; e < b; e += group) {
-                const int j = idx[e];
-                if ((flags & SP_XFLAG) && xflag[j] == 0) continue;
-                t = sr_add_op(t, sp_prod(val[e], x[j], flags));
-                got = 1;
-            }
-        }
+        bool bad = false;
+        T t = active ? sp_row_part(idx, val, x, xflag, a + sub, b, group, flags, got, chk, bad) : sr_zero();
+        if (bad) *chk.flag = 1;
         for (int off = group >> 1; off > 0; off >>= 1) {
             const T o = sp_shfl_down(t, off, group);
             const int og = __shfl_down_sync(SP_FULL, got, off, group);
             t = sr_add_op(t, o);
             got |= og;
         }
-        if (active && sub == 0) {
-            y[r] = (flags & SP_ACCUM) ? sr_add_op(y[r], t) : t;
-            hit[r] = (unsigned char)got;
-        }
+        if (active && sub == 0) sp_store_row(y, hit, r, t, got, flags);
     }
 }
 
-extern "C" __global__ void sp_gather_heavy(const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                           const T* __restrict__ val, const T* __restrict__ x,
-                                           const unsigned char* __restrict__ xflag, T* __restrict__ y,
-                                           unsigned char* __restrict__ hit, int flags,
-                                           const int* __restrict__ heavy_list, const int* __restrict__ heavy_count) {
-    __shared__ T s_val[32];
-    __shared__ int s_got[32];
-    const int count = *heavy_count;
-    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
-    for (int h = blockIdx.x; h < count; h += gridDim.x) {
-        const int r = heavy_list[h];
+extern "C" __global__ void sp_gather_chunks(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                            const T* __restrict__ val, const T* __restrict__ x,
+                                            const unsigned char* __restrict__ xflag, T* __restrict__ y,
+                                            unsigned char* __restrict__ hit, int flags, int chunk,
+                                            const int* __restrict__ crow, const int* __restrict__ cnum,
+                                            const int* __restrict__ chunk_count, T* __restrict__ part,
+                                            unsigned char* __restrict__ pgot, T bad0, T bad1, int nbad, int nonneg,
+                                            int* bad_flag) {
+    const SpCheck chk{bad0, bad1, nbad, nonneg, bad_flag};
+    const int count = *chunk_count;
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 k = warp; k < count; k += warps) {
+        i64 e0, e1;
+        const int r = sp_chunk_range(ptr, crow, cnum, k, chunk, e0, e1);
         const i64 a = ptr[r], b = ptr[r + 1];
-        T t = sr_zero();
         int got = 0;
-        for (i64 e = a + threadIdx.x; e < b; e += blockDim.x) {
-            const int j = idx[e];
-            if ((flags & SP_XFLAG) && xflag[j] == 0) continue;
-            t = sr_add_op(t, sp_prod(val[e], x[j], flags));
-            got = 1;
-        }
+        bool bad = false;
+        T t = sp_row_part(idx, val, x, xflag, e0 + lane, e1, 32, flags, got, chk, bad);
+        if (bad) *chk.flag = 1;
         for (int off = 16; off > 0; off >>= 1) {
             t = sr_add_op(t, sp_shfl_down(t, off, 32));
             got |= __shfl_down_sync(SP_FULL, got, off);
         }
         if (lane == 0) {
-            s_val[wid] = t;
-            s_got[wid] = got;
-        }
-        __syncthreads();
-        if (wid == 0) {
-            t = lane < nw ? s_val[lane] : sr_zero();
-            got = lane < nw ? s_got[lane] : 0;
-            for (int off = 16; off > 0; off >>= 1) {
-                t = sr_add_op(t, sp_shfl_down(t, off, 32));
-                got |= __shfl_down_sync(SP_FULL, got, off);
-            }
-            if (lane == 0) {
-                y[r] = (flags & SP_ACCUM) ? sr_add_op(y[r], t) : t;
-                hit[r] = (unsigned char)got;
+            if (b - a <= chunk) {
+                sp_store_row(y, hit, r, t, got, flags);
+            } else {
+                part[k] = t;
+                pgot[k] = (unsigned char)got;
             }
         }
-        __syncthreads();
+    }
+}
+
+// Rows of more than one chunk: combine their partial results in chunk order.
+extern "C" __global__ void sp_gather_fixup(const i64* __restrict__ ptr, T* __restrict__ y,
+                                           unsigned char* __restrict__ hit, int flags, int chunk,
+                                           const int* __restrict__ crow, const int* __restrict__ cnum,
+                                           const int* __restrict__ chunk_count, const T* __restrict__ part,
+                                           const unsigned char* __restrict__ pgot) {
+    const int count = *chunk_count;
+    for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += (i64)gridDim.x * blockDim.x) {
+        if (cnum[k] != 0) continue;
+        const int r = crow[k];
+        const i64 len = ptr[r + 1] - ptr[r];
+        if (len <= chunk) continue;
+        const i64 nch = (len + chunk - 1) / chunk;
+        T t = sr_zero();
+        int got = 0;
+        for (i64 c = 0; c < nch; c++) {
+            t = sr_add_op(t, part[k + c]);
+            got |= pgot[k + c];
+        }
+        sp_store_row(y, hit, r, t, got, flags);
     }
 }
 
@@ -336,33 +419,36 @@ __device__ __forceinline__ u64 bfs_claim(int u, int v, int d, const i64* ptr, in
 }
 
 // Push (top-down) level: a lane owns a frontier vertex; vertices with 32 or more arcs are
-// swept by the whole warp, and vertices with BFS_HEAVY or more arcs are deferred to
-// bfs_push_heavy, where the whole grid sweeps them one after another (thread, warp or
-// grid per vertex by degree: Li & Becchi's adaptive granularity, Merrill et al.'s gathering).
-#define BFS_HEAVY 4096
+// swept by the whole warp, and vertices with BFS_CHUNK or more arcs are cut into chunks of
+// BFS_CHUNK arcs that bfs_push_chunks gives a warp each (thread, warp or many warps per
+// vertex by degree: Li & Becchi's adaptive granularity, Merrill et al.'s gathering).
+// crow == nullptr: no chunk list (the warp sweeps every long vertex).
+#define BFS_CHUNK 256
 
 extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __restrict__ idx,
                                     const int* __restrict__ queue, int nf, int d, int* level, int* parent,
                                     unsigned int* visited, int* next_q, unsigned int* next_bm, int* count,
-                                    u64* stats, const int* other_level, u64* meet, int* heavy, int* heavy_count) {
+                                    u64* stats, const int* other_level, u64* meet, int* crow, int* cnum,
+                                    int* chunk_count) {
     const int lane = threadIdx.x & 31;
     const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     u64 mf = 0, scanned = 0;
     for (i64 base = warp * 32; base < nf; base += warps * 32) {
         const i64 k = base + lane;
-        int u = -1;
+        int u = -1, nch = 0;
         i64 a = 0, b = 0;
         if (k < nf) {
             u = queue[k];
             a = ptr[u];
             b = ptr[u + 1];
             scanned += (u64)(b - a);
-            if (b - a >= BFS_HEAVY && heavy != nullptr) {
-                heavy[sp_append(heavy_count)] = u;
+            if (b - a >= BFS_CHUNK && crow != nullptr) {
+                nch = (int)((b - a + BFS_CHUNK - 1) / BFS_CHUNK);
                 b = a;
             }
         }
+        if (crow != nullptr) sp_list_chunks(u, nch, crow, cnum, chunk_count);
         unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
         while (big) {
             const int src = __ffs(big) - 1;
@@ -385,25 +471,25 @@ extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __re
     }
 }
 
-// The deferred high-degree frontier vertices of a push level: every thread of the grid
-// takes a share of each one's arcs in turn.
-extern "C" __global__ void bfs_push_heavy(const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                          const int* __restrict__ heavy, const int* __restrict__ heavy_count, int d,
-                                          int* level, int* parent, unsigned int* visited, int* next_q,
-                                          unsigned int* next_bm, int* count, u64* stats, const int* other_level,
-                                          u64* meet) {
-    const int hc = *heavy_count;
-    const i64 tid = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    const i64 stride = (i64)gridDim.x * blockDim.x;
+// The chunks of the long frontier vertices of a push level: a warp per chunk.
+extern "C" __global__ void bfs_push_chunks(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                           const int* __restrict__ crow, const int* __restrict__ cnum,
+                                           const int* __restrict__ chunk_count, int d, int* level, int* parent,
+                                           unsigned int* visited, int* next_q, unsigned int* next_bm, int* count,
+                                           u64* stats, const int* other_level, u64* meet) {
+    const int cc = *chunk_count;
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     u64 mf = 0;
-    for (int h = 0; h < hc; h++) {
-        const int u = heavy[h];
-        const i64 a = ptr[u], b = ptr[u + 1];
-        for (i64 e = a + tid; e < b; e += stride)
+    for (i64 k = warp; k < cc; k += warps) {
+        i64 e0, e1;
+        const int u = sp_chunk_range(ptr, crow, cnum, k, BFS_CHUNK, e0, e1);
+        for (i64 e = e0 + lane; e < e1; e += 32)
             mf += bfs_claim(u, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
     }
     mf = sp_warp_sum(mf);
-    if ((threadIdx.x & 31) == 0 && mf) atomicAdd(&stats[0], mf);
+    if (lane == 0 && mf) atomicAdd(&stats[0], mf);
 }
 
 // Pull (bottom-up) level: a thread per vertex; an unvisited v scans its in-arcs (tptr/tind)
@@ -575,18 +661,20 @@ __device__ __forceinline__ void sssp_relax_one(int u, int v, T nd, T* dist, int*
     }
 }
 
+#define SSSP_CHUNK 256
+
 extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __restrict__ idx,
                                       const T* __restrict__ w, const int* __restrict__ near, int nn, T* dist,
                                       int* pred, T threshold, int it, int epoch, int* near_mark, int* far_mark,
-                                      int* next_near, int* far, int* counts, u64* stats, int* heavy,
-                                      int* heavy_count) {
+                                      int* next_near, int* far, int* counts, u64* stats, int* crow, int* cnum,
+                                      int* chunk_count) {
     const int lane = threadIdx.x & 31;
     const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     u64 scanned = 0;
     for (i64 base = warp * 32; base < nn; base += warps * 32) {
         const i64 k = base + lane;
-        int u = -1;
+        int u = -1, nch = 0;
         i64 a = 0, b = 0;
         T du = sr_zero();
         if (k < nn) {
@@ -595,11 +683,12 @@ extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __
             b = ptr[u + 1];
             du = dist[u];
             scanned += (u64)(b - a);
-            if (b - a >= BFS_HEAVY) {
-                heavy[sp_append(heavy_count)] = u;
+            if (b - a >= SSSP_CHUNK) {
+                nch = (int)((b - a + SSSP_CHUNK - 1) / SSSP_CHUNK);
                 b = a;
             }
         }
+        sp_list_chunks(u, nch, crow, cnum, chunk_count);
         unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
         while (big) {
             const int src = __ffs(big) - 1;
@@ -621,20 +710,22 @@ extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __
     if (lane == 0 && scanned) atomicAdd(&stats[0], scanned);
 }
 
-// The deferred high-degree near vertices: the whole grid sweeps each one's arcs in turn.
-// (Their distances were read before this launch's relaxations, as in sssp_relax.)
-extern "C" __global__ void sssp_relax_heavy(const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                            const T* __restrict__ w, const int* __restrict__ heavy,
-                                            const int* __restrict__ heavy_count, T* dist, int* pred, T threshold,
-                                            int it, int epoch, int* near_mark, int* far_mark, int* next_near,
-                                            int* far, int* counts) {
-    const int hc = *heavy_count;
-    const i64 tid = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    const i64 stride = (i64)gridDim.x * blockDim.x;
-    for (int h = 0; h < hc; h++) {
-        const int u = heavy[h];
+// The chunks of the long near vertices: a warp per chunk.  dist[u] is read here, so it may
+// already be lower than when u was listed: any value it holds is the length of a path.
+extern "C" __global__ void sssp_relax_chunks(const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                             const T* __restrict__ w, const int* __restrict__ crow,
+                                             const int* __restrict__ cnum, const int* __restrict__ chunk_count,
+                                             T* dist, int* pred, T threshold, int it, int epoch, int* near_mark,
+                                             int* far_mark, int* next_near, int* far, int* counts) {
+    const int cc = *chunk_count;
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 k = warp; k < cc; k += warps) {
+        i64 e0, e1;
+        const int u = sp_chunk_range(ptr, crow, cnum, k, SSSP_CHUNK, e0, e1);
         const T du = dist[u];
-        for (i64 e = ptr[u] + tid; e < ptr[u + 1]; e += stride)
+        for (i64 e = e0 + lane; e < e1; e += 32)
             sssp_relax_one(u, idx[e], sr_mul_op(du, w[e]), dist, pred, threshold, it, epoch, near_mark, far_mark,
                            next_near, far, counts);
     }
@@ -658,25 +749,107 @@ extern "C" __global__ void sssp_split(const int* __restrict__ far_in, int nfar, 
     }
 }
 
-// Predecessors from final distances by pulling over in-arcs: the first tight arc (valid
-// when every weight is > 0, so tight arcs cannot form a cycle).
+// Predecessors from final distances by pulling over in-arcs: the first tight arc
+// (dist[u] + w == dist[v]; a tree when every weight is > 0, as tight arcs then cannot form a
+// cycle).  A lane owns a vertex; the warp scans in-lists of 32 or more arcs 32 at a time
+// and stops at the first window with a tight arc; in-lists of PRED_CHUNK or more arcs are
+// chunked: a warp per chunk records the first tight position (atomicMin into firstpos),
+// and sssp_pred_fixup turns it into the predecessor.
+#define PRED_CHUNK 1024
+#define PRED_NONE 0x7fffffff
+
+__device__ __forceinline__ bool sssp_tight(const int* tind, const T* tw, const T* dist, i64 e, T dv) {
+    const T du = dist[tind[e]];
+    return du != sr_zero() && sr_mul_op(du, tw[e]) == dv;
+}
+
 extern "C" __global__ void sssp_pred_pull(const i64* __restrict__ tptr, const int* __restrict__ tind,
                                           const T* __restrict__ tw, const T* __restrict__ dist, int* pred,
-                                          long long n, int s) {
-    for (i64 v = (i64)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
-        int p = -1;
-        const T dv = dist[v];
-        if (v != s && dv != sr_zero()) {
-            for (i64 e = tptr[v]; e < tptr[v + 1]; e++) {
-                const int u = tind[e];
-                const T du = dist[u];
-                if (du != sr_zero() && sr_mul_op(du, tw[e]) == dv) {
-                    p = u;
+                                          long long n, int s, int* crow, int* cnum, int* chunk_count,
+                                          int* firstpos) {
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 base = warp * 32; base < n; base += warps * 32) {
+        const i64 v = base + lane;
+        i64 a = 0, b = 0;
+        T dv = sr_zero();
+        int nch = 0, p = -1;
+        if (v < n && v != s) {
+            dv = dist[v];
+            if (dv != sr_zero()) {
+                a = tptr[v];
+                b = tptr[v + 1];
+                if (b - a >= PRED_CHUNK) {
+                    nch = (int)((b - a + PRED_CHUNK - 1) / PRED_CHUNK);
+                    firstpos[v] = PRED_NONE;
+                    b = a;
+                }
+            }
+        }
+        sp_list_chunks((int)v, nch, crow, cnum, chunk_count);
+        unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
+        while (big) {
+            const int src = __ffs(big) - 1;
+            big &= big - 1;
+            const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
+            const T dd = sp_shfl(dv, src);
+            for (i64 e0 = aa; e0 < bb; e0 += 32) {
+                const i64 e = e0 + lane;
+                const unsigned hit = __ballot_sync(SP_FULL, e < bb && sssp_tight(tind, tw, dist, e, dd));
+                if (hit) {
+                    if (lane == src) p = tind[e0 + __ffs(hit) - 1];
                     break;
                 }
             }
         }
-        pred[v] = p;
+        if (b - a < 32) {
+            for (i64 e = a; e < b; e++) {
+                if (sssp_tight(tind, tw, dist, e, dv)) {
+                    p = tind[e];
+                    break;
+                }
+            }
+        }
+        if (v < n && nch == 0) pred[v] = p;
+    }
+}
+
+extern "C" __global__ void sssp_pred_chunks(const i64* __restrict__ tptr, const int* __restrict__ tind,
+                                            const T* __restrict__ tw, const T* __restrict__ dist,
+                                            const int* __restrict__ crow, const int* __restrict__ cnum,
+                                            const int* __restrict__ chunk_count, int* firstpos) {
+    const int cc = *chunk_count;
+    const int lane = threadIdx.x & 31;
+    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 k = warp; k < cc; k += warps) {
+        i64 e0, e1;
+        const int v = sp_chunk_range(tptr, crow, cnum, k, PRED_CHUNK, e0, e1);
+        const i64 a = tptr[v];
+        if ((i64)*(volatile int*)&firstpos[v] < e0 - a) continue;  // an earlier chunk found one already
+        const T dv = dist[v];
+        for (i64 w0 = e0; w0 < e1; w0 += 32) {
+            const i64 e = w0 + lane;
+            const unsigned hit = __ballot_sync(SP_FULL, e < e1 && sssp_tight(tind, tw, dist, e, dv));
+            if (hit) {
+                if (lane == 0) atomicMin(&firstpos[v], (int)(w0 + __ffs(hit) - 1 - a));
+                break;
+            }
+        }
+    }
+}
+
+extern "C" __global__ void sssp_pred_fixup(const i64* __restrict__ tptr, const int* __restrict__ tind,
+                                           const int* __restrict__ crow, const int* __restrict__ cnum,
+                                           const int* __restrict__ chunk_count, const int* __restrict__ firstpos,
+                                           int* pred) {
+    const int cc = *chunk_count;
+    for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < cc; k += (i64)gridDim.x * blockDim.x) {
+        if (cnum[k] != 0) continue;
+        const int v = crow[k];
+        const int f = firstpos[v];
+        pred[v] = f == PRED_NONE ? -1 : tind[tptr[v] + f];
     }
 }
 
