@@ -493,7 +493,12 @@ extern "C" __global__ void bfs_push_chunks(const i64* __restrict__ ptr, const in
 }
 
 // Pull (bottom-up) level: a thread per vertex; an unvisited v scans its in-arcs (tptr/tind)
-// and stops at the first in-neighbour in the current frontier bitmap.
+// and stops at the first in-neighbour in the current frontier bitmap.  A warp owns 32
+// consecutive vertices, i.e. one word of each bitmap, so it reads its visited word once
+// and writes both words with plain stores (no other thread touches them in a pull level).
+// A lane scans the first PULL_SOLO in-arcs of its vertex alone; the warp scans the rest.
+#define PULL_SOLO 8
+
 extern "C" __global__ void bfs_pull(const i64* __restrict__ tptr, const int* __restrict__ tind,
                                     const i64* __restrict__ ptr, long long n, int d,
                                     const unsigned int* __restrict__ cur_bm, int* level, int* parent,
@@ -504,25 +509,60 @@ extern "C" __global__ void bfs_pull(const i64* __restrict__ tptr, const int* __r
     u64 mf = 0, scanned = 0;
     for (i64 base = ((i64)blockIdx.x * blockDim.x + threadIdx.x) & ~(i64)31; base < n; base += stride) {
         const i64 v = base + lane;
-        if (v < n && !bfs_is_set(visited, (int)v)) {
-            const i64 a = tptr[v], b = tptr[v + 1];
-            i64 e = a;
-            int u = -1;
-            for (; e < b; e++) {
+        const unsigned seen = visited[base >> 5];
+        if (seen == SP_FULL) continue;  // the whole warp's word is visited (warp-uniform)
+        bool found = false;
+        int u = -1;
+        i64 a = 0, b = 0, e = 0;
+        if (v < n && !((seen >> lane) & 1u)) {
+            a = tptr[v];
+            b = tptr[v + 1];
+            const i64 solo_end = a + PULL_SOLO < b ? a + PULL_SOLO : b;
+            for (e = a; e < solo_end; e++) {
                 u = tind[e];
-                if (bfs_is_set(cur_bm, u)) break;
+                if (bfs_is_set(cur_bm, u)) {
+                    found = true;
+                    break;
+                }
             }
-            if (e < b) {
-                level[v] = d + 1;
-                parent[v] = u;
-                atomicOr(&visited[v >> 5], 1u << (v & 31));
-                atomicOr(&next_bm[v >> 5], 1u << (v & 31));
-                next_q[sp_append(count)] = (int)v;
-                mf += (u64)(ptr[v + 1] - ptr[v]);
-                scanned += (u64)(e - a + 1);
-            } else {
-                scanned += (u64)(b - a);
+        }
+        // The rest of the longer in-lists: the whole warp scans each, 32 arcs a step, so one
+        // long list without a frontier neighbour does not hold up its 31 neighbours.
+        unsigned rest = __ballot_sync(SP_FULL, !found && e < b);
+        while (rest) {
+            const int src = __ffs(rest) - 1;
+            rest &= rest - 1;
+            i64 ee = __shfl_sync(SP_FULL, e, src);
+            const i64 bb = __shfl_sync(SP_FULL, b, src);
+            int uu = -1;
+            for (; ee < bb; ee += 32) {
+                const int cand = ee + lane < bb ? tind[ee + lane] : -1;
+                const unsigned h = __ballot_sync(SP_FULL, cand >= 0 && bfs_is_set(cur_bm, cand));
+                if (h) {
+                    uu = __shfl_sync(SP_FULL, cand, __ffs(h) - 1);
+                    ee += __ffs(h) - 1;
+                    break;
+                }
             }
+            if (lane == src) {
+                found = uu >= 0;
+                u = uu;
+                e = found ? ee : bb;
+            }
+        }
+        if (found) {
+            level[v] = d + 1;
+            parent[v] = u;
+            next_q[sp_append(count)] = (int)v;
+            mf += (u64)(ptr[v + 1] - ptr[v]);
+            scanned += (u64)(e - a + 1);
+        } else {
+            scanned += (u64)(b - a);
+        }
+        const unsigned got = __ballot_sync(SP_FULL, found);
+        if (lane == 0 && got) {
+            visited[base >> 5] = seen | got;
+            next_bm[base >> 5] = got;
         }
     }
     mf = sp_warp_sum(mf);
