@@ -164,7 +164,8 @@ class _GpuKernels:
         grid = max(1, min(-(-n // rows_per_block), 32 * _sm_count()))
         xf = NULL if xflag is None else _u8(xflag)
         chk = self._check_args(entry_check)
-        self.mod.get_function("sp_gather")(
+        suffix = "_checked" if chk else ""
+        self.mod.get_function("sp_gather" + suffix)(
             (grid,), (BLOCK,),
             (ptr, idx, val, x, xf, y, _u8(hit), NULL if allow is None else _u8(allow), np.int64(n), np.int32(flags),
              np.int32(group), np.int64(heavy_min), np.int32(chunk), crow, cnum, self._heavy) + chk)
@@ -173,7 +174,7 @@ class _GpuKernels:
         part = cp.empty(cap, dtype=y.dtype)
         pgot = cp.empty(cap, dtype=cp.uint8)
         grid_c = max(1, min(-(-cap // (BLOCK // 32)), 16 * _sm_count()))
-        self.mod.get_function("sp_gather_chunks")(
+        self.mod.get_function("sp_gather_chunks" + suffix)(
             (grid_c,), (BLOCK,),
             (ptr, idx, val, x, xf, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, self._heavy, part,
              pgot) + chk)
@@ -183,10 +184,10 @@ class _GpuKernels:
                 (ptr, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, self._heavy, part, pgot))
 
     def _check_args(self, entry_check) -> tuple:
-        """``(bad0, bad1, nbad, nonneg, flag)`` kernel arguments of the fused entry checks."""
-        t = self.dtype.type if self.dtype != np.bool_ else np.uint8
+        """``(bad0, bad1, nbad, nonneg, flag)`` arguments of the ``_checked`` kernels; ``()`` without checks."""
         if entry_check is None:
-            return (t(0), t(0), np.int32(0), np.int32(0), NULL)
+            return ()
+        t = self.dtype.type if self.dtype != np.bool_ else np.uint8
         S, flag = entry_check
         bad = [t(v) for v in S.forbidden_values(self.dtype)]
         if len(bad) > 2:

@@ -168,7 +168,7 @@ __device__ __forceinline__ U sp_atomic_min_nonneg(U* addr, U val) {
 struct SpCheck {
     T bad0, bad1;
     int nbad, nonneg;
-    int* flag;  // nullptr: no checks
+    int* flag;
 };
 
 __device__ __forceinline__ bool sp_invalid(T v, const SpCheck& c) {
@@ -179,17 +179,20 @@ __device__ __forceinline__ bool sp_invalid(T v, const SpCheck& c) {
     return b;
 }
 
+template <bool CHECK, int UNROLL>
 __device__ __forceinline__ T sp_row_part(const int* __restrict__ idx, const T* __restrict__ val,
                                          const T* __restrict__ x, const unsigned char* __restrict__ xflag,
                                          i64 e0, i64 e1, int step, int flags, int& got, const SpCheck& chk,
                                          bool& bad) {
     T t = sr_zero();
-#pragma unroll 4
+#pragma unroll UNROLL
     for (i64 e = e0; e < e1; e += step) {
         const int j = idx[e];
         if ((flags & SP_XFLAG) && xflag[j] == 0) continue;
         const T v = val[e];
-        if (chk.flag != nullptr && sp_invalid(v, chk)) bad = true;
+        if constexpr (CHECK) {
+            if (sp_invalid(v, chk)) bad = true;
+        }
         t = sr_add_op(t, sp_prod(v, x[j], flags));
         got = 1;
     }
@@ -201,14 +204,26 @@ __device__ __forceinline__ void sp_store_row(T* y, unsigned char* hit, i64 r, T 
     hit[r] = (unsigned char)got;
 }
 
-extern "C" __global__ void sp_gather(const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                     const T* __restrict__ val, const T* __restrict__ x,
-                                     const unsigned char* __restrict__ xflag, T* __restrict__ y,
-                                     unsigned char* __restrict__ hit, const unsigned char* __restrict__ allow,
-                                     long long n_rows, int flags, int group, long long heavy_min, int chunk,
-                                     int* __restrict__ crow, int* __restrict__ cnum, int* chunk_count, T bad0,
-                                     T bad1, int nbad, int nonneg, int* bad_flag) {
-    const SpCheck chk{bad0, bad1, nbad, nonneg, bad_flag};
+// The short-row pass is latency-bound (ncu: 63% occupancy at the compiler's 48 registers):
+// SP_GATHER_MIN_BLOCKS blocks of 256 per SM and a shorter unroll keep more warps in flight.
+#ifndef SP_GATHER_MIN_BLOCKS
+#define SP_GATHER_MIN_BLOCKS 8
+#endif
+#ifndef SP_SHORT_UNROLL
+#define SP_SHORT_UNROLL 2
+#endif
+
+#define SP_GATHER_PARAMS                                                                                   \
+    const i64 *__restrict__ ptr, const int *__restrict__ idx, const T *__restrict__ val,                    \
+        const T *__restrict__ x, const unsigned char *__restrict__ xflag, T *__restrict__ y,                \
+        unsigned char *__restrict__ hit, const unsigned char *__restrict__ allow, long long n_rows, int flags, \
+        int group, long long heavy_min, int chunk, int *__restrict__ crow, int *__restrict__ cnum,           \
+        int *chunk_count
+#define SP_GATHER_ARGS ptr, idx, val, x, xflag, y, hit, allow, n_rows, flags, group, heavy_min, chunk, crow, cnum, chunk_count
+#define SP_CHECK_PARAMS T bad0, T bad1, int nbad, int nonneg, int *bad_flag
+
+template <bool CHECK>
+__device__ __forceinline__ void sp_gather_rows(SP_GATHER_PARAMS, const SpCheck& chk) {
     const int lane = threadIdx.x & 31;
     const int sub = lane & (group - 1);
     const int rows_per_warp = 32 / group;
@@ -231,8 +246,9 @@ extern "C" __global__ void sp_gather(const i64* __restrict__ ptr, const int* __r
         sp_list_chunks((int)r, sub == 0 ? nch : 0, crow, cnum, chunk_count);
         int got = 0;
         bool bad = false;
-        T t = active ? sp_row_part(idx, val, x, xflag, a + sub, b, group, flags, got, chk, bad) : sr_zero();
-        if (bad) *chk.flag = 1;
+        T t = sr_zero();
+        if (active) t = sp_row_part<CHECK, SP_SHORT_UNROLL>(idx, val, x, xflag, a + sub, b, group, flags, got, chk, bad);
+        if (CHECK && bad) *chk.flag = 1;
         for (int off = group >> 1; off > 0; off >>= 1) {
             const T o = sp_shfl_down(t, off, group);
             const int og = __shfl_down_sync(SP_FULL, got, off, group);
@@ -243,15 +259,25 @@ extern "C" __global__ void sp_gather(const i64* __restrict__ ptr, const int* __r
     }
 }
 
-extern "C" __global__ void sp_gather_chunks(const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                            const T* __restrict__ val, const T* __restrict__ x,
-                                            const unsigned char* __restrict__ xflag, T* __restrict__ y,
-                                            unsigned char* __restrict__ hit, int flags, int chunk,
-                                            const int* __restrict__ crow, const int* __restrict__ cnum,
-                                            const int* __restrict__ chunk_count, T* __restrict__ part,
-                                            unsigned char* __restrict__ pgot, T bad0, T bad1, int nbad, int nonneg,
-                                            int* bad_flag) {
-    const SpCheck chk{bad0, bad1, nbad, nonneg, bad_flag};
+
+extern "C" __global__ void __launch_bounds__(256, SP_GATHER_MIN_BLOCKS) sp_gather(SP_GATHER_PARAMS) {
+    sp_gather_rows<false>(SP_GATHER_ARGS, SpCheck{});
+}
+
+extern "C" __global__ void __launch_bounds__(256, SP_GATHER_MIN_BLOCKS) sp_gather_checked(SP_GATHER_PARAMS, SP_CHECK_PARAMS) {
+    sp_gather_rows<true>(SP_GATHER_ARGS, SpCheck{bad0, bad1, nbad, nonneg, bad_flag});
+}
+
+#define SP_CHUNKS_PARAMS                                                                                    \
+    const i64 *__restrict__ ptr, const int *__restrict__ idx, const T *__restrict__ val,                     \
+        const T *__restrict__ x, const unsigned char *__restrict__ xflag, T *__restrict__ y,                 \
+        unsigned char *__restrict__ hit, int flags, int chunk, const int *__restrict__ crow,                  \
+        const int *__restrict__ cnum, const int *__restrict__ chunk_count, T *__restrict__ part,             \
+        unsigned char *__restrict__ pgot
+#define SP_CHUNKS_ARGS ptr, idx, val, x, xflag, y, hit, flags, chunk, crow, cnum, chunk_count, part, pgot
+
+template <bool CHECK>
+__device__ __forceinline__ void sp_gather_chunk_rows(SP_CHUNKS_PARAMS, const SpCheck& chk) {
     const int count = *chunk_count;
     const int lane = threadIdx.x & 31;
     const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -262,8 +288,8 @@ extern "C" __global__ void sp_gather_chunks(const i64* __restrict__ ptr, const i
         const i64 a = ptr[r], b = ptr[r + 1];
         int got = 0;
         bool bad = false;
-        T t = sp_row_part(idx, val, x, xflag, e0 + lane, e1, 32, flags, got, chk, bad);
-        if (bad) *chk.flag = 1;
+        T t = sp_row_part<CHECK, 4>(idx, val, x, xflag, e0 + lane, e1, 32, flags, got, chk, bad);
+        if (CHECK && bad) *chk.flag = 1;
         for (int off = 16; off > 0; off >>= 1) {
             t = sr_add_op(t, sp_shfl_down(t, off, 32));
             got |= __shfl_down_sync(SP_FULL, got, off);
@@ -277,6 +303,12 @@ extern "C" __global__ void sp_gather_chunks(const i64* __restrict__ ptr, const i
             }
         }
     }
+}
+
+extern "C" __global__ void sp_gather_chunks(SP_CHUNKS_PARAMS) { sp_gather_chunk_rows<false>(SP_CHUNKS_ARGS, SpCheck{}); }
+
+extern "C" __global__ void sp_gather_chunks_checked(SP_CHUNKS_PARAMS, SP_CHECK_PARAMS) {
+    sp_gather_chunk_rows<true>(SP_CHUNKS_ARGS, SpCheck{bad0, bad1, nbad, nonneg, bad_flag});
 }
 
 // Rows of more than one chunk: combine their partial results in chunk order.
