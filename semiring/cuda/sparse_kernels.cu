@@ -59,6 +59,10 @@ __device__ __forceinline__ u64 sp_warp_sum(u64 v) {
     return v;
 }
 
+// Warp-stride loops: this warp's index in the grid and the number of warps.
+__device__ __forceinline__ i64 sp_warp_id() { return ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; }
+__device__ __forceinline__ i64 sp_warp_count() { return ((i64)gridDim.x * blockDim.x) >> 5; }
+
 // Position for one item in a list whose length is *counter: one atomic per converged group of lanes.
 __device__ __forceinline__ int sp_append(int* counter) {
     unsigned mask = __activemask();
@@ -99,6 +103,18 @@ __device__ __forceinline__ int sp_chunk_range(const i64* ptr, const int* crow, c
     e0 = ptr[r] + (i64)cnum[k] * chunk;
     e1 = e0 + chunk < b ? e0 + chunk : b;
     return r;
+}
+
+// f(k, row, e0, e1) for every chunk k of the list, a warp per chunk (warp-stride over *count).
+template <typename F>
+__device__ __forceinline__ void sp_for_each_chunk(const i64* ptr, const int* crow, const int* cnum, const int* count,
+                                                  int chunk, F&& f) {
+    const int cc = *count;
+    for (i64 k = sp_warp_id(); k < cc; k += sp_warp_count()) {
+        i64 e0, e1;
+        const int r = sp_chunk_range(ptr, crow, cnum, k, chunk, e0, e1);
+        f(k, r, e0, e1);
+    }
 }
 
 // *addr = add(*addr, val), atomically, for any semiring (compare-and-swap on the word).
@@ -227,8 +243,7 @@ __device__ __forceinline__ void sp_gather_rows(SP_GATHER_PARAMS, const SpCheck& 
     const int lane = threadIdx.x & 31;
     const int sub = lane & (group - 1);
     const int rows_per_warp = 32 / group;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 warp = sp_warp_id(), warps = sp_warp_count();
     for (i64 base = warp * rows_per_warp; base < n_rows; base += warps * rows_per_warp) {
         const i64 r = base + lane / group;
         bool active = r < n_rows;
@@ -278,13 +293,8 @@ extern "C" __global__ void __launch_bounds__(256, SP_GATHER_MIN_BLOCKS) sp_gathe
 
 template <bool CHECK>
 __device__ __forceinline__ void sp_gather_chunk_rows(SP_CHUNKS_PARAMS, const SpCheck& chk) {
-    const int count = *chunk_count;
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    for (i64 k = warp; k < count; k += warps) {
-        i64 e0, e1;
-        const int r = sp_chunk_range(ptr, crow, cnum, k, chunk, e0, e1);
+    sp_for_each_chunk(ptr, crow, cnum, chunk_count, chunk, [&](i64 k, int r, i64 e0, i64 e1) {
         const i64 a = ptr[r], b = ptr[r + 1];
         int got = 0;
         bool bad = false;
@@ -302,7 +312,7 @@ __device__ __forceinline__ void sp_gather_chunk_rows(SP_CHUNKS_PARAMS, const SpC
                 pgot[k] = (unsigned char)got;
             }
         }
-    }
+    });
 }
 
 extern "C" __global__ void sp_gather_chunks(SP_CHUNKS_PARAMS) { sp_gather_chunk_rows<false>(SP_CHUNKS_ARGS, SpCheck{}); }
@@ -353,8 +363,7 @@ extern "C" __global__ void sp_scatter(const i64* __restrict__ ptr, const int* __
                                       long long* order, int* count, const unsigned char* __restrict__ allow,
                                       int flags) {
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 warp = sp_warp_id(), warps = sp_warp_count();
     for (i64 base = warp * 32; base < nrows; base += warps * 32) {
         const i64 k = base + lane;
         i64 a = 0, b = 0;
@@ -405,8 +414,7 @@ extern "C" __global__ void sp_spmm(const i64* __restrict__ ptr, const int* __res
                                    const unsigned char* __restrict__ allow, long long n_rows, long long s,
                                    int flags) {
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 warp = sp_warp_id(), warps = sp_warp_count();
     for (i64 r = warp; r < n_rows; r += warps) {
         const i64 a = ptr[r], b = ptr[r + 1];
         for (i64 j0 = 0; j0 < s; j0 += 32) {
@@ -463,8 +471,7 @@ extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __re
                                     u64* stats, const int* other_level, u64* meet, int* crow, int* cnum,
                                     int* chunk_count) {
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 warp = sp_warp_id(), warps = sp_warp_count();
     u64 mf = 0, scanned = 0;
     for (i64 base = warp * 32; base < nf; base += warps * 32) {
         const i64 k = base + lane;
@@ -509,17 +516,12 @@ extern "C" __global__ void bfs_push_chunks(const i64* __restrict__ ptr, const in
                                            const int* __restrict__ chunk_count, int d, int* level, int* parent,
                                            unsigned int* visited, int* next_q, unsigned int* next_bm, int* count,
                                            u64* stats, const int* other_level, u64* meet) {
-    const int cc = *chunk_count;
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     u64 mf = 0;
-    for (i64 k = warp; k < cc; k += warps) {
-        i64 e0, e1;
-        const int u = sp_chunk_range(ptr, crow, cnum, k, BFS_CHUNK, e0, e1);
+    sp_for_each_chunk(ptr, crow, cnum, chunk_count, BFS_CHUNK, [&](i64, int u, i64 e0, i64 e1) {
         for (i64 e = e0 + lane; e < e1; e += 32)
             mf += bfs_claim(u, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
-    }
+    });
     mf = sp_warp_sum(mf);
     if (lane == 0 && mf) atomicAdd(&stats[0], mf);
 }
@@ -741,8 +743,7 @@ extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __
                                       int* next_near, int* far, int* counts, u64* stats, int* crow, int* cnum,
                                       int* chunk_count) {
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 warp = sp_warp_id(), warps = sp_warp_count();
     u64 scanned = 0;
     for (i64 base = warp * 32; base < nn; base += warps * 32) {
         const i64 k = base + lane;
@@ -789,18 +790,13 @@ extern "C" __global__ void sssp_relax_chunks(const i64* __restrict__ ptr, const 
                                              const int* __restrict__ cnum, const int* __restrict__ chunk_count,
                                              T* dist, int* pred, T threshold, int it, int epoch, int* near_mark,
                                              int* far_mark, int* next_near, int* far, int* counts) {
-    const int cc = *chunk_count;
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    for (i64 k = warp; k < cc; k += warps) {
-        i64 e0, e1;
-        const int u = sp_chunk_range(ptr, crow, cnum, k, SSSP_CHUNK, e0, e1);
+    sp_for_each_chunk(ptr, crow, cnum, chunk_count, SSSP_CHUNK, [&](i64, int u, i64 e0, i64 e1) {
         const T du = dist[u];
         for (i64 e = e0 + lane; e < e1; e += 32)
             sssp_relax_one(u, idx[e], sr_mul_op(du, w[e]), dist, pred, threshold, it, epoch, near_mark, far_mark,
                            next_near, far, counts);
-    }
+    });
 }
 
 // Redistribute the far pile for a new threshold: entries below `settled_below` were
@@ -840,8 +836,7 @@ extern "C" __global__ void sssp_pred_pull(const i64* __restrict__ tptr, const in
                                           long long n, int s, int* crow, int* cnum, int* chunk_count,
                                           int* firstpos) {
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 warp = sp_warp_id(), warps = sp_warp_count();
     for (i64 base = warp * 32; base < n; base += warps * 32) {
         const i64 v = base + lane;
         i64 a = 0, b = 0;
@@ -891,15 +886,10 @@ extern "C" __global__ void sssp_pred_chunks(const i64* __restrict__ tptr, const 
                                             const T* __restrict__ tw, const T* __restrict__ dist,
                                             const int* __restrict__ crow, const int* __restrict__ cnum,
                                             const int* __restrict__ chunk_count, int* firstpos) {
-    const int cc = *chunk_count;
     const int lane = threadIdx.x & 31;
-    const i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    for (i64 k = warp; k < cc; k += warps) {
-        i64 e0, e1;
-        const int v = sp_chunk_range(tptr, crow, cnum, k, PRED_CHUNK, e0, e1);
+    sp_for_each_chunk(tptr, crow, cnum, chunk_count, PRED_CHUNK, [&](i64, int v, i64 e0, i64 e1) {
         const i64 a = tptr[v];
-        if ((i64)*(volatile int*)&firstpos[v] < e0 - a) continue;  // an earlier chunk found one already
+        if ((i64)*(volatile int*)&firstpos[v] < e0 - a) return;  // an earlier chunk found one already
         const T dv = dist[v];
         for (i64 w0 = e0; w0 < e1; w0 += 32) {
             const i64 e = w0 + lane;
@@ -909,7 +899,7 @@ extern "C" __global__ void sssp_pred_chunks(const i64* __restrict__ tptr, const 
                 break;
             }
         }
-    }
+    });
 }
 
 extern "C" __global__ void sssp_pred_fixup(const i64* __restrict__ tptr, const int* __restrict__ tind,
