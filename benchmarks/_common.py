@@ -67,3 +67,45 @@ def markdown_table(header: list[str], rows: list[list[object]]) -> str:
     out = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(out) + "\n"
+
+
+def gpu_time(fn: Callable[[], object], repeats: int = 5, warmup: int = 1) -> float:
+    """Median seconds of ``fn()`` by CUDA events on the current stream (after ``warmup`` calls)."""
+    import cupy as cp
+
+    for _ in range(warmup):
+        fn()
+    cp.cuda.Device().synchronize()
+    times = []
+    for _ in range(repeats):
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
+    return statistics.median(times)
+
+
+def interleaved_gpu_times(fns: list[Callable[[], object]], repeats: int = 30) -> list[float]:
+    """Median seconds of each of ``fns`` (CUDA events), timed in turn round after round.
+
+    Interleaving puts every contender under the same clocks and memory state, so
+    their ratio is steadier than that of two back-to-back medians.
+    """
+    import cupy as cp
+
+    for fn in fns:
+        for _ in range(3):
+            fn()
+    cp.cuda.Device().synchronize()
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeats):
+        for k, fn in enumerate(fns):
+            start, stop = cp.cuda.Event(), cp.cuda.Event()
+            start.record()
+            fn()
+            stop.record()
+            stop.synchronize()
+            times[k].append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
+    return [statistics.median(t) for t in times]

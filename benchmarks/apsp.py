@@ -47,7 +47,7 @@ sys.path.insert(0, str(_HERE.parent))
 import apsp  # noqa: E402
 
 sys.path.append(str(_HERE))
-from _common import machine, markdown_table, median_time, write_results  # noqa: E402
+from _common import gpu_time, machine, markdown_table, median_time, write_results  # noqa: E402
 
 METHODS = ("rkleene", "blocked-fw", "squaring")
 
@@ -192,23 +192,6 @@ def gpu_ceiling() -> tuple[float, str]:
         return 14.8e12, "DESIGN.md (H200 measurement, 132 SMs)"
 
 
-def cuda_time(fn, repeats: int) -> float:
-    """Median of CUDA-event times of ``fn()`` (after one warm-up)."""
-    import cupy as cp
-
-    fn()
-    cp.cuda.Device().synchronize()
-    times = []
-    for _ in range(repeats):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(cp.cuda.get_elapsed_time(a, b) / 1e3)
-    return float(np.median(times))
-
-
 def cupy_rank1_fw(D):
     import cupy as cp
 
@@ -257,7 +240,7 @@ def gpu_benchmarks(sizes: list[int], rank1_max: int, repeats: int, ooc_n: int) -
                 reps = repeats if n <= 16384 else 1
                 log(f"gpu {kind} n={n}: {m} ...")
                 try:
-                    t = cuda_time(lambda m=m, X=Wd: run_variant(X, m), reps)
+                    t = gpu_time(lambda m=m, X=Wd: run_variant(X, m), reps)
                 except Exception as e:  # keep going: a failure is a result too
                     entry[m] = {"error": repr(e)}
                     rows.append([kind, n, m, "", "", "", repr(e)[:60]])
@@ -277,7 +260,7 @@ def gpu_benchmarks(sizes: list[int], rank1_max: int, repeats: int, ooc_n: int) -
                              "" if same else "DIFFERS from rkleene (rtol 1e-5)"])
             if n <= rank1_max:
                 log(f"gpu {kind} n={n}: CuPy rank-1 loop ...")
-                t = cuda_time(lambda X=Wd: cupy_rank1_fw(X), 1)
+                t = gpu_time(lambda X=Wd: cupy_rank1_fw(X), 1)
                 entry["cupy_rank1_fw"] = {"seconds": t}
                 rows.append([kind, n, "CuPy rank-1 FW loop", f"{t * 1e3:.1f}", f"{n**3 / t / 1e12:.3f}", "", ""])
             rows.append([kind, n, "host->device / device->host copies", f"{h2d * 1e3:.1f} / "

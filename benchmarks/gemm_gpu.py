@@ -39,6 +39,9 @@ from semiring.cuda.boolean import bool_matmul
 from semiring.cuda.ceiling import CEILINGS, measure_ceiling
 from semiring.cuda.compile import TILE_OVERRIDE, Tile
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import gpu_time  # noqa: E402
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -54,21 +57,6 @@ def device_name() -> str:
 
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-
-
-def time_gpu(fn, repeats: int = 5, warmup: int = 1) -> float:
-    """Median seconds of ``fn()`` by CUDA events on the current stream."""
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeats):
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
-    return float(np.median(times))
 
 
 def random_dense(n: int, dtype, rng_seed: int, m: int | None = None):
@@ -121,14 +109,14 @@ def bench_gemm(ceil: dict, sizes, baseline_max: int, repeats: int) -> list:
         A, B = random_dense(n, np.float32, 1), random_dense(n, np.float32, 2)
         C = cp.empty((n, n), cp.float32)
         reps = repeats if n <= 8192 else max(2, repeats // 2)
-        t = time_gpu(functools.partial(matmul_into, S, A, B, C), reps)
+        t = gpu_time(functools.partial(matmul_into, S, A, B, C), reps)
         rows.append(row("min_plus", "float32", n, t, ceil["float32"], variant="ours (non-negative input)"))
         config.nonneg = "off"  # the general kernel: what inputs with negative entries get
-        t = time_gpu(functools.partial(matmul_into, S, A, B, C), reps)
+        t = gpu_time(functools.partial(matmul_into, S, A, B, C), reps)
         config.nonneg = "auto"
         rows.append(row("min_plus", "float32", n, t, ceil["float32"], variant="ours (general kernel)"))
         if n <= baseline_max:
-            t = time_gpu(functools.partial(cupy_broadcast_minplus, A, B, C), 2)
+            t = gpu_time(functools.partial(cupy_broadcast_minplus, A, B, C), 2)
             rows.append(row("min_plus", "float32", n, t, ceil["float32"], variant="cupy_broadcast"))
         del A, B, C
         cp.get_default_memory_pool().free_all_blocks()
@@ -146,7 +134,7 @@ def bench_gemm(ceil: dict, sizes, baseline_max: int, repeats: int) -> list:
         A, B = random_dense(n, dt, 3), random_dense(n, dt, 4)
         C = cp.empty((n, n), dt)
         W = cp.empty((n, n), cp.int32) if witness else None
-        t = time_gpu(functools.partial(matmul_into, S2, A, B, C, W), max(2, repeats // 2))
+        t = gpu_time(functools.partial(matmul_into, S2, A, B, C, W), max(2, repeats // 2))
         extra = {}
         if ckey == "int32":
             extra["fraction_of_int32_wrap_ceiling"] = n ** 3 / t / ceil["int32_wrap"]
@@ -166,7 +154,7 @@ def bench_lazy(ceil: dict, repeats: int) -> list:
     ref = None
     for mode in ("off", "on", "auto"):
         config.lazy = mode
-        t = time_gpu(lambda: matmul_into(min_plus, A, A, C), repeats)
+        t = gpu_time(lambda: matmul_into(min_plus, A, A, C), repeats)
         if ref is None:
             ref = C.copy()
         else:
@@ -175,7 +163,7 @@ def bench_lazy(ceil: dict, repeats: int) -> list:
     D1, D2 = random_dense(n, np.float32, 6), random_dense(n, np.float32, 7)
     for mode in ("off", "auto", "off", "auto"):
         config.lazy = mode
-        t = time_gpu(lambda: matmul_into(min_plus, D1, D2, C), repeats)
+        t = gpu_time(lambda: matmul_into(min_plus, D1, D2, C), repeats)
         rows.append(row("min_plus", "float32", n, t, ceil["float32"], variant=f"dense lazy={mode}"))
     config.lazy = "auto"
     return rows
@@ -187,7 +175,7 @@ def bench_bool(repeats: int, n: int = 16384) -> list:
     A = g.random((n, n), dtype=np.float32) < 0.5
     B = g.random((n, n), dtype=np.float32) < 0.5
     C = cp.empty((n, n), cp.bool_)
-    t = time_gpu(lambda: bool_matmul(A, B, C, False), max(2, repeats // 2))
+    t = gpu_time(lambda: bool_matmul(A, B, C, False), max(2, repeats // 2))
     sample = cp.asnumpy(A[:64].astype(np.float32)) @ cp.asnumpy(B[:, :64].astype(np.float32)) > 0
     assert np.array_equal(cp.asnumpy(C[:64, :64]), sample)
     return [row("lor_land", "bool", n, t, None, variant="bit-packed (incl. packing)")]
@@ -201,9 +189,9 @@ def bench_streamed(ceil: dict, n: int) -> list:
     A = random_dense(n, np.float32, 9)
     B = random_dense(n, np.float32, 10)
     C = cp.empty((n, n), cp.float32)
-    t_auto = time_gpu(functools.partial(matmul_into, min_plus, A, B, C), 2)
+    t_auto = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), 2)
     config.nonneg = "off"
-    t_in = time_gpu(functools.partial(matmul_into, min_plus, A, B, C), 2)
+    t_in = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), 2)
     config.nonneg = "auto"
     ref = cp.asnumpy(C[:256, :256])
     hA, hB = cp.asnumpy(A), cp.asnumpy(B)
@@ -245,7 +233,7 @@ def bench_tune(ceil: dict, n: int = 8192, repeats: int = 3) -> list:
             TILE_OVERRIDE[(np.dtype(dt).itemsize, False, False)] = tile
             for nonneg in (("off", "auto") if dt == np.float32 else ("off",)):
                 config.nonneg = nonneg
-                t = time_gpu(functools.partial(matmul_into, min_plus, A, B, C), repeats)
+                t = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), repeats)
                 if ref is None:
                     ref = C.copy()
                 assert bool(cp.all(C == ref)), (tile, nonneg)

@@ -25,7 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _common import gpu_time  # noqa: E402
 
 import graphs  # noqa: E402
 from graphs import generators as gen  # noqa: E402
@@ -81,22 +84,6 @@ def timeline(fn, repeats: int = 3) -> dict:
             "kernels": {k: {"launches": v[0], "ms": v[1] * 1e3} for k, v in sorted(per.items())}}
 
 
-def gpu_time(fn, repeats: int = 10) -> float:
-    import cupy as cp
-
-    fn()
-    cp.cuda.Device().synchronize()
-    ts = []
-    for _ in range(repeats):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return statistics.median(ts)
-
-
 def spmv_part(G, out: dict) -> None:
     import cupy as cp
 
@@ -107,7 +94,7 @@ def spmv_part(G, out: dict) -> None:
     A = G.to_scipy()
     x = cp.random.default_rng(1).random(G.n, dtype=cp.float32)
     want = sr.min_plus.mxv(A.get(), x.get())
-    res = {"cusparse_ms": gpu_time(lambda: A @ x, 20), "validated_ms": gpu_time(lambda: sr.min_plus.mxv(A, x), 20)}
+    res = {"cusparse_ms": gpu_time(lambda: A @ x, 20) * 1e3, "validated_ms": gpu_time(lambda: sr.min_plus.mxv(A, x), 20) * 1e3}
     plans = {}
     orig_plan = cs.gather_plan
     try:
@@ -117,12 +104,12 @@ def spmv_part(G, out: dict) -> None:
                     cs.gather_plan = lambda n, nnz, g=group, h=heavy_min, c=chunk: (g, h, c)
                     got = sparse.mxv(sr.min_plus, A, x, check=False)
                     ok = bool(np.array_equal(got.get(), want))
-                    ms = gpu_time(lambda: sparse.mxv(sr.min_plus, A, x, check=False), 20)
+                    ms = gpu_time(lambda: sparse.mxv(sr.min_plus, A, x, check=False), 20) * 1e3
                     plans[f"g{group}-h{heavy_min}-c{chunk}"] = {"ms": ms, "ok": ok,
                                                                 "vs_cusparse": res["cusparse_ms"] / ms}
     finally:
         cs.gather_plan = orig_plan
-    res["default_ms"] = gpu_time(lambda: sparse.mxv(sr.min_plus, A, x, check=False), 20)
+    res["default_ms"] = gpu_time(lambda: sparse.mxv(sr.min_plus, A, x, check=False), 20) * 1e3
     K = sparse.kernels_for(sr.min_plus, np.float32, "gpu")
     log: list = []
     mod, K.mod = K.mod, _Timed(K.mod, log)

@@ -39,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import RESULTS, machine, markdown_table, write_results  # noqa: E402
+from _common import RESULTS, interleaved_gpu_times, machine, markdown_table, write_results  # noqa: E402
 
 import graphs  # noqa: E402
 from graphs import Graph  # noqa: E402
@@ -203,30 +203,6 @@ def plot(bars: list[tuple], fname: str, title: str) -> None:
 
 
 # -- GPU -----------------------------------------------------------------------------------
-def interleaved_gpu_times(fns, repeats: int = 30) -> list[float]:
-    """Median seconds of each of ``fns`` (CUDA events), timed in turn round after round.
-
-    Interleaving puts every contender under the same clocks and memory state, so
-    their ratio is steadier than that of two back-to-back medians.
-    """
-    import cupy as cp
-
-    for fn in fns:
-        for _ in range(3):
-            fn()
-    cp.cuda.Device().synchronize()
-    times: list[list[float]] = [[] for _ in fns]
-    for _ in range(repeats):
-        for k, fn in enumerate(fns):
-            start, end = cp.cuda.Event(), cp.cuda.Event()
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            times[k].append(cp.cuda.get_elapsed_time(start, end) / 1e3)
-    return [statistics.median(t) for t in times]
-
-
 def wall_time(fn) -> float:
     """Wall seconds of ``fn`` including its host synchronisations (traversals read back per level)."""
     import cupy as cp

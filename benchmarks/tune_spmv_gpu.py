@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def main(argv=None) -> None:
     import cupy as cp
-    from traversal import interleaved_gpu_times
+    from _common import interleaved_gpu_times
 
     import semiring as sr
     from graphs import generators as gen
