@@ -73,6 +73,8 @@ def check_entries(name: str, X: Any, S: "Semiring") -> None:
     forbidden = S.forbidden_values(X.dtype)
     if xp is not np and X.dtype.kind in "fi" and not _gpu_any_bad(X, S):
         return  # one fused pass on the device found nothing; the passes below only locate the entry
+    if xp is np and _np_all_valid(X, forbidden, S.nonnegative):
+        return  # one comparison pass found nothing; the passes below only locate the entry
     if X.dtype.kind == "f":
         bad = xp.isnan(X)
         if bool(bad.any()):
@@ -91,6 +93,34 @@ def check_entries(name: str, X: Any, S: "Semiring") -> None:
         if bool(bad.any()):
             idx = _first_index(bad, xp)
             raise InvalidEntryError(f"{name}{list(idx)} is negative; {S.name} is defined on non-negative values")
+
+
+def _np_all_valid(X: np.ndarray, forbidden: tuple, nonnegative: bool) -> bool:
+    """True when one comparison pass shows every entry valid (NaN fails every comparison).
+
+    Covers the infinities the built-in semirings forbid; any other forbidden value
+    returns False and leaves the answer to the full checks.
+    """
+    if X.dtype.kind == "b":
+        return True
+    if X.dtype.kind == "i":
+        return bool((X >= 0).all()) if nonnegative else True
+    neg = any(np.isneginf(v) for v in forbidden)
+    pos = any(np.isposinf(v) for v in forbidden)
+    if len(forbidden) != int(neg) + int(pos):
+        return False
+    if nonnegative:  # X >= 0 also rejects NaN and -inf
+        ok = X >= 0
+        if pos:
+            ok &= X < np.inf
+        return bool(ok.all())
+    if neg and pos:
+        return bool(np.isfinite(X).all())
+    if neg:
+        return bool((X > -np.inf).all())
+    if pos:
+        return bool((X < np.inf).all())
+    return not bool(np.isnan(X).any())
 
 
 @functools.cache
