@@ -17,7 +17,8 @@ BFS (Beamer et al., SC 2012; Li & Becchi, IPDPS 2013).  Each level picks:
   queue with a lane per vertex, the whole warp for vertices of 32 or more
   arcs, and vertices of :data:`CHUNK` or more arcs cut into chunks of CHUNK arcs
   that a second kernel gives a warp each (thread, warp or many warps by degree),
-  listed on the device; pull levels use a bitmap and a thread per vertex.
+  listed on the device; pull levels use a bitmap and a thread per vertex, the
+  whole warp taking over in-lists longer than 8 arcs.
 
 SSSP: near-far delta-stepping (Davidson, Baxter, Garland & Owens, "Work-efficient
 parallel GPU methods for single-source shortest paths", IPDPS 2014): the near set
@@ -160,7 +161,7 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
                 mod.get_function("bfs_queue_to_bitmap")((launch_grid(nf),), (BLOCK,), (cur_q, np.int32(nf), cur.bitmap))
             pull_k((launch_grid(n),), (BLOCK,), (T.indptr, T.indices, G.indptr, np.int64(n), np.int32(d), cur.bitmap,
                                                  level, parent, visited, nxt_q, nxt.bitmap, nxt.count, nxt.stats))
-            fmt, gran = "bitmap", "thread"
+            fmt, gran = "bitmap", "thread; the warp for in-arcs past the first 8"
         count, new_mf, scanned = nxt.read()
         if return_trace:
             trace.append({"level": d, "direction": "push" if push else "pull", "frontier": nf,
