@@ -71,10 +71,10 @@ def _chunk_lists(nnz: int, chunk: int):
 
 
 class _Scratch:
-    """Counters and a frontier bitmap in one buffer, so a level zeroes them with one memset."""
+    """Counters and a frontier bitmap in one buffer, so a level zeroes them with one memset (before each use)."""
 
     def __init__(self, words: int) -> None:
-        self.buf = cp.zeros(6 + words, dtype=cp.uint32)
+        self.buf = cp.empty(6 + words, dtype=cp.uint32)
         self.count = self.buf[0:1].view(cp.int32)
         self.chunk_count = self.buf[1:2].view(cp.int32)
         self.stats = self.buf[2:6].view(cp.uint64)
@@ -91,17 +91,19 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
     mod = _bfs_module()
     n = G.n
     words = (n + 31) // 32
-    level = cp.full(n, -1, dtype=cp.int32)
-    parent = cp.full(n, -1, dtype=cp.int32)
-    visited = cp.zeros(max(words, 1), dtype=cp.uint32)
-    level[s] = 0
-    visited[s >> 5] = np.uint32(1 << (s & 31))
+    level = cp.empty(n, dtype=cp.int32)
+    parent = cp.empty(n, dtype=cp.int32)
+    visited = cp.empty(max(words, 1), dtype=cp.uint32)
     qa = cp.empty(max(n, 1), dtype=cp.int32)
     qb = cp.empty(max(n, 1), dtype=cp.int32)
-    qa[0] = s
-    ends = G.indptr[s:s + 2].get()
-    mf = int(ends[1] - ends[0])
-    m_unvisited = G.nnz - mf
+    out = cp.empty(10, dtype=cp.int32)  # bfs_small's out (4 int32) and out64 (3 uint64: m_f, visited arcs, start m_f)
+    out64 = out[4:].view(cp.uint64)
+    # One launch sets everything up and leaves s's out-degree in out64[2], where the first
+    # single-block level reads it: no read-back before the first level.
+    mod.get_function("bfs_start")((launch_grid(n),), (BLOCK,), (G.indptr, np.int64(n), np.int32(s), level, parent,
+                                                                 visited, np.int64(words), qa, out64[2:]))
+    mf = None if direction != "pull" else int(out64[2:].get()[0])  # the source's out-arcs, once known
+    m_unvisited = None if mf is None else G.nnz - mf
     nf, d, prev_nf = 1, 0, 0
     push = direction != "pull"
     T = None if direction == "push" else G.transpose()
@@ -115,21 +117,24 @@ def bfs_gpu(G: Graph, s: int, *, direction: str, return_trace: bool, alpha: floa
     chunks_k = mod.get_function("bfs_push_chunks")
     pull_k = mod.get_function("bfs_pull")
     crow, cnum = _chunk_lists(G.nnz, CHUNK)
-    out = cp.zeros(8, dtype=cp.int32)  # bfs_small's out (4 int32) and out64 (2 uint64)
     t_nf = cp.empty(SMALL_LEVELS, dtype=cp.int32)
     t_mf = cp.empty(SMALL_LEVELS, dtype=cp.uint64)
     while nf > 0:
-        if direction == "auto":
+        if direction == "auto" and mf is not None:
             if push and mf * alpha > m_unvisited and mf * beta >= n:
                 push = False
             elif not push and nf * beta < n and nf < prev_nf:
                 push = True
-        if push and nf <= SMALL_NF and mf <= SMALL_MF:
-            small((1,), (SMALL_BLOCK,), (G.indptr, G.indices, cur_q, nxt_q, np.int32(nf), np.int32(d), np.uint64(mf),
-                                         level, parent, visited, np.int32(SMALL_NF), np.uint64(SMALL_MF),
-                                         np.int32(SMALL_LEVELS), out[:4], out[4:].view(cp.uint64), t_nf, t_mf))
+        if push and nf <= SMALL_NF and (mf is None or mf <= SMALL_MF):
+            small((1,), (SMALL_BLOCK,), (G.indptr, G.indices, cur_q, nxt_q, np.int32(nf), np.int32(d),
+                                         np.uint64(mf or 0), out64[2:] if mf is None else NULL, level, parent,
+                                         visited, np.int32(SMALL_NF), np.uint64(SMALL_MF), np.int32(SMALL_LEVELS),
+                                         out[:4], out64, t_nf, t_mf))
             both = out.get()
             o, o64 = both[:4], both[4:].view(np.uint64)
+            if mf is None:
+                mf = int(o64[2])
+                m_unvisited = G.nnz - mf
             done = int(o[2])
             if done:
                 if return_trace:

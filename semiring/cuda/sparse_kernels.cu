@@ -628,9 +628,9 @@ __device__ __forceinline__ void bfs_small_claim(int u, int v, int d, const i64* 
 }
 
 extern "C" __global__ void bfs_small(const i64* __restrict__ ptr, const int* __restrict__ idx, int* qa, int* qb,
-                                     int nf, int d, u64 mf0, int* level, int* parent, unsigned int* visited,
-                                     int max_nf, u64 max_mf, int max_levels, int* out, u64* out64, int* trace_nf,
-                                     u64* trace_mf) {
+                                     int nf, int d, u64 mf0, const u64* mf_dev, int* level, int* parent,
+                                     unsigned int* visited, int max_nf, u64 max_mf, int max_levels, int* out,
+                                     u64* out64, int* trace_nf, u64* trace_mf) {
     __shared__ int s_count;
     __shared__ u64 s_mf;
     __shared__ int s_nheavy;
@@ -638,7 +638,8 @@ extern "C" __global__ void bfs_small(const i64* __restrict__ ptr, const int* __r
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     int* cur = qa;
     int* nxt = qb;
-    u64 mf = mf0, visited_deg = 0;
+    const u64 mf_start = mf_dev != nullptr ? *mf_dev : mf0;  // from bfs_start: no read-back before level 0
+    u64 mf = mf_start, visited_deg = 0;
     int levels = 0;
     while (nf > 0 && levels < max_levels && nf <= max_nf && mf <= max_mf) {
         if (threadIdx.x == 0) {
@@ -704,6 +705,24 @@ extern "C" __global__ void bfs_small(const i64* __restrict__ ptr, const int* __r
         out[3] = cur == qa ? 0 : 1;
         out64[0] = mf;
         out64[1] = visited_deg;
+        out64[2] = mf_start;
+    }
+}
+
+// The state of a BFS from s in one launch: level / parent -1 except level[s] = 0, the
+// visited bitmap holding s only, queue = [s], and s's out-degree in *mf (for bfs_small).
+extern "C" __global__ void bfs_start(const i64* __restrict__ ptr, long long n, int s, int* level, int* parent,
+                                     unsigned int* visited, long long words, int* queue, u64* mf) {
+    const i64 stride = (i64)gridDim.x * blockDim.x;
+    for (i64 v = (i64)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+        level[v] = v == s ? 0 : -1;
+        parent[v] = -1;
+    }
+    for (i64 w = (i64)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride)
+        visited[w] = w == (s >> 5) ? 1u << (s & 31) : 0u;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        queue[0] = s;
+        *mf = (u64)(ptr[s + 1] - ptr[s]);
     }
 }
 
