@@ -117,32 +117,32 @@ __device__ __forceinline__ void sp_for_each_chunk(const i64* ptr, const int* cro
     }
 }
 
-// *addr = add(*addr, val), atomically, for any semiring (compare-and-swap on the word).
+// *addr = add(*addr, val) by compare-and-swap on the word W that holds a T.
+template <typename W>
+__device__ __forceinline__ void sp_cas_add(T* addr, T val) {
+    union {
+        T t;
+        W u;
+    } cur, nw;
+    W* a = reinterpret_cast<W*>(addr);
+    W old = *a, assumed;
+    do {
+        assumed = old;
+        cur.u = assumed;
+        nw.t = sr_add_op(cur.t, val);
+        if (nw.u == assumed) return;
+        old = atomicCAS(a, assumed, nw.u);
+    } while (old != assumed);
+}
+
+// *addr = add(*addr, val), atomically, for any semiring.
 __device__ __forceinline__ void sp_atomic_add(T* addr, T val) {
     if constexpr (sizeof(T) == 1) {
         if (val) *(volatile unsigned char*)addr = (unsigned char)1;  // lor_land: a | b
     } else if constexpr (sizeof(T) == 4) {
-        union { T t; unsigned int u; } cur, nw;
-        unsigned int* a = reinterpret_cast<unsigned int*>(addr);
-        unsigned int old = *a, assumed;
-        do {
-            assumed = old;
-            cur.u = assumed;
-            nw.t = sr_add_op(cur.t, val);
-            if (nw.u == assumed) return;
-            old = atomicCAS(a, assumed, nw.u);
-        } while (old != assumed);
+        sp_cas_add<unsigned int>(addr, val);
     } else {
-        union { T t; unsigned long long u; } cur, nw;
-        unsigned long long* a = reinterpret_cast<unsigned long long*>(addr);
-        unsigned long long old = *a, assumed;
-        do {
-            assumed = old;
-            cur.u = assumed;
-            nw.t = sr_add_op(cur.t, val);
-            if (nw.u == assumed) return;
-            old = atomicCAS(a, assumed, nw.u);
-        } while (old != assumed);
+        sp_cas_add<unsigned long long>(addr, val);
     }
 }
 
@@ -187,8 +187,19 @@ struct SpCheck {
     int* flag;
 };
 
+// v < 0 (the one unsigned element type, bool as unsigned char, never is).
+template <typename U>
+__device__ __forceinline__ bool sp_below_zero(U v) {
+    if constexpr (sizeof(U) > 1) {
+        return v < (U)0;
+    } else {
+        return false;
+    }
+}
+
 __device__ __forceinline__ bool sp_invalid(T v, const SpCheck& c) {
-    bool b = (c.nbad > 0 && v == c.bad0) || (c.nbad > 1 && v == c.bad1) || (c.nonneg && v < (T)0);
+    bool b = (c.nbad > 0 && v == c.bad0) || (c.nbad > 1 && v == c.bad1);
+    b = b || (c.nonneg && sp_below_zero(v));
 #if SP_FLOAT
     b = b || (v != v);
 #endif
