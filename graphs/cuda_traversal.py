@@ -55,9 +55,9 @@ SMALL_BLOCK = 1024
 SMALL_LEVELS = 4096
 
 
-def _chunk_grid(arcs: int) -> int:
+def _chunk_grid(arcs: int, chunk: int = CHUNK) -> int:
     """Blocks for a chunk kernel over at most ``arcs`` arcs (a warp per chunk, grid-stride beyond)."""
-    return launch_grid(-(-max(int(arcs), 1) // CHUNK), block=BLOCK // 32)
+    return launch_grid(-(-max(int(arcs), 1) // chunk), block=BLOCK // 32)
 
 
 def _bfs_module():
@@ -317,9 +317,8 @@ def _predecessors(G: Graph, s: int, dist, pred) -> None:
         mod.get_function("sssp_pred_pull")((launch_grid(n),), (BLOCK,), (T.indptr, T.indices, T.weights, dist, pred,
                                                                          np.int64(n), np.int32(s), crow, cnum, count,
                                                                          firstpos))
-        grid = launch_grid(-(-T.nnz // PRED_CHUNK), block=BLOCK // 32)
-        mod.get_function("sssp_pred_chunks")((grid,), (BLOCK,), (T.indptr, T.indices, T.weights, dist, crow, cnum,
-                                                                  count, firstpos))
+        mod.get_function("sssp_pred_chunks")((_chunk_grid(T.nnz, PRED_CHUNK),), (BLOCK,),
+                                              (T.indptr, T.indices, T.weights, dist, crow, cnum, count, firstpos))
         mod.get_function("sssp_pred_fixup")((launch_grid(crow.shape[0]),), (BLOCK,), (T.indptr, T.indices, crow, cnum,
                                                                                 count, firstpos, pred))
         return

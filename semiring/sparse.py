@@ -350,10 +350,11 @@ def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, a
     # On the GPU a full gather product into a fresh vector checks A's values as it reads
     # them (one pass instead of two); anything else checks them first.
     gather = (op == "mxv") == (fmt == "csr")
-    fused = check and xp is not np and gather and mask is None and out is None and not isinstance(x, SparseVector)
+    dtype = np.dtype(val.dtype)
+    fused = (check and xp is not np and gather and mask is None and out is None and not isinstance(x, SparseVector)
+             and len(S.forbidden_values(dtype)) <= 2)  # the kernels take two forbidden values
     if check and not fused:
         check_entries("A.data", val, S)
-    dtype = np.dtype(val.dtype)
     n_out, n_in = (shape[0], shape[1]) if op == "mxv" else (shape[1], shape[0])
     sparse_x = isinstance(x, SparseVector)
     if sparse_x:

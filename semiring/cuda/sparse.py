@@ -189,9 +189,7 @@ class _GpuKernels:
             return ()
         t = self.dtype.type if self.dtype != np.bool_ else np.uint8
         S, flag = entry_check
-        bad = [t(v) for v in S.forbidden_values(self.dtype)]
-        if len(bad) > 2:
-            raise ValueError(f"{S.name} forbids {len(bad)} values; the fused check takes two")
+        bad = [t(v) for v in S.forbidden_values(self.dtype)]  # at most two (semiring.sparse checks)
         padded = bad + [t(0)] * (2 - len(bad))
         nonneg = bool(S.nonnegative and self.dtype.kind in "fi")
         return (padded[0], padded[1], np.int32(len(bad)), np.int32(nonneg), flag)
