@@ -270,7 +270,8 @@ def _check_ids(T: _Table, lo: int, hi: int, what: str, limit_what: str | None = 
     above = ids > hi
     if below.any() or above.any():
         k, j = T.first(below | above)
-        if limit_what is not None and above[k, j]:
+        if limit_what is not None and above[k, j] and not T.token(k, j).startswith(b"-"):
+            # (a literal below -2**63 parses as int64's max: its sign is in the text)
             raise T.error(k, j, limit_what)
         rng = f">= {lo}" if limit_what is not None else f"in {lo}..{hi}"
         raise T.error(k, j, f"{what} ids must be {rng}")
