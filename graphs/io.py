@@ -17,16 +17,50 @@ Formats
 
 The format follows the extension (``.gr``; ``.mtx``; ``.txt``, ``.tsv``,
 ``.el``, ``.edges``, ``.snap``), after an optional ``.gz``; ``format=`` overrides.
+A gzip file is recognised by its first bytes; a truncated or corrupt one is a
+:class:`~graphs.errors.GraphFormatError` naming the file.
 
 Parsing is vectorised (NumPy over the file's bytes), so that email-Enron (367k
 arcs) loads in a few tens of milliseconds; only when the fast path finds a
 problem is the file walked line by line, to report *which* line is wrong:
 every malformed file raises :class:`~graphs.errors.GraphFormatError` naming
-the line number and what was expected.
+the file, the line number, what was expected and the offending value.
 
-Weights are int64 when every weight is written as an integer, float64
-otherwise (``dtype=`` to choose); writers print floats so that they read back
-as floats.
+Values
+------
+Nothing in a file is silently turned into another value; what cannot be held
+exactly by the requested dtype is an error, checked before anything is built.
+
+Weights
+    Read as **float64** by default (what SciPy and NetworkX users expect);
+    ``dtype=`` chooses float32, float64, int32 or int64.
+
+    * Float dtypes: a decimal or exponent literal (``2.5``, ``1e-3``) is
+      rounded to the nearest value of the dtype, as ``float()`` does (so
+      ``1e-400`` reads as ``0.0``).  An *integer* literal must be held
+      exactly: float64 holds every integer up to ``2**53`` in magnitude
+      (float32 up to ``2**24``), and larger ones only when exactly
+      representable; ``9007199254740993`` in a float64 read is an error
+      (pass ``dtype=np.int64``).  A literal beyond the dtype's finite range
+      (``1e400``; ``1e39`` for float32) is an error, not ``inf``.
+    * Integer dtypes: weights must be integer literals (``7``, ``-3``;
+      not ``7.0`` or ``1e3``) lying *strictly* between ``iinfo.min`` and
+      ``iinfo.max``, since those two values are the dtype's ``-inf`` and
+      ``+inf`` sentinels (:mod:`semiring.dtypes`); ``3000000000`` read as
+      int32, or ``99999999999999999999`` read as int64, is an error.
+    * ``nan`` is an error, and so are ``inf`` / ``-inf``: no arc weighs
+      ``+-inf`` in this library (an infinite weight is the absence of an arc).
+
+Vertex ids and sizes
+    Ids are integers (``3.0`` is accepted in a file whose weights are
+    floats; ``3.5`` is not) in the format's range (``1..N`` for DIMACS and
+    Matrix Market, ``>= 0`` for SNAP).  The graph stores column indices as
+    int32, so a graph has at most ``2**31 - 1`` vertices: a ``p sp N M`` line,
+    a Matrix Market size line or a SNAP ``Nodes:`` header announcing more, or
+    a SNAP id of ``2**31 - 1`` or more, is an error raised before any array of
+    that size is allocated.
+
+Writers print floats with ``repr`` so that they read back exactly.
 """
 
 from __future__ import annotations
@@ -36,6 +70,7 @@ import io
 import os
 import re
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +87,14 @@ _WS = np.zeros(256, dtype=bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True
 _FLOATY = np.zeros(256, dtype=bool)
 _FLOATY[list(b".eEiInN")] = True
+# The graph's column indices are int32 (as Graph requires), so n <= 2**31 - 1.
+_INDEX_LIMIT = int(np.iinfo(np.int32).max)
+_LIMIT_WHY = f"at most {_INDEX_LIMIT} (2**31 - 1) vertices, since the graph stores its column indices as int32"
+_INT_LITERAL = re.compile(rb"[+-]?[0-9]+")
+_NUMBER_LITERAL = re.compile(rb"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)",
+                             re.IGNORECASE)
+_INF_LITERAL = re.compile(rb"[+-]?inf(?:inity)?", re.IGNORECASE)
+_NAN_LITERAL = re.compile(rb"[+-]?nan", re.IGNORECASE)
 
 
 def _format_of(path: Path, fmt: str | None) -> str:
@@ -68,13 +111,30 @@ def _format_of(path: Path, fmt: str | None) -> str:
     return _EXT[ext]
 
 
+def _weight_dtype(dtype) -> np.dtype:
+    """The weight dtype asked for (default float64); reject the others before reading anything."""
+    if dtype is None:
+        return np.dtype(np.float64)
+    dt = np.dtype(dtype)
+    if dt not in WEIGHT_DTYPES:
+        from semiring.errors import DTypeError
+
+        raise DTypeError(f"dtype={dt} is not a weight dtype ({', '.join(map(str, WEIGHT_DTYPES))})")
+    return dt
+
+
 def _read_bytes(path: Path) -> bytes:
     with open(path, "rb") as f:
         head = f.read(2)
         f.seek(0)
         if head == b"\x1f\x8b":
-            with gzip.GzipFile(fileobj=f) as g:
-                return g.read()
+            try:
+                with gzip.GzipFile(fileobj=f) as g:
+                    return g.read()
+            except EOFError:
+                raise GraphFormatError(str(path), None, "truncated gzip file: the compressed data ends early") from None
+            except (gzip.BadGzipFile, zlib.error) as e:
+                raise GraphFormatError(str(path), None, f"corrupt gzip file ({e})") from None
         return f.read()
 
 
@@ -104,17 +164,50 @@ class _Lines:
         s = self.data[self.starts[i]:self.ends[i]].decode("utf-8", "replace").rstrip("\r")
         return s if len(s) <= 80 else s[:77] + "..."
 
+    def token(self, i: int, start: int) -> bytes:
+        """The token of line ``i`` that starts at byte ``start``."""
+        return self.data[start:self.ends[i]].split()[0]
 
-def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_first: bool, integer: bool | None):
-    """Parse ``ncols`` numbers from each of ``lines`` (0-based line ids) into an array (k, ncols).
 
-    ``skip_first`` blanks each line's first token (DIMACS's ``a``).  Raises a
-    line-numbered :class:`GraphFormatError` for a wrong field count or a token
-    that is not a number.
+class _Table:
+    """The numbers of some lines: ``vals`` (k, ncols), int64 or float64, and where each token starts."""
+
+    def __init__(self, path: str, L: _Lines, lines: np.ndarray, vals: np.ndarray, tok: np.ndarray) -> None:
+        self.path, self.L, self.lines, self.vals, self.tok = path, L, lines, vals, tok
+
+    def token(self, k: int, j: int) -> bytes:
+        """Token of row ``k``, column ``j``, as written in the file."""
+        return self.L.token(int(self.lines[k]), int(self.tok[k, j]))
+
+    def error(self, k: int, j: int, what: str) -> GraphFormatError:
+        """``FILE, line N: what (value V): 'the line'`` for the value at row ``k``, column ``j``."""
+        i = int(self.lines[k])
+        value = self.token(k, j).decode("utf-8", "replace")
+        return GraphFormatError(self.path, i + 1, f"{what} (value {value}): {self.L.text(i)!r}")
+
+    def first(self, bad: np.ndarray, j0: int = 0) -> tuple[int, int]:
+        """Row and column of the first True of ``bad`` (k, c) in file order; columns count from ``j0``."""
+        k = int(np.argmax(bad.any(axis=1))) if bad.ndim == 2 else int(np.argmax(bad))
+        j = int(np.argmax(bad[k])) if bad.ndim == 2 else 0
+        return k, j0 + j
+
+
+def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_first: bool,
+                   integer: bool | None) -> _Table:
+    """Parse ``ncols`` numbers from each of ``lines`` (0-based line ids) into a :class:`_Table`.
+
+    ``skip_first`` blanks each line's first token (DIMACS's ``a``).  ``integer``
+    True asks for integer literals only (int64), False for float64, None for
+    int64 when no token looks like a float.  Raises a line-numbered
+    :class:`GraphFormatError` for a wrong field count or a token that is not a
+    number (or not an integer literal).  int64 parsing saturates: a literal
+    beyond the int64 range reads as ``iinfo(int64).max``, which the callers
+    reject (it is out of every id range and the int64 ``+inf`` sentinel).
     """
     buf = L.buf
     if lines.size == 0:
-        return np.zeros((0, ncols), dtype=np.int64 if integer is not False else np.float64)
+        empty = np.zeros((0, ncols), dtype=np.int64 if integer is not False else np.float64)
+        return _Table(path, L, lines, empty, np.zeros((0, ncols), dtype=np.int64))
     keep_line = np.zeros(L.starts.size, dtype=bool)
     keep_line[lines] = True
     lengths = L.ends - L.starts + 1
@@ -147,7 +240,7 @@ def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_fir
             vals = None
     if vals is None or vals.size != lines.size * ncols:
         _find_bad_token(path, L, lines, skip_first, integer)
-    return vals.reshape(lines.size, ncols)
+    return _Table(path, L, lines, vals.reshape(lines.size, ncols), tok_start.reshape(lines.size, ncols))
 
 
 def _find_bad_token(path: str, L: _Lines, lines: np.ndarray, skip_first: bool, integer: bool) -> None:
@@ -155,49 +248,117 @@ def _find_bad_token(path: str, L: _Lines, lines: np.ndarray, skip_first: bool, i
     for i in lines.tolist():
         toks = L.data[L.starts[i]:L.ends[i]].split()
         for t in toks[1:] if skip_first else toks:
-            try:
-                float(t)
-                if integer:
-                    int(t)
-            except ValueError:
-                try:
-                    float(t)
-                    kind = "an integer"
-                except ValueError:
-                    kind = "a number"
-                raise GraphFormatError(path, i + 1, f"{t.decode('utf-8', 'replace')!r} is not {kind}: "
-                                                    f"{L.text(i)!r}") from None
+            if _INT_LITERAL.fullmatch(t) or (not integer and _NUMBER_LITERAL.fullmatch(t)):
+                continue
+            kind = "an integer" if _NUMBER_LITERAL.fullmatch(t) else "a number"
+            raise GraphFormatError(path, i + 1, f"{t.decode('utf-8', 'replace')!r} is not {kind}: {L.text(i)!r}")
     raise GraphFormatError(path, None, "could not parse the numbers")  # pragma: no cover
 
 
-def _check_ids(path: str, vals: np.ndarray, lines: np.ndarray, lo: int, hi: int | None, what: str):
-    """Ids must be integers in ``[lo, hi]``; return them as int64."""
-    if vals.dtype.kind == "f":
-        bad = vals != np.floor(vals)
+def _check_ids(T: _Table, lo: int, hi: int, what: str, limit_what: str | None = None) -> np.ndarray:
+    """Columns 0 and 1 of ``T`` are ids: integers in ``[lo, hi]``; return them as int64.
+
+    ``limit_what``, if given, is the message for ids above ``hi`` (the int32
+    index limit rather than the format's own range).
+    """
+    ids = T.vals[:, :2]
+    if ids.dtype.kind == "f":
+        bad = ~np.isfinite(ids) | (ids != np.floor(ids))
         if bad.any():
-            k = int(np.argmax(bad.any(axis=1)))
-            raise GraphFormatError(path, int(lines[k]) + 1, f"vertex ids must be integers, got {vals[k].tolist()}")
-    ids = vals.astype(np.int64)
-    bad = ids < lo if hi is None else (ids < lo) | (ids > hi)
-    if bad.any():
-        k = int(np.argmax(bad.any(axis=1)))
-        rng = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise GraphFormatError(path, int(lines[k]) + 1, f"{what} ids must be {rng}, got {ids[k].tolist()}")
-    return ids
+            raise T.error(*T.first(bad), "vertex ids must be integers")
+    below = ids < lo
+    above = ids > hi
+    if below.any() or above.any():
+        k, j = T.first(below | above)
+        if limit_what is not None and above[k, j] and not T.token(k, j).startswith(b"-"):
+            # (a literal below -2**63 parses as int64's max: its sign is in the text)
+            raise T.error(k, j, limit_what)
+        rng = f">= {lo}" if limit_what is not None else f"in {lo}..{hi}"
+        raise T.error(k, j, f"{what} ids must be {rng}")
+    return ids.astype(np.int64)
 
 
-def _weights(vals: np.ndarray, dtype) -> np.ndarray:
-    if dtype is None:
-        return vals
-    dtype = np.dtype(dtype)
-    if dtype not in WEIGHT_DTYPES:
-        from semiring.errors import DTypeError
+def _int_fits_float(v: int, dtype: np.dtype) -> bool:
+    """Whether the Python int ``v`` is exactly representable in the float ``dtype``."""
+    a = abs(v)
+    if a == 0:
+        return True
+    fi = np.finfo(dtype)
+    mantissa = a >> ((a & -a).bit_length() - 1)
+    return mantissa.bit_length() <= fi.nmant + 1 and a <= int(fi.max)
 
-        raise DTypeError(f"dtype={dtype} is not a weight dtype ({', '.join(map(str, WEIGHT_DTYPES))})")
-    return vals.astype(dtype)
+
+def _check_weights(T: _Table, j: int, dtype: np.dtype) -> np.ndarray:
+    """Column ``j`` of ``T`` as weights of ``dtype``, exactly (see the module docstring), or an error."""
+    w = T.vals[:, j]
+    if dtype.kind == "i":
+        # Parsed as int64 literals (saturating beyond int64, which lands on the sentinel).
+        info = np.iinfo(dtype)
+        bad = (w <= info.min) | (w >= info.max)
+        if bad.any():
+            raise T.error(*T.first(bad, j), f"weight does not fit {dtype}: integer weights lie strictly between "
+                                            f"{info.min} and {info.max}, the -inf and +inf of {dtype}")
+        return w.astype(dtype)
+    fi = np.finfo(dtype)
+    exact = 2 ** (fi.nmant + 1)  # every integer up to this magnitude is exact in dtype
+    if w.dtype.kind == "f":
+        nonfinite = ~np.isfinite(w)
+        if nonfinite.any():
+            k = int(np.argmax(nonfinite))
+            tok = T.token(k, j)
+            if _NAN_LITERAL.fullmatch(tok):
+                raise T.error(k, j, "a weight is a number, not NaN")
+            if _INF_LITERAL.fullmatch(tok):
+                raise T.error(k, j, "infinite weight: a file lists finite weights only (an arc of weight "
+                                    "+inf is no arc)")
+            raise T.error(k, j, f"weight overflows float64 (largest finite {float(np.finfo(np.float64).max)!r})")
+        with np.errstate(over="ignore"):
+            out = w.astype(dtype)
+        over = ~np.isfinite(out)
+        if over.any():
+            raise T.error(*T.first(over, j), f"weight overflows {dtype} (largest finite {fi.max})")
+        # Integer literals from 2**(nmant + 1) on must be held exactly: find them among the big values
+        # (a token with no '.', 'e', 'inf' or 'nan' in it is an integer literal)
+        # (>=: parsing rounds, so 2**53 + 1 reads as 2**53)
+        big = np.flatnonzero(np.abs(w) >= exact)
+        if big.size:
+            starts = T.tok[big, j]
+            ends = T.L.ends[T.lines[big]]
+            floaty = np.concatenate(([0], np.cumsum(_FLOATY[T.L.buf], dtype=np.int64)))
+            big = big[floaty[ends] == floaty[starts]]
+    else:
+        out = w.astype(dtype)
+        big = np.flatnonzero((w > exact) | (w < -exact))
+        if big.size:
+            # Exact iff the odd part of |w| has at most nmant + 1 bits (all int64 are below float32's max).
+            a = w[big].astype(np.uint64)
+            a = np.where(w[big] < 0, ~a + np.uint64(1), a)
+            odd = a // (a & (~a + np.uint64(1)))
+            fits = (odd < np.uint64(exact)) & (w[big] != np.iinfo(np.int64).max)
+            if not fits.all():
+                # Misfits and saturated literals (>= 2**63) are decided from the file's text.
+                big = big[~fits]
+            else:
+                big = big[:0]
+    for k in big.tolist():
+        v = int(T.token(k, j))
+        if not _int_fits_float(v, dtype):
+            raise T.error(k, j, f"integer weight is not exactly representable in {dtype} (integers up to "
+                                f"2**{fi.nmant + 1} are); pass dtype=np.int64")
+        out[k] = float(v)
+    return out
 
 
-def _read_dimacs(path: str, L: _Lines, dtype) -> Graph:
+def _size(path: str, L: _Lines, i: int, tok: bytes, what: str) -> int:
+    """A size from line ``i`` (a vertex count), checked against the int32 index limit before any allocation."""
+    v = int(tok)
+    if v > _INDEX_LIMIT:
+        raise GraphFormatError(path, i + 1, f"{what} is too large: a graph has {_LIMIT_WHY} (value {v}): "
+                                            f"{L.text(i)!r}")
+    return v
+
+
+def _read_dimacs(path: str, L: _Lines, dtype: np.dtype) -> Graph:
     first = L.first
     kinds = {ord("c"), ord("p"), ord("a"), 0}
     odd = ~np.isin(first, list(kinds))
@@ -216,42 +377,49 @@ def _read_dimacs(path: str, L: _Lines, dtype) -> Graph:
     toks = L.data[L.starts[p]:L.ends[p]].split()
     if len(toks) != 4 or toks[1] != b"sp" or not toks[2].isdigit() or not toks[3].isdigit():
         raise GraphFormatError(path, p + 1, f"expected 'p sp N M', got {L.text(p)!r}")
-    n, m = int(toks[2]), int(toks[3])
+    n = _size(path, L, p, toks[2], "the vertex count N of 'p sp N M'")
+    m = int(toks[3])
     if arcs.size != m:
         raise GraphFormatError(path, p + 1, f"the 'p' line announces {m} arcs, the file has {arcs.size}")
-    vals = _parse_numbers(path, L, arcs, 3, True, None)
-    ids = _check_ids(path, vals[:, :2], arcs, 1, n, "DIMACS vertex")
-    return Graph.from_edges(ids[:, 0] - 1, ids[:, 1] - 1, _weights(vals[:, 2], dtype), n=n)
+    T = _parse_numbers(path, L, arcs, 3, True, True if dtype.kind == "i" else None)
+    ids = _check_ids(T, 1, n, "DIMACS vertex")
+    return Graph.from_edges(ids[:, 0] - 1, ids[:, 1] - 1, _check_weights(T, 2, dtype), n=n)
 
 
 _NODES = re.compile(rb"Nodes:\s*(\d+)")
 _UNDIRECTED = re.compile(rb"^#\s*undirected", re.IGNORECASE | re.MULTILINE)
 
 
-def _read_snap(path: str, L: _Lines, dtype, directed: bool | None) -> Graph:
+def _read_snap(path: str, L: _Lines, dtype: np.dtype, directed: bool | None) -> Graph:
     first = L.first
     comment = (first == ord("#")) | (first == ord("%"))
     data = np.flatnonzero(~comment & (first != 0))
-    header = b"\n".join(L.data[L.starts[i]:L.ends[i]] for i in np.flatnonzero(comment)[:50].tolist())
+    head_lines = np.flatnonzero(comment)[:50].tolist()
+    header = b"\n".join(L.data[L.starts[i]:L.ends[i]] for i in head_lines)
     if directed is None:
         directed = _UNDIRECTED.search(header) is None
+    nodes = 0
+    for i in head_lines:
+        m = _NODES.search(L.data[L.starts[i]:L.ends[i]])
+        if m is not None:
+            nodes = _size(path, L, i, m.group(1), "the 'Nodes:' count of the header")
+            break
     ncols = 2
     if data.size:
         i = int(data[0])
         ncols = len(L.data[L.starts[i]:L.ends[i]].split())
         if ncols not in (2, 3):
             raise GraphFormatError(path, i + 1, f"expected 'u v' or 'u v w', got {L.text(i)!r}")
-    vals = _parse_numbers(path, L, data, ncols, False, None if ncols == 3 else True)
-    ids = _check_ids(path, vals[:, :2], data, 0, None, "SNAP vertex")
-    n = int(ids.max()) + 1 if ids.size else 0
-    m = _NODES.search(header)
-    if m is not None:
-        n = max(n, int(m.group(1)))
-    w = _weights(vals[:, 2], dtype) if ncols == 3 else None
+    T = _parse_numbers(path, L, data, ncols, False, None if ncols == 3 and dtype.kind == "f" else True)
+    ids = _check_ids(T, 0, _INDEX_LIMIT - 1, "SNAP vertex",
+                     limit_what=f"SNAP vertex id too large: a graph has {_LIMIT_WHY}, so ids are at most "
+                                f"{_INDEX_LIMIT - 1}")
+    n = max(int(ids.max()) + 1 if ids.size else 0, nodes)
+    w = _check_weights(T, 2, dtype) if ncols == 3 else None
     return Graph.from_edges(ids[:, 0], ids[:, 1], w, n=n, directed=directed)
 
 
-def _read_mtx(path: str, L: _Lines, dtype, directed: bool | None) -> Graph:
+def _read_mtx(path: str, L: _Lines, dtype: np.dtype, directed: bool | None) -> Graph:
     if L.starts.size == 0 or not L.data.startswith(b"%%MatrixMarket"):
         raise GraphFormatError(path, 1, "a Matrix Market file starts with '%%MatrixMarket'")
     head = L.data[:L.ends[0]].decode("ascii", "replace").lower().split()
@@ -271,17 +439,19 @@ def _read_mtx(path: str, L: _Lines, dtype, directed: bool | None) -> Graph:
     toks = L.data[L.starts[s]:L.ends[s]].split()
     if len(toks) != 3 or not all(t.isdigit() for t in toks):
         raise GraphFormatError(path, s + 1, f"expected the size line 'rows cols entries', got {L.text(s)!r}")
-    rows, cols, nnz = (int(t) for t in toks)
+    rows = _size(path, L, s, toks[0], "the row count of the size line")
+    cols = _size(path, L, s, toks[1], "the column count of the size line")
+    nnz = int(toks[2])
     if rows != cols:
         raise GraphFormatError(path, s + 1, f"an adjacency matrix is square, this one is {rows} x {cols}")
     entries = rest[1:]
     if entries.size != nnz:
         raise GraphFormatError(path, s + 1, f"the size line announces {nnz} entries, the file has {entries.size}")
     ncols = 2 if field == "pattern" else 3
-    integer = True if field in ("integer", "pattern") else False
-    vals = _parse_numbers(path, L, entries, ncols, False, integer)
-    ids = _check_ids(path, vals[:, :2], entries, 1, rows, "Matrix Market index")
-    w = None if field == "pattern" else _weights(vals[:, 2], dtype)
+    integer = field in ("integer", "pattern") or dtype.kind == "i"
+    T = _parse_numbers(path, L, entries, ncols, False, integer)
+    ids = _check_ids(T, 1, rows, "Matrix Market index")
+    w = None if field == "pattern" else _check_weights(T, 2, dtype)
     undirected = symmetry == "symmetric" if directed is None else not directed
     return Graph.from_edges(ids[:, 0] - 1, ids[:, 1] - 1, w, n=rows, directed=not undirected)
 
@@ -295,7 +465,10 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
     format : {"dimacs", "snap", "mtx"}, optional
         Default: from the extension (see the module docstring).
     dtype : dtype, optional
-        Weight dtype; default int64 if every weight is an integer, else float64.
+        Weight dtype: float32, float64 (the default) or, for integer weights
+        written as integer literals, int32 or int64.  Values are read exactly
+        or not at all: see "Values" in the module docstring.  Unweighted
+        files (SNAP ``u v``, Matrix Market ``pattern``) give unweighted graphs.
     directed : bool, optional
         Override the file's own direction (SNAP and Matrix Market); ``False``
         stores each listed edge in both directions.
@@ -308,7 +481,12 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
     Raises
     ------
     GraphFormatError
-        The file is malformed; the message names the line and what was wrong.
+        The file is malformed, or a value does not fit: the message names the
+        file, the line, what was wrong and the value (``FILE, line N: what
+        (value V): 'the line'``).  Raised before allocating anything sized
+        by the file's counts.
+    DTypeError
+        ``dtype`` is not a weight dtype.
     FileNotFoundError
 
     Examples
@@ -318,26 +496,34 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
     >>> _ = p.write_text("c tiny\\np sp 3 2\\na 1 2 7\\na 2 3 1\\n")
     >>> G = read(p)
     >>> G.n, G.nnz, G.weights
-    (3, 2, array([7, 1]))
+    (3, 2, array([7., 1.]))
+    >>> read(p, dtype=np.int32).weights
+    array([7, 1], dtype=int32)
     >>> _ = p.write_text("p sp 3 2\\na 1 2 7\\na 2 x 1\\n")
     >>> read(p)
     Traceback (most recent call last):
     ...
     graphs.errors.GraphFormatError: ...tiny.gr, line 3: 'x' is not a number: 'a 2 x 1'
+    >>> _ = p.write_text("p sp 3 1\\na 1 2 3000000000\\n")
+    >>> read(p, dtype=np.int32)
+    Traceback (most recent call last):
+    ...
+    graphs.errors.GraphFormatError: ...tiny.gr, line 2: weight does not fit int32: ... (value 3000000000): ...
     """
     path = Path(path)
     fmt = _format_of(path, format)
+    dt = _weight_dtype(dtype)
     data = _read_bytes(path)
     L = _Lines(data)
     name = str(path)
     if fmt == "dimacs":
-        G = _read_dimacs(name, L, dtype)
+        G = _read_dimacs(name, L, dt)
         if directed is False:
             G = _undirect(G)
         return G
     if fmt == "snap":
-        return _read_snap(name, L, dtype, directed)
-    return _read_mtx(name, L, dtype, directed)
+        return _read_snap(name, L, dt, directed)
+    return _read_mtx(name, L, dt, directed)
 
 
 def _undirect(G: Graph) -> Graph:

@@ -26,7 +26,11 @@ def data_file(name: str) -> Path:
 
 def test_read_rome99_dimacs():
     G = graphs.read(data_file("rome99.gr"))
-    assert (G.n, G.nnz, G.directed, G.dtype) == (3353, 4444, True, np.int64)
+    # float64 weights by default (integer metres, exact); int64 when asked for.
+    assert (G.n, G.nnz, G.directed, G.dtype) == (3353, 4444, True, np.float64)
+    Gi = graphs.read(data_file("rome99.gr"), dtype=np.int64)
+    assert Gi.dtype == np.int64
+    np.testing.assert_array_equal(Gi.weights.astype(np.float64), G.weights)
     # First arcs of the file: "a 1 2 ..." lines, 1-based.
     text = data_file("rome99.gr").read_text().splitlines()
     first = next(line for line in text if line.startswith("a ")).split()
@@ -84,7 +88,14 @@ def same_graph(G: Graph, H: Graph) -> None:
 def test_round_trip(tmp_path, G, name):
     path = tmp_path / name
     graphs.write(G, path)
-    same_graph(G, graphs.read(path))
+    # Weights read as float64 unless dtype= asks for the graph's own dtype.
+    dtype = None if G.weights is None else G.weights.dtype
+    same_graph(G, graphs.read(path, dtype=dtype))
+    H = graphs.read(path)
+    if G.weights is not None and G.nnz:
+        assert H.weights.dtype == np.float64
+        if G.weights.dtype.kind == "f" or np.abs(G.weights).max() <= 2**53:
+            same_graph(Graph(G.indptr, G.indices, G.weights.astype(np.float64), directed=G.directed), H)
 
 
 @settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -94,7 +105,7 @@ def test_round_trip_dimacs(tmp_path, G):
         G = Graph(G.indptr, G.indices, np.round(G.weights).astype(np.int64), directed=G.directed)
     path = tmp_path / "g.gr.gz"
     graphs.write(G, path)
-    H = graphs.read(path)
+    H = graphs.read(path, dtype=np.int64)
     W = G if G.weights is not None else Graph(G.indptr, G.indices, np.ones(G.nnz, np.int64))
     if not G.directed:
         W = Graph(W.indptr, W.indices, W.weights, directed=True)
