@@ -115,6 +115,9 @@ PRIMITIVES: dict[str, Primitive] = {
                   "a + b; -inf (integer: the min sentinel) absorbs, other integer sums saturate"),
         Primitive("times", "*", np.multiply, True,
                   "a * b; integer products that leave the range saturate at the sentinels, never wrap"),
+        Primitive("times_inf_absorbs", "*", np.multiply, False,
+                  "a * b; +inf (integer: the max sentinel) absorbs, also against 0 (0 * inf = inf, where "
+                  "IEEE gives NaN); other integer products saturate"),
     )
 }
 

@@ -134,6 +134,22 @@ def _times_int(a, b, lo, hi):
     return np.int64(p)
 
 
+@njit(inline="always")
+def _times_inf_absorbs_float(a, b, lo, hi):
+    # +inf (hi) absorbs, also against 0, where IEEE gives 0 * inf = NaN.
+    if a == hi or b == hi:
+        return hi
+    return a * b
+
+
+@njit(inline="always")
+def _times_inf_absorbs_int(a, b, lo, hi):
+    # +inf (hi) absorbs, also against 0; everything else saturates.
+    if a == hi or b == hi:
+        return hi
+    return _times_int(a, b, lo, hi)
+
+
 # --------------------------------------------------------------------------- vector versions
 
 
@@ -181,6 +197,18 @@ def _times_int_v(a, b, lo, hi):
     return vmuls(a, b)
 
 
+@njit(inline="always")
+def _times_inf_absorbs_float_v(a, b, lo, hi):
+    h = vsplat_like(a, hi)
+    return vselect(vor(veq(a, h), veq(b, h)), h, vmul(a, b))
+
+
+@njit(inline="always")
+def _times_inf_absorbs_int_v(a, b, lo, hi):
+    h = vsplat_like(a, hi)
+    return vselect(vor(veq(a, h), veq(b, h)), h, vmuls(a, b))
+
+
 # --------------------------------------------------------------------------- the primitives
 
 # (primitive, dtype kind) -> scalar function.  Float sums need no absorbing rule:
@@ -200,6 +228,8 @@ SCALAR = {
     ("plus_neginf_absorbs", "i"): _plus_maxplus_int,
     ("times", "f"): _times_float,
     ("times", "i"): _times_int,
+    ("times_inf_absorbs", "f"): _times_inf_absorbs_float,
+    ("times_inf_absorbs", "i"): _times_inf_absorbs_int,
 }
 
 # (primitive, dtype kind) -> vector function.  "or" / "and" have none: Boolean
@@ -217,6 +247,8 @@ VECTOR = {
     ("plus_neginf_absorbs", "i"): _plus_maxplus_int_v,
     ("times", "f"): _times_float_v,
     ("times", "i"): _times_int_v,
+    ("times_inf_absorbs", "f"): _times_inf_absorbs_float_v,
+    ("times_inf_absorbs", "i"): _times_inf_absorbs_int_v,
 }
 
 

@@ -56,6 +56,8 @@ EXPRESSIONS = {
     ("plus_neginf_absorbs", "i"): "sr_maxplus_mul_{w}(a, b)",
     ("times", "f"): "(a * b)",
     ("times", "i"): "sr_sat_mul_{w}(a, b)",
+    ("times_inf_absorbs", "f"): "sr_infabs_mul_{w}(a, b)",
+    ("times_inf_absorbs", "i"): "sr_infabs_mul_{w}(a, b)",
 }
 _MINMAX = {4: {"mn": "fminf", "mx": "fmaxf"}, 8: {"mn": "sr_min", "mx": "sr_max"}}
 
