@@ -205,6 +205,11 @@ FAMILIES: dict[str, Family] = {
                dtypes=NUMERIC_DTYPES, forbidden=(INF, -INF), doc="path counting, ordinary algebra"),
         Family("max_times", "max", "times", zero=0, one=1, idempotent=True, selective=True,
                dtypes=NUMERIC_DTYPES, nonnegative=True, forbidden=(INF,), doc="most reliable path, Viterbi"),
+        # Entries in [0, +inf]: +inf (the zero) absorbs in mul, also against 0, so it annihilates.
+        # A cycle with product < 1 makes the closure diverge (costs >= 1 never do).  Integer
+        # products that saturate become +inf and then absorb like it (even against 0).
+        Family("min_times", "min", "times_inf_absorbs", zero=INF, one=1, idempotent=True, selective=True,
+               dtypes=NUMERIC_DTYPES, nonnegative=True, doc="least-product paths (multiplicative costs >= 1)"),
     )
 }
 

@@ -196,7 +196,8 @@ def _pair_kernel(vadd_fn, vmul_fn, add_fn, mul_fn, L):
 
 
 _CHAR = {"float32": "f", "float64": "d", "int32": "i", "int64": "l"}
-_VOPS = [(fam, dt) for fam in ("min_plus", "max_plus", "max_min", "min_max", "plus_times", "max_times") for dt in DTYPES]
+_VOPS = [(fam, dt) for fam in ("min_plus", "max_plus", "max_min", "min_max", "plus_times", "max_times", "min_times")
+         for dt in DTYPES]
 
 
 @pytest.mark.parametrize("family,dtype", _VOPS, ids=[f"{f}-{d}" for f, d in _VOPS])
