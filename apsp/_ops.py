@@ -40,7 +40,7 @@ def elementwise_ops(S: "Semiring", xp, dtype) -> tuple[Op, Op]:
     array([1., 2.])
     """
     dtype = np.dtype(dtype)
-    if dtype.kind != "i" or S.family is None:
+    if S.exact_ufuncs(dtype):
         return S.add_ufunc, S.mul_ufunc
     if xp is not np:
         return S.add, S.mul

@@ -93,9 +93,7 @@ def raise_for_cycle(S: "Semiring", W, hint: int, candidates=None):
 def _message(S: "Semiring", cycle: list[int], weight) -> str:
     shown = " -> ".join(str(v) for v in cycle[:12]) + (" -> ..." if len(cycle) > 12 else "")
     w = "" if weight is None else f", weight {getattr(weight, 'item', lambda: weight)()!r}"
-    heads = {"min_plus": "negative cycle", "max_plus": "positive cycle (max_plus)"}
-    head = heads.get(S.family, f"cycle better than the identity ({S.name})")
-    return f"{head} through vertex {cycle[0]} ({shown} -> {cycle[0]}{w}); the closure does not exist"
+    return f"{S.improving_cycle} through vertex {cycle[0]} ({shown} -> {cycle[0]}{w}); the closure does not exist"
 
 
 def _component_of(S: "Semiring", W: np.ndarray, v: int) -> np.ndarray:

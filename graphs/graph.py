@@ -679,7 +679,7 @@ class Graph:
         S = builtin.get(semiring)
         xp = self.xp
         if dtype is None:
-            if S.family == "lor_land" or S.dtypes == (np.dtype(np.bool_),):
+            if S.dtypes == (np.dtype(np.bool_),):
                 dtype = np.dtype(np.bool_)
             else:
                 dtype = self.weights.dtype if self.weights is not None else np.dtype(np.float64)

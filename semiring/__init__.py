@@ -11,18 +11,7 @@ array([[0., 2., 5.],
 
 from __future__ import annotations
 
-from .builtin import (
-    BUILTIN,
-    get,
-    lor_land,
-    max_min,
-    max_plus,
-    max_times,
-    min_max,
-    min_plus,
-    plus_times,
-    tropical,
-)
+from .builtin import BUILTIN, get
 from .core import Semiring
 from .dtypes import neginf, posinf
 from .errors import (
@@ -35,19 +24,16 @@ from .errors import (
 )
 from .wrapped import SemiringArray
 
+# The built-in semirings (min_plus, tropical, max_plus, ...), one per entry of the
+# family table (semiring.families.FAMILIES) plus aliases.
+globals().update(BUILTIN)
+
 __version__ = "0.1.0"
 
 __all__ = [
     "Semiring",
     "SemiringArray",
-    "min_plus",
-    "tropical",
-    "max_plus",
-    "max_min",
-    "min_max",
-    "lor_land",
-    "plus_times",
-    "max_times",
+    *BUILTIN,
     "BUILTIN",
     "get",
     "posinf",

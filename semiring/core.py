@@ -162,6 +162,34 @@ class Semiring:
             return ()
         return tuple(_abstract_value(v, dtype) for v in self.forbidden)
 
+    # -- facts from the family table (semiring.families) -------------------------------
+    @property
+    def improving_cycle(self) -> str:
+        """What a cycle whose weight is better than ``one`` (the closure diverges) is called in messages.
+
+        >>> from semiring import max_plus
+        >>> max_plus.improving_cycle
+        'positive cycle (max_plus)'
+        """
+        from .families import improving_cycle
+
+        return improving_cycle(self)
+
+    def exact_ufuncs(self, dtype) -> bool:
+        """Whether ``add_ufunc`` / ``mul_ufunc`` compute this semiring's add and mul exactly in ``dtype``.
+
+        Always true for custom semirings; false for built-in ones on integers
+        (whose infinities are sentinels) and wherever NumPy's arithmetic differs
+        from the semiring's (see :func:`semiring.families.exact_ufuncs`).
+
+        >>> from semiring import min_plus
+        >>> min_plus.exact_ufuncs(np.float64), min_plus.exact_ufuncs(np.int64)
+        (True, False)
+        """
+        from .families import exact_ufuncs
+
+        return exact_ufuncs(self, dtype)
+
     def check_dtype(self, name: str, dtype) -> np.dtype:
         """Raise :class:`DTypeError` unless ``dtype`` is one this semiring accepts.
 

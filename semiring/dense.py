@@ -183,7 +183,7 @@ def elementwise(S: "Semiring", which: str, A, B, out=None):
         op = cpu_scalar_ops(S, dtype)[which][0]
         lo, hi = sentinels(dtype)
         return apply(op, A, B, out, lo, hi)
-    if xp is not np and S.family is not None and dtype.kind == "i":
+    if xp is not np and S.family is not None and not S.exact_ufuncs(dtype):
         from .cuda import elementwise as cuda_elementwise
 
         return cuda_elementwise(S, which, A, B, out)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .backend import is_cupy_array
 from .dtypes import neginf, posinf
+from .families import bitpacked_boolean
 
 if TYPE_CHECKING:
     from .core import Semiring
@@ -162,7 +163,7 @@ def gemm_kernel_for(S: "Semiring", A, witness: bool) -> GemmKernel:
     """
     if is_cupy_array(A):
         return _cuda_gemm
-    if S.family == "lor_land" and not witness:
+    if not witness and bitpacked_boolean(S):
         return _bool_gemm
     if cpu_scalar_ops(S, A.dtype) is not None:
         return _numba_gemm

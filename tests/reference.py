@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from semiring import Semiring
@@ -17,7 +19,7 @@ def scalar_add(S: Semiring, a, b, dtype):
     """The semiring add of two scalars, in exact Python arithmetic, saturated like the kernels."""
     dtype = np.dtype(dtype)
     fam = S.family
-    if fam in ("min_plus", "min_max"):
+    if fam in ("min_plus", "min_max", "min_times"):
         return min(a, b)
     if fam in ("max_plus", "max_min", "max_times"):
         return max(a, b)
@@ -53,6 +55,10 @@ def scalar_mul(S: Semiring, a, b, dtype):
         return bool(a) and bool(b)
     if fam in ("plus_times", "max_times"):
         return _sat(int(a) * int(b), dtype) if dtype.kind == "i" else a * b
+    if fam == "min_times":  # +inf absorbs, also against 0 (IEEE would give NaN)
+        if dtype.kind == "i":
+            return hi if a == hi or b == hi else _sat(int(a) * int(b), dtype)
+        return math.inf if math.isinf(a) or math.isinf(b) else a * b
     raise AssertionError(fam)
 
 
@@ -84,4 +90,22 @@ def matmul_reference(S: Semiring, A: np.ndarray, B: np.ndarray, C0: np.ndarray |
 
 def matmul_broadcast(S: Semiring, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """Vectorised reference for floats (exact for min/max families)."""
-    return S.add_ufunc.reduce(S.mul_ufunc(A[:, :, None], B[None, :, :]), axis=1, initial=S.zero_value(A.dtype))
+    with np.errstate(invalid="ignore"):
+        P = S.mul_ufunc(A[:, :, None], B[None, :, :])
+    if S.family == "min_times":  # +inf absorbs, also against 0
+        P[np.isinf(A)[:, :, None] | np.isinf(B)[None, :, :]] = np.inf
+    return S.add_ufunc.reduce(P, axis=1, initial=S.zero_value(A.dtype))
+
+
+def closure_reference_scalar(S: Semiring, W: np.ndarray) -> np.ndarray:
+    """Floyd-Warshall with :func:`scalar_add` / :func:`scalar_mul` (exact Python arithmetic, saturated)."""
+    n = W.shape[0]
+    dtype = W.dtype
+    D = W.copy()
+    for i in range(n):
+        D[i, i] = scalar_add(S, D[i, i].item(), S.one_value(dtype).item(), dtype)
+    for k in range(n):
+        for i in range(n):
+            for j in range(n):
+                D[i, j] = scalar_add(S, D[i, j].item(), scalar_mul(S, D[i, k].item(), D[k, j].item(), dtype), dtype)
+    return D

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import semiring as sr
 
 NUMERIC = ("float32", "float64", "int32", "int64")
-SEMIRINGS = [sr.min_plus, sr.max_plus, sr.max_min, sr.min_max, sr.lor_land, sr.plus_times, sr.max_times]
+SEMIRINGS = [sr.min_plus, sr.max_plus, sr.max_min, sr.min_max, sr.lor_land, sr.plus_times, sr.max_times, sr.min_times]
 PAIRS = [(S, np.dtype(d)) for S in SEMIRINGS for d in (("bool",) if S.family == "lor_land" else NUMERIC)]
 
 

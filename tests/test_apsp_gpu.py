@@ -122,7 +122,7 @@ def test_gpu_transitive_closure():
 SEMIRING_CASES = [
     (sr.min_plus, "float32"), (sr.min_plus, "float64"), (sr.min_plus, "int32"), (sr.min_plus, "int64"),
     (sr.max_plus, "float64"), (sr.max_min, "float32"), (sr.min_max, "int32"), (sr.max_times, "float64"),
-    (sr.lor_land, "bool"),
+    (sr.lor_land, "bool"), (sr.min_times, "float32"), (sr.min_times, "int64"),
 ]
 
 
@@ -133,6 +133,9 @@ def semiring_block(S, dt, n, seed):
         X = rng.random((n, n)) < 0.05
     elif S is sr.max_times:
         X = rng.choice([0.0, 0.25, 0.5, 1.0], size=(n, n)).astype(dt)
+    elif S is sr.min_times:  # costs >= 1, powers of two: no diverging cycle, products exact or saturated alike
+        X = rng.choice([1, 2, 4], size=(n, n)).astype(dt)
+        X[rng.random((n, n)) < 0.8] = S.zero_value(dt)
     elif S is sr.max_plus:
         X = np.triu(rng.integers(0, 9, (n, n)), 1).astype(dt)
         X[np.tril_indices(n)] = S.zero_value(dt)

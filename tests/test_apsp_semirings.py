@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import closure_reference_scalar, scalar_mul
 from scipy.sparse.csgraph import breadth_first_order, dijkstra
 from test_apsp_strategies import SETTINGS, scipy_distances, to_scipy, weighted_digraphs
 
@@ -56,7 +57,7 @@ def capacities(draw, zero: float, max_n: int = 14):
 def warm_kernels():
     for S, W in ((sr.max_min, np.full((3, 3), -np.inf)), (sr.min_max, np.full((3, 3), np.inf)),
                  (sr.lor_land, np.zeros((3, 3), bool)), (sr.max_times, np.zeros((3, 3))),
-                 (sr.max_plus, np.full((3, 3), -np.inf))):
+                 (sr.max_plus, np.full((3, 3), -np.inf)), (sr.min_times, np.full((3, 3), np.inf))):
         for m in METHODS:
             apsp.shortest_paths(W, m, semiring=S, block_size=1, predecessors=True)
             apsp.shortest_paths(W, m, semiring=S, block_size=1)
@@ -128,6 +129,67 @@ def test_most_reliable_paths(method, data, block):
 def test_reliability_above_one_diverges():
     with pytest.raises(apsp.NegativeCycleError, match="max_times"):
         apsp.shortest_paths(np.array([[0.0, 2.0], [0.75, 0.0]]), semiring=sr.max_times)
+
+
+@st.composite
+def multiplicative_costs(draw, dtype: str, max_n: int = 12):
+    """Costs >= 1 with +inf off-edge, and 0-cost arcs on no cycle (a cycle through one would diverge).
+
+    The 0-cost arcs run from the first half of the vertices to the second, and no arc runs back.
+
+    Powers of two up to 4: every path product (at most 4**11) is exact in every dtype and
+    never saturates, so the order in which an algorithm forms products cannot matter.
+    """
+    n = draw(st.integers(0, max_n))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    W = rng.choice([1, 2, 4], size=(n, n)).astype(dtype)
+    W[rng.random((n, n)) < draw(st.sampled_from([0.2, 0.5, 0.9]))] = sr.min_times.zero_value(dtype)
+    h = n // 2
+    W[h:, :h] = sr.min_times.zero_value(dtype)
+    W[:h, h:][rng.random((h, n - h)) < 0.2] = 0
+    return W
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "int64"])
+@SETTINGS
+@given(data=st.data(), block=BLOCKS)
+def test_least_product_paths(method, dt, data, block):
+    """min_times: closure against a scalar Floyd-Warshall (0 * inf = inf), paths reproduce their product."""
+    S = sr.min_times
+    W = data.draw(multiplicative_costs(dt))
+    D, P = apsp.shortest_paths(W, method, semiring=S, block_size=block, predecessors=True)
+    assert D.dtype == W.dtype
+    np.testing.assert_array_equal(D, closure_reference_scalar(S, W))
+    np.testing.assert_array_equal(apsp.shortest_paths(W, method, semiring=S, block_size=block), D)
+    for i in range(W.shape[0]):
+        for j in range(W.shape[0]):
+            p = apsp.path(P, i, j)
+            assert (p == []) == (D[i, j] == S.zero_value(W.dtype))
+            if p:
+                w = S.one_value(W.dtype).item()
+                for a, b in zip(p, p[1:]):
+                    w = scalar_mul(S, w, W[a, b].item(), W.dtype)
+                assert w == D[i, j]
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+def test_least_product_integer_paths_saturate_to_inf(dt):
+    hi = int(sr.posinf(np.dtype(dt)))
+    big = hi // 2 + 1
+    W = np.array([[1, big, hi], [hi, 1, 3], [hi, hi, 1]], dtype=dt)
+    D = apsp.shortest_paths(W, semiring=sr.min_times)
+    np.testing.assert_array_equal(D, closure_reference_scalar(sr.min_times, W))
+    assert D[0, 2] == hi and D[0, 1] == big and D[1, 2] == 3  # big * 3 saturates: unreachable
+
+
+def test_product_below_one_diverges_in_min_times():
+    W = np.array([[np.inf, 0.5], [1.5, np.inf]])
+    with pytest.raises(apsp.NegativeCycleError, match=r"cycle better than the identity \(min_times\)") as info:
+        apsp.shortest_paths(W, semiring=sr.min_times)
+    assert sorted(info.value.cycle) == [0, 1]
+    with pytest.raises(apsp.NegativeCycleError, match="min_times"):
+        apsp.shortest_paths(np.array([[np.inf, 0.0], [np.inf, 0.0]]), semiring=sr.min_times)
 
 
 def reachability_by_bfs(A: np.ndarray) -> np.ndarray:

@@ -136,6 +136,42 @@ def test_integer_gemm_saturates_near_the_edges():
     assert sr.min_plus.matmul(A, B)[0, 0] == -hi + 3  # min(hi+2 -> saturated, 2-(hi-1))
 
 
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "int64"])
+def test_min_times_zero_and_inf_entries(dt):
+    """0 * inf is inf (the zero annihilates); 0 entries give 0 products; the witness names the k."""
+    S = sr.min_times
+    inf = S.zero_value(dt)
+    A = np.array([[0, inf, 3], [inf, inf, inf], [0, 2, 0]], dtype=dt)
+    B = np.array([[inf, 5], [0, inf], [inf, inf]], dtype=dt)
+    want = np.array([[inf, 0], [inf, inf], [0, 0]], dtype=dt)
+    np.testing.assert_array_equal(S.matmul(A, B), want)
+    C, K = S.matmul(A, B, witness=True)
+    np.testing.assert_array_equal(C, want)
+    np.testing.assert_array_equal(K, [[-1, 0], [-1, -1], [1, 0]])
+    ref, wk = matmul_reference(S, A, B)
+    np.testing.assert_array_equal(ref, want)
+    np.testing.assert_array_equal(wk, K)
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+def test_min_times_integer_gemm_saturates_at_the_edges(dt):
+    dt = np.dtype(dt)
+    hi = int(sr.posinf(dt))
+    rng = np.random.default_rng(17)
+    vals = np.array([hi, hi - 1, hi // 2 + 3, hi // 3, 0, 1, 2, 3], dtype=dt)
+    A, B, C0 = rng.choice(vals, (37, 45)), rng.choice(vals, (45, 70)), rng.choice(vals, (37, 70))
+    want, wk = matmul_reference(sr.min_times, A, B)
+    np.testing.assert_array_equal(sr.min_times.matmul(A, B), want)
+    C, K = sr.min_times.matmul(A, B, witness=True)
+    np.testing.assert_array_equal(C, want)
+    np.testing.assert_array_equal(K, wk)
+    want, _ = matmul_reference(sr.min_times, A, B, C0)
+    C = C0.copy()
+    sr.min_times.matmul(A, B, out=C, accumulate=True)
+    np.testing.assert_array_equal(C, want)
+    assert sr.min_times.matmul(np.array([[hi // 2 + 3]], dt), np.array([[2]], dt))[0, 0] == hi
+
+
 def test_power_and_identity():
     S = sr.min_plus
     rng = np.random.default_rng(11)

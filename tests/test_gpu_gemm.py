@@ -27,7 +27,7 @@ from semiring.cuda import config, elementwise, matmul_into, streamed_matmul  # n
 
 pytestmark = pytest.mark.gpu
 
-FAMILIES = ["min_plus", "max_plus", "max_min", "min_max", "plus_times", "max_times"]
+FAMILIES = ["min_plus", "max_plus", "max_min", "min_max", "plus_times", "max_times", "min_times"]
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
 SHAPES = [(1, 1, 1), (7, 13, 5), (131, 67, 129), (37, 257, 61), (200, 45, 300)]
 
@@ -165,13 +165,13 @@ def test_transposed_and_misaligned_views(dtype, rng):
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64], ids=lambda d: np.dtype(d).name)
-@pytest.mark.parametrize("family", ["min_plus", "max_plus", "plus_times", "max_times"])
+@pytest.mark.parametrize("family", ["min_plus", "max_plus", "plus_times", "max_times", "min_times"])
 def test_integer_saturation(family, dtype, rng):
     """Entries near the sentinels: sums and products saturate exactly as on the CPU."""
     S = BUILTIN[family]
     info = np.iinfo(dtype)
     big = [info.max, info.max - 1, info.max // 2 + 3, info.min + 1, info.min // 2 - 3, -1, 0, 1, 2]
-    if family == "max_times":
+    if S.nonnegative:
         big = [v for v in big if v >= 0]
     if family == "min_plus":
         big.remove(info.min + 1)  # keep -inf-ish values from dominating; still reached by saturation
@@ -325,6 +325,27 @@ def test_elementwise_saturates_like_cpu(family, dtype, rng):
         want = S.add(x, y) if which == "add" else S.mul(x, y)
         got = elementwise(S, which, cp.asarray(x), cp.asarray(y), cp.empty(400, dtype))
         assert_same(got, want, f"{family} {which}")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_min_times_zero_times_inf(dtype, rng):
+    """min_times: 0 * inf is inf (not NaN) in the GEMM, the witness GEMM and the elementwise mul."""
+    S = BUILTIN["min_times"]
+    m, k, n = 67, 45, 71
+    A = rng.choice(np.array([0, np.inf, 1, 2.5], dtype), (m, k))
+    B = rng.choice(np.array([0, np.inf, 1, 4], dtype), (k, n))
+    C0 = rng.choice(np.array([0, np.inf, 3], dtype), (m, n))
+    for accumulate, witness in [(False, False), (True, False), (False, True), (True, True)]:
+        want_C, want_W = cpu_reference(S, A, B, C0, accumulate, witness)
+        dC, dW = run_gpu(S, A, B, C0, accumulate, witness, rng)
+        assert_same(dC, want_C, f"acc={accumulate} wit={witness}")
+        if witness:
+            assert_same(dW, want_W, "witness")
+    x = np.array([0, np.inf, np.inf, 0, 2.5, 3], dtype)
+    y = np.array([np.inf, 0, np.inf, 0, 4, 1], dtype)
+    got = S.mul(cp.asarray(x), cp.asarray(y))
+    assert_same(got, np.array([np.inf, np.inf, np.inf, 0, 10, 3], dtype), "elementwise mul")
+    assert_same(elementwise(S, "mul", cp.asarray(x), cp.asarray(y), cp.empty(6, dtype)), S.mul(x, y), "kernel")
 
 
 def test_custom_semirings(rng):

@@ -80,6 +80,27 @@ def test_integer_infinity_saturates(dt):
     assert got.tolist() == [hi, lo, -12]
 
 
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+def test_min_times_integer_products_saturate_and_inf_absorbs(dt):
+    dt = np.dtype(dt)
+    hi = sr.posinf(dt)
+    A = np.array([hi, 0, hi // 2 + 7, hi - 1, 3, 0, 1], dtype=dt)
+    B = np.array([0, hi, 2, 1, 4, 0, hi - 1], dtype=dt)
+    # +inf absorbs even against 0; products that leave the range clamp at +inf; nothing wraps.
+    assert sr.min_times.mul(A, B).tolist() == [hi, hi, hi, hi - 1, 12, 0, hi - 1]
+    assert sr.min_times.add(A, B).tolist() == [0, 0, 2, 1, 3, 0, 1]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_min_times_float_zero_times_inf_is_inf(dt):
+    A = np.array([0.0, np.inf, np.inf, 0.0, 2.5, -0.0], dtype=dt)
+    B = np.array([np.inf, 0.0, np.inf, 0.0, 4.0, 3.0], dtype=dt)
+    got = sr.min_times.mul(A, B)
+    np.testing.assert_array_equal(got, np.array([np.inf, np.inf, np.inf, 0.0, 10.0, -0.0], dtype=dt))
+    assert not np.isnan(got).any()
+    assert sr.min_times.zero_value(dt) == np.inf and sr.min_times.one_value(dt) == 1
+
+
 def test_abstract_constants():
     assert sr.min_plus.zero_value(np.float32) == np.inf
     assert sr.max_min.one_value(np.int64) == np.iinfo(np.int64).max

@@ -196,7 +196,8 @@ def _pair_kernel(vadd_fn, vmul_fn, add_fn, mul_fn, L):
 
 
 _CHAR = {"float32": "f", "float64": "d", "int32": "i", "int64": "l"}
-_VOPS = [(fam, dt) for fam in ("min_plus", "max_plus", "max_min", "min_max", "plus_times", "max_times") for dt in DTYPES]
+_VOPS = [(fam, dt) for fam in ("min_plus", "max_plus", "max_min", "min_max", "plus_times", "max_times", "min_times")
+         for dt in DTYPES]
 
 
 @pytest.mark.parametrize("family,dtype", _VOPS, ids=[f"{f}-{d}" for f, d in _VOPS])
@@ -275,3 +276,29 @@ def test_vector_gemm_matches_scalar_gemm(dtype):
             witness_scalar(A, B, want, Ww, 0, m, accumulate, zero, lo, hi)
             np.testing.assert_array_equal(got, want)
             np.testing.assert_array_equal(Wg, Ww)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_times_inf_absorbs_vector_equals_scalar_and_the_rule(dtype):
+    """The primitive ``times_inf_absorbs``: +inf absorbs (also against 0), other integer products saturate."""
+    dtype = np.dtype(dtype)
+    rng = np.random.default_rng(dtype.itemsize * 7 + (dtype.kind == "f"))
+    L = simd.lanes(dtype)
+    lo, hi = sentinels(dtype)
+    a, b = _values(dtype, 128 * L, rng), _values(dtype, 128 * L, rng)
+    a[a < 0], b[b < 0] = hi, hi  # the domain of min_times: >= 0 (-0.0 stays)
+    grid = np.array([0, hi, 1, 2], dtype)  # every pair of 0, inf and finite values, in lane-aligned blocks
+    a[: 16 * L] = np.resize(np.repeat(grid, 4), 16 * L)
+    b[: 16 * L] = np.resize(np.tile(grid, 4), 16 * L)
+    scalar = scalar_ops.SCALAR[("times_inf_absorbs", dtype.kind)]
+    vector = scalar_ops.VECTOR[("times_inf_absorbs", dtype.kind)]
+    out = np.empty((4, a.size), dtype)
+    _pair_kernel(vector, vector, scalar, scalar, L)(a, b, lo, hi, out)
+    np.testing.assert_array_equal(out[0], out[2])
+    if dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            want = np.where((a == hi) | (b == hi), hi, a * b).astype(dtype)
+    else:
+        exact = [hi if x == hi or y == hi else int(x) * int(y) for x, y in zip(a.tolist(), b.tolist())]
+        want = _ref_sat(exact, dtype)
+    np.testing.assert_array_equal(out[2], want)

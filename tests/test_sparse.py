@@ -16,9 +16,9 @@ from semiring.sparse import SparseVector
 
 # Every built-in semiring in float64 (bool for lor_land), plus integer dtypes where saturation matters.
 CASES = [(S, np.dtype(bool if S.family == "lor_land" else np.float64)) for S in
-         (sr.min_plus, sr.max_plus, sr.max_min, sr.min_max, sr.lor_land, sr.plus_times, sr.max_times)]
+         (sr.min_plus, sr.max_plus, sr.max_min, sr.min_max, sr.lor_land, sr.plus_times, sr.max_times, sr.min_times)]
 CASES += [(sr.min_plus, np.dtype(np.int32)), (sr.min_plus, np.dtype(np.int64)), (sr.plus_times, np.dtype(np.int32)),
-          (sr.min_plus, np.dtype(np.float32))]
+          (sr.min_plus, np.dtype(np.float32)), (sr.min_times, np.dtype(np.int32)), (sr.min_times, np.dtype(np.float32))]
 
 
 def case_id(case) -> str:

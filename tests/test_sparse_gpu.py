@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not gpu_available(), reason="n
 
 # cupyx.scipy.sparse holds bool, float32 and float64 data only.
 CASES = [(sr.min_plus, np.float32), (sr.min_plus, np.float64), (sr.max_min, np.float32), (sr.plus_times, np.float64),
-         (sr.lor_land, np.bool_), (sr.max_times, np.float32), (sr.max_plus, np.float64)]
+         (sr.lor_land, np.bool_), (sr.max_times, np.float32), (sr.max_plus, np.float64), (sr.min_times, np.float32),
+         (sr.min_times, np.float64)]
+SPMM_CASES = CASES[:5] + [(sr.min_times, np.float64)]
 
 
 def random_pair(S, dtype, m, n, density, rng, fmt="csr"):
@@ -79,7 +81,7 @@ def test_vector_products_match_cpu(S, dtype, fmt):
         np.testing.assert_array_equal(got.values.get(), want.values)
 
 
-@pytest.mark.parametrize("S,dtype", CASES[:5], ids=[f"{S.name}-{np.dtype(d)}" for S, d in CASES[:5]])
+@pytest.mark.parametrize("S,dtype", SPMM_CASES, ids=[f"{S.name}-{np.dtype(d)}" for S, d in SPMM_CASES])
 def test_spmm_matches_cpu(S, dtype):
     rng = np.random.default_rng(1)
     for m, k, s in [(1, 1, 1), (40, 30, 3), (500, 400, 40), (2000, 1500, 7)]:

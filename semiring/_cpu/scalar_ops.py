@@ -1,19 +1,28 @@
-"""Scalar ``add`` / ``mul`` of each built-in semiring family, as Numba functions.
+"""The Numba implementations of the primitives of :data:`semiring.families.PRIMITIVES`, and ``OPS`` / ``VOPS``.
+
+Every primitive (``"min"``, ``"plus_inf_absorbs"``, ``"times"``...) is
+implemented here once per dtype kind, as a scalar function and, for numeric
+kinds, as a SIMD-vector function (:mod:`.simd`):
+
+* ``SCALAR[(primitive, kind)]`` with kind ``"f"`` (floats), ``"i"`` (signed
+  integers) or ``"b"`` (bool);
+* ``VECTOR[(primitive, kind)]`` with kind ``"f"`` or ``"i"``.
 
 Every operation takes the dtype's sentinels ``lo`` (stands for ``-inf``) and
 ``hi`` (stands for ``+inf``) so that integer arithmetic saturates instead of
-wrapping; the float versions ignore them.  The functions are ``inline='always'``
-so that the GEMM kernels built from them vectorise as if they were written out.
+wrapping; float versions ignore them unless their rule names an infinity (then
+``hi`` is ``+inf``, which is what the kernels pass).  The functions are
+``inline='always'`` so that the GEMM kernels built from them vectorise as if they
+were written out.
 
-``OPS[family] = (add, mul)``; :func:`ops_for` returns the pair for a semiring.
-
-The ``_v`` functions are the same operations on SIMD vectors (:mod:`.simd`),
-lane by lane, with the same signature (``lo`` / ``hi`` stay scalars):
-``VOPS[(family, dtype char)] = (vadd, vmul)`` lists the families and dtypes
-that have them, and :func:`vector_ops_for` looks them up.  The GEMM template
-uses them in its register-blocked micro-kernel.  For every non-NaN input they
-give exactly the scalar result; the integer ones assume that ``lo`` / ``hi``
-are the dtype's minimum / maximum, which is what the kernels pass.
+The per-family tables are derived from :data:`semiring.families.FAMILIES`:
+``OPS[(family, kind)] = (add, mul)`` (:func:`ops_for`) and
+``VOPS[(family, dtype char)] = (vadd, vmul)`` for the families and dtypes whose
+primitives all have vector versions (:func:`vector_ops_for`; the GEMM template
+uses them in its register-blocked micro-kernel).  The vector functions take the
+same arguments (``lo`` / ``hi`` stay scalars) and for every non-NaN input give
+exactly the scalar result; the integer ones assume that ``lo`` / ``hi`` are the
+dtype's minimum / maximum, which is what the kernels pass.
 """
 
 from __future__ import annotations
@@ -21,9 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..families import FAMILIES
 from .simd import vadd, vadds, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
 
-__all__ = ["OPS", "VOPS", "ops_for", "vector_ops_for"]
+__all__ = ["SCALAR", "VECTOR", "OPS", "VOPS", "ops_for", "vector_ops_for"]
 
 
 @njit(inline="always")
@@ -124,6 +134,22 @@ def _times_int(a, b, lo, hi):
     return np.int64(p)
 
 
+@njit(inline="always")
+def _times_inf_absorbs_float(a, b, lo, hi):
+    # +inf (hi) absorbs, also against 0, where IEEE gives 0 * inf = NaN.
+    if a == hi or b == hi:
+        return hi
+    return a * b
+
+
+@njit(inline="always")
+def _times_inf_absorbs_int(a, b, lo, hi):
+    # +inf (hi) absorbs, also against 0; everything else saturates.
+    if a == hi or b == hi:
+        return hi
+    return _times_int(a, b, lo, hi)
+
+
 # --------------------------------------------------------------------------- vector versions
 
 
@@ -171,40 +197,76 @@ def _times_int_v(a, b, lo, hi):
     return vmuls(a, b)
 
 
-OPS = {
-    ("min_plus", "f"): (_min, _plus_float),
-    ("min_plus", "i"): (_min, _plus_minplus_int),
-    ("max_plus", "f"): (_max, _plus_float),
-    ("max_plus", "i"): (_max, _plus_maxplus_int),
-    ("max_min", "f"): (_max, _min),
-    ("max_min", "i"): (_max, _min),
-    ("min_max", "f"): (_min, _max),
-    ("min_max", "i"): (_min, _max),
-    ("plus_times", "f"): (_plus_float, _times_float),
-    ("plus_times", "i"): (_sat_sum, _times_int),
-    ("max_times", "f"): (_max, _times_float),
-    ("max_times", "i"): (_max, _times_int),
-    ("lor_land", "b"): (_or, _and),
+@njit(inline="always")
+def _times_inf_absorbs_float_v(a, b, lo, hi):
+    h = vsplat_like(a, hi)
+    return vselect(vor(veq(a, h), veq(b, h)), h, vmul(a, b))
+
+
+@njit(inline="always")
+def _times_inf_absorbs_int_v(a, b, lo, hi):
+    h = vsplat_like(a, hi)
+    return vselect(vor(veq(a, h), veq(b, h)), h, vmuls(a, b))
+
+
+# --------------------------------------------------------------------------- the primitives
+
+# (primitive, dtype kind) -> scalar function.  Float sums need no absorbing rule:
+# the families forbid the infinity that would meet the absorbing one (inf - inf).
+SCALAR = {
+    ("min", "f"): _min,
+    ("min", "i"): _min,
+    ("max", "f"): _max,
+    ("max", "i"): _max,
+    ("or", "b"): _or,
+    ("and", "b"): _and,
+    ("plus", "f"): _plus_float,
+    ("plus", "i"): _sat_sum,
+    ("plus_inf_absorbs", "f"): _plus_float,
+    ("plus_inf_absorbs", "i"): _plus_minplus_int,
+    ("plus_neginf_absorbs", "f"): _plus_float,
+    ("plus_neginf_absorbs", "i"): _plus_maxplus_int,
+    ("times", "f"): _times_float,
+    ("times", "i"): _times_int,
+    ("times_inf_absorbs", "f"): _times_inf_absorbs_float,
+    ("times_inf_absorbs", "i"): _times_inf_absorbs_int,
+}
+
+# (primitive, dtype kind) -> vector function.  "or" / "and" have none: Boolean
+# families run on the bit-packed kernel.
+VECTOR = {
+    ("min", "f"): _min_v,
+    ("min", "i"): _min_v,
+    ("max", "f"): _max_v,
+    ("max", "i"): _max_v,
+    ("plus", "f"): _plus_float_v,
+    ("plus", "i"): _sat_sum_v,
+    ("plus_inf_absorbs", "f"): _plus_float_v,
+    ("plus_inf_absorbs", "i"): _plus_minplus_int_v,
+    ("plus_neginf_absorbs", "f"): _plus_float_v,
+    ("plus_neginf_absorbs", "i"): _plus_maxplus_int_v,
+    ("times", "f"): _times_float_v,
+    ("times", "i"): _times_int_v,
+    ("times_inf_absorbs", "f"): _times_inf_absorbs_float_v,
+    ("times_inf_absorbs", "i"): _times_inf_absorbs_int_v,
 }
 
 
-# Vector (vadd, vmul) by (family, dtype char: f/d float32/64, i/l int32/int64).
-# lor_land has none: it runs on the bit-packed Boolean kernel.
+# --------------------------------------------------------------------------- per family, from the table
+
+_CHARS = {("f", 4): "f", ("f", 8): "d", ("i", 4): "i", ("i", 8): "l"}
+
+# (family, dtype kind) -> (add, mul) scalar functions.
+OPS = {}
+# (family, dtype char: f/d float32/64, i/l int32/int64) -> (vadd, vmul) vector functions.
 VOPS = {}
-for _c in "fd":
-    VOPS[("min_plus", _c)] = (_min_v, _plus_float_v)
-    VOPS[("max_plus", _c)] = (_max_v, _plus_float_v)
-    VOPS[("max_min", _c)] = (_max_v, _min_v)
-    VOPS[("min_max", _c)] = (_min_v, _max_v)
-    VOPS[("plus_times", _c)] = (_plus_float_v, _times_float_v)
-    VOPS[("max_times", _c)] = (_max_v, _times_float_v)
-for _c in "il":
-    VOPS[("min_plus", _c)] = (_min_v, _plus_minplus_int_v)
-    VOPS[("max_plus", _c)] = (_max_v, _plus_maxplus_int_v)
-    VOPS[("max_min", _c)] = (_max_v, _min_v)
-    VOPS[("min_max", _c)] = (_min_v, _max_v)
-    VOPS[("plus_times", _c)] = (_sat_sum_v, _times_int_v)
-    VOPS[("max_times", _c)] = (_max_v, _times_int_v)
+for _fam in FAMILIES.values():
+    for _dt in _fam.dtypes:
+        _k = _dt.kind
+        OPS[(_fam.name, _k)] = (SCALAR[(_fam.add, _k)], SCALAR[(_fam.mul, _k)])
+        if (_k, _dt.itemsize) in _CHARS and (_fam.add, _k) in VECTOR and (_fam.mul, _k) in VECTOR:
+            VOPS[(_fam.name, _CHARS[(_k, _dt.itemsize)])] = (VECTOR[(_fam.add, _k)], VECTOR[(_fam.mul, _k)])
+del _fam, _dt, _k
 
 
 def vector_ops_for(family: str | None, dtype) -> tuple | None:
@@ -218,8 +280,7 @@ def vector_ops_for(family: str | None, dtype) -> tuple | None:
     dt = np.dtype(dtype)
     if family is None or dt.itemsize not in (4, 8) or dt.kind not in "fi":
         return None
-    char = {("f", 4): "f", ("f", 8): "d", ("i", 4): "i", ("i", 8): "l"}[(dt.kind, dt.itemsize)]
-    return VOPS.get((family, char))
+    return VOPS.get((family, _CHARS[(dt.kind, dt.itemsize)]))
 
 
 def ops_for(family: str, kind: str):

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import cupy as cp
 import numpy as np
 
+from ..families import bitpacked_boolean
 from ..generic import generic_matmul
 from .compile import kernel, tile_for_shape, tile_of
 from .ops import KernelSpec, spec_for
@@ -247,7 +248,7 @@ def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> Non
         generic_matmul(S, A, B, C, W, accumulate)
         return
     if C.dtype == np.bool_:
-        if W is None and S.family == "lor_land":
+        if W is None and bitpacked_boolean(S):
             from .boolean import bool_matmul
 
             bool_matmul(A, B, C, accumulate)

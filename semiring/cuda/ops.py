@@ -1,9 +1,12 @@
 """CUDA C expressions for a semiring's ``add`` / ``mul`` in a dtype: what the kernels are specialised with.
 
-The built-in families use the functions of ``scalar_ops.cuh``, the CUDA twin of
-:mod:`semiring._cpu.scalar_ops` (the reference semantics: integer sentinels,
-saturation, ``+inf`` absorbing in ``min_plus`` and ``-inf`` in ``max_plus``).
-Custom semirings give ``cuda_add`` / ``cuda_mul`` expressions in ``a`` and ``b``.
+Every primitive of :data:`semiring.families.PRIMITIVES` has one expression per
+dtype kind here (:data:`EXPRESSIONS`), mostly calls of the functions of
+``scalar_ops.cuh``, the CUDA twin of :mod:`semiring._cpu.scalar_ops` (the
+reference semantics: integer sentinels, saturation, which infinity absorbs).
+A built-in family's expressions are those of its ``add`` and ``mul`` primitives
+(:data:`semiring.families.FAMILIES`).  Custom semirings give ``cuda_add`` /
+``cuda_mul`` expressions in ``a`` and ``b``.
 
 :func:`spec_for` returns a :class:`KernelSpec`, the hashable key under which the
 compiled kernels are cached.
@@ -17,10 +20,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..families import FAMILIES
+
 if TYPE_CHECKING:
     from ..core import Semiring
 
-__all__ = ["KernelSpec", "spec_for", "ctype_of", "literal"]
+__all__ = ["KernelSpec", "spec_for", "ctype_of", "literal", "expression", "EXPRESSIONS"]
 
 CTYPES = {
     np.dtype(np.float32): "float",
@@ -30,26 +35,50 @@ CTYPES = {
     np.dtype(np.bool_): "unsigned char",
 }
 
-# float32 min/max are single FMNMX instructions; float64 has no DMNMX, and a
+# (primitive, dtype kind) -> expression in a and b.  Float expressions fill in {mn} / {mx}
+# by width: float32 min/max are single FMNMX instructions; float64 has no DMNMX, and a
 # compare-and-select (DSETP + 2 FSEL) is half the instructions of fmin()'s NaN-aware
-# sequence (the inputs hold no NaN).
-_FLOAT = {
-    "min_plus": ("{mn}(a, b)", "(a + b)"),
-    "max_plus": ("{mx}(a, b)", "(a + b)"),
-    "max_min": ("{mx}(a, b)", "{mn}(a, b)"),
-    "min_max": ("{mn}(a, b)", "{mx}(a, b)"),
-    "plus_times": ("(a + b)", "(a * b)"),
-    "max_times": ("{mx}(a, b)", "(a * b)"),
+# sequence (the inputs hold no NaN).  {w} is the width: i32 / i64 / f32 / f64.
+# Float sums need no absorbing rule: the families forbid the infinity that would meet
+# the absorbing one.
+EXPRESSIONS = {
+    ("min", "f"): "{mn}(a, b)",
+    ("min", "i"): "sr_min(a, b)",
+    ("max", "f"): "{mx}(a, b)",
+    ("max", "i"): "sr_max(a, b)",
+    ("or", "b"): "(a | b)",
+    ("and", "b"): "(a & b)",
+    ("plus", "f"): "(a + b)",
+    ("plus", "i"): "sr_sat_add_{w}(a, b)",
+    ("plus_inf_absorbs", "f"): "(a + b)",
+    ("plus_inf_absorbs", "i"): "sr_minplus_mul_{w}(a, b)",
+    ("plus_neginf_absorbs", "f"): "(a + b)",
+    ("plus_neginf_absorbs", "i"): "sr_maxplus_mul_{w}(a, b)",
+    ("times", "f"): "(a * b)",
+    ("times", "i"): "sr_sat_mul_{w}(a, b)",
+    ("times_inf_absorbs", "f"): "sr_infabs_mul_{w}(a, b)",
+    ("times_inf_absorbs", "i"): "sr_infabs_mul_{w}(a, b)",
 }
 _MINMAX = {4: {"mn": "fminf", "mx": "fmaxf"}, 8: {"mn": "sr_min", "mx": "sr_max"}}
-_INT = {
-    "min_plus": ("sr_min(a, b)", "sr_minplus_mul_{w}(a, b)"),
-    "max_plus": ("sr_max(a, b)", "sr_maxplus_mul_{w}(a, b)"),
-    "max_min": ("sr_max(a, b)", "sr_min(a, b)"),
-    "min_max": ("sr_min(a, b)", "sr_max(a, b)"),
-    "plus_times": ("sr_sat_add_{w}(a, b)", "sr_sat_mul_{w}(a, b)"),
-    "max_times": ("sr_max(a, b)", "sr_sat_mul_{w}(a, b)"),
-}
+
+
+def expression(primitive: str, dtype) -> str | None:
+    """The CUDA expression of a primitive in ``dtype``, or ``None`` if it has none for that dtype.
+
+    >>> expression("min", np.float32), expression("min", np.float64)
+    ('fminf(a, b)', 'sr_min(a, b)')
+    >>> expression("plus_inf_absorbs", np.int64)
+    'sr_minplus_mul_i64(a, b)'
+    """
+    dtype = np.dtype(dtype)
+    e = EXPRESSIONS.get((primitive, dtype.kind))
+    if e is None:
+        return None
+    if dtype.kind == "f":
+        return e.format(**_MINMAX[dtype.itemsize], w=f"f{8 * dtype.itemsize}")
+    if dtype.kind == "i":
+        return e.format(w=f"i{8 * dtype.itemsize}")
+    return e
 
 
 @dataclass(frozen=True)
@@ -112,13 +141,11 @@ def spec_for(S: "Semiring", dtype) -> KernelSpec | None:
     dtype = np.dtype(dtype)
     ctype = ctype_of(dtype)
     zero = literal(S.zero_value(dtype), dtype)
-    fam = S.family
-    if fam == "lor_land":
-        add, mul = "(a | b)", "(a & b)"
-    elif fam is not None and dtype.kind == "f":
-        add, mul = (e.format(**_MINMAX[dtype.itemsize]) for e in _FLOAT[fam])
-    elif fam is not None and dtype.kind == "i":
-        add, mul = (e.format(w=f"i{8 * dtype.itemsize}") for e in _INT[fam])
+    fam = FAMILIES.get(S.family) if S.family is not None else None
+    if fam is not None:
+        add, mul = expression(fam.add, dtype), expression(fam.mul, dtype)
+        if add is None or mul is None:
+            return None
     elif S.cuda_add is not None and S.cuda_mul is not None:
         add, mul = f"({S.cuda_add})", f"({S.cuda_mul})"
     else:

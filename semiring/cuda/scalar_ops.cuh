@@ -3,10 +3,12 @@
 // The CUDA twin of semiring/_cpu/scalar_ops.py, which holds the reference
 // semantics: integer infinities are the saturating sentinels iinfo.min / iinfo.max,
 // min_plus treats +inf (hi) as absorbing, max_plus treats -inf (lo) as absorbing,
+// min_times treats +inf as absorbing in products (also against 0, floats too),
 // every other integer sum or product that leaves the range saturates at the
-// sentinel and never wraps.  Floats use IEEE arithmetic.
+// sentinel and never wraps.  Floats otherwise use IEEE arithmetic.
 //
-// The host (semiring/cuda/ops.py) picks one expression per (family, dtype) and
+// These are the CUDA implementations of the primitives of semiring/families.py; the
+// host (semiring/cuda/ops.py) builds one expression per (family, dtype) from them and
 // defines SR_ADD(a, b) / SR_MUL(a, b) with it before including the kernels.
 
 #pragma once
@@ -59,6 +61,28 @@ __device__ __forceinline__ long long sr_sat_mul_i64(long long a, long long b) {
     long long hi = __mul64hi(a, b);
     if (hi != (lo >> 63)) return ((a > 0) == (b > 0)) ? SR_I64_HI : SR_I64_LO;
     return lo;
+}
+
+// ---- +inf absorbs in a product (times_inf_absorbs), also against 0 -----------------
+// The mul of min_times, whose zero is +inf: inf * 0 must be inf (IEEE gives NaN; an
+// integer sentinel times 0 would give 0).  Other integer products saturate.
+__device__ __forceinline__ int sr_infabs_mul_i32(int a, int b) {
+    // As sr_minplus_mul_i32: a_inf / b_inf once per loaded operand, no per-pair branch.
+    int ai = a == SR_I32_HI ? SR_I32_HI : SR_I32_LO, bi = b == SR_I32_HI ? SR_I32_HI : SR_I32_LO;
+    return max(max(sr_sat_mul_i32(a, b), ai), bi);
+}
+__device__ __forceinline__ long long sr_infabs_mul_i64(long long a, long long b) {
+    return (a == SR_I64_HI || b == SR_I64_HI) ? SR_I64_HI : sr_sat_mul_i64(a, b);
+}
+__device__ __forceinline__ float sr_infabs_mul_f32(float a, float b) {
+    // fmaxf(x, -inf) == x for every number x, and fmaxf returns the other operand when
+    // one is NaN (0 * inf): two FMNMX per pair, a_inf / b_inf once per loaded operand.
+    const float inf = __int_as_float(0x7f800000);
+    return fmaxf(fmaxf(a * b, a == inf ? inf : -inf), b == inf ? inf : -inf);
+}
+__device__ __forceinline__ double sr_infabs_mul_f64(double a, double b) {
+    const double inf = __longlong_as_double(0x7ff0000000000000LL);
+    return (a == inf || b == inf) ? inf : a * b;
 }
 
 // ---- generic min / max (integers and anything with <) -----------------------------

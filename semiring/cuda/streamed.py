@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import cupy as cp
 import numpy as np
 
+from ..families import bitpacked_boolean
 from .gemm import fill_empty, matmul_into, simple_matmul, tiled_matmul
 from .ops import spec_for
 
@@ -224,7 +225,7 @@ def _panel_product(S, spec, dA, dB, dC, dW, accumulate: bool, first: bool, k0: i
     if spec is None:
         matmul_into(S, dA, dB, dC, None, acc)
     elif dC.dtype == np.bool_:
-        if dW is None and S.family == "lor_land":
+        if dW is None and bitpacked_boolean(S):
             from .boolean import bool_matmul
 
             bool_matmul(dA, dB, dC, acc)

@@ -1,0 +1,297 @@
+"""The table of the built-in semiring families: the one place that says what each computes.
+
+Two tables live here, and every kernel is specialised from them:
+
+:data:`PRIMITIVES`
+    The binary operations the families are made of (``"min"``, ``"plus"``,
+    ``"plus_inf_absorbs"``...), each with its exact rule: how integers saturate
+    at the sentinels of :mod:`semiring.dtypes` and which infinity absorbs.  Each
+    backend implements every primitive once: a Numba scalar function and a Numba
+    SIMD-vector function in :mod:`semiring._cpu.scalar_ops` (built from the
+    :mod:`semiring._cpu.simd` intrinsics), and a CUDA C expression in
+    :mod:`semiring.cuda.ops` (functions of ``semiring/cuda/scalar_ops.cuh``).
+
+:data:`FAMILIES`
+    One :class:`Family` per built-in semiring: ``add`` and ``mul`` as primitive
+    names, ``zero``, ``one``, the laws it satisfies, the values its entries may
+    not take, its dtypes, what a diverging cycle is called in messages, and what
+    it is used for.
+
+What is derived from them:
+
+* :mod:`semiring.builtin` builds the :class:`~semiring.core.Semiring` objects
+  (and the ``semiring.min_plus``... names) from :data:`FAMILIES`;
+* :mod:`semiring._cpu.scalar_ops` builds ``OPS`` / ``VOPS`` (the Numba scalar and
+  vector ``(add, mul)`` of each family and dtype) from the primitives' Numba
+  functions;
+* :mod:`semiring.cuda.ops` builds the CUDA ``SR_ADD`` / ``SR_MUL`` expressions;
+* :attr:`Semiring.improving_cycle <semiring.core.Semiring.improving_cycle>` names
+  the cycle that makes a closure diverge (``apsp`` reads it from there);
+* :meth:`Semiring.exact_ufuncs <semiring.core.Semiring.exact_ufuncs>` says whether
+  the NumPy ufuncs compute a family exactly in a dtype (else the library's own
+  elementwise kernels run).
+
+So a new built-in semiring is one :class:`Family` entry when its primitives
+exist; a new primitive is one :class:`Primitive` entry plus one implementation
+per backend (Numba scalar, Numba vector, CUDA), never one per family.
+
+One decision stays outside the table on purpose: the bit-packed Boolean GEMM
+(:mod:`semiring._cpu.boolean`, :mod:`semiring.cuda.boolean`) is a different
+*kernel*, not a different expression.  :func:`bitpacked_boolean` selects it for
+every family whose ``add`` / ``mul`` are ``or`` / ``and`` on ``bool``.
+
+>>> FAMILIES["min_plus"].add, FAMILIES["min_plus"].mul
+('min', 'plus_inf_absorbs')
+>>> PRIMITIVES[FAMILIES["max_times"].mul].symbol
+'*'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .dtypes import BOOL_DTYPES, NUMERIC_DTYPES
+
+if TYPE_CHECKING:
+    from .core import Semiring
+
+__all__ = [
+    "Primitive",
+    "Family",
+    "PRIMITIVES",
+    "FAMILIES",
+    "family_of",
+    "improving_cycle",
+    "exact_ufuncs",
+    "bitpacked_boolean",
+    "rst_table",
+]
+
+INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """A binary operation the families are built from, implemented once per backend.
+
+    Parameters
+    ----------
+    name : str
+        Key of the operation in every backend's table.
+    symbol : str
+        How the operation is written in tables (``"min"``, ``"+"``, ``"*"``...).
+    ufunc : numpy.ufunc
+        The NumPy ufunc of the generic path (``Semiring.add_ufunc`` / ``mul_ufunc``).
+    ufunc_exact : bool
+        The ufunc computes exactly this operation on floats and bools, for every
+        value the families using it allow.  Integers never count: their
+        infinities are sentinels that only the library's kernels respect.
+    rule : str
+        The exact semantics: saturation of integers, which infinity absorbs.
+    """
+
+    name: str
+    symbol: str
+    ufunc: np.ufunc
+    ufunc_exact: bool
+    rule: str
+
+
+PRIMITIVES: dict[str, Primitive] = {
+    p.name: p
+    for p in (
+        Primitive("min", "min", np.minimum, True, "a if a <= b else b"),
+        Primitive("max", "max", np.maximum, True, "a if a >= b else b"),
+        Primitive("or", "or", np.logical_or, True, "a or b (bool)"),
+        Primitive("and", "and", np.logical_and, True, "a and b (bool)"),
+        Primitive("plus", "+", np.add, True,
+                  "a + b; integer sums that leave the range saturate at the sentinels, never wrap"),
+        Primitive("plus_inf_absorbs", "+", np.add, True,
+                  "a + b; +inf (integer: the max sentinel) absorbs, other integer sums saturate"),
+        Primitive("plus_neginf_absorbs", "+", np.add, True,
+                  "a + b; -inf (integer: the min sentinel) absorbs, other integer sums saturate"),
+        Primitive("times", "*", np.multiply, True,
+                  "a * b; integer products that leave the range saturate at the sentinels, never wrap"),
+        Primitive("times_inf_absorbs", "*", np.multiply, False,
+                  "a * b; +inf (integer: the max sentinel) absorbs, also against 0 (0 * inf = inf, where "
+                  "IEEE gives NaN); other integer products saturate"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Family:
+    """One built-in semiring: what it computes, in terms of :data:`PRIMITIVES`.
+
+    Parameters
+    ----------
+    name : str
+        The semiring's name (python-graphblas style) and its ``family`` key.
+    add, mul : str
+        Names of primitives in :data:`PRIMITIVES`.
+    zero, one : float or bool
+        Abstract identities (``inf`` becomes the dtype's infinity or sentinel).
+    idempotent, selective : bool
+        ``a (+) a == a``; ``a (+) b`` is ``a`` or ``b``.
+    dtypes : tuple of numpy.dtype
+        The dtypes the semiring accepts.
+    doc : str
+        What the semiring is used for (one line).
+    forbidden : tuple of float
+        Values float entries may not take.
+    nonnegative : bool
+        Entries must be ``>= 0``.
+    improving_cycle : str or None
+        What a cycle whose weight is better than ``one`` (it makes the closure
+        diverge) is called in messages; ``None``: "cycle better than the identity".
+    aliases : tuple of str
+        Other names :func:`semiring.get` accepts.
+    """
+
+    name: str
+    add: str
+    mul: str
+    zero: Any
+    one: Any
+    idempotent: bool
+    selective: bool
+    dtypes: tuple
+    doc: str
+    forbidden: tuple = ()
+    nonnegative: bool = False
+    improving_cycle: str | None = None
+    aliases: tuple = ()
+
+    @property
+    def cycle_name(self) -> str:
+        """The head of the message about a diverging cycle.
+
+        >>> FAMILIES["max_times"].cycle_name
+        'cycle better than the identity (max_times)'
+        """
+        return self.improving_cycle or f"cycle better than the identity ({self.name})"
+
+    @property
+    def rules(self) -> str:
+        """The saturation and absorbing rules of ``add`` and ``mul``, in words.
+
+        >>> print(FAMILIES["max_min"].rules)
+        add (max): a if a >= b else b
+        mul (min): a if a <= b else b
+        """
+        return "\n".join(f"{role} ({p.symbol}): {p.rule}"
+                         for role, p in (("add", PRIMITIVES[self.add]), ("mul", PRIMITIVES[self.mul])))
+
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family("min_plus", "min", "plus_inf_absorbs", zero=INF, one=0, idempotent=True, selective=True,
+               dtypes=NUMERIC_DTYPES, forbidden=(-INF,), improving_cycle="negative cycle", aliases=("tropical",),
+               doc="shortest paths"),
+        Family("max_plus", "max", "plus_neginf_absorbs", zero=-INF, one=0, idempotent=True, selective=True,
+               dtypes=NUMERIC_DTYPES, forbidden=(INF,), improving_cycle="positive cycle (max_plus)",
+               doc="longest paths in DAGs, scheduling"),
+        Family("max_min", "max", "min", zero=-INF, one=INF, idempotent=True, selective=True,
+               dtypes=NUMERIC_DTYPES, doc="widest (bottleneck) paths"),
+        Family("min_max", "min", "max", zero=INF, one=-INF, idempotent=True, selective=True,
+               dtypes=NUMERIC_DTYPES, doc="minimax paths"),
+        Family("lor_land", "or", "and", zero=False, one=True, idempotent=True, selective=True,
+               dtypes=BOOL_DTYPES, doc="reachability, transitive closure"),
+        Family("plus_times", "plus", "times", zero=0, one=1, idempotent=False, selective=False,
+               dtypes=NUMERIC_DTYPES, forbidden=(INF, -INF), doc="path counting, ordinary algebra"),
+        Family("max_times", "max", "times", zero=0, one=1, idempotent=True, selective=True,
+               dtypes=NUMERIC_DTYPES, nonnegative=True, forbidden=(INF,), doc="most reliable path, Viterbi"),
+        # Entries in [0, +inf]: +inf (the zero) absorbs in mul, also against 0, so it annihilates.
+        # A cycle with product < 1 makes the closure diverge (costs >= 1 never do).  Integer
+        # products that saturate become +inf and then absorb like it (even against 0).
+        Family("min_times", "min", "times_inf_absorbs", zero=INF, one=1, idempotent=True, selective=True,
+               dtypes=NUMERIC_DTYPES, nonnegative=True, doc="least-product paths (multiplicative costs >= 1)"),
+    )
+}
+
+
+def family_of(S: "Semiring") -> Family | None:
+    """The table entry of a built-in semiring, ``None`` for a custom one.
+
+    >>> from semiring import max_min
+    >>> family_of(max_min).doc
+    'widest (bottleneck) paths'
+    """
+    return FAMILIES.get(S.family) if S.family is not None else None
+
+
+def improving_cycle(S: "Semiring") -> str:
+    """What a cycle that makes the closure over ``S`` diverge is called in messages.
+
+    >>> from semiring import min_plus
+    >>> improving_cycle(min_plus)
+    'negative cycle'
+    """
+    fam = family_of(S)
+    return fam.cycle_name if fam is not None else f"cycle better than the identity ({S.name})"
+
+
+def exact_ufuncs(S: "Semiring", dtype) -> bool:
+    """Whether ``S.add_ufunc`` / ``S.mul_ufunc`` compute ``S``'s add and mul exactly on arrays of ``dtype``.
+
+    Always for custom semirings (their ufuncs are their definition); for a
+    built-in family never on integers (the sentinels), and on floats and bools
+    when both primitives' ufuncs are exact (a primitive whose rule differs from
+    IEEE arithmetic makes the library's own elementwise kernels run).
+
+    >>> from semiring import min_plus
+    >>> exact_ufuncs(min_plus, np.float32), exact_ufuncs(min_plus, np.int32)
+    (True, False)
+    """
+    fam = family_of(S)
+    if fam is None:
+        return True
+    if np.dtype(dtype).kind == "i":
+        return False
+    return PRIMITIVES[fam.add].ufunc_exact and PRIMITIVES[fam.mul].ufunc_exact
+
+
+def bitpacked_boolean(S: "Semiring") -> bool:
+    """Whether ``S`` is a Boolean ``or`` / ``and`` family, whose products may run on the bit-packed kernels.
+
+    This is a kernel choice (a different algorithm), not an expression; witness
+    products never take it (the packed kernels do not record ``k``).
+
+    >>> from semiring import lor_land, max_min
+    >>> bitpacked_boolean(lor_land), bitpacked_boolean(max_min)
+    (True, False)
+    """
+    fam = family_of(S)
+    return fam is not None and (fam.add, fam.mul) == ("or", "and") and fam.dtypes == BOOL_DTYPES
+
+
+def _abstract(v) -> str:
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, float) and v in (INF, -INF):
+        return "+inf" if v > 0 else "-inf"
+    return str(v)
+
+
+def rst_table() -> str:
+    """The families as a reStructuredText table (the docstring of :mod:`semiring.builtin`).
+
+    >>> print(rst_table().splitlines()[3])
+    min_plus   min     +       +inf    0       shortest paths (alias ``tropical``)
+    """
+    rows = [("name", "add", "mul", "zero", "one", "used for")]
+    for f in FAMILIES.values():
+        used = f.doc + (f" (alias {', '.join(f'``{a}``' for a in f.aliases)})" if f.aliases else "")
+        rows.append((f.name, PRIMITIVES[f.add].symbol, PRIMITIVES[f.mul].symbol, _abstract(f.zero),
+                     _abstract(f.one), used))
+    widths = [max(7, *(len(r[i]) for r in rows)) for i in range(5)]
+    widths.append(max(len(r[5]) for r in rows))
+    rule = " ".join("=" * w for w in widths)
+    lines = [rule, " ".join(c.ljust(w) for c, w in zip(rows[0], widths)).rstrip(), rule]
+    lines += [" ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows[1:]]
+    lines.append(rule)
+    return "\n".join(lines)
