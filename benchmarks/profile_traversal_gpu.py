@@ -2,15 +2,15 @@
 
     PYTHONPATH=. python3 benchmarks/profile_traversal_gpu.py [--scale 22] [--part spmv,bfs,sssp,once]
 
-Every kernel launched by :mod:`graphs.cuda_traversal` is bracketed by CUDA events
-(through a thin proxy of the compiled module), so each run prints the device time
-per kernel name, the number of launches, and the wall time of the whole call:
-the difference is host time (launch overhead, read-backs, allocation).  The SpMV
-part times the gather kernels for several (group, long-row threshold, chunk)
-plans against cuSPARSE on the same matrix, each checked against the CPU kernel
-first.  The SSSP part sweeps the bucket width.  ``--part once`` runs one SpMV and
-one BFS and nothing else, for a kernel profiler (``ncu --kernel-name ...``).  Output: stdout and, with --json,
-a JSON file.
+Every kernel launched by the graph drivers of :mod:`graphs.cuda` is bracketed by CUDA
+events (through a thin proxy of the modules :func:`graphs.cuda.launch.module` compiles),
+so each run prints the device time per kernel name, the number of launches, and the wall
+time of the whole call: the difference is host time (launch overhead, read-backs,
+allocation). The SpMV part times the gather kernels for several (group, long-row
+threshold, chunk) plans against cuSPARSE on the same matrix, each checked against the
+CPU kernel first. The SSSP part sweeps the bucket width. ``--part once`` runs one SpMV
+and one BFS and nothing else, for a kernel profiler (``ncu --kernel-name ...``). Output:
+stdout and, with --json, a JSON file.
 """
 
 from __future__ import annotations
@@ -59,11 +59,11 @@ def timeline(fn, repeats: int = 3) -> dict:
     """Median wall time of ``fn`` and the device time per kernel name of its last run."""
     import cupy as cp
 
-    import graphs.cuda_traversal as ct
+    import graphs.cuda.launch as gl
 
-    orig = ct.module
+    orig = gl.module
     log: list = []
-    ct.module = lambda *a, **k: _Timed(orig(*a, **k), log)
+    gl.module = lambda *a, **k: _Timed(orig(*a, **k), log)
     try:
         walls = []
         for _ in range(repeats):
@@ -74,7 +74,7 @@ def timeline(fn, repeats: int = 3) -> dict:
             cp.cuda.Device().synchronize()
             walls.append(time.perf_counter() - t)
     finally:
-        ct.module = orig
+        gl.module = orig
     per = collections.defaultdict(lambda: [0, 0.0])
     for name, a, b in log:
         per[name][0] += 1

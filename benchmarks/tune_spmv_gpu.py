@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python3 benchmarks/tune_spmv_gpu.py [--scale 22]
 
-Rebuilds ``semiring/cuda/sparse_kernels.cu`` with each setting of
+Rebuilds ``semiring/cuda/sparse_kernels.cu`` (the SpMV kernels) with each setting of
 ``SP_GATHER_MIN_BLOCKS`` (the ``__launch_bounds__`` minimum of blocks per SM of
 the short-row pass; 1 leaves the register count to the compiler) and
 ``SP_SHORT_UNROLL``, checks the min_plus product against the library's current

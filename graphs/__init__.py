@@ -11,8 +11,11 @@
   :func:`connected_components` (weak and strong).
 
 The algorithms are sparse semiring products in disguise (see
-:mod:`semiring.sparse`); on the GPU their kernels live in
-``semiring/cuda/sparse_kernels.cu`` and their drivers in :mod:`graphs.cuda_traversal`.
+:mod:`semiring.sparse`); on the GPU their kernels and drivers live in
+:mod:`graphs.cuda` (``bfs.cu`` / :mod:`graphs.cuda.bfs`, ``sssp.cu`` /
+:mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`), and
+share their warp-level helpers with the sparse semiring kernels through
+``semiring/cuda/sparse_device.cuh``.
 
 >>> import graphs
 >>> G = graphs.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])

@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import _cc_kernels as K
+from ._arguments import resolve_graph_device
 from .errors import GraphError
 from .graph import as_graph
-from .traversal import resolve_graph_device
 
 __all__ = ["connected_components"]
 
@@ -64,7 +64,7 @@ def connected_components(G, connection: str = "weak", *, device: str = "auto"):
         connection = "weak"
     if G.device == "gpu":
         if connection == "weak":
-            from .cuda_traversal import weak_components_gpu
+            from .cuda.components import weak_components_gpu
 
             return weak_components_gpu(G)
         import cupy as cp

@@ -44,9 +44,10 @@ from semiring.dtypes import neginf, posinf
 from semiring.errors import InvalidEntryError
 
 from . import _sssp_kernels as K
+from ._arguments import check_vertex, resolve_graph_device
 from .errors import GraphError, negative_cycle
 from .graph import Graph, as_graph
-from .traversal import bfs, check_vertex, resolve_graph_device
+from .traversal import bfs
 
 __all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS"]
 
@@ -216,9 +217,15 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
         method = _auto_method(G)
     _check_weights(G, method)
     if G.device == "gpu":
-        from .cuda_traversal import sssp_gpu
+        if method != "delta-stepping":
+            # Bellman-Ford, Dijkstra and label-correcting run on a host copy of the graph.
+            import cupy as cp
 
-        return sssp_gpu(G, s, method, delta if delta is not None else default_delta(G))
+            dist, pred = sssp(G.to("cpu"), s, method=method)
+            return cp.asarray(dist), cp.asarray(pred)
+        from .cuda.sssp import sssp_gpu
+
+        return sssp_gpu(G, s, delta if delta is not None else default_delta(G))
     dtype = G.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     dist = np.full(G.n, hi, dtype=dtype)

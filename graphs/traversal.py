@@ -11,7 +11,7 @@ breadth-first search", SC 2012), in the GraphBLAS formulation of GraphBLAST
 frontier's out-arcs exceed ``1/alpha`` of the arcs still unexplored and back
 to push when the frontier holds fewer than ``n / beta`` vertices.
 
-On the GPU (:mod:`graphs.cuda_traversal`) each level also picks its working
+On the GPU (:mod:`graphs.cuda.bfs`) each level also picks its working
 set as in Li & Becchi ("Deploying graph algorithms on GPUs: an adaptive
 solution", IPDPS 2013): a queue or a bitmap for the frontier, and a thread,
 a warp or many warps per frontier vertex by degree.  Since a GPU pull level
@@ -26,37 +26,16 @@ form): the two searches meet in about the square root of the work of one.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from . import _bfs_kernels as K
-from .errors import GraphError, VertexError
+from ._arguments import check_vertex, resolve_graph_device
+from .errors import GraphError
 from .graph import Graph, as_graph
 
 __all__ = ["bfs", "st_connectivity"]
 
 DIRECTIONS = ("auto", "push", "pull")
-
-
-def check_vertex(G: Graph, v: Any, name: str) -> int:
-    """``v`` as an int in ``[0, n)``, or :class:`VertexError` naming it."""
-    try:
-        iv = int(v)
-    except (TypeError, ValueError):
-        raise VertexError(f"{name} must be a vertex id (an integer), got {v!r}") from None
-    if iv != v or not 0 <= iv < G.n:
-        raise VertexError(f"{name} = {v!r} is not a vertex of a graph with n = {G.n}")
-    return iv
-
-
-def resolve_graph_device(G: Graph, device: str) -> Graph:
-    """The graph on the device an algorithm runs on (``"auto"``: where it lives)."""
-    if device == "auto":
-        return G
-    if device not in ("cpu", "gpu"):
-        raise GraphError(f"device must be 'auto', 'cpu' or 'gpu', got {device!r}")
-    return G.to(device)
 
 
 def bfs(
@@ -131,7 +110,7 @@ def bfs(
     alpha = (8.0 if gpu else 3.0) if alpha is None else float(alpha)
     beta = (24.0 if gpu else 18.0) if beta is None else float(beta)
     if gpu:
-        from .cuda_traversal import bfs_gpu
+        from .cuda.bfs import bfs_gpu
 
         return bfs_gpu(G, s, direction=direction, return_trace=return_trace, alpha=alpha, beta=beta)
     levels, parents, trace = _bfs_cpu(G, s, direction, alpha, beta)
@@ -190,7 +169,7 @@ def st_connectivity(G, s: int, t: int, *, device: str = "auto"):
     a = check_vertex(G, s, "s")
     b = check_vertex(G, t, "t")
     if G.device == "gpu":
-        from .cuda_traversal import st_connectivity_gpu
+        from .cuda.bfs import st_connectivity_gpu
 
         return st_connectivity_gpu(G, a, b)
     T = G.transpose()

@@ -202,3 +202,20 @@ def test_gpu_generators_and_conversions():
     A = H.to_scipy()
     assert A.nnz == 2
     assert Graph.from_scipy(A).device == "gpu"
+
+
+def test_graph_kernel_sources_share_the_sparse_device_header():
+    """Each graph kernel file inlines semiring/cuda/sparse_device.cuh once and builds its kernels."""
+    from graphs.cuda import launch
+    from semiring.cuda.compile import source_of
+
+    kernels = {"bfs.cu": ("bfs_push", "bfs_push_chunks", "bfs_pull", "bfs_small", "bfs_start", "bfs_queue_to_bitmap"),
+               "sssp.cu": ("sssp_relax", "sssp_relax_chunks", "sssp_split", "sssp_pred_pull", "sssp_pred_chunks",
+                           "sssp_pred_fixup", "sssp_tight_push"),
+               "components.cu": ("cc_hook", "cc_shortcut")}
+    for file, names in kernels.items():
+        src = source_of(launch.HERE / file, {"SP_FLOAT": 1})
+        assert src.count("void sp_list_chunks(") == 1 and '#include "' not in src
+        mod = launch.module(file, names[0], None, True)
+        for name in names:
+            mod.get_function(name)

@@ -19,7 +19,8 @@ import cupy as cp
 
 from .ops import KernelSpec
 
-__all__ = ["Tile", "tile_for", "tile_of", "is_heavy", "kernel", "arch_options", "source_of"]
+__all__ = ["Tile", "tile_for", "tile_of", "is_heavy", "kernel", "arch_options", "source_of",
+           "build_module"]
 
 HERE = Path(__file__).resolve().parent
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.M)
@@ -139,30 +140,45 @@ def tile_of(spec: KernelSpec, witness: bool) -> Tile:
 
 
 @functools.cache
-def _file_text(name: str) -> str:
-    return (HERE / name).read_text()
+def _file_text(path: Path) -> str:
+    return path.read_text()
 
 
-def source_of(name: str, defines: dict) -> str:
+def _find_header(inc: str, folder: Path) -> Path:
+    """Header ``inc`` of an ``#include "inc"`` in a file of ``folder``: looked up there, then in this folder."""
+    for d in (folder, HERE):
+        if (d / inc).is_file():
+            return (d / inc).resolve()
+    raise FileNotFoundError(f"#include \"{inc}\": not in {folder} nor in {HERE}")
+
+
+def source_of(name: str | Path, defines: dict) -> str:
     """The full source of kernel file ``name``: ``#define`` lines, then the file with its local headers inlined.
+
+    ``name`` is a file of this folder or the path of a kernel file elsewhere (the
+    graph kernels of ``graphs/cuda``).  A local header (``#include "x.cuh"``) is
+    looked up in the folder of the file that includes it, then in this folder, so
+    kernel files of other packages can include the headers here; each header is
+    inlined once.
 
     >>> "#define SR_T float" in source_of("simple.cu", {"SR_T": "float"})
     True
     """
-    seen: set[str] = set()
+    seen: set[Path] = set()
 
-    def inline(text: str) -> str:
+    def inline(text: str, folder: Path) -> str:
         def repl(m: re.Match) -> str:
-            inc = m.group(1)
-            if inc in seen:
+            path = _find_header(m.group(1), folder)
+            if path in seen:
                 return ""
-            seen.add(inc)
-            return inline(_file_text(inc).replace("#pragma once", ""))
+            seen.add(path)
+            return inline(_file_text(path).replace("#pragma once", ""), path.parent)
 
         return _INCLUDE.sub(repl, text)
 
+    main = HERE / name  # an absolute path stays as it is
     head = "".join(f"#define {k} {v}\n" for k, v in defines.items())
-    return head + inline(_file_text(name))
+    return head + inline(_file_text(main), main.parent)
 
 
 @functools.cache
@@ -172,7 +188,12 @@ def arch_options() -> tuple:
     return ("--gpu-architecture=sm_90",) if cc.startswith("9") else ()
 
 
-def _build(code: str, name: str) -> cp.RawModule:
+def build_module(code: str, name: str) -> cp.RawModule:
+    """``code`` compiled (``sm_90`` on Hopper, else the device's architecture), checked by loading kernel ``name``.
+
+    The kernel is loaded at once so that a rejected architecture option is caught
+    here (the build is then retried without it).
+    """
     base = ("-std=c++17",)
     names = (name,) if "<" in name else None  # template instances need a name expression
     try:
@@ -208,7 +229,7 @@ def kernel(file: str, name: str, spec: KernelSpec | None = None, tile: Tile | No
         defines.update(spec_defines(spec))
     if tile is not None:
         defines.update(tile.defines())
-    mod = _build(source_of(file, defines), name)
+    mod = build_module(source_of(file, defines), name)
     fn = mod.get_function(name)
     if smem > 48 * 1024:
         fn.max_dynamic_shared_size_bytes = smem

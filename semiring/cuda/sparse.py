@@ -3,10 +3,10 @@
 :func:`kernels` returns, per semiring and dtype, the object that
 :mod:`semiring.sparse` calls with the raw CSR arrays of a ``cupyx.scipy.sparse``
 matrix (``gather``, ``scatter``, ``merge``, ``spmm``: the same methods and
-semantics as the CPU kernels).  :func:`module` exposes the compiled module to the
-graph algorithms of :mod:`graphs.cuda_traversal` (BFS push / pull / small-frontier
-levels, near-far SSSP, components), whose kernels live in the same file,
-``sparse_kernels.cu``.
+semantics as the CPU kernels); their source is ``sparse_kernels.cu``, whose
+warp-level helpers (``sparse_device.cuh``: shuffles, appends, chunk lists) the
+graph kernels of ``graphs/cuda`` include too.  :data:`BLOCK`, :data:`NULL` and
+:func:`launch_grid` are the launch conventions those graph drivers share.
 
 Kernels are specialised with the semiring's CUDA expressions
 (:func:`semiring.cuda.ops.spec_for`), compiled once by NVRTC per specialisation
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import cupy as cp
 import numpy as np
 
-from .compile import arch_options, source_of, spec_defines
+from .compile import build_module, source_of, spec_defines
 from .ops import KernelSpec, spec_for
 
 if TYPE_CHECKING:
@@ -90,21 +90,10 @@ def launch_grid(work: int, per_thread: int = 1, block: int = BLOCK) -> int:
 
 @functools.cache
 def module(spec: KernelSpec | None, float_kind: bool = True) -> cp.RawModule:
-    """The compiled ``sparse_kernels.cu`` for a semiring specialisation (``None``: the BFS-only build)."""
+    """The compiled ``sparse_kernels.cu`` for a semiring specialisation (``None``: min-plus float32, the default)."""
     defines = spec_defines(spec) if spec is not None else {}
     defines["SP_FLOAT"] = 1 if float_kind else 0
-    code = source_of(FILE, defines)
-    base = ("-std=c++17",)
-    try:
-        mod = cp.RawModule(code=code, options=base + arch_options())
-        mod.get_function("sp_gather")
-        return mod
-    except cp.cuda.compiler.CompileException as e:
-        if not arch_options() or "arch" not in str(e).lower():
-            raise
-    mod = cp.RawModule(code=code, options=base)
-    mod.get_function("sp_gather")
-    return mod
+    return build_module(source_of(FILE, defines), "sp_gather")
 
 
 def module_for(S: "Semiring", dtype) -> cp.RawModule:
