@@ -20,6 +20,14 @@ Conventions, chosen to match path problems rather than linear algebra:
 * A graph is treated as immutable: derived data (the transpose, degree
   statistics, delta-stepping's light/heavy rows) is computed once and kept.
 
+This module holds the container: its CSR arrays and their invariants, its
+properties, the derived graphs (transpose, simplified) and the move between
+devices (:meth:`Graph.to`), plus :func:`as_graph`.  Around it:
+:mod:`graphs.convert` (the conversions from and to SciPy, CuPy, dense arrays
+and NetworkX, which ``Graph`` inherits as methods), :mod:`graphs.validate`
+(the checks of weights and vertex ids, :data:`WEIGHT_DTYPES`) and
+:mod:`graphs.csr_arrays` (CSR from COO and back, on either device).
+
 Examples
 --------
 >>> import numpy as np
@@ -42,100 +50,18 @@ import numpy as np
 from semiring import builtin
 from semiring.backend import array_module, gpu_available, is_cupy_array
 from semiring.core import Semiring
-from semiring.errors import DeviceError, DTypeError, InvalidEntryError
+from semiring.errors import DeviceError, DTypeError
 
 from . import _csr
-from .errors import GraphError, VertexError
+from .convert import GraphConversions, is_cupy_sparse, is_scipy_sparse
+from .csr_arrays import build_csr, row_ids
+from .errors import GraphError
+from .validate import INDEX_LIMIT, WEIGHT_DTYPES, check_ids, check_weights
 
 __all__ = ["Graph", "as_graph", "WEIGHT_DTYPES"]
 
-WEIGHT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.int64))
-INDEX_LIMIT = np.iinfo(np.int32).max
 
-
-def _is_scipy_sparse(obj: Any) -> bool:
-    import scipy.sparse as sp
-
-    return sp.issparse(obj)
-
-
-def _is_cupy_sparse(obj: Any) -> bool:
-    import sys
-
-    if "cupyx.scipy.sparse" not in sys.modules:
-        return False
-    import cupyx.scipy.sparse as csp
-
-    return csp.issparse(obj)
-
-
-def _check_weights(name: str, w, m: int):
-    """Reject unsupported dtypes, wrong lengths and NaN; return the array unchanged."""
-    xp = array_module(w)
-    w = xp.asarray(w)
-    if w.ndim != 1 or w.shape[0] != m:
-        raise GraphError(f"{name} must be 1-D with one entry per arc ({m}), got shape {tuple(w.shape)}")
-    if np.dtype(w.dtype) not in WEIGHT_DTYPES:
-        ok = ", ".join(str(d) for d in WEIGHT_DTYPES)
-        raise DTypeError(f"{name} has dtype {w.dtype}; weights must be one of {ok} (convert explicitly)")
-    if w.dtype.kind == "f" and m:
-        bad = xp.isnan(w)
-        if bool(bad.any()):
-            k = int(xp.argmax(bad))
-            raise InvalidEntryError(f"{name}[{k}] is NaN; a weight must be a number")
-    return w
-
-
-def _check_ids(name: str, ids, n: int):
-    xp = array_module(ids)
-    ids = xp.asarray(ids)
-    if ids.ndim != 1:
-        raise GraphError(f"{name} must be 1-D, got shape {tuple(ids.shape)}")
-    if ids.dtype.kind not in "iu":
-        if ids.size == 0:
-            return ids.astype(np.int64)
-        raise DTypeError(f"{name} must hold integer vertex ids, got dtype {ids.dtype}")
-    if ids.size:
-        lo, hi = int(ids.min()), int(ids.max())
-        if lo < 0 or hi >= n:
-            bad = (ids < 0) | (ids >= n)
-            k = int(xp.argmax(bad))
-            raise VertexError(f"{name}[{k}] = {int(ids[k])} is not a vertex of a graph with n = {n}")
-    return ids
-
-
-def _row_ids(indptr):
-    """The row (int32) of every stored entry of a CSR, on its device."""
-    if is_cupy_array(indptr):
-        import cupy as cp
-
-        nnz = int(indptr[-1])
-        return cp.searchsorted(indptr[1:], cp.arange(nnz, dtype=cp.int64), side="right").astype(cp.int32)
-    return _csr.csr_row_ids(np.ascontiguousarray(indptr, dtype=np.int64))
-
-
-def _build_csr(n: int, src, dst, w):
-    """Sorted CSR (parallel arcs kept) from COO on the arrays' device."""
-    if is_cupy_array(src):
-        import cupy as cp
-
-        key = src.astype(cp.int64) * max(n, 1) + dst.astype(cp.int64)
-        order = cp.argsort(key)
-        indices = dst[order].astype(cp.int32)
-        weights = None if w is None else w[order]
-        counts = cp.bincount(src.astype(cp.int64), minlength=n) if src.size else cp.zeros(n, cp.int64)
-        indptr = cp.zeros(n + 1, dtype=cp.int64)
-        cp.cumsum(counts, out=indptr[1:])
-        return indptr, indices, weights
-    src = np.ascontiguousarray(src, dtype=np.int64) if src.dtype != np.int32 else np.ascontiguousarray(src)
-    dst = np.ascontiguousarray(dst, dtype=np.int64) if dst.dtype != np.int32 else np.ascontiguousarray(dst)
-    has_w = w is not None
-    warr = np.ascontiguousarray(w) if has_w else np.empty(0, np.float64)
-    indptr, indices, weights = _csr.coo_to_csr(n, src, dst, warr, has_w)
-    return indptr, indices, (weights if has_w else None)
-
-
-class Graph:
+class Graph(GraphConversions):
     """A directed or undirected graph in CSR form, optionally weighted, on the CPU or GPU.
 
     Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_dense`,
@@ -204,9 +130,9 @@ class Graph:
             if steps.size and bool((steps < 0).any()):
                 k = int(xp.argmax(steps < 0))
                 raise GraphError(f"indptr must not decrease: indptr[{k + 1}] < indptr[{k}]")
-            _check_ids("indices", indices, n)
+            check_ids("indices", indices, n)
             if weights is not None:
-                weights = _check_weights("weights", weights, nnz)
+                weights = check_weights("weights", weights, nnz)
         self.indptr = indptr.astype(np.int64, copy=False)
         self.indices = indices.astype(np.int32, copy=False)
         self.weights = weights
@@ -289,139 +215,24 @@ class Graph:
             n = int(max(int(src.max()), int(dst.max()))) + 1 if src.size else 0
         if n < 0:
             raise GraphError(f"n must be >= 0, got {n}")
-        src = _check_ids("src", src, n)
-        dst = _check_ids("dst", dst, n)
+        src = check_ids("src", src, n)
+        dst = check_ids("dst", dst, n)
         if weights is not None:
             if is_cupy_array(weights) and xp is np:
                 weights = weights.get()
             weights = xp.asarray(weights if (xp is np or is_cupy_array(weights)) else np.asarray(weights))
-            weights = _check_weights("weights", weights, src.shape[0])
+            weights = check_weights("weights", weights, src.shape[0])
         if not directed:
             keep = src != dst
             src, dst = xp.concatenate((src, dst[keep])), xp.concatenate((dst, src[keep]))
             if weights is not None:
                 weights = xp.concatenate((weights, weights[keep]))
-        indptr, indices, w = _build_csr(n, src, dst, weights)
+        indptr, indices, w = build_csr(n, src, dst, weights)
         if coords is not None:
             coords = xp.asarray(coords if (xp is np or is_cupy_array(coords)) else np.asarray(coords))
             if coords.ndim != 2 or coords.shape[0] != n:
                 raise GraphError(f"coords must have shape (n, d) = ({n}, d), got {tuple(coords.shape)}")
         return cls(indptr, indices, w, directed=directed, coords=coords, check=False)
-
-    @classmethod
-    def from_scipy(cls, A, *, directed: bool = True) -> "Graph":
-        """Graph of a square ``scipy.sparse`` (CPU) or ``cupyx.scipy.sparse`` (GPU) matrix.
-
-        Every stored entry is an arc, explicit zeros included; duplicates of a
-        non-canonical matrix become parallel arcs.  Boolean data gives an
-        unweighted graph.  ``directed=False`` reads the matrix as SciPy's
-        ``csgraph`` does with ``directed=False``: the edge ``{i, j}`` has the
-        smaller of ``A[i, j]`` and ``A[j, i]``.
-
-        Raises
-        ------
-        GraphError, DTypeError
-
-        Examples
-        --------
-        >>> import scipy.sparse as sp
-        >>> A = sp.csr_array((np.array([0.0, 3.0]), np.array([1, 0]), np.array([0, 1, 2])))
-        >>> G = Graph.from_scipy(A)
-        >>> G.nnz, G.weights
-        (2, array([0., 3.]))
-        >>> Graph.from_scipy(A, directed=False).weights
-        array([0., 0.])
-        """
-        gpu = _is_cupy_sparse(A)
-        if not gpu and not _is_scipy_sparse(A):
-            raise GraphError(f"expected a scipy.sparse or cupyx.scipy.sparse matrix, got {type(A).__name__}")
-        if A.ndim != 2 or A.shape[0] != A.shape[1]:
-            raise GraphError(f"an adjacency matrix must be square, got shape {A.shape}")
-        A = A.tocsr() if A.format != "csr" else A
-        xp = array_module(A.indptr)
-        n = A.shape[0]
-        data = A.data
-        weights = None if data.dtype == np.bool_ else _check_weights("A.data", data, data.shape[0])
-        src = _row_ids(xp.asarray(A.indptr, dtype=np.int64))
-        G = cls.from_edges(src, A.indices, weights, n=n, directed=True, device="gpu" if gpu else "cpu")
-        if directed:
-            return G
-        return G._symmetrized()
-
-    @classmethod
-    def from_dense(cls, D, semiring: Semiring | str = "min_plus", *, directed: bool = True) -> "Graph":
-        """Graph of a dense weight matrix: entries other than the semiring zero are arcs.
-
-        ``semiring`` says what "no edge" is (``inf`` for ``min_plus``, ``-inf``
-        for ``max_plus``, ``False`` for ``lor_land``...).  Diagonal entries
-        equal to the semiring one (0 for ``min_plus``) are the identity, not
-        self loops, and are skipped; other diagonal entries are self loops.
-        A ``lor_land`` (bool) matrix gives an unweighted graph.
-
-        Raises
-        ------
-        GraphError, DTypeError, InvalidEntryError
-
-        Examples
-        --------
-        >>> D = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 0.0], [2.0, np.inf, np.inf]])
-        >>> G = Graph.from_dense(D)
-        >>> G.nnz, G.weights
-        (3, array([1., 0., 2.]))
-        """
-        S = builtin.get(semiring)
-        xp = array_module(D)
-        D = xp.asarray(D)
-        if D.ndim != 2 or D.shape[0] != D.shape[1]:
-            raise GraphError(f"a dense adjacency matrix must be square, got shape {tuple(D.shape)}")
-        S.check_dtype("D", D.dtype)
-        if D.dtype.kind == "f" and D.size and bool(xp.isnan(D).any()):
-            idx = np.unravel_index(int(xp.argmax(xp.isnan(D).ravel())), D.shape)
-            raise InvalidEntryError(f"D[{idx[0]}, {idx[1]}] is NaN; a weight must be a number")
-        n = D.shape[0]
-        edge = D != S.zero_value(D.dtype)
-        diag = xp.arange(n)
-        edge[diag, diag] &= D[diag, diag] != S.one_value(D.dtype)
-        src, dst = xp.nonzero(edge)
-        w = None if D.dtype == np.bool_ else D[src, dst]
-        return cls.from_edges(src, dst, w, n=n, directed=True, device="gpu" if xp is not np else "cpu") if directed \
-            else cls.from_edges(src, dst, w, n=n, directed=True,
-                                device="gpu" if xp is not np else "cpu")._symmetrized(S)
-
-    @classmethod
-    def from_networkx(cls, nxg, weight: str | None = "weight") -> "Graph":
-        """Graph of a NetworkX (Di/Multi)Graph; vertices are numbered in ``nxg.nodes`` order.
-
-        Edges without the ``weight`` attribute weigh 1 (NetworkX's convention);
-        if no edge has it (or ``weight=None``) the graph is unweighted.
-        Parallel edges of a multigraph are kept.  Non-integer or non-contiguous
-        node names are kept in :attr:`node_labels`.
-
-        Examples
-        --------
-        >>> import networkx as nx
-        >>> G = Graph.from_networkx(nx.path_graph(3))
-        >>> G.directed, G.nnz, G.weights is None
-        (False, 4, True)
-        """
-        nodes = list(nxg.nodes)
-        index = {v: i for i, v in enumerate(nodes)}
-        n = len(nodes)
-        edges = list(nxg.edges(data=weight, default=None)) if weight is not None else [
-            (u, v, None) for u, v in nxg.edges()
-        ]
-        src = np.fromiter((index[e[0]] for e in edges), dtype=np.int64, count=len(edges))
-        dst = np.fromiter((index[e[1]] for e in edges), dtype=np.int64, count=len(edges))
-        vals = [e[2] for e in edges]
-        w = None
-        if any(v is not None for v in vals):
-            w = np.asarray([1 if v is None else v for v in vals])
-            if w.dtype.kind == "b":
-                w = None
-        labels = None if nodes == list(range(n)) else nodes
-        G = cls.from_edges(src, dst, w, n=n, directed=nxg.is_directed())
-        G.node_labels = labels
-        return G
 
     def _symmetrized(self, S: Semiring | str = "min_plus") -> "Graph":
         """Undirected graph: the union of the arcs and their reverses, parallel pairs combined."""
@@ -506,7 +317,7 @@ class Graph:
         (array([0, 1], dtype=int32), array([1, 0], dtype=int32), None)
         """
         if "rows" not in self._cache:
-            self._cache["rows"] = _row_ids(self.indptr)
+            self._cache["rows"] = row_ids(self.indptr)
         return self._cache["rows"], self.indices, self.weights
 
     def transpose(self) -> "Graph":
@@ -603,156 +414,6 @@ class Graph:
                 G._cache[key] = self._cache[key]
         return G
 
-    # -- conversions out --------------------------------------------------------------
-    def to_scipy(self, semiring: Semiring | str = "min_plus"):
-        """Canonical CSR matrix (``scipy.sparse.csr_array``, or ``cupyx`` ``csr_matrix`` on the GPU,
-        which holds bool, float32 and float64 data only).
-
-        Parallel arcs are combined with the semiring ``add`` (the minimum by
-        default: SciPy would *sum* duplicates), explicit zeros are kept (SciPy's
-        ``csgraph`` reads them as zero-weight edges), and an unweighted graph
-        has boolean data.  Index arrays are int32, as SciPy prefers.
-
-        Examples
-        --------
-        >>> G = Graph.from_edges([0, 0], [1, 1], [2.0, 0.0])
-        >>> A = G.to_scipy()
-        >>> A.nnz, A.data
-        (1, array([0.]))
-        """
-        S = builtin.get(semiring)
-        indptr, indices, weights = self._combined(S)
-        xp = self.xp
-        data = xp.ones(indices.shape[0], dtype=bool) if weights is None else weights
-        idx_t = np.int32 if indices.shape[0] <= INDEX_LIMIT else np.int64
-        if self.device == "gpu":
-            import cupyx.scipy.sparse as csp
-
-            if data.dtype.kind == "i":
-                raise DTypeError(
-                    f"cupyx.scipy.sparse holds bool, float32 and float64 data, not {data.dtype}; "
-                    "convert the weights explicitly or use .to('cpu').to_scipy()"
-                )
-            return csp.csr_matrix((data, indices.astype(idx_t), indptr.astype(idx_t)), shape=(self.n, self.n))
-        import scipy.sparse as sp
-
-        return sp.csr_array(
-            (data, indices.astype(idx_t), indptr.astype(idx_t)), shape=(self.n, self.n), copy=False
-        )
-
-    def to_dense(self, semiring: Semiring | str = builtin.min_plus, dtype=None, diagonal: bool = True):
-        """Dense weight matrix: semiring zero off the arcs, parallel arcs combined with ``add``.
-
-        Parameters
-        ----------
-        semiring : Semiring or str
-            Gives "no edge" (its zero), the combination of parallel arcs (its
-            add) and the diagonal (its one).
-        dtype : dtype, optional
-            Default: the weights' dtype; for an unweighted graph float64 (bool
-            for ``lor_land``), with weight 1 (True) per arc.  A different dtype
-            is an explicit cast of the weights.
-        diagonal : bool
-            Add the semiring one to the diagonal: ``D[i, i] = add(self loops, one)``
-            (for ``min_plus``: the shorter of a self loop and 0).
-
-        Returns
-        -------
-        ndarray (n, n) on the graph's device.
-
-        Raises
-        ------
-        DTypeError
-            ``dtype`` is not one the semiring supports.
-
-        Examples
-        --------
-        >>> from semiring import lor_land
-        >>> G = Graph.from_edges([0, 1], [1, 1], [3, -2])
-        >>> G.to_dense()
-        array([[                  0,                   3],
-               [9223372036854775807,                  -2]])
-        >>> G.to_dense(lor_land)
-        array([[ True,  True],
-               [False,  True]])
-        """
-        S = builtin.get(semiring)
-        xp = self.xp
-        if dtype is None:
-            if S.dtypes == (np.dtype(np.bool_),):
-                dtype = np.dtype(np.bool_)
-            else:
-                dtype = self.weights.dtype if self.weights is not None else np.dtype(np.float64)
-        dtype = S.check_dtype("dtype", dtype)
-        n = self.n
-        D = S.zeros((n, n), dtype, like=xp.empty(0)) if xp is not np else S.zeros((n, n), dtype)
-        src, dst, w = self.edges()
-        if w is None or dtype == np.bool_:
-            vals = xp.ones(self.nnz, dtype=dtype)
-        else:
-            vals = w.astype(dtype, copy=False)
-        if self.nnz:
-            _scatter_combine(S, D, src, dst, vals)
-        if diagonal and n:
-            idx = xp.arange(n)
-            D[idx, idx] = S.add_ufunc(D[idx, idx], S.one_value(dtype))
-        return D
-
-    def to_networkx(self, semiring: Semiring | str = "min_plus"):
-        """NetworkX ``DiGraph`` (or ``Graph`` if undirected); parallel arcs combined with ``add``.
-
-        Weights go to the ``"weight"`` edge attribute, coordinates to the
-        ``"pos"`` node attribute, :attr:`node_labels` become the node names.
-
-        Examples
-        --------
-        >>> H = Graph.from_edges([0, 0], [1, 1], [2, 5]).to_networkx()
-        >>> list(H.edges(data="weight"))
-        [(0, 1, 2)]
-        """
-        import networkx as nx
-
-        G = self.to("cpu")
-        indptr, indices, weights = G._combined(builtin.get(semiring))
-        H = nx.DiGraph() if self.directed else nx.Graph()
-        labels = self.node_labels if self.node_labels is not None else range(self.n)
-        labels = list(labels)
-        if G.coords is not None:
-            H.add_nodes_from((labels[i], {"pos": tuple(G.coords[i].tolist())}) for i in range(self.n))
-        else:
-            H.add_nodes_from(labels)
-        src = np.repeat(np.arange(self.n), np.diff(indptr))
-        if weights is None:
-            H.add_edges_from((labels[u], labels[v]) for u, v in zip(src.tolist(), indices.tolist()))
-        else:
-            H.add_weighted_edges_from(
-                (labels[u], labels[v], x) for u, v, x in zip(src.tolist(), indices.tolist(), weights.tolist())
-            )
-        return H
-
-
-def _scatter_combine(S: Semiring, D, rows, cols, vals) -> None:
-    """``D[r, c] = add(D[r, c], v)`` for every arc, parallel arcs included."""
-    xp = array_module(D)
-    if xp is np:
-        S.add_ufunc.at(D, (rows, cols), vals)
-        return
-    import cupyx
-
-    ufunc = S.add_ufunc
-    if ufunc is np.minimum:
-        cupyx.scatter_min(D, (rows, cols), vals)
-    elif ufunc is np.maximum:
-        cupyx.scatter_max(D, (rows, cols), vals)
-    elif ufunc is np.add:
-        cupyx.scatter_add(D, (rows, cols), vals)
-    elif ufunc is np.logical_or:
-        D[rows, cols] = True
-    else:
-        host = D.get()
-        ufunc.at(host, (rows.get(), cols.get()), vals.get())
-        D[...] = xp.asarray(host)
-
 
 def as_graph(obj: Any, semiring: Semiring | str = "min_plus", directed: bool | None = None) -> Graph:
     """Turn a Graph, scipy/cupyx sparse matrix, dense array or NetworkX graph into a :class:`Graph`.
@@ -774,7 +435,7 @@ def as_graph(obj: Any, semiring: Semiring | str = "min_plus", directed: bool | N
     if isinstance(obj, Graph):
         return obj
     d = True if directed is None else directed
-    if _is_scipy_sparse(obj) or _is_cupy_sparse(obj):
+    if is_scipy_sparse(obj) or is_cupy_sparse(obj):
         return Graph.from_scipy(obj, directed=d)
     if isinstance(obj, np.ndarray) or is_cupy_array(obj):
         return Graph.from_dense(obj, semiring, directed=d)

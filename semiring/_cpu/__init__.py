@@ -1,4 +1,5 @@
-"""CPU kernels (Numba) behind the dense semiring operations.
+"""CPU kernels behind the dense and sparse semiring operations (Numba; NumPy for custom semirings without Numba ops).
 
-Private: the public entry points are the methods of :class:`semiring.Semiring`.
+Private: the public entry points are the methods of :class:`semiring.Semiring`
+and the functions of :mod:`semiring.sparse`.
 """

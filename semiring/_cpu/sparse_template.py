@@ -19,7 +19,7 @@ kernels work on the raw compressed arrays ``ptr, idx, val`` of a CSR matrix
     ``C[i, :] = add_e mul(val[e], B[idx[e], :])``: sparse times dense, row
     ranges on separate threads, the inner loop over the dense columns vectorised.
 
-The row-range kernels are serial and release the GIL; :mod:`semiring.sparse`
+The row-range kernels are serial and release the GIL; :mod:`.sparse_kernels`
 cuts the rows into ranges of equal nonzeros and runs them on the thread pool of
 :mod:`.threads` (Numba's ``parallel=True`` would cost seconds of compilation per
 semiring and dtype, and its OpenMP barriers stall on a busy machine).

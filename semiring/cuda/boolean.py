@@ -13,7 +13,7 @@ import cupy as cp
 import numpy as np
 
 from .compile import kernel
-from .gemm import _out_rows, _rows
+from .layout import out_row_view, row_view
 
 __all__ = ["bool_matmul", "pack"]
 
@@ -33,8 +33,8 @@ def pack(A, B):
     """
     m, k = A.shape
     n = B.shape[1]
-    A, lda = _rows(A)
-    B, ldb = _rows(B)
+    A, lda = row_view(A)
+    B, ldb = row_view(B)
     kwp = _round(max(1, (k + 31) // 32), BKW)
     mp, np_ = _round(m, BM), _round(n, BN)
     Ap = cp.empty(kwp * mp, dtype=cp.uint32)
@@ -67,7 +67,7 @@ def bool_matmul(A, B, C, accumulate: bool) -> None:
             C.fill(False)
         return
     Ap, Bp, mp, np_, kwp = pack(A, B)
-    Ct, ldc, copy_back = _out_rows(C)
+    Ct, ldc, copy_back = out_row_view(C)
     fn = kernel("bool_gemm.cu", "sr_bool_gemm")
     fn((np_ // BN, mp // BM), (256,),
        (Ap, Bp, Ct, np.int32(m), np.int32(n), np.int32(mp), np.int32(np_), np.int32(kwp), np.int64(ldc),

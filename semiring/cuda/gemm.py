@@ -34,6 +34,7 @@ import numpy as np
 from ..families import bitpacked_boolean
 from ..generic import generic_matmul
 from .compile import kernel, tile_for_shape, tile_of
+from .layout import is_aligned, out_row_view, row_view
 from .ops import KernelSpec, spec_for
 
 if TYPE_CHECKING:
@@ -65,31 +66,6 @@ class GemmConfig:
 
 
 config = GemmConfig()
-
-
-def _rows(X, output: bool = False):
-    """``(X', ld)``: ``X'`` is ``X`` when its columns are contiguous (any row stride), else a contiguous copy.
-
-    Outputs also need rows that do not overlap.  ``ld`` is the row stride in elements.
-    """
-    item = X.itemsize
-    m, n = X.shape
-    s0, s1 = X.strides
-    cols_ok = n <= 1 or s1 == item
-    rows_ok = m <= 1 or (s0 > 0 and s0 % item == 0 and (not output or s0 >= n * item))
-    if cols_ok and rows_ok:
-        return X, (s0 // item if m > 1 else max(n, 1))
-    return cp.ascontiguousarray(X), max(n, 1)
-
-
-def _aligned(X, ld: int) -> bool:
-    return X.data.ptr % 16 == 0 and (ld * X.itemsize) % 16 == 0
-
-
-def _out_rows(X):
-    """An output view with contiguous columns: ``(target, ld, copy_back)``."""
-    Y, ld = _rows(X, output=True)
-    return Y, ld, Y is not X
 
 
 def _launch_args(A, B, C, W, m, n, k, lda, ldb, ldc, ldw, flags, k_offset):
@@ -135,12 +111,12 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     witness = W is not None
     mode = config.lazy if lazy is None else lazy
     tile = tile_of(spec, witness) if mode == "on" else tile_for_shape(spec, witness, m, n)
-    A, lda = _rows(A)
-    B, ldb = _rows(B)
-    Ct, ldc, c_copy = _out_rows(C)
-    Wt, ldw, w_copy = (None, 0, False) if W is None else _out_rows(W)
+    A, lda = row_view(A)
+    B, ldb = row_view(B)
+    Ct, ldc, c_copy = out_row_view(C)
+    Wt, ldw, w_copy = (None, 0, False) if W is None else out_row_view(W)
     flags = (ACCUMULATE if accumulate else 0) | (LOAD_W if load_w else 0)
-    if _aligned(Ct, ldc):
+    if is_aligned(Ct, ldc):
         flags |= C_VEC
     grid = ((n + tile.bn - 1) // tile.bn, (m + tile.bm - 1) // tile.bm)
     wit = "true" if witness else "false"
@@ -159,7 +135,7 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         args = _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
         fn(grid, (tile.threads,), args + (nzA, nzB, np.int32(nzA.shape[1])), shared_mem=smem)
     else:
-        vec = 16 // itemsize if (_aligned(A, lda) and _aligned(B, ldb)) else 1
+        vec = 16 // itemsize if (is_aligned(A, lda) and is_aligned(B, ldb)) else 1
         smem = tile.smem(itemsize)
         fast = nonneg and not witness and config.nonneg == "auto" and spec in _NONNEG_SPECS
         name = f"sr_gemm<{vec}, {wit}, true>" if fast else f"sr_gemm<{vec}, {wit}>"
@@ -177,10 +153,10 @@ def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: boo
     """The one-output-per-thread kernel of ``simple.cu`` (any element type, bool included)."""
     m, k = A.shape
     n = B.shape[1]
-    A, lda = _rows(A)
-    B, ldb = _rows(B)
-    Ct, ldc, c_copy = _out_rows(C)
-    Wt, ldw, w_copy = (None, 0, False) if W is None else _out_rows(W)
+    A, lda = row_view(A)
+    B, ldb = row_view(B)
+    Ct, ldc, c_copy = out_row_view(C)
+    Wt, ldw, w_copy = (None, 0, False) if W is None else out_row_view(W)
     flags = (ACCUMULATE if accumulate else 0) | (LOAD_W if load_w else 0)
     wit = "true" if W is not None else "false"
     fn = kernel("simple.cu", f"sr_simple<{wit}>", spec)

@@ -1,0 +1,332 @@
+"""Conversions between a :class:`graphs.Graph` and other libraries' graphs and matrices.
+
+SciPy and CuPy sparse matrices, dense weight matrices (NumPy or CuPy) and
+NetworkX graphs, both ways.  They are methods of :class:`graphs.Graph`
+(``Graph.from_scipy(A)``, ``G.to_dense()``, ...), written here in the mixin
+class :class:`GraphConversions` that ``Graph`` inherits from, so that the
+container module (:mod:`graphs.graph`) holds the container and this one the
+conversions.
+
+The imports go one way, ``graphs.graph -> graphs.convert``: this module never
+imports :mod:`graphs.graph` (only for type hints), so the methods build graphs
+with ``cls.from_edges`` and read them through the container's own methods
+(``edges``, ``_combined``, ``to``, ``_symmetrized``).  :func:`graphs.as_graph`,
+which picks one of these constructors for an object, lives in
+:mod:`graphs.graph` with ``Graph`` (``isinstance`` needs the class).
+
+Conventions (see :mod:`graphs.graph`): explicit zeros are arcs of length 0,
+parallel arcs are combined with the semiring's ``add`` where one value per
+vertex pair is needed, an unweighted graph converts to boolean data.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from semiring import builtin
+from semiring.backend import array_module
+from semiring.core import Semiring
+from semiring.errors import DTypeError, InvalidEntryError
+
+from .csr_arrays import row_ids
+from .errors import GraphError
+from .validate import INDEX_LIMIT, check_weights
+
+if TYPE_CHECKING:
+    from .graph import Graph
+
+__all__ = ["GraphConversions", "is_scipy_sparse", "is_cupy_sparse"]
+
+
+def is_scipy_sparse(obj: Any) -> bool:
+    """True for a ``scipy.sparse`` matrix or array."""
+    import scipy.sparse as sp
+
+    return sp.issparse(obj)
+
+
+def is_cupy_sparse(obj: Any) -> bool:
+    """True for a ``cupyx.scipy.sparse`` matrix (CuPy is not imported unless it already is)."""
+    import sys
+
+    if "cupyx.scipy.sparse" not in sys.modules:
+        return False
+    import cupyx.scipy.sparse as csp
+
+    return csp.issparse(obj)
+
+
+class GraphConversions:
+    """The conversions of :class:`graphs.Graph` to and from other libraries (a mixin; use them on ``Graph``)."""
+
+    @classmethod
+    def from_scipy(cls, A, *, directed: bool = True) -> "Graph":
+        """Graph of a square ``scipy.sparse`` (CPU) or ``cupyx.scipy.sparse`` (GPU) matrix.
+
+        Every stored entry is an arc, explicit zeros included; duplicates of a
+        non-canonical matrix become parallel arcs.  Boolean data gives an
+        unweighted graph.  ``directed=False`` reads the matrix as SciPy's
+        ``csgraph`` does with ``directed=False``: the edge ``{i, j}`` has the
+        smaller of ``A[i, j]`` and ``A[j, i]``.
+
+        Raises
+        ------
+        GraphError, DTypeError
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> import scipy.sparse as sp
+        >>> A = sp.csr_array((np.array([0.0, 3.0]), np.array([1, 0]), np.array([0, 1, 2])))
+        >>> G = Graph.from_scipy(A)
+        >>> G.nnz, G.weights
+        (2, array([0., 3.]))
+        >>> Graph.from_scipy(A, directed=False).weights
+        array([0., 0.])
+        """
+        gpu = is_cupy_sparse(A)
+        if not gpu and not is_scipy_sparse(A):
+            raise GraphError(f"expected a scipy.sparse or cupyx.scipy.sparse matrix, got {type(A).__name__}")
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise GraphError(f"an adjacency matrix must be square, got shape {A.shape}")
+        A = A.tocsr() if A.format != "csr" else A
+        xp = array_module(A.indptr)
+        n = A.shape[0]
+        data = A.data
+        weights = None if data.dtype == np.bool_ else check_weights("A.data", data, data.shape[0])
+        src = row_ids(xp.asarray(A.indptr, dtype=np.int64))
+        G = cls.from_edges(src, A.indices, weights, n=n, directed=True, device="gpu" if gpu else "cpu")
+        if directed:
+            return G
+        return G._symmetrized()
+
+    @classmethod
+    def from_dense(cls, D, semiring: Semiring | str = "min_plus", *, directed: bool = True) -> "Graph":
+        """Graph of a dense weight matrix: entries other than the semiring zero are arcs.
+
+        ``semiring`` says what "no edge" is (``inf`` for ``min_plus``, ``-inf``
+        for ``max_plus``, ``False`` for ``lor_land``...).  Diagonal entries
+        equal to the semiring one (0 for ``min_plus``) are the identity, not
+        self loops, and are skipped; other diagonal entries are self loops.
+        A ``lor_land`` (bool) matrix gives an unweighted graph.
+
+        Raises
+        ------
+        GraphError, DTypeError, InvalidEntryError
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> D = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 0.0], [2.0, np.inf, np.inf]])
+        >>> G = Graph.from_dense(D)
+        >>> G.nnz, G.weights
+        (3, array([1., 0., 2.]))
+        """
+        S = builtin.get(semiring)
+        xp = array_module(D)
+        D = xp.asarray(D)
+        if D.ndim != 2 or D.shape[0] != D.shape[1]:
+            raise GraphError(f"a dense adjacency matrix must be square, got shape {tuple(D.shape)}")
+        S.check_dtype("D", D.dtype)
+        if D.dtype.kind == "f" and D.size and bool(xp.isnan(D).any()):
+            idx = np.unravel_index(int(xp.argmax(xp.isnan(D).ravel())), D.shape)
+            raise InvalidEntryError(f"D[{idx[0]}, {idx[1]}] is NaN; a weight must be a number")
+        n = D.shape[0]
+        edge = D != S.zero_value(D.dtype)
+        diag = xp.arange(n)
+        edge[diag, diag] &= D[diag, diag] != S.one_value(D.dtype)
+        src, dst = xp.nonzero(edge)
+        w = None if D.dtype == np.bool_ else D[src, dst]
+        return cls.from_edges(src, dst, w, n=n, directed=True, device="gpu" if xp is not np else "cpu") if directed \
+            else cls.from_edges(src, dst, w, n=n, directed=True,
+                                device="gpu" if xp is not np else "cpu")._symmetrized(S)
+
+    @classmethod
+    def from_networkx(cls, nxg, weight: str | None = "weight") -> "Graph":
+        """Graph of a NetworkX (Di/Multi)Graph; vertices are numbered in ``nxg.nodes`` order.
+
+        Edges without the ``weight`` attribute weigh 1 (NetworkX's convention);
+        if no edge has it (or ``weight=None``) the graph is unweighted.
+        Parallel edges of a multigraph are kept.  Non-integer or non-contiguous
+        node names are kept in :attr:`node_labels`.
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> import networkx as nx
+        >>> G = Graph.from_networkx(nx.path_graph(3))
+        >>> G.directed, G.nnz, G.weights is None
+        (False, 4, True)
+        """
+        nodes = list(nxg.nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        n = len(nodes)
+        edges = list(nxg.edges(data=weight, default=None)) if weight is not None else [
+            (u, v, None) for u, v in nxg.edges()
+        ]
+        src = np.fromiter((index[e[0]] for e in edges), dtype=np.int64, count=len(edges))
+        dst = np.fromiter((index[e[1]] for e in edges), dtype=np.int64, count=len(edges))
+        vals = [e[2] for e in edges]
+        w = None
+        if any(v is not None for v in vals):
+            w = np.asarray([1 if v is None else v for v in vals])
+            if w.dtype.kind == "b":
+                w = None
+        labels = None if nodes == list(range(n)) else nodes
+        G = cls.from_edges(src, dst, w, n=n, directed=nxg.is_directed())
+        G.node_labels = labels
+        return G
+
+    def to_scipy(self, semiring: Semiring | str = "min_plus"):
+        """Canonical CSR matrix (``scipy.sparse.csr_array``, or ``cupyx`` ``csr_matrix`` on the GPU,
+        which holds bool, float32 and float64 data only).
+
+        Parallel arcs are combined with the semiring ``add`` (the minimum by
+        default: SciPy would *sum* duplicates), explicit zeros are kept (SciPy's
+        ``csgraph`` reads them as zero-weight edges), and an unweighted graph
+        has boolean data.  Index arrays are int32, as SciPy prefers.
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> G = Graph.from_edges([0, 0], [1, 1], [2.0, 0.0])
+        >>> A = G.to_scipy()
+        >>> A.nnz, A.data
+        (1, array([0.]))
+        """
+        S = builtin.get(semiring)
+        indptr, indices, weights = self._combined(S)
+        xp = self.xp
+        data = xp.ones(indices.shape[0], dtype=bool) if weights is None else weights
+        idx_t = np.int32 if indices.shape[0] <= INDEX_LIMIT else np.int64
+        if self.device == "gpu":
+            import cupyx.scipy.sparse as csp
+
+            if data.dtype.kind == "i":
+                raise DTypeError(
+                    f"cupyx.scipy.sparse holds bool, float32 and float64 data, not {data.dtype}; "
+                    "convert the weights explicitly or use .to('cpu').to_scipy()"
+                )
+            return csp.csr_matrix((data, indices.astype(idx_t), indptr.astype(idx_t)), shape=(self.n, self.n))
+        import scipy.sparse as sp
+
+        return sp.csr_array(
+            (data, indices.astype(idx_t), indptr.astype(idx_t)), shape=(self.n, self.n), copy=False
+        )
+
+    def to_dense(self, semiring: Semiring | str = builtin.min_plus, dtype=None, diagonal: bool = True):
+        """Dense weight matrix: semiring zero off the arcs, parallel arcs combined with ``add``.
+
+        Parameters
+        ----------
+        semiring : Semiring or str
+            Gives "no edge" (its zero), the combination of parallel arcs (its
+            add) and the diagonal (its one).
+        dtype : dtype, optional
+            Default: the weights' dtype; for an unweighted graph float64 (bool
+            for ``lor_land``), with weight 1 (True) per arc.  A different dtype
+            is an explicit cast of the weights.
+        diagonal : bool
+            Add the semiring one to the diagonal: ``D[i, i] = add(self loops, one)``
+            (for ``min_plus``: the shorter of a self loop and 0).
+
+        Returns
+        -------
+        ndarray (n, n) on the graph's device.
+
+        Raises
+        ------
+        DTypeError
+            ``dtype`` is not one the semiring supports.
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> from semiring import lor_land
+        >>> G = Graph.from_edges([0, 1], [1, 1], [3, -2])
+        >>> G.to_dense()
+        array([[                  0,                   3],
+               [9223372036854775807,                  -2]])
+        >>> G.to_dense(lor_land)
+        array([[ True,  True],
+               [False,  True]])
+        """
+        S = builtin.get(semiring)
+        xp = self.xp
+        if dtype is None:
+            if S.dtypes == (np.dtype(np.bool_),):
+                dtype = np.dtype(np.bool_)
+            else:
+                dtype = self.weights.dtype if self.weights is not None else np.dtype(np.float64)
+        dtype = S.check_dtype("dtype", dtype)
+        n = self.n
+        D = S.zeros((n, n), dtype, like=xp.empty(0)) if xp is not np else S.zeros((n, n), dtype)
+        src, dst, w = self.edges()
+        if w is None or dtype == np.bool_:
+            vals = xp.ones(self.nnz, dtype=dtype)
+        else:
+            vals = w.astype(dtype, copy=False)
+        if self.nnz:
+            _scatter_combine(S, D, src, dst, vals)
+        if diagonal and n:
+            idx = xp.arange(n)
+            D[idx, idx] = S.add_ufunc(D[idx, idx], S.one_value(dtype))
+        return D
+
+    def to_networkx(self, semiring: Semiring | str = "min_plus"):
+        """NetworkX ``DiGraph`` (or ``Graph`` if undirected); parallel arcs combined with ``add``.
+
+        Weights go to the ``"weight"`` edge attribute, coordinates to the
+        ``"pos"`` node attribute, :attr:`node_labels` become the node names.
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> H = Graph.from_edges([0, 0], [1, 1], [2, 5]).to_networkx()
+        >>> list(H.edges(data="weight"))
+        [(0, 1, 2)]
+        """
+        import networkx as nx
+
+        G = self.to("cpu")
+        indptr, indices, weights = G._combined(builtin.get(semiring))
+        H = nx.DiGraph() if self.directed else nx.Graph()
+        labels = self.node_labels if self.node_labels is not None else range(self.n)
+        labels = list(labels)
+        if G.coords is not None:
+            H.add_nodes_from((labels[i], {"pos": tuple(G.coords[i].tolist())}) for i in range(self.n))
+        else:
+            H.add_nodes_from(labels)
+        src = np.repeat(np.arange(self.n), np.diff(indptr))
+        if weights is None:
+            H.add_edges_from((labels[u], labels[v]) for u, v in zip(src.tolist(), indices.tolist()))
+        else:
+            H.add_weighted_edges_from(
+                (labels[u], labels[v], x) for u, v, x in zip(src.tolist(), indices.tolist(), weights.tolist())
+            )
+        return H
+
+
+def _scatter_combine(S: Semiring, D, rows, cols, vals) -> None:
+    """``D[r, c] = add(D[r, c], v)`` for every arc, parallel arcs included."""
+    xp = array_module(D)
+    if xp is np:
+        S.add_ufunc.at(D, (rows, cols), vals)
+        return
+    import cupyx
+
+    ufunc = S.add_ufunc
+    if ufunc is np.minimum:
+        cupyx.scatter_min(D, (rows, cols), vals)
+    elif ufunc is np.maximum:
+        cupyx.scatter_max(D, (rows, cols), vals)
+    elif ufunc is np.add:
+        cupyx.scatter_add(D, (rows, cols), vals)
+    elif ufunc is np.logical_or:
+        D[rows, cols] = True
+    else:
+        host = D.get()
+        ufunc.at(host, (rows.get(), cols.get()), vals.get())
+        D[...] = xp.asarray(host)

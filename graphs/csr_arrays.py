@@ -1,0 +1,71 @@
+"""CSR arrays on either device: sorted CSR built from COO, and the row of every entry.
+
+NumPy arrays go through the Numba counting sorts of :mod:`graphs._csr`; CuPy
+arrays through CuPy's sort and search (the GPU has no counting-sort kernel of
+ours).  :class:`graphs.Graph` and its conversions use these.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from semiring.backend import is_cupy_array
+
+from . import _csr
+
+__all__ = ["build_csr", "row_ids"]
+
+
+def row_ids(indptr):
+    """The row (int32) of every stored entry of a CSR, on its device.
+
+    >>> row_ids(np.array([0, 2, 2, 3]))
+    array([0, 0, 2], dtype=int32)
+    """
+    if is_cupy_array(indptr):
+        import cupy as cp
+
+        nnz = int(indptr[-1])
+        return cp.searchsorted(indptr[1:], cp.arange(nnz, dtype=cp.int64), side="right").astype(cp.int32)
+    return _csr.csr_row_ids(np.ascontiguousarray(indptr, dtype=np.int64))
+
+
+def build_csr(n: int, src, dst, w):
+    """Sorted CSR (parallel arcs kept) from COO on the arrays' device.
+
+    Parameters
+    ----------
+    n : int
+        Number of vertices (rows).
+    src, dst : array of int
+        Tail and head of each arc, already checked (:func:`graphs.validate.check_ids`).
+    w : array or None
+        One weight per arc.
+
+    Returns
+    -------
+    (indptr int64, indices int32, weights or None)
+        Rows sorted by head; ``weights`` follow their arcs.
+
+    Examples
+    --------
+    >>> build_csr(3, np.array([2, 0, 0]), np.array([0, 2, 1]), None)
+    (array([0, 2, 2, 3]), array([1, 2, 0], dtype=int32), None)
+    """
+    if is_cupy_array(src):
+        import cupy as cp
+
+        key = src.astype(cp.int64) * max(n, 1) + dst.astype(cp.int64)
+        order = cp.argsort(key)
+        indices = dst[order].astype(cp.int32)
+        weights = None if w is None else w[order]
+        counts = cp.bincount(src.astype(cp.int64), minlength=n) if src.size else cp.zeros(n, cp.int64)
+        indptr = cp.zeros(n + 1, dtype=cp.int64)
+        cp.cumsum(counts, out=indptr[1:])
+        return indptr, indices, weights
+    src = np.ascontiguousarray(src, dtype=np.int64) if src.dtype != np.int32 else np.ascontiguousarray(src)
+    dst = np.ascontiguousarray(dst, dtype=np.int64) if dst.dtype != np.int32 else np.ascontiguousarray(dst)
+    has_w = w is not None
+    warr = np.ascontiguousarray(w) if has_w else np.empty(0, np.float64)
+    indptr, indices, weights = _csr.coo_to_csr(n, src, dst, warr, has_w)
+    return indptr, indices, (weights if has_w else None)
