@@ -44,6 +44,7 @@ class Job:
     base_size : int
         Largest diagonal block closed by the base kernel.
     progress : Progress, optional
+        Updated with the work units done (multiply-adds); default: a silent one.
     early_check : bool
         Check each closed base block's diagonal at once (cheap on the CPU,
         a device synchronisation on the GPU), so that negative cycles stop
@@ -140,7 +141,7 @@ class Job:
                 K = self.temp("witness", C.shape, WITNESS_DTYPE)
                 matmul_into(self.S, A, B, C, K, True)
                 update_predecessors(PC, PB, K)
-        self.progress.advance(float(m) * k * n)
+        self.progress.update(float(m) * k * n)
 
     # -- the base case ---------------------------------------------------------------
     def close_leaf(self, r0: int, r1: int) -> None:
@@ -150,4 +151,4 @@ class Job:
         if self.early_check:
             check_diagonal(self.S, blk, self.W, offset=self.offset + r0, whole=False)
         b = r1 - r0
-        self.progress.advance(float(b) ** 3)
+        self.progress.update(float(b) ** 3)

@@ -32,7 +32,7 @@ from .negative_cycle import check_diagonal
 from .predecessors import initial_predecessors
 from .progress import Progress
 from .rkleene import rkleene
-from .squaring import repeated_squaring
+from .squaring import most_squarings, repeated_squaring
 
 __all__ = [
     "METHODS",
@@ -182,8 +182,9 @@ def shortest_paths(
         The leaf size of R-Kleene and the block size of blocked
         Floyd-Warshall (defaults depend on the device).
     progress : bool, optional
-        Show a progress bar on ``stderr``; ``None`` (default): only on a
-        terminal, and only once the run has taken more than a second.
+        Show progress (tqdm: a bar on ``stderr``, a widget in Jupyter);
+        ``None`` (default): only on a terminal or in a notebook, and only once
+        the run has taken more than two seconds (:mod:`apsp.progress`).
 
     Returns
     -------
@@ -274,7 +275,8 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         base = int(block_size)
     if dev == "gpu":
         base = min(base, _base.GPU_BASE)
-    bar = Progress(float(n) ** 3, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
+    work = float(n) ** 3 * (max(1, most_squarings(n)) if method == "squaring" else 1)
+    bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
     job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
     with bar:
         if method == "rkleene":

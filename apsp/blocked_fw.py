@@ -125,7 +125,7 @@ def blocked_floyd_warshall(job: "Job", block: int) -> None:
                 job.gemm(Drr, job.copy("data", C), C)
         else:
             panel_closure_pred(job.S, R, P[r0:r1, :], r0)
-            job.progress.advance(float(b) * b * n)
+            job.progress.update(float(b) * b * n)
         for i in others:
             C = D[i[0] : i[1], :]
             A = job.copy("data", D[i[0] : i[1], r0:r1])

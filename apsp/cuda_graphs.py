@@ -101,4 +101,4 @@ def closure_via_graph(job: "Job", r0: int, r1: int) -> None:
         entry.X[...] = blk
         entry.graph.launch(stream=cupy.cuda.get_current_stream())
         blk[...] = entry.X
-    job.progress.advance(float(n) ** 3)
+    job.progress.update(float(n) ** 3)

@@ -37,7 +37,7 @@ def floyd_warshall_inplace(S: "Semiring", D, P=None, progress: "Progress | None"
     P : array (n, n) of int32, optional
         Predecessors, updated in place.
     progress : Progress, optional
-        Advanced by ``n^2`` units per step.
+        Updated by ``n^2`` work units per step.
 
     Examples
     --------
@@ -60,4 +60,4 @@ def floyd_warshall_inplace(S: "Semiring", D, P=None, progress: "Progress | None"
             xp.copyto(P, xp.broadcast_to(P[k : k + 1, :], P.shape).copy(), where=better)
         D[...] = new
         if progress is not None:
-            progress.advance(float(n) * n)
+            progress.update(float(n) * n)

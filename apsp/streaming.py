@@ -188,7 +188,7 @@ def streamed_closure(
     block_size : int, optional
         Pivots per round (default: the largest that fits, see :func:`plan`).
     progress : bool, optional
-        Progress bar (see :class:`apsp.progress.Progress`).
+        Show progress (see :class:`apsp.progress.Progress`).
     device : NumpyDevice or CupyDevice, optional
         Default: :class:`CupyDevice`.
 
@@ -263,7 +263,7 @@ def streamed_closure(
                     else:
                         matmul_into(S, A, R, Sd, None, True)
                     dev.download(D[i0:i1], Sd, streams[k])
-                bar.advance(float(rows) * bb * n)
+                bar.update(float(rows) * bb * n)
             dev.synchronize()
     check_diagonal(S, D, W, whole=True)
     return (D, P) if predecessors else D
@@ -284,4 +284,4 @@ def _close_panel(S: "Semiring", R, RP, r0: int, W, dev, bar: Progress) -> None:
                 C = R[:, c0:c1]
                 job.gemm(Drr, job.copy("data", C), C)
     check_diagonal(S, R[:, r0:r1], W, offset=r0, whole=False)
-    bar.advance(float(bb) * bb * n)
+    bar.update(float(bb) * bb * n)
