@@ -6,4 +6,4 @@ only collected where a CUDA GPU is usable.
 
 from semiring.backend import gpu_available
 
-collect_ignore_glob = [] if gpu_available() else ["semiring/cuda/*", "*/cuda_*.py"]
+collect_ignore_glob = [] if gpu_available() else ["*/cuda/*", "*/cuda_*.py"]

@@ -34,13 +34,13 @@ import numpy as np
 from semiring.dense import WITNESS_DTYPE, matmul_into
 from semiring.errors import DeviceError
 
-from ._job import Job
-from .api import _prepare
 from .blocked_fw import panel_closure_pred
+from .closure_state import Job
 from .negative_cycle import check_diagonal
 from .predecessors import update_predecessors
 from .progress import Progress
 from .rkleene import rkleene
+from .working_matrix import working_matrix
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -82,7 +82,7 @@ class CupyDevice:
     def __init__(self) -> None:
         import cupy
 
-        from .base import GPU_BASE
+        from .base_case import GPU_BASE
 
         self.cupy = cupy
         self.xp = cupy
@@ -212,7 +212,7 @@ def streamed_closure(
     pl = plan(n, item, predecessors, int(memory_budget), block_size) if n else None
     D = dev.host_empty((n, n), W.dtype)  # pinned on the GPU path: the copies are DMA
     D[...] = W
-    D, P0 = _prepare(S, D, np, predecessors, copy=False)
+    D, P0 = working_matrix(S, D, np, predecessors, copy=False)
     P = None
     if predecessors:
         P = dev.host_empty((n, n), P0.dtype)

@@ -3,9 +3,11 @@
 Algorithms (R-Kleene, blocked and reference Floyd-Warshall, squaring) receive
 a :class:`Job` and work in place on views of ``job.D`` (and ``job.P``).  The
 job owns the reusable scratch buffers (one flat buffer per role, grown on
-demand and reused, so the recursion allocates only ``O(log n)`` times) and the
-one fused operation every algorithm needs: ``C (+)= A (x) B`` with the Pi
-update of the predecessors.
+demand and reused, so the recursion allocates only ``O(log n)`` times), the
+one fused operation every algorithm needs (``C (+)= A (x) B`` with the Pi
+update of the predecessors) and the base case of the recursion
+(:meth:`Job.close_leaf`, through :mod:`apsp.base_case`).  It knows no
+algorithm: the algorithms import it, never the other way round.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ import numpy as np
 from semiring.backend import array_module
 from semiring.dense import WITNESS_DTYPE, matmul_into
 
-from .base import close_block
+from .base_case import close_block
 from .negative_cycle import check_diagonal
 from .predecessors import update_predecessors
 from .progress import Progress
-from .rkleene import FW_BELOW
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -82,8 +83,9 @@ class Job:
         self.zero = S.zero_value(D.dtype)
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
         self.pred_block = 128 if not self.on_gpu else 256
-        #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall.
-        self.fw_below = FW_BELOW["gpu" if self.on_gpu else "cpu"]
+        #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall;
+        #: ``None``: its per-device default, :data:`apsp.rkleene.FW_BELOW`.
+        self.fw_below: int | None = None
         #: Close small diagonal blocks by replaying CUDA graphs (GPU, distances only).
         self.use_graphs = self.on_gpu and P is None
         self._scratch: dict[str, object] = {}

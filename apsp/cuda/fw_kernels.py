@@ -33,7 +33,7 @@ import numpy as np
 
 from semiring.dispatch import sentinels
 
-from .fw import floyd_warshall_inplace
+from ..fw import floyd_warshall_inplace, floyd_warshall_panel_inplace
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -306,9 +306,7 @@ def panel_closure_pred_gpu(S: "Semiring", R, P, c0: int) -> None:
     mod = _module(S, R.dtype.name)
     ldr, ldp = _row_stride(R), _row_stride(P)
     if mod is None or ldr is None or ldp is None:
-        from .blocked_fw import _panel_generic
-
-        _panel_generic(S, R, P, c0)
+        floyd_warshall_panel_inplace(S, R, P, c0)
         return
     step = mod.panel_step
     grid = ((n + 255) // 256, b)
