@@ -9,6 +9,11 @@ squaring, the reference Floyd-Warshall) do their ``O(n^3)`` work in the GEMM
 kernels of :mod:`semiring`, on the CPU or, for CuPy arrays, on the GPU; a
 matrix larger than the GPU's memory budget is streamed from host memory.
 
+Importing the package registers :func:`closure` as the algorithm behind
+:meth:`semiring.Semiring.closure` and ``SemiringArray.star()``
+(:mod:`semiring.closure_hook`; an installed package is also found through its
+``semiring_paths.closure`` entry point without being imported first).
+
 >>> import numpy as np, apsp
 >>> W = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 2.0], [-1.0, np.inf, 0.0]])
 >>> D, P = apsp.shortest_paths(W, predecessors=True)
@@ -22,6 +27,8 @@ array([[ 0.,  1.,  3.],
 
 from __future__ import annotations
 
+from semiring.closure_hook import register_closure
+
 from .api import (
     METHODS,
     choose_method,
@@ -33,6 +40,8 @@ from .api import (
 )
 from .errors import NegativeCycleError
 from .predecessors import path
+
+register_closure(closure)
 
 __all__ = [
     "METHODS",

@@ -23,16 +23,15 @@ from semiring.backend import array_module, is_cupy_array, resolve_device, to_dev
 from semiring.errors import DeviceError, SemiringError, ShapeError, UnsupportedOperationError
 from semiring.validate import check_matrix
 
-from . import base as _base
-from ._job import Job
-from ._ops import elementwise_ops
+from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import blocked_floyd_warshall
+from .closure_state import Job
 from .fw import floyd_warshall_inplace
 from .negative_cycle import check_diagonal
-from .predecessors import initial_predecessors
 from .progress import Progress
 from .rkleene import rkleene
-from .squaring import repeated_squaring
+from .squaring import most_squarings, repeated_squaring
+from .working_matrix import working_matrix
 
 __all__ = [
     "METHODS",
@@ -68,25 +67,6 @@ def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
         )
     if method not in METHODS:
         raise SemiringError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
-
-
-def _prepare(S: Semiring, W, xp, predecessors: bool, copy: bool = True):
-    """The working matrix ``D`` (diagonal ``(+) one``) and the initial predecessors, on ``xp``.
-
-    ``D`` is a C-ordered copy of ``W``, or ``W`` itself when ``copy=False`` and
-    it is already C-contiguous (the caller owns it: a fresh transfer).
-    """
-    if copy or not W.flags.c_contiguous:
-        D = xp.array(W, copy=True, order="C")
-    else:
-        D = W
-    n = D.shape[0]
-    add, _ = elementwise_ops(S, xp, D.dtype)
-    idx = xp.arange(n)
-    one = xp.full(n, S.one_value(D.dtype), dtype=D.dtype)
-    D[idx, idx] = add(D[idx, idx], one)
-    P = initial_predecessors(D, S.zero_value(D.dtype)) if predecessors else None
-    return D, P
 
 
 def _gpu_budget(memory_budget: int | None) -> int:
@@ -182,8 +162,9 @@ def shortest_paths(
         The leaf size of R-Kleene and the block size of blocked
         Floyd-Warshall (defaults depend on the device).
     progress : bool, optional
-        Show a progress bar on ``stderr``; ``None`` (default): only on a
-        terminal, and only once the run has taken more than a second.
+        Show progress (tqdm: a bar on ``stderr``, a widget in Jupyter);
+        ``None`` (default): only on a terminal or in a notebook, and only once
+        the run has taken more than two seconds (:mod:`apsp.progress`).
 
     Returns
     -------
@@ -239,7 +220,7 @@ def shortest_paths(
         chosen = choose_method(n, "cpu", True) if method == "auto" else method
         xp = np
     Wd = to_device(W, dev)  # a fresh copy when W lives on the other device: work in it
-    D, P = _prepare(S, Wd, xp, predecessors, copy=Wd is W)
+    D, P = working_matrix(S, Wd, xp, predecessors, copy=Wd is W)
     check_diagonal(S, D, W, whole=False)  # a self loop better than one
     if n:
         _run(S, D, P, W, chosen, dev, block_size, progress)
@@ -269,19 +250,20 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     """Run ``method`` on the prepared buffers and check the diagonal of the result."""
     xp = array_module(D)
     n = D.shape[0]
-    base = _base.GPU_BASE if dev == "gpu" else _base.CPU_BASE
+    base = GPU_BASE if dev == "gpu" else CPU_BASE
     if method == "rkleene" and block_size is not None:
         base = int(block_size)
     if dev == "gpu":
-        base = min(base, _base.GPU_BASE)
-    bar = Progress(float(n) ** 3, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
+        base = min(base, GPU_BASE)
+    work = float(n) ** 3 * (max(1, most_squarings(n)) if method == "squaring" else 1)
+    bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
     job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
     with bar:
         if method == "rkleene":
             rkleene(job)
         elif method == "blocked-fw":
             blk = block_size or (GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
-            blocked_floyd_warshall(job, blk)
+            blocked_floyd_warshall(job, blk, rkleene)
         elif method == "squaring":
             repeated_squaring(job)
         elif method == "fw":

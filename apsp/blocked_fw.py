@@ -6,8 +6,9 @@ G. J. Katz, J. T. Kider, "All-pairs shortest-paths for large graphs on the
 GPU", Graphics Hardware 2008.  For each block ``r`` of ``b`` pivots, in order:
 
 1. *row panel* ``R = D[r, :]`` (``b x n``): close it over the pivots of ``r``.
-   Distances only: the classical dependent phase (close ``D_rr`` with the base
-   kernel or R-Kleene) and the row half of the partially dependent phase
+   Distances only: the classical dependent phase (close ``D_rr`` with the
+   ``close_diagonal`` the caller passes: R-Kleene, which closes blocks of up to
+   the base size with the base kernel) and the row half of the partially dependent phase
    (``D_rj (+)= D_rr (x) D_rj``, one GEMM through a copy of ``D_rj``).  With
    predecessors: ``b`` Floyd-Warshall pivot steps over whole panel rows
    (:func:`panel_closure_pred`).
@@ -23,22 +24,29 @@ and all but the panel work runs in :func:`semiring.dense.matmul_into`.  Because
 every update of a row covers *all* its columns, the Pi update keeps each row of
 the predecessor matrix a tree even when paths tie (zero-weight cycles,
 ``max_min``, ``lor_land``); see :mod:`apsp.predecessors`.
+
+R-Kleene both calls this schedule (with predecessors, and for small blocks when
+:data:`apsp.rkleene.FW_BELOW` asks for it) and closes its diagonal blocks, so
+the diagonal closure is a parameter here rather than an import: the
+:mod:`apsp.rkleene` module sits above this one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from semiring.backend import array_module
 from semiring.dispatch import cpu_kernels, cpu_scalar_ops, sentinels
 
-from ._ops import elementwise_ops
-from .rkleene import rkleene
+from .fw import floyd_warshall_panel_inplace
 
 if TYPE_CHECKING:
-    from ._job import Job
+    from .closure_state import Job
+
+#: ``close_diagonal(job, r0, r1)``: replace ``job.D[r0:r1, r0:r1]`` by its closure, in place.
+DiagonalClosure = Callable[["Job", int, int], None]
 
 __all__ = ["blocked_floyd_warshall", "panel_closure_pred"]
 
@@ -67,12 +75,12 @@ def panel_closure_pred(S, R, P, c0: int) -> None:
     if b == 0:
         return
     if not isinstance(R, np.ndarray):
-        from .cuda_fw import panel_closure_pred_gpu
+        from .cuda.fw_kernels import panel_closure_pred_gpu
 
         panel_closure_pred_gpu(S, R, P, c0)
         return
     if cpu_scalar_ops(S, R.dtype) is None:
-        _panel_generic(S, R, P, c0)
+        floyd_warshall_panel_inplace(S, R, P, c0)
         return
     mod = cpu_kernels(S, R.dtype, template="apsp._fw_template")
     lo, hi = sentinels(R.dtype)
@@ -84,27 +92,27 @@ def panel_closure_pred(S, R, P, c0: int) -> None:
         P[...] = Pc
 
 
-def _panel_generic(S, R, P, c0: int) -> None:
-    """:func:`panel_closure_pred` by vectorised rank-1 steps (custom semirings; either device)."""
-    xp = array_module(R)
-    add, mul = elementwise_ops(S, xp, R.dtype)
-    for kk in range(R.shape[0]):
-        new = add(R, mul(R[:, c0 + kk : c0 + kk + 1].copy(), R[kk : kk + 1, :].copy()))
-        better = new != R
-        better[kk, :] = False
-        xp.copyto(P, xp.broadcast_to(P[kk : kk + 1, :], P.shape).copy(), where=better)
-        xp.copyto(R, new, where=better)
-
-
-def blocked_floyd_warshall(job: "Job", block: int) -> None:
+def blocked_floyd_warshall(job: "Job", block: int, close_diagonal: DiagonalClosure) -> None:
     """Replace ``job.D`` (and ``job.P``) by the closure, block size ``block``.
+
+    Parameters
+    ----------
+    job : Job
+        Holds the buffer, the predecessors and the scratch space.
+    block : int
+        Pivots per round.
+    close_diagonal : callable
+        ``close_diagonal(job, r0, r1)`` closes the diagonal block ``[r0, r1)``
+        in place (distances only; with predecessors the panel is closed by
+        :func:`panel_closure_pred`).  Callers pass :func:`apsp.rkleene.rkleene`.
 
     Examples
     --------
     >>> from semiring import min_plus
-    >>> from apsp._job import Job
+    >>> from apsp.closure_state import Job
+    >>> from apsp.rkleene import rkleene
     >>> D = np.array([[0.0, 4.0, np.inf], [np.inf, 0.0, 1.0], [1.0, np.inf, 0.0]])
-    >>> blocked_floyd_warshall(Job(min_plus, D, None, D.copy(), base_size=1), block=1); D
+    >>> blocked_floyd_warshall(Job(min_plus, D, None, D.copy(), base_size=1), block=1, close_diagonal=rkleene); D
     array([[0., 4., 5.],
            [2., 0., 1.],
            [1., 5., 0.]])
@@ -118,14 +126,14 @@ def blocked_floyd_warshall(job: "Job", block: int) -> None:
         others = _ranges(n, r0, r1)
         R = D[r0:r1, :]
         if P is None:
-            rkleene(job, r0, r1)
+            close_diagonal(job, r0, r1)
             Drr = D[r0:r1, r0:r1]
             for c in others:
                 C = D[r0:r1, c[0] : c[1]]
                 job.gemm(Drr, job.copy("data", C), C)
         else:
             panel_closure_pred(job.S, R, P[r0:r1, :], r0)
-            job.progress.advance(float(b) * b * n)
+            job.progress.update(float(b) * b * n)
         for i in others:
             C = D[i[0] : i[1], :]
             A = job.copy("data", D[i[0] : i[1], r0:r1])

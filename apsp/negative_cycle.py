@@ -24,7 +24,7 @@ import numpy as np
 
 from semiring.backend import array_module, to_device
 
-from ._ops import elementwise_ops
+from .elementwise import elementwise_ops
 from .errors import NegativeCycleError
 
 if TYPE_CHECKING:

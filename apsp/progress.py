@@ -1,37 +1,49 @@
-"""A tiny terminal progress bar for long closures (no dependencies).
+"""Progress of long closures, shown by tqdm: a text bar on a terminal, a widget in Jupyter.
 
-:class:`Progress` counts abstract work units (semiring multiply-adds) and
-draws ``[#####.....]  43%  2.1 s`` on ``stderr``.  With ``enabled=None`` it
-draws only on a terminal and only once the job has run for ``delay`` seconds,
-so short jobs and redirected output stay quiet.  On the GPU the work is queued
-asynchronously; pass ``sync`` (a callable that waits for the device) so the bar
-shows finished work, not queued work: it is called only when the bar redraws.
+:class:`Progress` is a :class:`tqdm.auto.tqdm` counting abstract work units
+(semiring multiply-adds: ``n^3`` for a closure of ``n`` vertices), with what
+the library adds to it:
+
+* the ``progress=`` rule of the public functions: ``True`` shows the bar at
+  once, ``False`` never, ``None`` only on a terminal or in a notebook and only
+  for work still running after :data:`DELAY` seconds (tqdm's ``delay=`` and
+  ``disable=None``), so short runs and redirected output stay quiet;
+* ``sync``: on the GPU the work is queued asynchronously, so a callable that
+  waits for the device is called before each redraw, and only then; the bar
+  shows finished work, not queued work;
+* a run that ends without an exception ends at 100% (repeated squaring may
+  stop before the work it was sized for); one that raises keeps its count;
+* no tqdm monitor thread, so ``sync`` only ever runs on the thread that
+  queued the work (CuPy's current stream is per thread).
 """
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["Progress"]
+from tqdm.auto import tqdm
+
+__all__ = ["Progress", "DELAY"]
+
+#: Seconds a run must take before ``progress=None`` shows anything.
+DELAY = 2.0
 
 
-class Progress:
-    """Progress of ``total`` work units, drawn on ``stream`` when enabled.
+class Progress(tqdm):
+    """Progress of ``total`` work units; use :meth:`update` to count finished units.
 
     Parameters
     ----------
     total : float
-        Work units of the whole job (``advance`` adds up to this).
+        Work units of the whole job (at least 1).
     label : str
-        Shown before the bar.
+        Shown before the bar (tqdm's ``desc``).
     enabled : bool or None
-        ``True`` draws always, ``False`` never, ``None`` only when ``stream``
-        is a terminal (and only after ``delay`` seconds).
+        ``True`` shows it at once, ``False`` never, ``None`` only on a
+        terminal or in a notebook, after ``delay`` seconds.
     stream : file, optional
-        Defaults to ``sys.stderr``.
+        Where a text bar goes; default ``sys.stderr`` (tqdm's ``file``).
     delay : float
         Seconds of silence before the first draw when ``enabled`` is None.
     sync : callable, optional
@@ -41,20 +53,19 @@ class Progress:
     --------
     >>> import io
     >>> out = io.StringIO()
-    >>> with Progress(100, "apsp", enabled=True, stream=out, delay=0) as bar:
-    ...     bar.advance(50)
-    ...     bar.advance(50)
-    >>> "100%" in out.getvalue()
+    >>> with Progress(100, "apsp", enabled=True, stream=out) as bar:
+    ...     _ = bar.update(50)
+    ...     _ = bar.update(50)
+    >>> "apsp: 100%" in out.getvalue()
     True
-    >>> quiet = io.StringIO()
+    >>> quiet = io.StringIO()  # not a terminal
     >>> with Progress(10, "apsp", enabled=None, stream=quiet) as bar:
-    ...     bar.advance(10)
+    ...     _ = bar.update(10)
     >>> quiet.getvalue()
     ''
     """
 
-    width = 30
-    interval = 0.1
+    monitor_interval = 0  # no monitor thread: ``sync`` runs on the thread that queued the work
 
     def __init__(
         self,
@@ -62,59 +73,26 @@ class Progress:
         label: str = "",
         enabled: bool | None = None,
         stream: TextIO | None = None,
-        delay: float = 1.0,
+        delay: float = DELAY,
         sync: Callable[[], None] | None = None,
     ) -> None:
-        self.stream = sys.stderr if stream is None else stream
-        if enabled is None:
-            isatty = getattr(self.stream, "isatty", None)
-            enabled = bool(isatty and isatty())
-        else:
-            delay = 0.0 if enabled else delay
-        self.enabled = bool(enabled)
-        self.total = max(float(total), 1.0)
-        self.label = label
-        self.delay = delay
-        self.sync = sync
-        self.done = 0.0
-        self.start = time.perf_counter()
-        self._last = -1.0
-        self._drawn = False
+        self.sync = sync  # before tqdm's __init__, which may already draw
+        super().__init__(
+            total=max(float(total), 1.0),
+            desc=label,
+            disable=None if enabled is None else not enabled,
+            delay=delay if enabled is None else 0.0,
+            file=stream,
+            bar_format="{l_bar}{bar}| {elapsed}<{remaining}",
+        )
 
-    def advance(self, amount: float) -> None:
-        """Add ``amount`` finished work units and redraw if due."""
-        self.done += amount
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if now - self.start < self.delay or now - self._last < self.interval:
-            return
+    def display(self, *args, **kwargs):
+        """Draw the bar, after ``sync`` (tqdm calls this for every redraw, and only then)."""
         if self.sync is not None:
             self.sync()
-            now = time.perf_counter()
-        self._draw(now)
+        return super().display(*args, **kwargs)
 
-    def _draw(self, now: float) -> None:
-        frac = min(1.0, self.done / self.total)
-        fill = int(round(frac * self.width))
-        bar = "#" * fill + "." * (self.width - fill)
-        self.stream.write(f"\r{self.label} [{bar}] {frac * 100:3.0f}%  {now - self.start:.1f} s")
-        self.stream.flush()
-        self._last = now
-        self._drawn = True
-
-    def close(self) -> None:
-        """Finish the bar (a final 100% line) if anything was drawn."""
-        if self.enabled and (self._drawn or self.delay == 0.0):
-            if self.sync is not None:
-                self.sync()
-            self.done = max(self.done, self.total)
-            self._draw(time.perf_counter())
-            self.stream.write("\n")
-            self.stream.flush()
-
-    def __enter__(self) -> Progress:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc_value, traceback):
+        if exc_type is None and not self.disable and self.n < self.total:
+            self.n = self.total  # finished: the last draw says 100%
+        return super().__exit__(exc_type, exc_value, traceback)

@@ -18,7 +18,7 @@ Everything happens in place on views of one buffer; the six products are the
 ``O(n^3)`` work and all run in :func:`semiring.dense.matmul_into` (the CPU
 Numba GEMM, or the GPU engine for CuPy arrays), for exactly ``n^3``
 multiply-adds in all (``T(n) = 2 T(n/2) + 6 (n/2)^3``).  Leaves of at most
-``job.base_size`` vertices are closed by the base kernel (:mod:`apsp.base`).
+``job.base_size`` vertices are closed by the base kernel (:mod:`apsp.base_case`).
 
 In-place products.  ``matmul_into`` requires the output not to overlap its
 operands, and four of the products (``A12 = A11 A12``, ``A21 = A21 A11``,
@@ -33,8 +33,8 @@ and one scratch buffer of ``n^2/4`` elements (two with predecessors).  The
 other two products (``A22 (+)= A21 A12``, ``A11 (+)= A12 A21``) need no copy.
 
 Launch overhead on the GPU.  Diagonal blocks of up to
-:data:`apsp.cuda_graphs.GRAPH_MAX` vertices are closed by replaying a CUDA
-graph of their whole recursion (distances only; :mod:`apsp.cuda_graphs`).
+:data:`apsp.cuda.graph_replay.GRAPH_MAX` vertices are closed by replaying a CUDA
+graph of their whole recursion (distances only; :mod:`apsp.cuda.graph_replay`).
 
 Predecessors.  The Pi update (:mod:`apsp.predecessors`) applied to these
 quadrant products does not keep each row of ``P`` a tree when paths tie: a
@@ -43,14 +43,22 @@ may point outside them, so ties (zero-weight cycles; ``max_min``, ``lor_land``
 everywhere) can splice different trees into loops.  With predecessors the
 closure therefore runs the full-row schedule of :mod:`apsp.blocked_fw` (same
 ``n^3`` work, same witness GEMMs), for which the trees are guaranteed.
+
+Module structure.  R-Kleene and blocked Floyd-Warshall call each other (each
+closes some diagonal blocks with the other); this module imports
+:mod:`apsp.blocked_fw` and hands it :func:`rkleene` as its diagonal closure,
+and hands :func:`rkleene` to the CUDA-graph replay the same way, so neither
+imports this module back.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .blocked_fw import blocked_floyd_warshall
+
 if TYPE_CHECKING:
-    from ._job import Job
+    from .closure_state import Job
 
 __all__ = ["rkleene", "split_point", "FW_BELOW"]
 
@@ -58,13 +66,21 @@ __all__ = ["rkleene", "split_point", "FW_BELOW"]
 #: (block = the base size) instead of further recursion, per device.  Its products are
 #: wide rank-``b`` updates rather than small squares, which may fill a GPU better at
 #: the bottom of the recursion; 0 (the default) keeps the pure R-Kleene recursion.
+#: Read when a job's own ``fw_below`` is ``None`` (see :class:`apsp.closure_state.Job`).
 FW_BELOW = {"cpu": 0, "gpu": 0}
 
 
 def _graph_max() -> int:
-    from .cuda_graphs import GRAPH_MAX
+    from .cuda.graph_replay import GRAPH_MAX
 
     return GRAPH_MAX
+
+
+def _fw_below(job: "Job") -> int:
+    """The size below which ``job``'s diagonal blocks go to blocked Floyd-Warshall."""
+    if job.fw_below is not None:
+        return job.fw_below
+    return FW_BELOW["gpu" if job.on_gpu else "cpu"]
 
 
 def split_point(n: int, align: int = 64) -> int:
@@ -97,7 +113,7 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
     --------
     >>> import numpy as np
     >>> from semiring import min_plus
-    >>> from apsp._job import Job
+    >>> from apsp.closure_state import Job
     >>> D = np.array([[0.0, 4.0, np.inf], [np.inf, 0.0, 1.0], [1.0, np.inf, 0.0]])
     >>> rkleene(Job(min_plus, D, None, D.copy(), base_size=1)); D
     array([[0., 4., 5.],
@@ -107,9 +123,7 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
     if r1 is None:
         r1 = job.D.shape[0]
     if job.P is not None and (r0, r1) == (0, job.D.shape[0]):
-        from .blocked_fw import blocked_floyd_warshall
-
-        blocked_floyd_warshall(job, job.pred_block)  # the predecessor-consistent schedule
+        blocked_floyd_warshall(job, job.pred_block, rkleene)  # the predecessor-consistent schedule
         return
     n = r1 - r0
     if n <= job.base_size:
@@ -117,14 +131,12 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
             job.close_leaf(r0, r1)
         return
     if job.use_graphs and n <= _graph_max():
-        from .cuda_graphs import closure_via_graph
+        from .cuda.graph_replay import closure_via_graph
 
-        closure_via_graph(job, r0, r1)
+        closure_via_graph(job, r0, r1, rkleene)
         return
-    if n <= job.fw_below:
-        from .blocked_fw import blocked_floyd_warshall
-
-        blocked_floyd_warshall(job.sub(r0, r1), job.base_size)
+    if n <= _fw_below(job):
+        blocked_floyd_warshall(job.sub(r0, r1), job.base_size, rkleene)
         return
     m = r0 + split_point(n)
     D, P = job.D, job.P

@@ -19,9 +19,21 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ._job import Job
+    from .closure_state import Job
 
-__all__ = ["repeated_squaring"]
+__all__ = ["repeated_squaring", "most_squarings"]
+
+
+def most_squarings(n: int) -> int:
+    """The squarings that cover every path of ``n`` vertices: ``ceil(log2 n)`` (0 for ``n <= 1``).
+
+    Each costs ``n^3`` multiply-adds, so a progress display sizes the work as
+    ``n^3 * max(1, most_squarings(n))``.
+
+    >>> most_squarings(1), most_squarings(2), most_squarings(1000)
+    (0, 1, 10)
+    """
+    return max(1, math.ceil(math.log2(n))) if n > 1 else 0
 
 
 def repeated_squaring(job: "Job") -> int:
@@ -31,7 +43,7 @@ def repeated_squaring(job: "Job") -> int:
     --------
     >>> import numpy as np
     >>> from semiring import min_plus
-    >>> from apsp._job import Job
+    >>> from apsp.closure_state import Job
     >>> D = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 1.0], [np.inf, np.inf, 0.0]])
     >>> repeated_squaring(Job(min_plus, D, None, D.copy(), base_size=1)); D
     2
@@ -42,8 +54,7 @@ def repeated_squaring(job: "Job") -> int:
     D, P = job.D, job.P
     xp = job.xp
     n = D.shape[0]
-    most = max(1, math.ceil(math.log2(n))) if n > 1 else 0
-    job.progress.total = max(job.progress.total, float(n) ** 3 * max(most, 1))
+    most = most_squarings(n)
     src = D
     dst = job.temp("square", D.shape, D.dtype)
     psrc, pdst = P, (None if P is None else job.temp("square-pred", P.shape, P.dtype))

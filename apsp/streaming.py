@@ -34,13 +34,13 @@ import numpy as np
 from semiring.dense import WITNESS_DTYPE, matmul_into
 from semiring.errors import DeviceError
 
-from ._job import Job
-from .api import _prepare
 from .blocked_fw import panel_closure_pred
+from .closure_state import Job
 from .negative_cycle import check_diagonal
 from .predecessors import update_predecessors
 from .progress import Progress
 from .rkleene import rkleene
+from .working_matrix import working_matrix
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -82,7 +82,7 @@ class CupyDevice:
     def __init__(self) -> None:
         import cupy
 
-        from .base import GPU_BASE
+        from .base_case import GPU_BASE
 
         self.cupy = cupy
         self.xp = cupy
@@ -188,7 +188,7 @@ def streamed_closure(
     block_size : int, optional
         Pivots per round (default: the largest that fits, see :func:`plan`).
     progress : bool, optional
-        Progress bar (see :class:`apsp.progress.Progress`).
+        Show progress (see :class:`apsp.progress.Progress`).
     device : NumpyDevice or CupyDevice, optional
         Default: :class:`CupyDevice`.
 
@@ -212,7 +212,7 @@ def streamed_closure(
     pl = plan(n, item, predecessors, int(memory_budget), block_size) if n else None
     D = dev.host_empty((n, n), W.dtype)  # pinned on the GPU path: the copies are DMA
     D[...] = W
-    D, P0 = _prepare(S, D, np, predecessors, copy=False)
+    D, P0 = working_matrix(S, D, np, predecessors, copy=False)
     P = None
     if predecessors:
         P = dev.host_empty((n, n), P0.dtype)
@@ -263,7 +263,7 @@ def streamed_closure(
                     else:
                         matmul_into(S, A, R, Sd, None, True)
                     dev.download(D[i0:i1], Sd, streams[k])
-                bar.advance(float(rows) * bb * n)
+                bar.update(float(rows) * bb * n)
             dev.synchronize()
     check_diagonal(S, D, W, whole=True)
     return (D, P) if predecessors else D
@@ -284,4 +284,4 @@ def _close_panel(S: "Semiring", R, RP, r0: int, W, dev, bar: Progress) -> None:
                 C = R[:, c0:c1]
                 job.gemm(Drr, job.copy("data", C), C)
     check_diagonal(S, R[:, r0:r1], W, offset=r0, whole=False)
-    bar.advance(float(bb) * bb * n)
+    bar.update(float(bb) * bb * n)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from . import dense
+from .closure_hook import closure_provider
 from .dtypes import NUMERIC_DTYPES
 from .errors import DTypeError, SemiringError
 
@@ -317,16 +318,26 @@ class Semiring:
         return dense.power(self, A, k)
 
     def closure(self, A, **kwargs):
-        """The closure ``A* = I (+) A (+) A^2 (+) ...``; delegates to :func:`apsp.closure`.
+        """The closure ``A* = I (+) A (+) A^2 (+) ...``, computed by the registered provider.
 
+        The algorithms live one layer up, in :mod:`apsp` (:func:`apsp.closure`),
+        which registers itself when imported or is found through its entry
+        point; see :mod:`semiring.closure_hook`.  Keyword arguments go to the
+        provider (``method``, ``predecessors``, ``device``...).
+
+        Raises
+        ------
+        UnsupportedOperationError
+            No closure provider is available (``import apsp``).
+
+        Examples
+        --------
         >>> from semiring import min_plus
         >>> min_plus.closure(np.array([[0.0, 4.0], [np.inf, 0.0]]))
         array([[ 0.,  4.],
                [inf,  0.]])
         """
-        import apsp  # the closure algorithms live one layer up
-
-        return apsp.closure(A, semiring=self, **kwargs)
+        return closure_provider()(A, semiring=self, **kwargs)
 
     def array(self, A):
         """Wrap ``A`` so that ``@``, ``+``, ``*``, ``**`` and ``.star()`` use this semiring.

@@ -108,7 +108,7 @@ class SemiringArray:
         return self._wrap(self._semiring.power(self._data, k))
 
     def star(self, **kwargs: Any) -> "SemiringArray":
-        """The closure ``X*``; keyword arguments go to :func:`apsp.closure`."""
+        """The closure ``X*`` (:meth:`Semiring.closure`); keyword arguments go to the closure provider, :func:`apsp.closure`."""
         return self._wrap(self._semiring.closure(self._data, **kwargs))
 
     def __eq__(self, other: Any):  # elementwise, like the arrays it wraps

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 
 import numpy as np
 import pytest
@@ -284,14 +285,82 @@ def test_progress_bar_when_asked(capsys):
     assert "100%" in err and "rkleene" in err
     apsp.shortest_paths(W)  # not a terminal: quiet
     assert capsys.readouterr().err == ""
+    apsp.shortest_paths(W, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("method", ["squaring", "fw", "blocked-fw"])
+def test_progress_ends_at_100_percent_for_every_method(capsys, method):
+    """Squaring stops early on this graph; the display still ends at 100% when the run succeeds."""
+    W = np.random.default_rng(1).uniform(1, 10, (60, 60))
+    apsp.shortest_paths(W, method, progress=True)
+    err = capsys.readouterr().err
+    assert f"apsp {method} n=60: 100%" in err
+
+
+def test_progress_is_tqdm():
+    from tqdm.auto import tqdm
+
+    with Progress(10, "x", enabled=False) as bar:
+        assert isinstance(bar, tqdm)
+        bar.update(10)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
 
 
 def test_progress_waits_for_its_delay():
-    out = io.StringIO()
-    out.isatty = lambda: True
+    out = _Terminal()
     with Progress(10, "x", enabled=None, stream=out, delay=60.0) as bar:
-        bar.advance(10)
+        bar.update(10)
     assert out.getvalue() == ""
+
+
+def test_progress_shows_on_a_terminal_after_its_delay():
+    out = _Terminal()
+    with Progress(10, "x", enabled=None, stream=out, delay=0.01) as bar:
+        time.sleep(0.2)  # past the delay and tqdm's shortest redraw interval (0.1 s)
+        bar.update(5)
+        assert "x:  50%" in out.getvalue()
+    assert "x: 100%" in out.getvalue()
+
+
+def test_progress_is_silent_when_redirected_or_disabled():
+    for enabled, out in ((None, io.StringIO()), (False, _Terminal())):
+        with Progress(10, "x", enabled=enabled, stream=out, delay=0.0) as bar:
+            bar.update(10)
+        assert out.getvalue() == ""
+
+
+def test_progress_syncs_only_when_it_redraws():
+    calls = []
+    out = io.StringIO()
+    with Progress(1000, "x", enabled=True, stream=out, sync=lambda: calls.append(out.getvalue().count("\r"))) as bar:
+        drawn = calls[:]
+        for _ in range(1000):
+            bar.update(1)  # far quicker than tqdm's redraw interval: few redraws
+    assert drawn == [0]  # the first draw, before anything was written
+    assert 2 <= len(calls) < 50  # first draw, the final 100% line, and at most a few in between
+    assert "x: 100%" in out.getvalue()
+
+
+def test_progress_without_sync_is_not_called_when_silent():
+    calls = []
+    with Progress(10, "x", enabled=False, sync=lambda: calls.append(1)) as bar:
+        bar.update(10)
+    with Progress(10, "x", enabled=None, stream=io.StringIO(), sync=lambda: calls.append(1)) as bar:
+        bar.update(10)
+    assert calls == []
+
+
+def test_progress_keeps_its_count_when_the_run_fails():
+    out = io.StringIO()
+    with pytest.raises(RuntimeError), Progress(10, "x", enabled=True, stream=out) as bar:
+        bar.update(3)
+        raise RuntimeError("stop")
+    assert "x:  30%" in out.getvalue() and "100%" not in out.getvalue()
 
 
 def test_gpu_request_without_a_gpu_is_a_device_error():

@@ -11,7 +11,7 @@ from test_apsp_strategies import scipy_distances
 
 import apsp
 import semiring as sr
-from apsp.base import close_block
+from apsp.base_case import close_block
 from apsp.blocked_fw import panel_closure_pred
 from semiring.backend import gpu_available
 
@@ -192,13 +192,13 @@ def test_gpu_rkleene_with_blocked_fw_bottom():
 
 @pytest.mark.parametrize("dt", ["float32", "int32"])
 def test_graph_replayed_subclosures_match_scipy(dt):
-    """Sub-closures replayed from CUDA graphs (apsp.cuda_graphs) give the same answers as direct runs."""
-    from apsp import cuda_graphs
+    """Sub-closures replayed from CUDA graphs (apsp.cuda.graph_replay) give the same answers as direct runs."""
+    from apsp.cuda import graph_replay
 
-    cuda_graphs.clear()
+    graph_replay.clear()
     for seed in range(3):  # the first run captures, the next ones replay (n = 1100: two 550-blocks)
         W = random_graph(1100, 100 + seed, density=0.02)
         got = apsp.shortest_paths(cp.asarray(as_dtype(W, dt)), method="rkleene")
         ref = as_dtype(scipy_distances(W), dt)
         np.testing.assert_array_equal(cp.asnumpy(got), ref)
-    assert any(v is not cuda_graphs._FAILED for v in cuda_graphs._CACHE.values()), "no graph was captured"
+    assert any(v is not graph_replay._FAILED for v in graph_replay._CACHE.values()), "no graph was captured"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from strategies import random_matrix
 
+import apsp  # noqa: F401 - registers the closure behind .star() (an installed package finds it by entry point)
 import semiring as sr
 
 

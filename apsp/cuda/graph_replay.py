@@ -13,19 +13,20 @@ overhead; graphs are the modern cure).
 Used for distances only (the predecessor schedule is the blocked one, see
 :mod:`apsp.rkleene`).  Anything that goes wrong while capturing falls back to
 running the closure directly; the first closure of each size always runs
-directly (it also compiles the kernels and sizes the scratch).
+directly (it also compiles the kernels and sizes the scratch).  The closure
+that is run and captured is a parameter (R-Kleene passes itself), so this
+module does not import :mod:`apsp.rkleene`.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import cupy
 import numpy as np
 
-if TYPE_CHECKING:
-    from ._job import Job
+from ..closure_state import Job
 
 __all__ = ["GRAPH_MAX", "closure_via_graph", "clear"]
 
@@ -35,11 +36,14 @@ _MAX_ENTRIES = 8
 _CACHE: OrderedDict = OrderedDict()
 _FAILED = object()
 
+#: ``close(job)``: replace the whole ``job.D`` by its closure, in place.
+WholeClosure = Callable[[Job], None]
+
 
 class _Captured:
     """A scratch block, the job that works on it, and the graph of its closure."""
 
-    def __init__(self, X, sub: "Job", graph) -> None:
+    def __init__(self, X, sub: Job, graph) -> None:
         self.X, self.sub, self.graph = X, sub, graph
 
 
@@ -48,17 +52,15 @@ def clear() -> None:
     _CACHE.clear()
 
 
-def _capture(sub: "Job"):
-    """Record ``rkleene(sub)`` into a graph on a private stream; None if the capture fails."""
-    from .rkleene import rkleene
-
+def _capture(sub: Job, close: WholeClosure):
+    """Record ``close(sub)`` into a graph on a private stream; None if the capture fails."""
     stream = cupy.cuda.Stream(non_blocking=True)
     graph = None
     try:
         with stream:
             stream.begin_capture()
             try:
-                rkleene(sub)
+                close(sub)
             finally:
                 graph = stream.end_capture()
     except Exception:  # capture unsupported here: run directly from now on
@@ -66,7 +68,7 @@ def _capture(sub: "Job"):
     return graph
 
 
-def closure_via_graph(job: "Job", r0: int, r1: int) -> None:
+def closure_via_graph(job: Job, r0: int, r1: int, close: WholeClosure) -> None:
     """Close ``job.D[r0:r1, r0:r1]`` in place, replaying a captured graph when one exists.
 
     Parameters
@@ -75,24 +77,24 @@ def closure_via_graph(job: "Job", r0: int, r1: int) -> None:
         A GPU job without predecessors.
     r0, r1 : int
         The diagonal block (at most :data:`GRAPH_MAX` vertices).
+    close : callable
+        ``close(sub)`` closes the whole matrix of a job (R-Kleene,
+        :func:`apsp.rkleene.rkleene`); run directly the first time a size is
+        seen, captured into the graph that later closures of that size replay.
     """
-    from ._job import Job
-    from .progress import Progress
-    from .rkleene import rkleene
-
     n = r1 - r0
     blk = job.D[r0:r1, r0:r1]
     key = (job.S, np.dtype(job.D.dtype).str, n, job.base_size, cupy.cuda.Device().id)
     entry = _CACHE.get(key)
     if entry is None or entry is _FAILED:
         X = cupy.empty((n, n), dtype=job.D.dtype)
-        sub = Job(job.S, X, None, job.W, job.base_size, Progress(1, enabled=False), early_check=False)
+        sub = Job(job.S, X, None, job.W, job.base_size, progress=None, early_check=False)  # silent progress
         sub.use_graphs = False
         X[...] = blk
-        rkleene(sub)  # the direct run: compiles, allocates the scratch, gives the answer
+        close(sub)  # the direct run: compiles, allocates the scratch, gives the answer
         blk[...] = X
         if entry is None:
-            graph = _capture(sub)
+            graph = _capture(sub, close)
             _CACHE[key] = _FAILED if graph is None else _Captured(X, sub, graph)
             while len(_CACHE) > _MAX_ENTRIES:
                 _CACHE.popitem(last=False)
@@ -101,4 +103,4 @@ def closure_via_graph(job: "Job", r0: int, r1: int) -> None:
         entry.X[...] = blk
         entry.graph.launch(stream=cupy.cuda.get_current_stream())
         blk[...] = entry.X
-    job.progress.advance(float(n) ** 3)
+    job.progress.update(float(n) ** 3)

@@ -1,8 +1,9 @@
 """CUDA kernels of the APSP package: the diagonal-block closure and the panel pivot step.
 
 Loaded with :class:`cupy.RawModule` from source generated per semiring and
-dtype (the semiring's ``add`` / ``mul`` as inline device functions, integer
-sums saturating at the infinity sentinels exactly as the CPU kernels of
+dtype (the semiring's ``add`` / ``mul`` as the inline device functions of the
+GEMM engine, :func:`semiring.cuda.ops.spec_for` and ``scalar_ops.cuh``:
+integer sums saturate at the infinity sentinels exactly as the CPU kernels of
 :mod:`semiring._cpu.scalar_ops`), compiled by NVRTC once per process and
 cached by CuPy on disk.
 
@@ -25,15 +26,15 @@ blocked Floyd-Warshall (:mod:`apsp.blocked_fw`).
 from __future__ import annotations
 
 import functools
-import struct
 from typing import TYPE_CHECKING
 
 import cupy
 import numpy as np
 
-from semiring.dispatch import sentinels
+from semiring.cuda.compile import arch_options, source_of, spec_defines
+from semiring.cuda.ops import spec_for
 
-from .fw import floyd_warshall_inplace
+from ..fw import floyd_warshall_inplace, floyd_warshall_panel_inplace
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -41,77 +42,6 @@ if TYPE_CHECKING:
 __all__ = ["TILE", "close_block_gpu", "panel_closure_pred_gpu", "semiring_device_functions"]
 
 TILE = 128
-
-_CTYPE = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long", "bool": "bool"}
-
-_SAT_ADD = {
-    "int32": "long long s = (long long)a + (long long)b; return s >= HI ? HI : (s <= LO ? LO : (T)s);",
-    "int64": (
-        "long long s = (long long)((unsigned long long)a + (unsigned long long)b);"
-        " if (((a ^ s) & (b ^ s)) < 0) return a > 0 ? HI : LO;"
-        " return s >= HI ? HI : (s <= LO ? LO : s);"
-    ),
-}
-_SAT_MUL_NONNEG = {
-    "int32": "long long p = (long long)a * (long long)b; return p >= HI ? HI : (T)p;",
-    "int64": "if (a != 0 && b > HI / a) return HI; long long p = a * b; return p >= HI ? HI : p;",
-}
-
-_MIN = "return a <= b ? a : b;"
-_MAX = "return a >= b ? a : b;"
-
-
-def _builtin_bodies(family: str, dtype: np.dtype) -> tuple[str, str] | None:
-    kind, name = dtype.kind, dtype.name
-    if family == "min_plus":
-        if kind == "f":
-            return _MIN, "return a + b;"
-        return _MIN, f"if (a == HI || b == HI) return HI; {_SAT_ADD[name]}"
-    if family == "max_plus":
-        if kind == "f":
-            return _MAX, "return a + b;"
-        return _MAX, f"if (a == LO || b == LO) return LO; {_SAT_ADD[name]}"
-    if family == "max_min":
-        return _MAX, _MIN
-    if family == "min_max":
-        return _MIN, _MAX
-    if family == "lor_land":
-        return "return a || b;", "return a && b;"
-    if family == "max_times":
-        return _MAX, ("return a * b;" if kind == "f" else _SAT_MUL_NONNEG[name])
-    return None
-
-
-def _literal(value, dtype: np.dtype) -> str:
-    """An exact C literal (floats by bit pattern)."""
-    if dtype.kind == "f":
-        if dtype.itemsize == 4:
-            (bits,) = struct.unpack("<I", struct.pack("<f", float(value)))
-            return f"__int_as_float(0x{bits:08x})"
-        (bits,) = struct.unpack("<Q", struct.pack("<d", float(value)))
-        return f"__longlong_as_double(0x{bits:016x}LL)"
-    if dtype.kind == "b":
-        return f"((T){int(bool(value))})"
-    suffix = "LL" if dtype.itemsize == 8 else ""
-    v = int(value)
-    return f"(-{-(v + 1)}{suffix} - 1{suffix})" if v < 0 else f"({v}{suffix})"
-
-
-def _own_device_functions(S: "Semiring", dtype: np.dtype) -> str | None:
-    """The fallback definitions (used only if :mod:`semiring.cuda.ops` is unavailable)."""
-    bodies = _builtin_bodies(S.family, dtype) if S.family else None
-    if bodies is None and S.cuda_add and S.cuda_mul:
-        bodies = (f"return ({S.cuda_add});", f"return ({S.cuda_mul});")
-    if bodies is None:
-        return None
-    lo, hi = sentinels(dtype)
-    return (
-        f"typedef {_CTYPE[dtype.name]} T;\n"
-        f"#define LO {_literal(lo, dtype)}\n#define HI {_literal(hi, dtype)}\n"
-        f"#define SR_ZERO {_literal(S.zero_value(dtype), dtype)}\n"
-        f"__device__ __forceinline__ T sr_add(T a, T b) {{ {bodies[0]} }}\n"
-        f"__device__ __forceinline__ T sr_mul(T a, T b) {{ {bodies[1]} }}\n"
-    )
 
 
 def semiring_device_functions(S: "Semiring", dtype) -> str | None:
@@ -122,11 +52,6 @@ def semiring_device_functions(S: "Semiring", dtype) -> str | None:
     ``None`` when ``S`` has neither a built-in family nor CUDA expressions.
     """
     dtype = np.dtype(dtype)
-    try:
-        from semiring.cuda.compile import source_of, spec_defines
-        from semiring.cuda.ops import spec_for
-    except ImportError:  # pragma: no cover - the engine is part of the package
-        return _own_device_functions(S, dtype)
     spec = spec_for(S, dtype)
     if spec is None:
         return None
@@ -256,12 +181,7 @@ def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
     if head is None:
         return None
     base = ("-std=c++17",)
-    try:
-        from semiring.cuda.compile import arch_options
-
-        arch = tuple(arch_options())
-    except ImportError:  # pragma: no cover
-        arch = ()
+    arch = tuple(arch_options())
     try:
         return _Kernels(cupy.RawModule(code=head + _KERNELS, options=base + arch))
     except cupy.cuda.compiler.CompileException:
@@ -306,9 +226,7 @@ def panel_closure_pred_gpu(S: "Semiring", R, P, c0: int) -> None:
     mod = _module(S, R.dtype.name)
     ldr, ldp = _row_stride(R), _row_stride(P)
     if mod is None or ldr is None or ldp is None:
-        from .blocked_fw import _panel_generic
-
-        _panel_generic(S, R, P, c0)
+        floyd_warshall_panel_inplace(S, R, P, c0)
         return
     step = mod.panel_step
     grid = ((n + 255) // 256, b)

@@ -1,4 +1,4 @@
-"""The base case: close one small diagonal block in place.
+"""The base case of the recursion: close one small diagonal block in place.
 
 R-Kleene recurses until a diagonal block has at most ``base_size`` vertices and
 blocked Floyd-Warshall closes its diagonal blocks; both call
@@ -8,7 +8,7 @@ blocked Floyd-Warshall closes its diagonal blocks; both call
   :mod:`apsp._fw_template`, specialised to the semiring and dtype by
   :func:`semiring.dispatch.cpu_kernels` and run on a contiguous copy of the
   block (the copy is ``b^2`` work against the kernel's ``b^3``);
-* GPU (CuPy): the one-CTA CUDA kernel of :mod:`apsp.cuda_fw`;
+* GPU (CuPy): the one-CTA CUDA kernel of :mod:`apsp.cuda.fw_kernels`;
 * anything else (custom semirings without Numba ops): the vectorised reference
   :func:`apsp.fw.floyd_warshall_inplace`.
 """
@@ -53,7 +53,7 @@ def close_block(S: "Semiring", D, P=None) -> None:
     if D.shape[0] == 0:
         return
     if is_cupy_array(D):
-        from .cuda_fw import close_block_gpu
+        from .cuda.fw_kernels import close_block_gpu
 
         close_block_gpu(S, D, P)
         return

@@ -3,9 +3,11 @@
 Algorithms (R-Kleene, blocked and reference Floyd-Warshall, squaring) receive
 a :class:`Job` and work in place on views of ``job.D`` (and ``job.P``).  The
 job owns the reusable scratch buffers (one flat buffer per role, grown on
-demand and reused, so the recursion allocates only ``O(log n)`` times) and the
-one fused operation every algorithm needs: ``C (+)= A (x) B`` with the Pi
-update of the predecessors.
+demand and reused, so the recursion allocates only ``O(log n)`` times), the
+one fused operation every algorithm needs (``C (+)= A (x) B`` with the Pi
+update of the predecessors) and the base case of the recursion
+(:meth:`Job.close_leaf`, through :mod:`apsp.base_case`).  It knows no
+algorithm: the algorithms import it, never the other way round.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ import numpy as np
 from semiring.backend import array_module
 from semiring.dense import WITNESS_DTYPE, matmul_into
 
-from .base import close_block
+from .base_case import close_block
 from .negative_cycle import check_diagonal
 from .predecessors import update_predecessors
 from .progress import Progress
-from .rkleene import FW_BELOW
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -44,6 +45,7 @@ class Job:
     base_size : int
         Largest diagonal block closed by the base kernel.
     progress : Progress, optional
+        Updated with the work units done (multiply-adds); default: a silent one.
     early_check : bool
         Check each closed base block's diagonal at once (cheap on the CPU,
         a device synchronisation on the GPU), so that negative cycles stop
@@ -81,8 +83,9 @@ class Job:
         self.zero = S.zero_value(D.dtype)
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
         self.pred_block = 128 if not self.on_gpu else 256
-        #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall.
-        self.fw_below = FW_BELOW["gpu" if self.on_gpu else "cpu"]
+        #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall;
+        #: ``None``: its per-device default, :data:`apsp.rkleene.FW_BELOW`.
+        self.fw_below: int | None = None
         #: Close small diagonal blocks by replaying CUDA graphs (GPU, distances only).
         self.use_graphs = self.on_gpu and P is None
         self._scratch: dict[str, object] = {}
@@ -140,7 +143,7 @@ class Job:
                 K = self.temp("witness", C.shape, WITNESS_DTYPE)
                 matmul_into(self.S, A, B, C, K, True)
                 update_predecessors(PC, PB, K)
-        self.progress.advance(float(m) * k * n)
+        self.progress.update(float(m) * k * n)
 
     # -- the base case ---------------------------------------------------------------
     def close_leaf(self, r0: int, r1: int) -> None:
@@ -150,4 +153,4 @@ class Job:
         if self.early_check:
             check_diagonal(self.S, blk, self.W, offset=self.offset + r0, whole=False)
         b = r1 - r0
-        self.progress.advance(float(b) ** 3)
+        self.progress.update(float(b) ** 3)
