@@ -102,6 +102,13 @@ class Job:
         job.use_graphs = self.use_graphs
         return job
 
+    def detached(self, X) -> "Job":
+        """A silent job over a separate buffer ``X``: same semiring, weights and base size, no predecessors,
+        no early negative-cycle check, no graph replay (what a captured CUDA graph records)."""
+        job = Job(self.S, X, None, self.W, self.base_size, progress=None, early_check=False)
+        job.use_graphs = False
+        return job
+
     # -- scratch -------------------------------------------------------------------
     def temp(self, role: str, shape: tuple[int, int], dtype):
         """A ``shape`` view of the reusable flat scratch buffer ``role`` (contents undefined)."""

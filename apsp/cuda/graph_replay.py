@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import cupy
 import numpy as np
 
-from ..closure_state import Job
+if TYPE_CHECKING:
+    from ..closure_state import Job
 
 __all__ = ["GRAPH_MAX", "closure_via_graph", "clear"]
 
@@ -37,13 +39,13 @@ _CACHE: OrderedDict = OrderedDict()
 _FAILED = object()
 
 #: ``close(job)``: replace the whole ``job.D`` by its closure, in place.
-WholeClosure = Callable[[Job], None]
+WholeClosure = Callable[["Job"], None]
 
 
 class _Captured:
     """A scratch block, the job that works on it, and the graph of its closure."""
 
-    def __init__(self, X, sub: Job, graph) -> None:
+    def __init__(self, X, sub: "Job", graph) -> None:
         self.X, self.sub, self.graph = X, sub, graph
 
 
@@ -52,7 +54,7 @@ def clear() -> None:
     _CACHE.clear()
 
 
-def _capture(sub: Job, close: WholeClosure):
+def _capture(sub: "Job", close: WholeClosure):
     """Record ``close(sub)`` into a graph on a private stream; None if the capture fails."""
     stream = cupy.cuda.Stream(non_blocking=True)
     graph = None
@@ -68,7 +70,7 @@ def _capture(sub: Job, close: WholeClosure):
     return graph
 
 
-def closure_via_graph(job: Job, r0: int, r1: int, close: WholeClosure) -> None:
+def closure_via_graph(job: "Job", r0: int, r1: int, close: WholeClosure) -> None:
     """Close ``job.D[r0:r1, r0:r1]`` in place, replaying a captured graph when one exists.
 
     Parameters
@@ -88,8 +90,7 @@ def closure_via_graph(job: Job, r0: int, r1: int, close: WholeClosure) -> None:
     entry = _CACHE.get(key)
     if entry is None or entry is _FAILED:
         X = cupy.empty((n, n), dtype=job.D.dtype)
-        sub = Job(job.S, X, None, job.W, job.base_size, progress=None, early_check=False)  # silent progress
-        sub.use_graphs = False
+        sub = job.detached(X)
         X[...] = blk
         close(sub)  # the direct run: compiles, allocates the scratch, gives the answer
         blk[...] = X
