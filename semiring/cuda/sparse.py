@@ -1,4 +1,4 @@
-"""GPU sparse semiring kernels (CuPy + CUDA C): SpMV gather / scatter, SpMM, and frontier kernels.
+"""GPU sparse semiring kernels (CuPy + CUDA C): SpMV gather / scatter and SpMM.
 
 :func:`kernels` returns, per semiring and dtype, the object that
 :mod:`semiring.sparse` calls with the raw CSR arrays of a ``cupyx.scipy.sparse``
