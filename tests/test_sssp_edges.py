@@ -176,8 +176,8 @@ def test_delta_stepping_reproducers():
         Graph.from_edges([0, 1], [1, 2], [1.0, np.inf])
     G = Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])
     assert graphs.sssp(G, 0, delta=1e-300)[0].tolist() == [0.0, 1.0, 3.0]
-    I = Graph.from_edges([0, 1], [1, 2], np.array([10**15, 10**15], np.int64))
-    assert graphs.sssp(I, 0, delta=1.0)[0].tolist() == [0, 10**15, 2 * 10**15]
+    Big = Graph.from_edges([0, 1], [1, 2], np.array([10**15, 10**15], np.int64))
+    assert graphs.sssp(Big, 0, delta=1.0)[0].tolist() == [0, 10**15, 2 * 10**15]
     far = Graph.from_edges([0, 1, 2], [1, 2, 3], [1e-300, 1e300, 1.0])
     assert graphs.sssp(far, 0, method="delta-stepping")[0].tolist() == [0.0, 1e-300, 1e300, 1e300]
 
