@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from . import generators
 from .components import connected_components
-from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError
+from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
 from .graph import Graph, as_graph
 from .io import read, write
 from .sssp import multi_source_sssp, sssp
@@ -49,5 +49,6 @@ __all__ = [
     "GraphError",
     "GraphFormatError",
     "VertexError",
+    "VertexTypeError",
     "NegativeCycleError",
 ]

@@ -1,8 +1,13 @@
 """Numba kernels of the CPU single-source shortest paths (min-plus semiring).
 
 Distances live in the weights' dtype; ``hi`` is its +inf (``inf`` for floats,
-``iinfo.max`` for integers, see :mod:`semiring.dtypes`) and sums saturate at
-``hi`` / ``lo`` instead of wrapping.  Predecessors are int32, -1 for the source
+``iinfo.max`` for integers, see :mod:`semiring.dtypes`) and ``lo`` its -inf.
+Sums saturate at ``hi`` / ``lo`` instead of wrapping, and both stick: a
+distance that reached ``lo`` stays ``lo`` whatever finite weight follows (as
+IEEE ``-inf`` does), and ``hi`` is never relaxed from.  Since a saturated
+``lo`` hides whether distances would keep falling, :func:`bellman_ford`
+reports it (``v = -2``) and :func:`negative_cycle_wide` decides, in exact
+two-word arithmetic, whether a negative cycle lies among those vertices.  Predecessors are int32, -1 for the source
 and unreachable vertices; every kernel changes a predecessor only on a strict
 improvement, so they always form a tree (CLRS, Lemma 24.16).
 
@@ -25,12 +30,18 @@ __all__ = [
     "split_light_heavy",
     "pred_cycle_vertex",
     "tight_tree_preds",
+    "negative_cycle_wide",
+    "BUCKET_LIMIT",
 ]
+
+BUCKET_LIMIT = 1 << 16  # delta-stepping keeps at most this many (+ 2) buckets: see graphs.sssp.bounded_delta
 
 
 @njit(inline="always")
 def _add(a, b, lo, hi):
-    """``a + b`` saturating at ``lo`` / ``hi`` (``a`` finite)."""
+    """``a + b`` saturating at ``lo`` / ``hi``; ``a = lo`` (-inf) and ``a = hi`` (+inf) stick."""
+    if a == lo or a == hi:
+        return a
     if b > 0 and a > hi - b:
         return hi
     if b < 0 and a < lo - b:
@@ -144,7 +155,10 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
     ``dist``.  In min-plus terms a round is the SpMSpV ``d = d (+) (f (x) A)``
     restricted to the changed entries ``f``.  Returns ``(rounds, v)``: ``v =
     -1`` when the distances converged, else a vertex on a negative cycle
-    (found in the predecessor graph once more than ``n`` rounds have run).
+    (found in the predecessor graph once more than ``n`` rounds have run),
+    or ``v = -2`` when the distances converged but some reached ``lo`` (the
+    saturated -inf): a negative cycle may hide among those vertices, which
+    the caller decides with :func:`negative_cycle_wide`.
     """
     n = indptr.shape[0] - 1
     queue = np.empty(max(n, 1), dtype=np.int32)
@@ -182,8 +196,73 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
     for v in range(n):
         if dist[v] == lo and lo != hi:
             c = pred_cycle_vertex(pred)
-            return rounds, c if c >= 0 else v
+            return rounds, c if c >= 0 else -2
     return rounds, -1
+
+
+@njit(inline="always")
+def _wide_add(q, r, b):
+    """``(q, r) + b`` for the value ``q * 2**32 + r`` (``0 <= r < 2**32``) and an int64 ``b``, exactly."""
+    bq = b >> 32
+    br = b & 0xFFFFFFFF
+    r2 = r + br
+    return q + bq + (r2 >> 32), r2 & 0xFFFFFFFF
+
+
+@njit(cache=True, nogil=True)
+def negative_cycle_wide(indptr, indices, w, member):  # pragma: no cover - jitted
+    """A vertex on a negative cycle of the subgraph induced by ``member``, or -1; integer weights.
+
+    Bellman-Ford from a virtual source with a 0-arc to every member, in exact
+    arithmetic: a distance is the pair ``(q, r)`` standing for ``q * 2**32 +
+    r``, so no sum of int64 weights along the walks it explores saturates or
+    wraps.  Returns ``(v, pred)``; ``pred`` (-1 where unset) holds the cycle
+    through ``v``.
+    """
+    n = indptr.shape[0] - 1
+    q = np.zeros(n, dtype=np.int64)
+    r = np.zeros(n, dtype=np.int64)
+    pred = np.full(n, -1, dtype=np.int32)
+    queue = np.empty(max(n, 1), dtype=np.int32)
+    nxt = np.empty(max(n, 1), dtype=np.int32)
+    inq = np.zeros(n, dtype=np.uint8)
+    nf = 0
+    size = 0
+    for v in range(n):
+        if member[v] != 0:
+            queue[nf] = v
+            inq[v] = 1
+            nf += 1
+    size = nf
+    rounds = 0
+    while nf > 0:
+        rounds += 1
+        if rounds > size:
+            c = pred_cycle_vertex(pred)
+            if c >= 0:
+                return c, pred
+        nn = 0
+        for k in range(nf):
+            u = queue[k]
+            inq[u] = 0
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                if member[v] == 0:
+                    continue
+                nq, nr = _wide_add(q[u], r[u], np.int64(w[e]))
+                if nq < q[v] or (nq == q[v] and nr < r[v]):
+                    q[v] = nq
+                    r[v] = nr
+                    pred[v] = u
+                    if inq[v] == 0:
+                        inq[v] = 1
+                        nxt[nn] = v
+                        nn += 1
+        tmp = queue
+        queue = nxt
+        nxt = tmp
+        nf = nn
+    return -1, pred
 
 
 @njit(cache=True, nogil=True)
@@ -283,20 +362,59 @@ def _bucket_push(u, b, free, ent_v, ent_next, head):  # pragma: no cover - jitte
     return nxt
 
 
+@njit(inline="always")
+def _ids_push(hk, size, key):  # pragma: no cover - jitted
+    """Push ``key`` on the binary min-heap ``hk[:size]``; return the new size."""
+    i = size
+    while i > 0:
+        p = (i - 1) >> 1
+        if hk[p] <= key:
+            break
+        hk[i] = hk[p]
+        i = p
+    hk[i] = key
+    return size + 1
+
+
+@njit(inline="always")
+def _ids_pop(hk, size):  # pragma: no cover - jitted
+    """Remove the root of the min-heap ``hk[:size]`` (read it before); return the new size."""
+    size -= 1
+    key = hk[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] >= key:
+            break
+        hk[i] = hk[c]
+        i = c
+    if size > 0:
+        hk[i] = key
+    return size
+
+
 @njit(cache=True, nogil=True)
 def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):  # pragma: no cover - jitted
-    """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0, ``delta > 0``.
+    """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0 and finite, ``delta > 0``.
 
     The rows come from :func:`split_light_heavy`: arcs ``indptr[v]:mid[v]`` are
     light (``w <= delta``), ``mid[v]:indptr[v + 1]`` heavy.  Buckets of width
     ``delta`` form a cyclic array of linked lists (pending distances never run
     more than the largest weight ahead of the current bucket, so ``wmax /
-    delta + 2`` lists suffice) whose entries come from a recycled pool of
-    ``pool`` slots; nothing is reallocated inside the loops, which keeps Numba
-    from reference-counting in the hot path.  The current bucket is emptied by
-    repeatedly relaxing the light arcs of its vertices; then the heavy arcs of
-    every vertex it settled are relaxed once.  An improved vertex gets a new
-    entry in its new bucket; its old entry is skipped when met.
+    delta + 2`` lists suffice; the caller keeps that at most
+    :data:`BUCKET_LIMIT` + 2 by its choice of ``delta``) whose entries come
+    from a recycled pool of ``pool`` slots; nothing is reallocated inside the
+    loops, which keeps Numba from reference-counting in the hot path.  The
+    next non-empty bucket comes from a min-heap of the bucket numbers whose
+    list became non-empty, so empty buckets cost nothing however far apart
+    the distances are.  The current bucket is emptied by repeatedly relaxing
+    the light arcs of its vertices; then the heavy arcs of every vertex it
+    settled are relaxed once.  An improved vertex gets a new entry in its new
+    bucket; its old entry is skipped when met.
 
     Returns the number of buckets processed, or -1 if the pool ran out (the
     caller retries with a larger one; ``dist`` / ``pred`` must be reset).
@@ -309,6 +427,8 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
             wmax = w[e]
     nb = int(wmax / delta) + 2
     head = np.full(nb, -1, dtype=np.int64)
+    ids = np.empty(pool + 1, dtype=np.int64)  # bucket numbers; at most one per entry pushed
+    nids = 0
     ent_v = np.empty(pool, dtype=np.int32)
     ent_next = np.empty(pool, dtype=np.int64)
     for k in range(pool - 1):
@@ -324,13 +444,18 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     ent_v[k] = s
     ent_next[k] = -1
     head[0] = k
-    pending = 1
-    cur = 0
+    nids = _ids_push(ids, nids, 0)
+    cur = -1
     buckets = 0
-    while pending > 0:
-        while head[cur % nb] < 0:
-            cur += 1
+    while nids > 0:
+        nxtb = ids[0]
+        nids = _ids_pop(ids, nids)
+        if nxtb <= cur:
+            continue  # a bucket already emptied (its number was pushed again while it was current)
+        cur = nxtb
         slot = cur % nb
+        if head[slot] < 0:
+            continue
         buckets += 1
         ns = 0
         while head[slot] >= 0:
@@ -342,7 +467,6 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                 ent_next[e0] = free
                 free = e0
                 e0 = nx
-                pending -= 1
                 dv = dist[v]
                 if int(dv / delta) != cur or mark[v] == cur:
                     continue
@@ -359,10 +483,12 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                         pred[u] = v
                         if mark[u] == cur:
                             mark[u] = -1
-                        if free < 0:
+                        if free < 0 or nids >= pool:
                             return -1
-                        free = _bucket_push(u, int(nd / delta) % nb, free, ent_v, ent_next, head)
-                        pending += 1
+                        b = int(nd / delta)
+                        if head[b % nb] < 0 and b != cur:
+                            nids = _ids_push(ids, nids, b)
+                        free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
         for t in range(ns):
             v = settled[t]
             dv = dist[v]
@@ -372,11 +498,12 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                 if nd < dist[u]:
                     dist[u] = nd
                     pred[u] = v
-                    if free < 0:
+                    if free < 0 or nids >= pool:
                         return -1
-                    free = _bucket_push(u, int(nd / delta) % nb, free, ent_v, ent_next, head)
-                    pending += 1
-        cur += 1
+                    b = int(nd / delta)
+                    if head[b % nb] < 0:
+                        nids = _ids_push(ids, nids, b)
+                    free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
     return buckets
 
 

@@ -30,9 +30,10 @@ from semiring.backend import array_module
 from semiring.core import Semiring
 from semiring.errors import DTypeError, InvalidEntryError
 
+from . import _csr
 from .csr_arrays import row_ids
 from .errors import GraphError
-from .validate import INDEX_LIMIT, check_weights
+from .validate import INDEX_LIMIT, cast_weights, check_weights
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -62,18 +63,34 @@ class GraphConversions:
     """The conversions of :class:`graphs.Graph` to and from other libraries (a mixin; use them on ``Graph``)."""
 
     @classmethod
-    def from_scipy(cls, A, *, directed: bool = True) -> "Graph":
+    def from_scipy(cls, A, *, directed: bool = True, duplicates: str = "keep") -> "Graph":
         """Graph of a square ``scipy.sparse`` (CPU) or ``cupyx.scipy.sparse`` (GPU) matrix.
 
-        Every stored entry is an arc, explicit zeros included; duplicates of a
-        non-canonical matrix become parallel arcs.  Boolean data gives an
-        unweighted graph.  ``directed=False`` reads the matrix as SciPy's
-        ``csgraph`` does with ``directed=False``: the edge ``{i, j}`` has the
-        smaller of ``A[i, j]`` and ``A[j, i]``.
+        Every stored entry is an arc, explicit zeros included.  Boolean data
+        gives an unweighted graph.  ``directed=False`` reads the matrix as
+        SciPy's ``csgraph`` does with ``directed=False``: the edge ``{i, j}``
+        has the smaller of ``A[i, j]`` and ``A[j, i]``.
+
+        Parameters
+        ----------
+        A : scipy.sparse or cupyx.scipy.sparse matrix or array, square
+        directed : bool
+        duplicates : {"keep", "sum"}
+            What the duplicate entries of a non-canonical matrix (a COO matrix
+            listing ``(i, j)`` twice, an unsorted CSR) become.  ``"keep"`` (the
+            default): parallel arcs, which the algorithms combine with their
+            semiring's ``add`` (for ``min_plus`` the shortest counts), as for
+            any multigraph.  ``"sum"``: one arc weighing their sum, which is
+            what SciPy itself (``A.sum_duplicates()``, ``scipy.sparse.csgraph``)
+            does; integer sums must fit the dtype (an error names the entry
+            otherwise), float sums must stay finite.
 
         Raises
         ------
-        GraphError, DTypeError
+        GraphError
+            Not a square sparse matrix; unknown ``duplicates``.
+        DTypeError, InvalidEntryError
+            Unsupported data dtype; a NaN or ``+inf`` entry (or sum).
 
         Examples
         --------
@@ -85,19 +102,29 @@ class GraphConversions:
         (2, array([0., 3.]))
         >>> Graph.from_scipy(A, directed=False).weights
         array([0., 0.])
+        >>> C = sp.coo_array((np.array([3.0, 5.0]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 2))
+        >>> Graph.from_scipy(C).weights, Graph.from_scipy(C, duplicates="sum").weights
+        (array([3., 5.]), array([8.]))
         """
         gpu = is_cupy_sparse(A)
         if not gpu and not is_scipy_sparse(A):
             raise GraphError(f"expected a scipy.sparse or cupyx.scipy.sparse matrix, got {type(A).__name__}")
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
             raise GraphError(f"an adjacency matrix must be square, got shape {A.shape}")
-        A = A.tocsr() if A.format != "csr" else A
-        xp = array_module(A.indptr)
+        if duplicates not in ("keep", "sum"):
+            raise GraphError(f"duplicates must be 'keep' or 'sum', got {duplicates!r}")
         n = A.shape[0]
-        data = A.data
+        if A.format == "csr":
+            xp = array_module(A.indptr)
+            src, dst, data = row_ids(xp.asarray(A.indptr, dtype=np.int64)), A.indices, A.data
+        else:
+            # COO keeps duplicates as they are listed (A.tocsr() of a COO matrix would sum them).
+            C = A.tocoo()
+            src, dst, data = C.row, C.col, C.data
         weights = None if data.dtype == np.bool_ else check_weights("A.data", data, data.shape[0])
-        src = row_ids(xp.asarray(A.indptr, dtype=np.int64))
-        G = cls.from_edges(src, A.indices, weights, n=n, directed=True, device="gpu" if gpu else "cpu")
+        G = cls.from_edges(src, dst, weights, n=n, directed=True, device="gpu" if gpu else "cpu")
+        if duplicates == "sum":
+            G = _summed(cls, G)
         if directed:
             return G
         return G._symmetrized()
@@ -227,7 +254,11 @@ class GraphConversions:
         dtype : dtype, optional
             Default: the weights' dtype; for an unweighted graph float64 (bool
             for ``lor_land``), with weight 1 (True) per arc.  A different dtype
-            is an explicit cast of the weights.
+            converts the weights exactly or not at all
+            (:func:`graphs.validate.cast_weights`): ``+inf`` / ``-inf`` become
+            the target's infinities (for integers the sentinels ``iinfo.max`` /
+            ``iinfo.min``); a finite weight the target cannot hold (not
+            integral, out of range, or landing on a sentinel) is an error.
         diagonal : bool
             Add the semiring one to the diagonal: ``D[i, i] = add(self loops, one)``
             (for ``min_plus``: the shorter of a self loop and 0).
@@ -240,11 +271,16 @@ class GraphConversions:
         ------
         DTypeError
             ``dtype`` is not one the semiring supports.
+        InvalidEntryError
+            A weight has no exact value in ``dtype`` (the message names it).
 
         Examples
         --------
         >>> from graphs import Graph
         >>> from semiring import lor_land
+        >>> Graph.from_edges([0], [1], [-np.inf]).to_dense(dtype=np.int32)
+        array([[          0, -2147483648],
+               [ 2147483647,           0]], dtype=int32)
         >>> G = Graph.from_edges([0, 1], [1, 1], [3, -2])
         >>> G.to_dense()
         array([[                  0,                   3],
@@ -267,7 +303,7 @@ class GraphConversions:
         if w is None or dtype == np.bool_:
             vals = xp.ones(self.nnz, dtype=dtype)
         else:
-            vals = w.astype(dtype, copy=False)
+            vals = cast_weights("weights", w, dtype)
         if self.nnz:
             _scatter_combine(S, D, src, dst, vals)
         if diagonal and n:
@@ -307,6 +343,55 @@ class GraphConversions:
                 (labels[u], labels[v], x) for u, v, x in zip(src.tolist(), indices.tolist(), weights.tolist())
             )
         return H
+
+
+def _summed(cls, G: "Graph") -> "Graph":
+    """``G`` with each run of parallel arcs replaced by one arc weighing their sum (exact, or an error)."""
+    if G.weights is None:
+        return G.simplify("lor_land")
+    G0 = G.to("cpu")
+    newptr, starts = _csr.csr_combine_sorted(G0.indptr, G0.indices)
+    if starts.shape[0] == G0.nnz:
+        return G
+    w = G0.weights
+    if w.dtype.kind == "i":
+        info = np.iinfo(w.dtype)
+        wide = w.astype(np.int64)
+        sums = np.add.reduceat(wide, starts) if w.dtype == np.int32 else None
+        if sums is None:
+            # int64: find the runs whose sum might leave the range in float64, sum those exactly.
+            approx = np.add.reduceat(w.astype(np.float64), starts)
+            sums = np.add.reduceat(wide, starts)
+            ends = np.append(starts[1:], G0.nnz)
+            for r in np.flatnonzero(np.abs(approx) >= 2.0**62).tolist():
+                exact = sum(int(x) for x in w[starts[r]:ends[r]].tolist())
+                sums[r] = exact if info.min < exact < info.max else (info.max if exact > 0 else info.min)
+        bad = (sums <= info.min) | (sums >= info.max)
+        if bad.any():
+            r = int(np.argmax(bad))
+            i = int(np.searchsorted(newptr, r, side="right")) - 1
+            raise InvalidEntryError(
+                f"the duplicates of A[{i}, {int(G0.indices[starts[r]])}] sum beyond {w.dtype} "
+                f"(finite values lie strictly between {info.min} and {info.max})"
+            )
+        sums = sums.astype(w.dtype)
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            sums = np.add.reduceat(w, starts)
+        bad = ~np.isfinite(sums) & np.isfinite(np.minimum.reduceat(w, starts))
+        if bad.any():
+            r = int(np.argmax(bad))
+            i = int(np.searchsorted(newptr, r, side="right")) - 1
+            raise InvalidEntryError(f"the duplicates of A[{i}, {int(G0.indices[starts[r]])}] sum to "
+                                    f"{sums[r].item()!r}, not a finite {w.dtype}")
+    indptr, indices = newptr, G0.indices[starts]
+    if G.device == "gpu":
+        import cupy as cp
+
+        indptr, indices, sums = cp.asarray(indptr), cp.asarray(indices), cp.asarray(sums)
+    H = cls(indptr, indices, sums, directed=G.directed, coords=G.coords, check=False)
+    H._cache["simple"] = True
+    return H
 
 
 def _scatter_combine(S: Semiring, D, rows, cols, vals) -> None:

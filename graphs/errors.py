@@ -1,5 +1,8 @@
 """Errors raised by the graphs package; every one is a :class:`ValueError` subclass.
 
+:class:`VertexTypeError` (a vertex argument of the wrong type) is also a
+:class:`TypeError`, as Python's convention asks, and still a :class:`VertexError`.
+
 :class:`NegativeCycleError` is the one of :mod:`apsp` (re-exported), so
 ``except apsp.NegativeCycleError`` catches the error of :func:`graphs.sssp` too.
 """
@@ -8,7 +11,7 @@ from __future__ import annotations
 
 from apsp.errors import NegativeCycleError
 
-__all__ = ["GraphError", "GraphFormatError", "VertexError", "NegativeCycleError"]
+__all__ = ["GraphError", "GraphFormatError", "VertexError", "VertexTypeError", "NegativeCycleError"]
 
 
 class GraphError(ValueError):
@@ -16,7 +19,15 @@ class GraphError(ValueError):
 
 
 class VertexError(GraphError):
-    """A vertex id is outside ``[0, n)``."""
+    """A vertex argument is no vertex: an id outside ``[0, n)`` (ids are 0-based) or an unknown label."""
+
+
+class VertexTypeError(VertexError, TypeError):
+    """A vertex argument of a type that is no vertex id (a float, a bool, a string on an unlabelled graph).
+
+    >>> issubclass(VertexTypeError, TypeError), issubclass(VertexTypeError, ValueError)
+    (True, True)
+    """
 
 
 class GraphFormatError(GraphError):

@@ -56,7 +56,7 @@ from . import _csr
 from .convert import GraphConversions, is_cupy_sparse, is_scipy_sparse
 from .csr_arrays import build_csr, row_ids
 from .errors import GraphError
-from .validate import INDEX_LIMIT, WEIGHT_DTYPES, check_ids, check_weights
+from .validate import INDEX_LIMIT, WEIGHT_DTYPES, check_ids, check_size, check_weights
 
 __all__ = ["Graph", "as_graph", "WEIGHT_DTYPES"]
 
@@ -165,8 +165,14 @@ class Graph(GraphConversions):
         weights : array, optional
             One weight per arc: float32, float64, int32 or int64 (a list becomes
             int64 or float64, as NumPy reads it); ``None`` for unweighted.
+            Finite, or ``-inf``: an arc of weight ``+inf`` (for integers the
+            ``iinfo.max`` sentinel that stands for it) is no arc and an error;
+            integer weights saturate at the sentinels in every algorithm (see
+            :mod:`semiring.dtypes`).
         n : int, optional
-            Number of vertices; default ``max(src, dst) + 1``.
+            Number of vertices (a Python or NumPy integer, at most ``2**31 - 1``);
+            default ``max(src, dst) + 1``.  Checked, with the memory the CSR
+            needs, before anything of that size is allocated.
         directed : bool
             ``False`` stores each edge in both directions (a self loop once).
         coords : array (n, d), optional
@@ -183,8 +189,14 @@ class Graph(GraphConversions):
         ------
         VertexError
             An id is negative or not below ``n`` (the message names the entry).
+        TypeError
+            ``n`` is not an integer.
+        GraphError
+            ``n`` (or the largest id + 1) exceeds ``2**31 - 1``, or the CSR
+            arrays would not fit in the available memory (the message names
+            the size and the limit).
         DTypeError, InvalidEntryError
-            Unsupported weight dtype; a NaN weight.
+            Unsupported weight dtype; a NaN or ``+inf`` weight.
 
         Examples
         --------
@@ -212,9 +224,15 @@ class Graph(GraphConversions):
         if src.shape != dst.shape:
             raise GraphError(f"src and dst must have one shape, got {tuple(src.shape)} and {tuple(dst.shape)}")
         if n is None:
+            src = check_ids("src", src, None)  # integer ids before their max
+            dst = check_ids("dst", dst, None)
             n = int(max(int(src.max()), int(dst.max()))) + 1 if src.size else 0
-        if n < 0:
-            raise GraphError(f"n must be >= 0, got {n}")
+            name = "max(src, dst) + 1"
+        else:
+            name = "n"
+        m = src.shape[0] if directed else 2 * src.shape[0]
+        itemsize = 0 if weights is None else 8
+        n = check_size(name, n, m, itemsize)
         src = check_ids("src", src, n)
         dst = check_ids("dst", dst, n)
         if weights is not None:
@@ -409,7 +427,7 @@ class Graph(GraphConversions):
             directed=self.directed, coords=None if self.coords is None else move(self.coords),
             node_labels=self.node_labels, check=False,
         )
-        for key in ("simple", "negative", "self_loops"):
+        for key in ("simple", "negative", "self_loops", "label_index", "file_id_base"):
             if key in self._cache:
                 G._cache[key] = self._cache[key]
         return G

@@ -476,7 +476,10 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
     Returns
     -------
     Graph
-        On the CPU; parallel arcs are kept.
+        On the CPU; parallel arcs are kept.  Vertex ids are 0-based: a DIMACS
+        or Matrix Market file's 1-based id ``k`` is vertex ``k - 1`` (a SNAP
+        file's ids are 0-based already); the graph remembers it, and a bad
+        vertex argument's error message says so.
 
     Raises
     ------
@@ -520,10 +523,12 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
         G = _read_dimacs(name, L, dt)
         if directed is False:
             G = _undirect(G)
-        return G
-    if fmt == "snap":
+    elif fmt == "snap":
         return _read_snap(name, L, dt, directed)
-    return _read_mtx(name, L, dt, directed)
+    else:
+        G = _read_mtx(name, L, dt, directed)
+    G._cache["file_id_base"] = 1  # for the messages of graphs._arguments.check_vertex
+    return G
 
 
 def _undirect(G: Graph) -> Graph:

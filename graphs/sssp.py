@@ -65,11 +65,12 @@ def _hop_weights(G: Graph) -> Graph:
 
 def _check_weights(G: Graph, method: str) -> None:
     w = G.weights
-    if w.dtype.kind == "f" and G.nnz:
-        bad = w == -np.inf
+    if G.nnz:
+        bad = w == neginf(w.dtype)
         if bool(bad.any()):
             k = int(G.xp.argmax(bad))
-            raise InvalidEntryError(f"weights[{k}] is -inf; min_plus cannot combine it")
+            what = "-inf" if w.dtype.kind == "f" else f"{w[k].item()}, the {w.dtype} sentinel of -inf"
+            raise InvalidEntryError(f"weights[{k}] is {what}; min_plus cannot combine it")
     if method in ("delta-stepping", "dijkstra", "label-correcting") and G.has_negative_weights:
         k = int(G.xp.argmax(w < 0))
         src, dst, _ = G.edges()
@@ -118,6 +119,28 @@ def _weight_stats(G: Graph) -> tuple[float, float, float]:
     return G._cache["weight_stats"]
 
 
+def bounded_delta(G: Graph, delta: float) -> float:
+    """``delta`` raised, if need be, so that delta-stepping keeps at most ``BUCKET_LIMIT + 2`` buckets.
+
+    A pending distance never runs more than the largest weight ``wmax`` ahead
+    of the current bucket, so ``wmax / delta + 2`` buckets suffice; a ``delta``
+    below ``wmax / BUCKET_LIMIT`` (``BUCKET_LIMIT = 2**16``) would only make
+    the bucket array large and mostly empty (and ``delta=1e-300`` impossible),
+    so it is raised to that.  Any ``delta > 0`` gives the same distances.
+
+    >>> from graphs import Graph
+    >>> bounded_delta(Graph.from_edges([0], [1], [2.0**20]), 1e-300)
+    16.0
+    >>> bounded_delta(Graph.from_edges([0], [1], [2.0]), 0.5)
+    0.5
+    """
+    delta = float(delta)
+    if G.nnz == 0:
+        return delta
+    wmax = float(G.weights.max())
+    return max(delta, wmax / K.BUCKET_LIMIT) if wmax > 0 else delta
+
+
 GPU_DELTA_WIDTH = 32  # warp width: the GPU bucket is this many times the CPU one (over 2)
 
 
@@ -156,14 +179,19 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     ----------
     G : Graph or anything :func:`graphs.as_graph` accepts
         An unweighted graph counts hops (float64 distances).
-    source : int
+    source : int or label
+        A 0-based vertex id (a Python or NumPy integer; a DIMACS file's id
+        ``k`` is vertex ``k - 1``), or a label when ``G`` carries
+        ``node_labels`` (see :mod:`graphs._arguments`).
     method : {"auto", "bellman-ford", "delta-stepping", "dijkstra", "label-correcting"}
         ``"auto"``: Bellman-Ford if some weight is negative; else, on the GPU,
         delta-stepping; on the CPU, label-correcting when the average degree
         of the non-isolated vertices is at least 8 (low diameter), else
         delta-stepping (road networks, grids).
     delta : float, optional
-        Bucket width of delta-stepping (default :func:`default_delta`).
+        Bucket width of delta-stepping (default :func:`default_delta`); one
+        below ``wmax / 2**16`` is raised to that (:func:`bounded_delta`), so
+        the buckets stay few whatever ``delta`` and the weights are.
     device : {"auto", "cpu", "gpu"}
         On the GPU, delta-stepping (near-far) runs on the device; the other
         methods run on a host copy of the graph and return CuPy arrays.
@@ -172,7 +200,12 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     -------
     dist : array (n,)
         The weights' dtype; ``inf`` (the integer sentinel ``iinfo.max`` for
-        integer weights) where unreachable.  Integer sums saturate.
+        integer weights) where unreachable.  Integer sums saturate at the
+        sentinels instead of wrapping, and the sentinels stick: a distance
+        that would reach ``iinfo.max`` is +inf (unreachable) and nothing is
+        relaxed from it; one that reaches ``iinfo.min`` (or a float sum that
+        overflows to ``-inf``) is ``-inf``, and so is every distance reached
+        through it (``-inf + w = -inf``), as in :mod:`semiring.dtypes`.
     pred : int32 array (n,)
         A shortest-path tree: ``pred[v]`` is the vertex before ``v``; -1 for
         the source and unreachable vertices.
@@ -180,11 +213,16 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     Raises
     ------
     VertexError
-        ``source`` is not a vertex.
+        ``source`` is not a vertex (an id outside ``[0, n)``, an unknown label).
+    VertexTypeError
+        ``source`` is not an integer (or a label); also a ``TypeError``.
     NegativeCycleError
-        A negative cycle is reachable from ``source`` (its ``vertex`` lies on it).
+        A negative cycle is reachable from ``source`` (its ``vertex`` lies on
+        it).  Distances saturated at ``-inf`` are not one unless a cycle of
+        negative weight really exists (checked in exact arithmetic).
     InvalidEntryError
-        Negative weights with Dijkstra or delta-stepping; a ``-inf`` weight.
+        Negative weights with Dijkstra or delta-stepping; a ``-inf`` weight
+        (for integers the ``iinfo.min`` sentinel).
     GraphError
         Unknown ``method``.
 
@@ -225,7 +263,7 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
             return cp.asarray(dist), cp.asarray(pred)
         from .cuda.sssp import sssp_gpu
 
-        return sssp_gpu(G, s, delta if delta is not None else default_delta(G))
+        return sssp_gpu(G, s, bounded_delta(G, delta if delta is not None else default_delta(G)))
     dtype = G.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     dist = np.full(G.n, hi, dtype=dtype)
@@ -241,7 +279,7 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     if method == "dijkstra":
         K.dijkstra(G.indptr, G.indices, w, s, dist, pred, lo, hi)
     elif method == "delta-stepping":
-        d = float(delta or default_delta(G))
+        d = bounded_delta(G, delta or default_delta(G))
         mid, ind2, w2 = light_heavy_rows(G, d)
         pool = 2 * G.n + 1024
         while K.delta_stepping(G.indptr, mid, ind2, w2, s, d, dist, pred, lo, hi, pool) < 0:
@@ -249,11 +287,59 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
             dist[:] = hi
             pred[:] = -1
     else:
-        dist[s] = 0
-        _, v = K.bellman_ford(G.indptr, G.indices, w, np.array([s], dtype=np.int32), 1, dist, pred, lo, hi)
-        if v >= 0:
-            raise _cycle_error(G, pred, int(v))
+        _bellman_ford(G, np.array([s], dtype=np.int32), dist, pred)
     return dist, pred
+
+
+def _bellman_ford(G: Graph, frontier: np.ndarray, dist: np.ndarray, pred: np.ndarray) -> None:
+    """Frontier Bellman-Ford from ``frontier`` (``dist`` 0 there, ``hi`` elsewhere; ``pred`` -1), in place.
+
+    Raises :class:`NegativeCycleError` for a negative cycle; distances that
+    saturated at ``-inf`` are one only if the exact check of
+    :func:`_saturated_cycle` finds a negative cycle among them.
+    """
+    dtype = G.weights.dtype
+    lo, hi = neginf(dtype), posinf(dtype)
+    dist[frontier] = 0
+    _, v = K.bellman_ford(G.indptr, G.indices, G.weights, frontier, frontier.shape[0], dist, pred, lo, hi)
+    if v == -2:
+        v, cpred = _saturated_cycle(G, dist == lo)
+        if v >= 0:
+            raise _cycle_error(G, cpred, v)
+    elif v >= 0:
+        raise _cycle_error(G, pred, int(v))
+
+
+def _saturated_cycle(G: Graph, member: np.ndarray) -> tuple[int, np.ndarray]:
+    """A vertex on a negative cycle among the ``member`` vertices (-1 if none) and the predecessors showing it.
+
+    The vertices whose distance saturated at ``-inf`` are closed under
+    out-arcs (``-inf + w = -inf``), and every other reachable vertex satisfies
+    ``d[v] <= d[u] + w`` exactly, so a reachable negative cycle lies among them.
+    Integer weights are checked in exact two-word arithmetic
+    (:func:`graphs._sssp_kernels.negative_cycle_wide`); float weights with
+    Bellman-Ford on the weights scaled by a power of two (exact but for
+    underflow) so that no sum of the few rounds it needs can overflow.
+    """
+    mem = member.astype(np.uint8)
+    w = G.weights
+    if w.dtype.kind == "i":
+        v, pred = K.negative_cycle_wide(G.indptr, G.indices, w, mem)
+        return int(v), pred
+    idx = np.flatnonzero(mem).astype(np.int32)
+    src, dst, _ = G.edges()
+    inside = (mem[src] != 0) & (mem[dst] != 0)
+    if not inside.any():
+        return -1, np.full(G.n, -1, dtype=np.int32)
+    room = np.finfo(w.dtype).maxexp - 8  # sums of up to (k + 2)**2 scaled weights stay below 2**room
+    scale_exp = int(np.ceil(np.log2(float(np.abs(w[inside]).max()) + 1.0) + np.log2(idx.shape[0] + 2.0) * 2)) - room
+    ws = np.ldexp(np.where(inside, w, np.inf), -max(scale_exp, 0)).astype(w.dtype)
+    H = Graph(G.indptr, G.indices, ws, check=False)
+    h = np.full(G.n, posinf(w.dtype), dtype=w.dtype)
+    pred = np.full(G.n, -1, dtype=np.int32)
+    h[idx] = 0
+    _, v = K.bellman_ford(H.indptr, H.indices, H.weights, idx, idx.shape[0], h, pred, neginf(w.dtype), posinf(w.dtype))
+    return (int(v) if v >= 0 else -1), pred
 
 
 def _cycle_error(G: Graph, pred: np.ndarray, v: int) -> Exception:
@@ -276,14 +362,37 @@ def _cycle_error(G: Graph, pred: np.ndarray, v: int) -> Exception:
 
 
 def _sources(G: Graph, sources) -> np.ndarray:
+    """The source vertices as int32 ids: ``None`` (all), one vertex, or a 1-D sequence or array of them.
+
+    Each entry is checked by :func:`check_vertex` (integers, or labels of a
+    labelled graph); an integer array is checked at once.
+    """
     if sources is None:
         return np.arange(G.n, dtype=np.int32)
-    arr = np.atleast_1d(np.asarray(sources.get() if hasattr(sources, "get") else sources))
-    if arr.ndim != 1:
-        raise GraphError(f"sources must be a vertex or a 1-D list of vertices, got shape {arr.shape}")
-    for k, v in enumerate(arr.tolist()):
-        check_vertex(G, v, f"sources[{k}]")
-    return arr.astype(np.int32)
+    if hasattr(sources, "__cuda_array_interface__"):
+        sources = sources.get()
+    if isinstance(sources, np.ndarray):
+        if sources.ndim == 0:
+            return np.array([check_vertex(G, sources[()], "sources")], dtype=np.int32)
+        if sources.ndim != 1:
+            raise GraphError(f"sources must be a vertex or a 1-D list of vertices, got shape {sources.shape}")
+        if sources.dtype.kind in "iu":
+            bad = (sources < 0) | (sources >= G.n)
+            if bool(bad.any()):
+                k = int(np.argmax(bad))
+                check_vertex(G, sources[k], f"sources[{k}]")
+            return sources.astype(np.int32)
+        items = sources.tolist()
+    elif isinstance(sources, (list, tuple, range)):
+        items = list(sources)
+    else:
+        return np.array([check_vertex(G, sources, "sources")], dtype=np.int32)
+    out = np.empty(len(items), dtype=np.int32)
+    for k, v in enumerate(items):
+        if isinstance(v, (list, tuple, np.ndarray)):
+            raise GraphError(f"sources must be a vertex or a 1-D list of vertices; sources[{k}] is {v!r}")
+        out[k] = check_vertex(G, v, f"sources[{k}]")
+    return out
 
 
 def _over_sources(kernel, k: int, nnz: int) -> None:
@@ -309,12 +418,9 @@ def johnson_potentials(G: Graph):
     array([ 0., -3., -2.])
     """
     dtype = G.weights.dtype
-    lo, hi = neginf(dtype), posinf(dtype)
-    h = np.zeros(G.n, dtype=dtype)
+    h = np.full(G.n, posinf(dtype), dtype=dtype)
     pred = np.full(G.n, -1, dtype=np.int32)
-    _, v = K.bellman_ford(G.indptr, G.indices, G.weights, np.arange(G.n, dtype=np.int32), G.n, h, pred, lo, hi)
-    if v >= 0:
-        raise _cycle_error(G, pred, int(v))
+    _bellman_ford(G, np.arange(G.n, dtype=np.int32), h, pred)
     return h
 
 
@@ -324,8 +430,10 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     Parameters
     ----------
     G : Graph or anything :func:`graphs.as_graph` accepts
-    sources : int or sequence of int, optional
-        Default: every vertex (``k = n``).
+        Weights follow the saturation policy of :func:`sssp`.
+    sources : int, label, or sequence of them, optional
+        0-based vertex ids (or labels of a labelled graph); default: every
+        vertex (``k = n``).
     method : {"auto", "dijkstra", "spmm"}
         ``"dijkstra"``: one Dijkstra per source, sources in parallel, with
         Johnson's reweighting when weights are negative (CPU).
@@ -346,6 +454,8 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     Raises
     ------
     NegativeCycleError, VertexError, GraphError
+    VertexTypeError
+        A source is not an integer (or a label); also a ``TypeError``.
 
     Examples
     --------
@@ -384,15 +494,71 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
         _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, G.weights, src, D, P, lo, hi, r0, r1),
                       k, G.nnz)
         return D, P
-    h = johnson_potentials(G)
-    rows, cols, w = G.edges()
-    w2 = w + h[rows] - h[cols]
-    if w2.dtype.kind == "f":
-        np.maximum(w2, 0, out=w2)  # rounding may leave -1e-16 on tight arcs
-    _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, w2, src, D, P, lo, hi, r0, r1), k, G.nnz)
-    reached = D != hi
-    D = np.where(reached, D - h[src][:, None] + h[None, :], D).astype(dtype, copy=False)
+    _johnson(G, src, D, P)
     return D, P
+
+
+def _johnson(G: Graph, src: np.ndarray, D: np.ndarray, P: np.ndarray) -> None:
+    """Rows of ``D`` / ``P`` for a graph with negative weights: Dijkstra on Johnson-reweighted arcs.
+
+    The reweighted arcs ``w + h[u] - h[v]`` and the distances are computed
+    where they cannot overflow: int64 for int32 weights; for int64 weights in
+    int64 only when the potentials and weights are small enough for every sum
+    to fit (checked first); floats in their own dtype, checked to stay finite.
+    A row whose exact distances reach a sentinel (or cannot be computed so)
+    is computed again by Bellman-Ford from its source, which saturates as the
+    library's policy says; so every row equals :func:`sssp` with
+    ``method="bellman-ford"`` (the same distances; predecessors may differ
+    where paths tie).
+    """
+    dtype = np.dtype(G.weights.dtype)
+    lo, hi = neginf(dtype), posinf(dtype)
+    h = johnson_potentials(G)
+    redo = np.zeros(src.shape[0], dtype=bool)
+    rows, cols, w = G.edges()
+    if dtype.kind == "i":
+        wide_ok = not bool((h == lo).any())
+        if wide_ok and dtype == np.int64:
+            big = max(int(np.abs(w.astype(np.float64)).max(initial=0.0)), int(np.abs(h.astype(np.float64)).max()))
+            # |w2| < 3 * big and a distance is a sum of fewer than n of them, plus two potentials.
+            wide_ok = big < 2**60 and 3 * big * max(G.n, 1) + 2 * big < 2**62
+        if wide_ok:
+            wide = np.dtype(np.int64)
+            hw = h.astype(wide)
+            w2 = w.astype(wide) + hw[rows] - hw[cols]
+            k = src.shape[0]
+            D2 = np.full((k, G.n), posinf(wide), dtype=wide)
+            P2 = np.full((k, G.n), -1, dtype=np.int32)
+            lw, hiw = neginf(wide), posinf(wide)
+            _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, w2, src, D2, P2, lw, hiw, r0, r1),
+                          k, G.nnz)
+            reached = D2 != hiw
+            exact = np.where(reached, D2 - hw[src][:, None] + hw[None, :], 0)
+            redo = (reached & ((exact <= int(lo)) | (exact >= int(hi)))).any(axis=1)
+            D[...] = np.where(reached, exact, hi).astype(dtype)
+            P[...] = P2
+        else:
+            redo[:] = True
+    else:
+        finite_h = bool(np.isfinite(h).all())
+        with np.errstate(over="ignore", invalid="ignore"):
+            w2 = w + h[rows] - h[cols]
+        if finite_h and bool(np.isfinite(w2).all()):
+            np.maximum(w2, 0, out=w2)  # rounding may leave -1e-16 on tight arcs
+            k = src.shape[0]
+            _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, w2, src, D, P, lo, hi, r0, r1),
+                          k, G.nnz)
+            reached = D != hi
+            with np.errstate(over="ignore", invalid="ignore"):
+                back = D - h[src][:, None] + h[None, :]
+            redo = (reached & ~np.isfinite(back)).any(axis=1)
+            D[...] = np.where(reached, back, D).astype(dtype, copy=False)
+        else:
+            redo[:] = True
+    for r in np.flatnonzero(redo).tolist():
+        D[r] = hi
+        P[r] = -1
+        _bellman_ford(G, src[r:r + 1], D[r], P[r])
 
 
 def _multi_spmm(G: Graph, src: np.ndarray):
