@@ -22,6 +22,8 @@ array([[ 0.,  1.,  3.],
 
 from __future__ import annotations
 
+from semiring import __version__  # one version for the whole distribution
+
 from .api import (
     METHODS,
     choose_method,
@@ -35,6 +37,7 @@ from .errors import NegativeCycleError
 from .predecessors import path
 
 __all__ = [
+    "__version__",
     "METHODS",
     "NegativeCycleError",
     "choose_method",

@@ -27,6 +27,8 @@ array([[ 0.,  1., inf],
 
 from __future__ import annotations
 
+from semiring import __version__  # one version for the whole distribution
+
 from . import generators
 from .components import connected_components
 from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError
@@ -36,6 +38,7 @@ from .sssp import multi_source_sssp, sssp
 from .traversal import bfs, st_connectivity
 
 __all__ = [
+    "__version__",
     "Graph",
     "as_graph",
     "read",
