@@ -190,6 +190,9 @@ def test_unreachable_target_and_bad_vertex(tmp_path, capsys):
     assert "--source 3 is not a vertex: 0-based vertex ids (file id k is vertex k-1) run from 0 to 2" \
         in capsys.readouterr().err
     assert main(["sssp", str(f), "--source", "0", "--one-based", "--device", "cpu"]) == 2
+    assert main(["sssp", str(f), "--source", "1", "--all", "--device", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "1       0.0            -" in out and "2       inf            -" in out
 
 
 @pytest.mark.parametrize("command", [c for c in SUBCOMMANDS if c != "path"])  # path runs on the CPU

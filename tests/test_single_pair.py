@@ -182,6 +182,17 @@ def test_property_matches_networkx(n, arcs, s, t, dtype):
         assert _route_length(G, r.path) == expected
 
 
+def test_tiny_graphs_self_loops_and_parallel_arcs():
+    one = Graph.from_edges([0], [0], [3.0], n=1)
+    assert shortest_path(one, 0, 0) == ShortestPath(0.0, [0], "bidirectional-dijkstra", 0)
+    with pytest.raises(VertexError):
+        shortest_path(Graph.from_edges([], [], np.empty(0), n=0), 0, 0)
+    G = Graph.from_edges([0, 0, 0, 1, 1], [0, 1, 1, 1, 2], [1.0, 7.0, 2.0, 0.0, 3.0])
+    for h in HEURISTICS[:2]:
+        r = shortest_path(G, 0, 2, heuristic=h)
+        assert r.distance == 5.0 and r.path == [0, 1, 2]
+
+
 def test_bad_arguments():
     G = Graph.from_edges([0], [1], [1.0])
     with pytest.raises(VertexError, match="target = 5"):

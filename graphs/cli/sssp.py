@@ -11,6 +11,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import math
 import time
 
 import numpy as np
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace, out=None) -> int:
     if args.all:
         dist_out = [number(d) if r else None for d, r in zip(dist.tolist(), reached.tolist())]
         pred_out = [num.out(p) if p >= 0 else None for p in pred.tolist()]
-        rows = [[num.out(v), dist_out[v], pred_out[v]] for v in range(G.n)]
+        rows = [[num.out(v), math.inf if dist_out[v] is None else dist_out[v], pred_out[v]] for v in range(G.n)]
         report.table("all", ["vertex", "distance", "predecessor"], rows,
                      json_rows={"distance": dist_out, "predecessor": pred_out})
     report.emit()
