@@ -27,6 +27,7 @@ array([[ 0.,  1.,  3.],
 
 from __future__ import annotations
 
+from semiring import __version__  # one version for the whole distribution
 from semiring.closure_hook import register_closure
 
 from .api import (
@@ -44,6 +45,7 @@ from .predecessors import path
 register_closure(closure)
 
 __all__ = [
+    "__version__",
     "METHODS",
     "NegativeCycleError",
     "choose_method",

@@ -8,6 +8,7 @@
 * :func:`bfs` (direction-optimising), :func:`st_connectivity` (bidirectional),
   :func:`sssp` (Bellman-Ford, delta-stepping, Dijkstra, label-correcting),
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
+  :func:`shortest_path` (one route: bidirectional Dijkstra, A* with coordinates),
   :func:`connected_components` (weak and strong).
 
 The algorithms are sparse semiring products in disguise (see
@@ -27,15 +28,19 @@ array([[ 0.,  1., inf],
 
 from __future__ import annotations
 
+from semiring import __version__  # one version for the whole distribution
+
 from . import generators
 from .components import connected_components
 from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
 from .graph import Graph, as_graph
 from .io import read, write
+from .single_pair import ShortestPath, shortest_path
 from .sssp import multi_source_sssp, sssp
 from .traversal import bfs, st_connectivity
 
 __all__ = [
+    "__version__",
     "Graph",
     "as_graph",
     "read",
@@ -45,6 +50,8 @@ __all__ = [
     "st_connectivity",
     "sssp",
     "multi_source_sssp",
+    "shortest_path",
+    "ShortestPath",
     "connected_components",
     "GraphError",
     "GraphFormatError",

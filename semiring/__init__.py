@@ -11,6 +11,7 @@ array([[0., 2., 5.],
 
 from __future__ import annotations
 
+from ._version import __version__
 from .builtin import BUILTIN, get
 from .core import Semiring
 from .dtypes import neginf, posinf
@@ -28,9 +29,9 @@ from .wrapped import SemiringArray
 # family table (semiring.families.FAMILIES) plus aliases.
 globals().update(BUILTIN)
 
-__version__ = "0.1.0"
 
 __all__ = [
+    "__version__",
     "Semiring",
     "SemiringArray",
     *BUILTIN,

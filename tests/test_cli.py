@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy.sparse.csgraph import breadth_first_order, connected_components, dijkstra
 
-from graphs.cli import main
+import graphs
+from graphs.cli import _common, build_parser, main
 from semiring.backend import gpu_available
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -57,3 +61,172 @@ def test_default_job_on_the_gpu(capsys):
     assert main(["apsp", "--n", "1500", "--device", "gpu"]) == 0
     out = capsys.readouterr().out
     assert "on gpu" in out and "match" in out
+
+
+# -- every subcommand: generated default, real files, --json, --format, numbering, exit codes -------------------
+SUBCOMMANDS = ["apsp", "sssp", "path", "bfs", "components"]
+
+
+def _json(capsys, argv):
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_help_lists_every_subcommand_and_the_exit_codes(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for name in SUBCOMMANDS:
+        assert name in out
+    assert "0-based" in out and "3  an optional dependency" in out
+    assert "mst" not in out and "flow" not in out
+
+
+def test_apsp_help_explains_the_methods(capsys):
+    with pytest.raises(SystemExit):
+        main(["apsp", "--help"])
+    out = capsys.readouterr().out
+    assert "rkleene = recursive Kleene" in out and "slow reference for checking" in out
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"semiring-paths {graphs.__version__}"
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS[1:])
+def test_each_subcommand_on_the_generated_default(command, capsys):
+    argv = [command, "--n", "150", "--seed", "2"] + (["--device", "cpu"] if command != "path" else [])
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "road_network(n=150, seed=2)" in out and "0-based vertex ids" in out
+
+
+def test_sssp_json_matches_scipy(capsys):
+    G = graphs.generators.road_network(150, seed=2)
+    ref = dijkstra(G.to_scipy(), indices=7)
+    r = _json(capsys, ["sssp", "--n", "150", "--seed", "2", "--source", "7", "--all", "--device", "cpu"])
+    assert r["command"] == "sssp" and r["source"] == 7 and r["reached"] == 150
+    np.testing.assert_array_equal(np.array(r["all"]["distance"], dtype=float), ref)
+    assert r["farthest"]["distance"] == ref.max() and r["farthest"]["vertex"] == int(np.argmax(ref))
+
+
+def test_path_json_matches_scipy_and_defaults_to_the_last_vertex(capsys):
+    G = graphs.generators.road_network(150, seed=2)
+    ref = dijkstra(G.to_scipy(), indices=3)
+    r = _json(capsys, ["path", "--n", "150", "--seed", "2", "--source", "3"])
+    assert r["target"] == 149 and r["distance"] == ref[149]
+    assert r["route"][0] == 3 and r["route"][-1] == 149
+
+
+def test_bfs_and_components_json(capsys):
+    G = graphs.generators.road_network(150, seed=2)
+    r = _json(capsys, ["bfs", "--n", "150", "--seed", "2", "--device", "cpu", "--all"])
+    assert sum(r["levels"]) == 150 and r["all"]["level"][0] == 0
+    assert set(breadth_first_order(G.to_scipy(), 0, return_predecessors=False)) == set(range(150))
+    r = _json(capsys, ["components", "--n", "150", "--seed", "2", "--device", "cpu"])
+    assert r["count"] == 1 and r["components"] == [{"component": 0, "size": 150, "smallest_vertex": 0}]
+
+
+def test_apsp_json(capsys):
+    r = _json(capsys, ["apsp", "--n", "120", "--device", "cpu"])
+    assert r["status"] == 0 and r["command"] == "apsp" and "match" in r["check"]
+
+
+@pytest.mark.skipif(not (DATA / "rome99.gr").exists(), reason="shared data not present")
+def test_real_dimacs_file_every_vertex_subcommand(capsys):
+    G = graphs.read(DATA / "rome99.gr")
+    A = G.to_scipy()
+    ref = dijkstra(A, indices=0)
+    r = _json(capsys, ["sssp", str(DATA / "rome99.gr"), "--device", "cpu"])
+    assert r["numbering"] == "0-based vertex ids (file id k is vertex k-1)"
+    assert r["reached"] == int(np.isfinite(ref).sum()) == 3353 - 1840
+    r = _json(capsys, ["path", str(DATA / "rome99.gr"), "--source", "1", "--target", "3353", "--one-based"])
+    ref1 = dijkstra(A, indices=0)
+    assert r["distance"] == ref1[3352] and r["route"][0] == 1 and r["route"][-1] == 3353
+    assert r["numbering"] == "1-based vertex ids (as in the file)"
+    r = _json(capsys, ["bfs", str(DATA / "rome99.gr"), "--device", "cpu"])
+    assert sum(r["levels"]) == r["reached"] == int(np.isfinite(ref).sum())
+    r = _json(capsys, ["components", str(DATA / "rome99.gr"), "--connection", "strong", "--device", "cpu"])
+    assert r["count"] == connected_components(A, directed=True, connection="strong")[0]
+
+
+@pytest.mark.skipif(not (DATA / "email-Enron.txt").exists(), reason="shared data not present")
+def test_real_snap_file(capsys):
+    G = graphs.read(DATA / "email-Enron.txt")
+    r = _json(capsys, ["components", str(DATA / "email-Enron.txt"), "--device", "cpu"])
+    count, labels = connected_components(G.to_scipy(), directed=True, connection="weak")
+    assert r["count"] == count and r["largest"] == np.bincount(labels).max()
+    s = int(np.argmax(np.diff(G.indptr)))  # the busiest sender
+    hops = dijkstra(G.to_scipy(), unweighted=True, indices=s)
+    t = int(np.argmax(np.where(np.isinf(hops), -1, hops)))  # the farthest reachable vertex
+    r = _json(capsys, ["path", str(DATA / "email-Enron.txt"), "--source", str(s), "--target", str(t)])
+    assert r["method"] == "bfs" and r["distance"] == hops[t] > 1 and len(r["route"]) == hops[t] + 1
+
+
+def test_format_for_files_without_a_known_extension(tmp_path, capsys):
+    f = tmp_path / "roads.data"
+    f.write_bytes(gzip.compress(b"c tiny\np sp 3 2\na 1 2 4\na 2 3 5\n"))
+    f = f.rename(tmp_path / "roads.data.gz")
+    assert main(["path", str(f), "--source", "0", "--target", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot tell the format from the extension '.data'" in err and len(err.strip().splitlines()) == 1
+    r = _json(capsys, ["path", str(f), "--format", "dimacs", "--source", "0", "--target", "2"])
+    assert r["distance"] == 9.0 and r["route"] == [0, 1, 2]
+    assert r["numbering"] == "0-based vertex ids (file id k is vertex k-1)"
+
+
+def test_unreachable_target_and_bad_vertex(tmp_path, capsys):
+    f = tmp_path / "g.gr"
+    f.write_text("p sp 3 1\na 1 2 4\n")
+    r = _json(capsys, ["path", str(f), "--source", "0", "--target", "2"])
+    assert r["distance"] is None and r["route"] is None
+    assert main(["path", str(f), "--source", "0", "--target", "2"]) == 0
+    assert "inf: vertex 2 cannot be reached from vertex 0" in capsys.readouterr().out
+    assert main(["sssp", str(f), "--source", "3", "--device", "cpu"]) == 2
+    assert "--source 3 is not a vertex: 0-based vertex ids (file id k is vertex k-1) run from 0 to 2" \
+        in capsys.readouterr().err
+    assert main(["sssp", str(f), "--source", "0", "--one-based", "--device", "cpu"]) == 2
+    assert main(["sssp", str(f), "--source", "1", "--all", "--device", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "1       0.0            -" in out and "2       inf            -" in out
+
+
+@pytest.mark.parametrize("command", [c for c in SUBCOMMANDS if c != "path"])  # path runs on the CPU
+def test_gpu_without_cupy_names_the_extra_and_exits_3(command, monkeypatch, capsys):
+    monkeypatch.setattr(_common, "cupy_installed", lambda: False)
+    assert main([command, "--n", "50", "--device", "gpu"]) == 3
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and 'pip install "semiring-paths[cuda]"' in lines[0]
+    assert "Traceback" not in captured.err and captured.out == ""
+
+
+def test_auto_device_without_cupy_runs_on_the_cpu(monkeypatch, capsys):
+    monkeypatch.setattr(_common, "cupy_installed", lambda: False)
+    r = _json(capsys, ["bfs", "--n", "50"])
+    assert r["device"] == "cpu"
+
+
+def test_parser_has_no_placeholder_subcommands():
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert sorted(sub.choices) == sorted(SUBCOMMANDS)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs CuPy and a CUDA GPU")
+@pytest.mark.parametrize("command", ["sssp", "bfs", "components"])
+def test_subcommands_on_the_gpu_agree_with_the_cpu(command, capsys):
+    argv = [command, "--n", "2000", "--seed", "4", "--all"]
+    gpu = _json(capsys, [*argv, "--device", "gpu"])
+    cpu = _json(capsys, [*argv, "--device", "cpu"])
+    assert gpu["device"] == "gpu" and cpu["device"] == "cpu"
+    for key in ("reached", "farthest", "levels", "count", "components"):
+        assert gpu.get(key) == cpu.get(key)
+    if command == "sssp":
+        assert gpu["all"]["distance"] == cpu["all"]["distance"]
+    if command == "bfs":
+        assert gpu["all"]["level"] == cpu["all"]["level"]

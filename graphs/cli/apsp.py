@@ -1,15 +1,13 @@
-"""The ``semiring-paths`` command line.
+"""``semiring-paths apsp``: all-pairs shortest paths of a graph file or a generated road network.
 
-``semiring-paths apsp`` is the main job: all-pairs shortest paths of a graph
-file (DIMACS ``.gr``, SNAP edge list, Matrix Market, optionally ``.gz``) or, with
-no file, of a seeded road-like network (:func:`graphs.generators.road_network`).
 It prints the size, the method and device chosen, the time and rate, and checks
 sampled rows of the result against ``scipy.sparse.csgraph`` (Dijkstra, or
 Johnson when there are negative weights).  The exit status is 0 when the check
-passes, 1 when it fails, 2 for bad input.
+passes, 1 when it fails, 2 for bad input, 3 when ``--device gpu`` lacks CuPy.
 
 Examples
 --------
+>>> from graphs.cli import main
 >>> main(["apsp", "--n", "300", "--seed", "1", "--device", "cpu", "--quiet"])
 0
 """
@@ -17,60 +15,68 @@ Examples
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import time
-from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["main", "build_parser", "run_apsp"]
+from ._common import DEFAULT_N, add_graph_arguments, load_graph, resolve_device
 
-DEFAULT_N = 3000
+__all__ = ["add_parser", "run", "run_apsp"]
+
 WARMUP_FULL = 8192  # GPU jobs up to this size are warmed up on a full-size copy
 CHECK_ROWS = 8
 
+METHOD_HELP = """all-pairs method: auto (default) = rkleene where the matrix fits, else (GPU) streamed blocked-fw;
+rkleene = recursive Kleene, n^3 work in large min-plus GEMMs, the fast one;
+blocked-fw = blocked Floyd-Warshall, the same GEMMs in tiles (the out-of-core GPU route);
+squaring = repeated min-plus squaring, log2(n) products, only for graphs whose shortest paths have few arcs;
+fw = the plain O(n^3) Floyd-Warshall loop, a slow reference for checking (about 70x slower than auto on rome99)"""
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``semiring-paths``.
 
-    >>> build_parser().parse_args(["apsp", "--n", "10"]).n
-    10
-    """
-    parser = argparse.ArgumentParser(
-        prog="semiring-paths",
-        description="Path problems on graphs as linear algebra over semirings (CPU and NVIDIA GPU).",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-    ap = sub.add_parser("apsp", help="all-pairs shortest paths of a graph file or a generated road network")
-    ap.add_argument("graph", nargs="?", help="graph file (.gr, SNAP edge list, .mtx; .gz allowed); "
-                    "default: a seeded road-like network")
-    ap.add_argument("--n", type=int, default=DEFAULT_N, help=f"vertices of the generated graph (default {DEFAULT_N})")
-    ap.add_argument("--seed", type=int, default=0, help="seed of the generated graph (default 0)")
-    ap.add_argument("--method", default="auto", choices=["auto", "rkleene", "blocked-fw", "squaring", "fw"])
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add ``apsp`` and its options to the subcommands ``sub``."""
+    ap = sub.add_parser("apsp", help="all-pairs shortest paths (dense distance matrix), checked against SciPy",
+                        description="All-pairs shortest paths of a graph file or a generated road network; "
+                                    "sampled rows are checked against scipy.sparse.csgraph.",
+                        formatter_class=argparse.RawTextHelpFormatter)
+    add_graph_arguments(ap, vertices=False, n_default=DEFAULT_N)
+    ap.add_argument("--method", default="auto", choices=["auto", "rkleene", "blocked-fw", "squaring", "fw"],
+                    help=METHOD_HELP)
     ap.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"],
                     help="auto: the GPU when CuPy sees one, else the CPU")
     ap.add_argument("--dtype", default="auto", choices=["auto", "float32", "float64", "int32", "int64"],
                     help="auto: float32 on the GPU, float64 on the CPU")
-    ap.add_argument("--out", help="save the distance matrix to this .npy file")
+    ap.add_argument("--out", help="save the distance matrix to this .npy file (row i, column j: i -> j, 0-based)")
     ap.add_argument("--check-rows", type=int, default=CHECK_ROWS, help="rows checked against SciPy (0: none)")
     ap.add_argument("--quiet", action="store_true", help="print nothing; only the exit status tells")
-    return parser
+    return ap
+
+
+def run(args: argparse.Namespace, out=None) -> int:
+    """Run ``apsp``; with ``--json``, its report lines become the fields of one JSON object."""
+    out = sys.stdout if out is None else out
+    if not args.json or args.quiet:
+        return run_apsp(args, out)
+    import json
+
+    buf = io.StringIO()
+    status = run_apsp(args, buf)
+    report = {"command": "apsp", "status": status}
+    for line in buf.getvalue().splitlines():
+        key, _, value = line.partition(" ")
+        report[key] = value.strip()
+    print(json.dumps(report), file=out, flush=True)
+    return status
 
 
 def _device(choice: str) -> str:
-    from semiring.backend import gpu_available
-
-    if choice == "auto":
-        return "gpu" if gpu_available() else "cpu"
-    return choice
+    return resolve_device(choice)
 
 
 def _load(args: argparse.Namespace):
-    import graphs
-
-    if args.graph:
-        return graphs.read(args.graph), args.graph
-    return graphs.generators.road_network(args.n, seed=args.seed), f"road_network(n={args.n}, seed={args.seed})"
+    return load_graph(args)
 
 
 def _check(G, D: np.ndarray, rows: np.ndarray) -> float:
@@ -156,23 +162,3 @@ def run_apsp(args: argparse.Namespace, out=None) -> int:
         np.save(args.out, D)
         say(f"saved     {args.out}")
     return status
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``semiring-paths`` console script.
-
-    Bad input (a malformed file, a negative cycle, an unsupported option)
-    is reported on stderr with exit status 2.
-    """
-    args = build_parser().parse_args(argv)
-    try:
-        if args.command == "apsp":
-            return run_apsp(args)
-    except (ValueError, OSError) as err:
-        print(f"semiring-paths: error: {err}", file=sys.stderr)
-        return 2
-    return 2  # pragma: no cover - argparse rejects unknown commands
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

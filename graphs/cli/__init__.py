@@ -1,0 +1,105 @@
+"""The ``semiring-paths`` command line: one subcommand per job, one module each.
+
+* ``apsp`` (:mod:`graphs.cli.apsp`): all-pairs shortest paths, checked against SciPy;
+* ``sssp`` (:mod:`graphs.cli.sssp`): distances from one source;
+* ``path`` (:mod:`graphs.cli.path`): one shortest route (:func:`graphs.shortest_path`);
+* ``bfs`` (:mod:`graphs.cli.bfs`): breadth-first levels;
+* ``components`` (:mod:`graphs.cli.components`): weak or strong components.
+
+Each reads a graph file (DIMACS ``.gr``, SNAP edge list, Matrix Market, ``.gz``
+allowed; ``--format`` when the extension does not tell) or, with no file,
+generates a seeded road-like network (:func:`graphs.generators.road_network`).
+Vertex ids are 0-based in and out (``--one-based`` for the 1-based ids of
+DIMACS and Matrix Market files).  Output is aligned text, or one JSON object
+with ``--json``.  Exit status: 0 done, 1 the apsp check failed, 2 bad input,
+3 a missing optional dependency (``--device gpu`` without CuPy); shared pieces
+live in :mod:`graphs.cli._common`.
+
+Examples
+--------
+>>> main(["path", "--n", "300", "--source", "2", "--target", "9", "--json"])  # doctest: +ELLIPSIS
+{"command": "path", ..., "source": 2, "target": 9, ..., "route": [2, ..., 9]}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import apsp, bfs, components, path, sssp
+from ._common import BAD_INPUT, EXIT_CODES, MISSING_DEPENDENCY, MissingDependency
+from .apsp import run_apsp
+
+__all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
+
+SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "bfs": bfs, "components": components}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``semiring-paths``.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+
+    Examples
+    --------
+    >>> build_parser().parse_args(["apsp", "--n", "10"]).n
+    10
+    """
+    from semiring import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="semiring-paths",
+        description="Path problems on graphs as linear algebra over semirings (CPU and NVIDIA GPU). "
+                    "Vertex ids are 0-based unless --one-based is given.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(SUBCOMMANDS) + "}")
+    for module in SUBCOMMANDS.values():
+        module.add_parser(sub).epilog = EXIT_CODES
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``semiring-paths`` console script.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 done, 1 the apsp check failed, 2 bad input (a
+        malformed file, a negative cycle, an unknown vertex: one line on
+        stderr), 3 a missing optional dependency (one line naming what to
+        install).  ``--help``, ``--version`` and argparse's own errors exit
+        through ``SystemExit`` (0 and 2).
+
+    Examples
+    --------
+    >>> main(["components", "--n", "50", "--device", "cpu", "--json"])  # doctest: +ELLIPSIS
+    {"command": "components", ...}
+    0
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        return SUBCOMMANDS[args.command].run(args)
+    except MissingDependency as err:
+        print(f"semiring-paths: {err}", file=sys.stderr)
+        return MISSING_DEPENDENCY
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in ("cupy", "cupyx"):
+            raise
+        print('semiring-paths: this needs CuPy: pip install "semiring-paths[cuda]"', file=sys.stderr)
+        return MISSING_DEPENDENCY
+    except (ValueError, OSError) as err:
+        print(f"semiring-paths: error: {err}", file=sys.stderr)
+        return BAD_INPUT
+

@@ -1,0 +1,276 @@
+"""What the ``semiring-paths`` subcommands share: exit codes, graph loading, vertex numbering, output.
+
+* exit codes :data:`OK`, :data:`CHECK_FAILED`, :data:`BAD_INPUT`,
+  :data:`MISSING_DEPENDENCY`, and :class:`MissingDependency`;
+* :func:`add_graph_arguments` (the graph file or the generated default,
+  ``--format``, ``--device``, ``--json``, vertex numbering) and
+  :func:`load_graph`, :func:`resolve_device`;
+* :class:`Numbering`: 0-based vertex ids in and out, or 1-based with
+  ``--one-based`` (the ids of DIMACS and Matrix Market files);
+* :class:`Report`: key/value lines and tables on a terminal, one JSON object
+  with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+__all__ = [
+    "OK",
+    "CHECK_FAILED",
+    "BAD_INPUT",
+    "MISSING_DEPENDENCY",
+    "EXIT_CODES",
+    "MissingDependency",
+    "cupy_installed",
+    "resolve_device",
+    "add_graph_arguments",
+    "load_graph",
+    "Numbering",
+    "Report",
+    "to_host",
+    "number",
+    "file_format",
+    "start",
+]
+
+OK = 0
+CHECK_FAILED = 1
+BAD_INPUT = 2
+MISSING_DEPENDENCY = 3
+EXIT_CODES = """exit status:
+  0  done (and, for apsp, the check against SciPy passed)
+  1  apsp: the check against SciPy failed
+  2  bad input: unreadable or malformed file, bad option, negative cycle, unknown vertex
+  3  an optional dependency or device is missing (--device gpu without CuPy or a CUDA GPU)"""
+
+DEFAULT_N = 3000
+ONE_BASED_FORMATS = ("dimacs", "mtx")
+
+
+class MissingDependency(RuntimeError):
+    """An optional dependency (or the device it drives) is not there; the message says what to install."""
+
+
+def cupy_installed() -> bool:
+    """Whether CuPy can be imported (checked without importing it).
+
+    >>> isinstance(cupy_installed(), bool)
+    True
+    """
+    return importlib.util.find_spec("cupy") is not None
+
+
+def resolve_device(choice: str) -> str:
+    """``"cpu"`` or ``"gpu"`` for a ``--device`` choice.
+
+    Parameters
+    ----------
+    choice : {"auto", "cpu", "gpu"}
+        ``"auto"``: the GPU when CuPy sees one, else the CPU.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    MissingDependency
+        ``"gpu"`` without CuPy (naming the extra to install), or without a
+        usable CUDA GPU.
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    'cpu'
+    """
+    if choice == "cpu":
+        return "cpu"
+    if not cupy_installed():
+        if choice == "gpu":
+            raise MissingDependency('--device gpu needs CuPy: pip install "semiring-paths[cuda]" '
+                                    '(or "semiring-paths[cuda12]" for CUDA 12)')
+        return "cpu"
+    from semiring.backend import gpu_available
+
+    if gpu_available():
+        return "gpu"
+    if choice == "gpu":
+        raise MissingDependency("--device gpu: CuPy is installed but sees no usable CUDA GPU")
+    return "cpu"
+
+
+def add_graph_arguments(p: argparse.ArgumentParser, *, vertices: bool = True, device: bool = True,
+                        n_default: int = DEFAULT_N) -> None:
+    """The arguments every subcommand takes: the graph, ``--format``, ``--n``, ``--seed``, ``--json``.
+
+    With ``vertices``, also ``--one-based`` (for subcommands that read or print
+    vertex ids); with ``vertices`` and ``device``, also ``--device``.
+    """
+    p.add_argument("graph", nargs="?",
+                   help="graph file: DIMACS .gr, SNAP edge list (.txt, .tsv, .el, .edges, .csv), Matrix Market "
+                        ".mtx; .gz allowed. Default: a seeded road-like network (graphs.generators.road_network)")
+    p.add_argument("--format", choices=["dimacs", "snap", "mtx"],
+                   help="format of the graph file when its extension does not tell")
+    p.add_argument("--n", type=int, default=n_default,
+                   help=f"vertices of the generated graph (default {n_default})")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated graph (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    if vertices and device:
+        p.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"],
+                       help="auto: the GPU when CuPy sees one, else the CPU")
+    if vertices:
+        p.add_argument("--one-based", action="store_true",
+                       help="vertex ids in and out count from 1, like the ids inside DIMACS and Matrix Market "
+                            "files (default: 0-based, file id k is vertex k-1)")
+
+
+def file_format(args: argparse.Namespace) -> str | None:
+    """The format of ``args.graph`` (``None`` for the generated graph)."""
+    if not args.graph:
+        return None
+    from graphs.io import _format_of
+
+    return _format_of(Path(args.graph), args.format)
+
+
+def load_graph(args: argparse.Namespace):
+    """``(graph, name)``: ``args.graph`` read with ``--format``, or the generated road network.
+
+    >>> G, name = load_graph(argparse.Namespace(graph=None, n=50, seed=1, format=None))
+    >>> G.n, name
+    (50, 'road_network(n=50, seed=1)')
+    """
+    import graphs
+
+    if args.graph:
+        return graphs.read(args.graph, format=getattr(args, "format", None)), args.graph
+    if args.n < 1:
+        raise ValueError(f"--n must be at least 1, got {args.n}")
+    return graphs.generators.road_network(args.n, seed=args.seed), f"road_network(n={args.n}, seed={args.seed})"
+
+
+class Numbering:
+    """Vertex ids as the user writes them (0-based, or 1-based with ``--one-based``) and as the graph holds them.
+
+    >>> num = Numbering(one_based=True, fmt="dimacs")
+    >>> num.vertex_in(1, "--source", 5), num.out(0), num.note
+    (0, 1, '1-based vertex ids (as in the file)')
+    >>> Numbering(one_based=False, fmt="dimacs").note
+    '0-based vertex ids (file id k is vertex k-1)'
+    """
+
+    def __init__(self, one_based: bool, fmt: str | None) -> None:
+        self.base = 1 if one_based else 0
+        if one_based:
+            self.note = "1-based vertex ids" + (" (as in the file)" if fmt in ONE_BASED_FORMATS else "")
+        elif fmt in ONE_BASED_FORMATS:
+            self.note = "0-based vertex ids (file id k is vertex k-1)"
+        else:
+            self.note = "0-based vertex ids"
+
+    def vertex_in(self, v: int, name: str, n: int) -> int:
+        """The graph's vertex for the user's id ``v`` of option ``name``; ``VertexError`` outside the graph."""
+        from graphs.errors import VertexError
+
+        if not self.base <= v < n + self.base:
+            raise VertexError(f"{name} {v} is not a vertex: {self.note} run from {self.base} to {n - 1 + self.base}")
+        return v - self.base
+
+    def out(self, v: int) -> int:
+        """The user's id of the graph's vertex ``v``."""
+        return int(v) + self.base
+
+
+def to_host(a) -> np.ndarray:
+    """A NumPy copy of a NumPy or CuPy array."""
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+def number(x) -> Any:
+    """A JSON-safe Python number (``None`` for inf / nan)."""
+    x = x.item() if hasattr(x, "item") else x
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+class Report:
+    """Collects what a subcommand found and prints it: aligned ``key  value`` lines and tables, or JSON.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> r = Report("demo", as_json=False, out=out)
+    >>> r.field("vertices", 3, "3 vertices")
+    >>> r.table("sizes", ["component", "size"], [[0, 2], [1, 1]])
+    >>> r.emit()
+    >>> print(out.getvalue().rstrip())
+    vertices   3 vertices
+    component  size
+    ---------  ----
+            0     2
+            1     1
+    """
+
+    def __init__(self, command: str, as_json: bool, out: TextIO | None = None) -> None:
+        self.data: dict[str, Any] = {"command": command}
+        self.lines: list[str] = []
+        self.as_json = as_json
+        self.out = sys.stdout if out is None else out
+
+    def field(self, key: str, value: Any, text: str | None = None, label: str | None = None) -> None:
+        """Record ``key = value`` (JSON) and print ``text`` (default ``value``) after ``label`` (default ``key``)."""
+        self.data[key] = value
+        self.lines.append(f"{label or key:<10} {value if text is None else text}")
+
+    def table(self, key: str, header: list[str], rows: list[list[Any]], json_rows: Any = None) -> None:
+        """Record rows under ``key`` (``json_rows`` if given, else a list of dicts) and print them as columns."""
+        self.data[key] = json_rows if json_rows is not None else [dict(zip(header, map(number, r))) for r in rows]
+        cells = [header] + [["inf" if number(c) is None and c is not None else ("-" if c is None else str(c))
+                             for c in r] for r in rows]
+        widths = [max(len(r[k]) for r in cells) for k in range(len(header))]
+        self.lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+        self.lines.append("  ".join("-" * w for w in widths))
+        self.lines.extend("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in cells[1:])
+
+    def emit(self) -> None:
+        """Print the report."""
+        if self.as_json:
+            print(json.dumps(self.data, indent=None, allow_nan=False), file=self.out, flush=True)
+        else:
+            print("\n".join(self.lines), file=self.out, flush=True)
+
+
+def start(args: argparse.Namespace, command: str, out: TextIO | None = None):
+    """Load the graph of ``args`` and open the report: ``(G, report, numbering)``.
+
+    The report starts with the graph (name, size, kind, read time) and the
+    vertex numbering in use.  With ``--device``, ``G`` is moved there.
+    """
+    import time
+
+    device = resolve_device(args.device) if hasattr(args, "device") else "cpu"
+    t0 = time.perf_counter()
+    G, name = load_graph(args)
+    seconds = time.perf_counter() - t0
+    if device != G.device:
+        G = G.to(device)
+    num = Numbering(getattr(args, "one_based", False), file_format(args))
+    report = Report(command, args.json, out)
+    kind = f"{'directed' if G.directed else 'undirected'}, " \
+           f"{'weighted ' + str(G.weights.dtype) if G.weights is not None else 'unweighted'}"
+    report.field("graph", name)
+    report.data.update(vertices=G.n, edges=G.nnz, directed=bool(G.directed), weighted=G.weights is not None,
+                       read_s=round(seconds, 4), device=device)
+    report.lines.append(f"{'size':<10} {G.n:,} vertices, {G.nnz:,} arcs ({kind}), read in {seconds:.2f} s, "
+                        f"on {device}")
+    report.field("numbering", num.note)
+    return G, report, num

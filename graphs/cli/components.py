@@ -1,0 +1,64 @@
+"""``semiring-paths components``: weakly or strongly connected components, their count and sizes.
+
+Examples
+--------
+>>> from graphs.cli import main
+>>> main(["components", "--n", "100", "--device", "cpu", "--json"])  # doctest: +ELLIPSIS
+{"command": "components", ..., "count": 1, "largest": 100, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from ._common import OK, add_graph_arguments, start, to_host
+
+__all__ = ["add_parser", "run"]
+
+SHOWN = 10  # components listed on the terminal
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add ``components`` and its options to the subcommands ``sub``."""
+    p = sub.add_parser("components", help="connected components (weak or strong): count and sizes",
+                       description="Connected components: weak (arc directions ignored) or strong "
+                                   "(mutual reachability); the count and the sizes, largest first.")
+    add_graph_arguments(p)
+    p.add_argument("--connection", default="weak", choices=["weak", "strong"],
+                   help="weak: ignore arc directions (default); strong: mutual reachability")
+    p.add_argument("--all", action="store_true", help="list every vertex's component")
+    return p
+
+
+def run(args: argparse.Namespace, out=None) -> int:
+    """Run ``components``; return the exit status."""
+    import graphs
+
+    G, report, num = start(args, "components", out)
+    t0 = time.perf_counter()
+    count, labels = graphs.connected_components(G, args.connection)
+    seconds = time.perf_counter() - t0
+    labels = to_host(labels)
+    sizes = np.bincount(labels, minlength=count)
+    first = np.full(count, G.n, dtype=np.int64)
+    np.minimum.at(first, labels, np.arange(G.n))
+    order = np.lexsort((first, -sizes))  # largest first, ties by smallest vertex
+    report.field("connection", args.connection)
+    report.field("time_s", round(seconds, 6), f"{seconds:.4f} s", label="time")
+    report.field("count", int(count), f"{int(count):,} components")
+    report.field("largest", int(sizes.max(initial=0)), f"{int(sizes.max(initial=0)):,} vertices")
+    rows = [[int(c), int(sizes[c]), num.out(first[c])] for c in order]
+    shown = rows if (args.all or args.json) else rows[:SHOWN]
+    report.table("components", ["component", "size", "smallest vertex"], shown,
+                 json_rows=[{"component": c, "size": z, "smallest_vertex": v} for c, z, v in rows])
+    if len(rows) > len(shown):
+        report.lines.append(f"... {len(rows) - len(shown):,} more (--all lists them)")
+    if args.all:
+        report.data["labels"] = labels.tolist()
+        report.lines.append("component of every vertex: " + " ".join(map(str, labels.tolist())))
+    report.emit()
+    return OK

@@ -1,0 +1,64 @@
+"""``semiring-paths path``: one shortest route from ``--source`` to ``--target`` (:func:`graphs.shortest_path`).
+
+Examples
+--------
+>>> from graphs.cli import main
+>>> main(["path", "--n", "200", "--source", "0", "--target", "7"])  # doctest: +ELLIPSIS
+graph      road_network(n=200, seed=0)
+...
+route      0 -> ... -> 7
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ._common import OK, add_graph_arguments, number, start
+
+__all__ = ["add_parser", "run"]
+
+HEURISTIC_HELP = """search: auto (default) = A* with a Euclidean lower bound when the graph has coordinates and
+the bound is tight (road networks), else bidirectional Dijkstra;
+euclidean = A* whenever the graph has coordinates; none = bidirectional Dijkstra.
+Unweighted graphs use bidirectional BFS, negative weights Bellman-Ford."""
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add ``path`` and its options to the subcommands ``sub``."""
+    p = sub.add_parser("path", help="one shortest route from a source to a target",
+                       description="One shortest route from --source to --target, its length and its vertices. "
+                                   "The search runs on the CPU.",
+                       formatter_class=argparse.RawTextHelpFormatter)
+    add_graph_arguments(p, device=False)
+    p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
+    p.add_argument("--target", type=int, default=None, help="target vertex (default: the last vertex)")
+    p.add_argument("--heuristic", default="auto", choices=["auto", "euclidean", "none"], help=HEURISTIC_HELP)
+    return p
+
+
+def run(args: argparse.Namespace, out=None) -> int:
+    """Run ``path``; return the exit status."""
+    import graphs
+
+    G, report, num = start(args, "path", out)
+    s = num.vertex_in(args.source, "--source", G.n)
+    t = G.n - 1 if args.target is None else num.vertex_in(args.target, "--target", G.n)
+    t0 = time.perf_counter()
+    r = graphs.shortest_path(G, s, t, heuristic=None if args.heuristic == "none" else args.heuristic)
+    seconds = time.perf_counter() - t0
+    report.field("source", num.out(s))
+    report.field("target", num.out(t))
+    report.field("method", r.method, f"{r.method} ({r.settled:,} vertices settled)")
+    report.data["settled"] = r.settled
+    report.field("time_s", round(seconds, 6), f"{seconds:.4f} s", label="time")
+    if r.path is None:
+        report.field("distance", None, f"inf: vertex {num.out(t)} cannot be reached from vertex {num.out(s)}")
+        report.field("route", None, "none")
+    else:
+        report.field("distance", number(r.distance), f"{r.distance} over {r.hops} arcs")
+        route = [num.out(v) if isinstance(v, int) else v for v in r.path]
+        report.field("route", route, " -> ".join(map(str, route)))
+    report.emit()
+    return OK
