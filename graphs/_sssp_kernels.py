@@ -31,6 +31,7 @@ __all__ = [
     "pred_cycle_vertex",
     "tight_tree_preds",
     "negative_cycle_wide",
+    "reachable_from",
     "BUCKET_LIMIT",
 ]
 
@@ -198,6 +199,30 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
             c = pred_cycle_vertex(pred)
             return rounds, c if c >= 0 else -2
     return rounds, -1
+
+
+@njit(cache=True, nogil=True)
+def reachable_from(indptr, indices, frontier, nf):  # pragma: no cover - jitted
+    """``uint8`` mask of the vertices reachable from ``frontier[:nf]`` (a BFS that ignores weights)."""
+    n = indptr.shape[0] - 1
+    seen = np.zeros(n, dtype=np.uint8)
+    stack = np.empty(max(n, 1), dtype=np.int32)
+    top = 0
+    for k in range(nf):
+        if seen[frontier[k]] == 0:
+            seen[frontier[k]] = 1
+            stack[top] = frontier[k]
+            top += 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if seen[v] == 0:
+                seen[v] = 1
+                stack[top] = v
+                top += 1
+    return seen
 
 
 @njit(inline="always")

@@ -296,18 +296,28 @@ def _bellman_ford(G: Graph, frontier: np.ndarray, dist: np.ndarray, pred: np.nda
 
     Raises :class:`NegativeCycleError` for a negative cycle; distances that
     saturated at ``-inf`` are one only if the exact check of
-    :func:`_saturated_cycle` finds a negative cycle among them.
+    :func:`_saturated_cycle` finds a negative cycle among them.  Integer sums
+    that saturated at ``+inf`` (distances beyond the dtype's range read as
+    unreachable) must not hide a negative cycle behind them: when a reachable
+    vertex keeps ``+inf``, the whole reachable part is checked exactly.
     """
     dtype = G.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     dist[frontier] = 0
     _, v = K.bellman_ford(G.indptr, G.indices, G.weights, frontier, frontier.shape[0], dist, pred, lo, hi)
-    if v == -2:
-        v, cpred = _saturated_cycle(G, dist == lo)
+    if v >= 0:
+        raise _cycle_error(G, pred, int(v))
+    member = dist == lo if v == -2 else None
+    if dtype.kind == "i":
+        # A sum that saturated at +inf hides the vertices behind it, and with them any negative
+        # cycle there: when a reachable vertex kept +inf, check the whole reachable part exactly.
+        reach = K.reachable_from(G.indptr, G.indices, frontier, frontier.shape[0])
+        if (dist[reach != 0] == hi).any():
+            member = reach != 0
+    if member is not None:
+        v, cpred = _saturated_cycle(G, member)
         if v >= 0:
             raise _cycle_error(G, cpred, v)
-    elif v >= 0:
-        raise _cycle_error(G, pred, int(v))
 
 
 def _saturated_cycle(G: Graph, member: np.ndarray) -> tuple[int, np.ndarray]:
