@@ -8,12 +8,14 @@
 * :func:`bfs` (direction-optimising), :func:`st_connectivity` (bidirectional),
   :func:`sssp` (Bellman-Ford, delta-stepping, Dijkstra, label-correcting),
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
-  :func:`connected_components` (weak and strong).
+  :func:`connected_components` (weak and strong),
+  :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`).
 
 The algorithms are sparse semiring products in disguise (see
 :mod:`semiring.sparse`); on the GPU their kernels and drivers live in
 :mod:`graphs.cuda` (``bfs.cu`` / :mod:`graphs.cuda.bfs`, ``sssp.cu`` /
-:mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`), and
+:mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`, ``spanning_tree.cu`` /
+:mod:`graphs.cuda.spanning_tree`), and
 share their warp-level helpers with the sparse semiring kernels through
 ``semiring/cuda/sparse_device.cuh``.
 
@@ -32,6 +34,7 @@ from .components import connected_components
 from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError
 from .graph import Graph, as_graph
 from .io import read, write
+from .spanning_tree import SpanningForest, minimum_spanning_tree
 from .sssp import multi_source_sssp, sssp
 from .traversal import bfs, st_connectivity
 
@@ -46,6 +49,8 @@ __all__ = [
     "sssp",
     "multi_source_sssp",
     "connected_components",
+    "minimum_spanning_tree",
+    "SpanningForest",
     "GraphError",
     "GraphFormatError",
     "VertexError",
