@@ -89,15 +89,19 @@ def filter_chunk(lo, hi, eu, ev, ew, eid, comp, bw, bi):  # pragma: no cover - j
 
 
 @njit(cache=True, nogil=True)
-def merge_minima(bw, bi, ow, oi):  # pragma: no cover - jitted
-    """``(bw[r], bi[r]) = `` the smaller of itself and ``(ow[r], oi[r])``; resets ``oi`` to NONE."""
-    for r in range(bi.shape[0]):
-        d = oi[r]
-        if d != NONE:
-            if bi[r] == NONE or _less(ow[r], d, bw[r], bi[r]):
-                bw[r] = ow[r]
-                bi[r] = d
-            oi[r] = NONE
+def merge_minima(lo, hi, eu, ev, bw, bi, ow, oi):  # pragma: no cover - jitted
+    """Fold the minima ``(ow, oi)`` of the chunk ``[lo, hi)`` into ``(bw, bi)``; resets ``oi`` to NONE.
+
+    Only the chunk's endpoints can have minima there, so only they are visited.
+    """
+    for j in range(lo, hi):
+        for r in (eu[j], ev[j]):
+            d = oi[r]
+            if d != NONE:
+                if bi[r] == NONE or _less(ow[r], d, bw[r], bi[r]):
+                    bw[r] = ow[r]
+                    bi[r] = d
+                oi[r] = NONE
 
 
 @njit(inline="always")
@@ -141,7 +145,16 @@ def join_minima(lo, hi, eu, ev, eid, bi, parent, tree, k):  # pragma: no cover -
 
 
 @njit(cache=True, nogil=True)
-def compress(parent):  # pragma: no cover - jitted
-    """Point every vertex straight at its root (the next round's ``comp``)."""
-    for v in range(parent.shape[0]):
-        parent[v] = _find(parent, parent[v])
+def compress(parent, eu, ev, m):  # pragma: no cover - jitted
+    """Point every vertex the list ``[0, m)`` names straight at its root (the next round's ``comp``).
+
+    Sweeps all vertices when that is shorter than the list.
+    """
+    n = parent.shape[0]
+    if n <= 2 * m:
+        for v in range(n):
+            parent[v] = _find(parent, parent[v])
+    else:
+        for j in range(m):
+            parent[eu[j]] = _find(parent, eu[j])
+            parent[ev[j]] = _find(parent, ev[j])

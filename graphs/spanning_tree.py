@@ -197,8 +197,8 @@ def _forest_arcs_cpu(G: Graph) -> np.ndarray:
         run_rows(filter_rows, m, work=m * WORK_PER_EDGE, align=1)
         kept.sort(key=lambda r: r[0])
         bw, bi = kept[0][2]
-        for _, _, (ow, oi) in kept[1:]:
-            K.merge_minima(bw, bi, ow, oi)  # resets oi
+        for lo, end, (ow, oi) in kept[1:]:
+            K.merge_minima(lo, end, eu, ev, bw, bi, ow, oi)  # resets oi
         for lo, end, _ in kept:
             k = K.join_minima(lo, end, eu, ev, eid, bi, parent, tree, k)  # resets bi
         spare.extend(b for _, _, b in kept)
@@ -208,7 +208,7 @@ def _forest_arcs_cpu(G: Graph) -> np.ndarray:
                 for a in (eu, ev, ew, eid):
                     a[m:m + end - lo] = a[lo:end]
             m += end - lo
-        K.compress(parent)
+        K.compress(parent, eu, ev, m)
     return np.sort(tree[:k])
 
 
