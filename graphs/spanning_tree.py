@@ -92,12 +92,13 @@ class SpanningForest:
         """The forest in the layout of SciPy's ``minimum_spanning_tree``.
 
         A ``scipy.sparse.csr_matrix`` (``cupyx.scipy.sparse.csr_matrix`` on the
-        GPU) of shape ``(n, n)`` and dtype float64 holding each edge once, at
-        ``(u, v)`` with ``u < v``; SciPy stores an edge at the position of the
-        input entry it kept, which is the same place for a symmetric input
-        whose entries it reads upper triangle first, and ``T + T.T`` is the
-        symmetric forest either way.  Zero-weight edges are stored as explicit
-        zeros (SciPy drops them from its input).
+        GPU) of shape ``(n, n)`` and dtype float64, sorted indices, holding each
+        edge once, at ``(u, v)`` with ``u < v``.  For a symmetric input SciPy's
+        result has this layout too (upper triangular); for an asymmetric one
+        SciPy keeps each edge where the input entry it chose sits, which may be
+        below the diagonal, and ``T + T.T`` is the symmetric forest either way.
+        Zero-weight edges are stored as explicit zeros (SciPy drops zeros from
+        its input).
 
         Returns
         -------
