@@ -9,12 +9,14 @@
   :func:`sssp` (Bellman-Ford, delta-stepping, Dijkstra, label-correcting),
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
   :func:`shortest_path` (one route: bidirectional Dijkstra, A* with coordinates),
-  :func:`connected_components` (weak and strong).
+  :func:`connected_components` (weak and strong),
+  :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`).
 
 The algorithms are sparse semiring products in disguise (see
 :mod:`semiring.sparse`); on the GPU their kernels and drivers live in
 :mod:`graphs.cuda` (``bfs.cu`` / :mod:`graphs.cuda.bfs`, ``sssp.cu`` /
-:mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`), and
+:mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`, ``spanning_tree.cu`` /
+:mod:`graphs.cuda.spanning_tree`), and
 share their warp-level helpers with the sparse semiring kernels through
 ``semiring/cuda/sparse_device.cuh``.
 
@@ -36,6 +38,7 @@ from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexErro
 from .graph import Graph, as_graph
 from .io import read, write
 from .single_pair import ShortestPath, shortest_path
+from .spanning_tree import SpanningForest, minimum_spanning_tree
 from .sssp import multi_source_sssp, sssp
 from .traversal import bfs, st_connectivity
 
@@ -53,6 +56,8 @@ __all__ = [
     "shortest_path",
     "ShortestPath",
     "connected_components",
+    "minimum_spanning_tree",
+    "SpanningForest",
     "GraphError",
     "GraphFormatError",
     "VertexError",

@@ -1,0 +1,256 @@
+"""Minimum spanning forests: Boruvka's algorithm with edge filtering, on the CPU and GPU.
+
+Every component of the graph, read as undirected (as SciPy's
+``minimum_spanning_tree`` reads a directed matrix), gets a spanning tree of
+least total weight.  Negative and zero weights are ordinary weights; self loops
+never belong to a forest; parallel arcs are separate candidate edges.  An
+unweighted graph weighs 1 per edge.
+
+**Which forest.**  Edges are ordered strictly by ``(weight, arc id)``, where the
+*arc id* is the arc's position in the graph's CSR (``G.indices``).  The result
+is the unique minimum spanning forest under that order, so it does not depend
+on the device or on thread timing.  For an undirected graph, whose edge
+``{u, v}`` is stored as two arcs, the arc that counts is the canonical one,
+``min(u, v) -> max(u, v)`` (it comes first in the CSR); for a directed graph
+each arc ``u -> v`` is its own candidate edge ``{u, v}`` (so of the arcs
+``u -> v`` and ``v -> u`` the lighter one wins, as in SciPy).
+
+**Algorithm.**  Boruvka (1926) rounds: every component picks its minimum edge
+(the cut property puts it in the forest), the picked edges join components,
+and the edge list is filtered: edges inside one component are dropped, the
+others are relabelled to their components' roots, as in ECL-MST (Fallin,
+Gonzalez, Seo & Burtscher, "A High-Performance MST Implementation for GPUs",
+SC'23, sections 3-4).  The seed paper of Harish, Vineet & Narayanan ("Large
+graph algorithms for massively multithreaded architectures", 2009) runs the
+same rounds with contraction.  On the CPU (:mod:`graphs._mst_kernels`, Numba)
+the minimum search is split over the worker threads and the joins go through a
+union-find; on the GPU (:mod:`graphs.cuda.spanning_tree`) components hook along
+their minimum edges (a mutual pair keeps the smaller root) and pointer jumping
+flattens them.  Each round at least halves the number of components that
+still have edges, so there are at most ``log2(n)`` rounds.
+
+Examples
+--------
+>>> from graphs import Graph
+>>> G = Graph.from_edges([0, 1, 0, 2], [1, 2, 2, 3], [1.0, 2.0, 5.0, -1.0], directed=False)
+>>> F = minimum_spanning_tree(G)
+>>> F.weight, F.n_components
+(2.0, 1)
+>>> F.edges
+(array([0, 1, 2], dtype=int32), array([1, 2, 3], dtype=int32), array([ 1.,  2., -1.]))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _mst_kernels as K
+from ._arguments import resolve_graph_device
+from .graph import Graph, as_graph
+from .validate import check_weights
+
+__all__ = ["SpanningForest", "minimum_spanning_tree"]
+
+WORK_PER_EDGE = 64  # cost units of one edge for the thread pool: from 65536 edges a round is split
+
+
+@dataclass(frozen=True)
+class SpanningForest:
+    """A minimum spanning forest: its edges, total weight, component count and graph.
+
+    Attributes
+    ----------
+    weight : float or int
+        Total weight: a Python ``float`` (summed in float64) for float weights,
+        an exact Python ``int`` for integer weights; on the GPU the same scalars.
+        A forest with both ``+inf`` and ``-inf`` edges totals NaN.
+    edges : tuple of arrays ``(u, v, w)``
+        One entry per forest edge, ``u < v`` (int32), ``w`` in the graph's weight
+        dtype (float64 ones for an unweighted graph), in increasing arc id (see
+        :mod:`graphs.spanning_tree`).  NumPy arrays, or CuPy arrays on the GPU.
+    graph : Graph
+        The forest as an undirected :class:`Graph` (both arcs of each edge) on
+        the input's device.
+    n_components : int
+        Connected components of the input read as undirected (``n - len(u)``).
+    """
+
+    weight: Any
+    edges: tuple
+    graph: Graph
+    n_components: int
+
+    @property
+    def n(self) -> int:
+        """Number of vertices."""
+        return self.graph.n
+
+    def to_scipy(self):
+        """The forest in the layout of SciPy's ``minimum_spanning_tree``.
+
+        A ``scipy.sparse.csr_matrix`` (``cupyx.scipy.sparse.csr_matrix`` on the
+        GPU) of shape ``(n, n)`` and dtype float64, sorted indices, holding each
+        edge once, at ``(u, v)`` with ``u < v``.  For a symmetric input SciPy's
+        result has this layout too (upper triangular); for an asymmetric one
+        SciPy keeps each edge where the input entry it chose sits, which may be
+        below the diagonal, and ``T + T.T`` is the symmetric forest either way.
+        Zero-weight edges are stored as explicit zeros (SciPy drops zeros from
+        its input).
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix or cupyx.scipy.sparse.csr_matrix
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> G = Graph.from_edges([0, 1, 0], [1, 2, 2], [3.0, 2.0, 1.0], directed=False)
+        >>> minimum_spanning_tree(G).to_scipy().toarray()
+        array([[0., 0., 1.],
+               [0., 0., 2.],
+               [0., 0., 0.]])
+        """
+        u, v, w = self.edges
+        n = self.graph.n
+        if self.graph.device == "gpu":
+            import cupy as cp
+            import cupyx.scipy.sparse as csp
+
+            return csp.coo_matrix((w.astype(cp.float64), (u, v)), shape=(n, n)).tocsr()
+        import scipy.sparse as sp
+
+        T = sp.coo_matrix((w.astype(np.float64), (u, v)), shape=(n, n)).tocsr()
+        T.sort_indices()
+        return T
+
+
+def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
+    """Minimum spanning forest of ``G`` read as undirected (a tree per component).
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+        Weighted or not (an unweighted edge weighs 1); directed arcs count as
+        undirected edges.  Weights may be negative or zero.
+    device : {"auto", "cpu", "gpu"}
+        ``"auto"`` runs where ``G`` lives.
+
+    Returns
+    -------
+    SpanningForest
+        ``.weight``, ``.edges`` (u, v, w with u < v), ``.graph``,
+        ``.n_components`` and ``.to_scipy()``.  The forest is the unique
+        minimum spanning forest under the strict order ``(weight, arc id)``
+        described in :mod:`graphs.spanning_tree`.
+
+    Raises
+    ------
+    InvalidEntryError
+        A weight is NaN (the message names the arc).
+    GraphError
+        Unknown ``device``.
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([0, 0, 1, 3], [1, 2, 2, 4], [4, 1, 1, 7], n=6)
+    >>> F = minimum_spanning_tree(G)
+    >>> F.weight, F.n_components
+    (9, 3)
+    >>> F.edges
+    (array([0, 1, 3], dtype=int32), array([2, 2, 4], dtype=int32), array([1, 1, 7]))
+    """
+    G = resolve_graph_device(as_graph(G), device)
+    if G.weights is not None:
+        check_weights("weights", G.weights, G.nnz)
+    if G.device == "gpu":
+        from .cuda.spanning_tree import minimum_spanning_tree_gpu
+
+        tree = minimum_spanning_tree_gpu(G)
+    else:
+        tree = _forest_arcs_cpu(G)
+    return forest_from_arcs(G, tree)
+
+
+def _forest_arcs_cpu(G: Graph) -> np.ndarray:
+    """Arc ids (sorted, int64) of the minimum spanning forest: Boruvka rounds on the CPU."""
+    from semiring._cpu.threads import num_threads, run_rows
+
+    eu, ev, eid = K.candidate_edges(G.indptr, G.indices, not G.directed)
+    ew = G.weights[eid] if G.weights is not None else np.zeros(eid.shape[0], dtype=np.int8)
+    n = G.n
+    parent = np.arange(n, dtype=np.int32)
+    tree = np.empty(max(n - 1, 0), dtype=np.int64)
+    k = 0
+    spare = [(np.zeros(n, dtype=ew.dtype), np.full(n, K.NONE, dtype=np.int64)) for _ in range(num_threads())]
+    kept: list = []  # (start, end of the kept part, minima) of each chunk of a round
+
+    def filter_rows(lo: int, hi: int) -> None:
+        best = spare.pop()  # one pair of minima arrays per worker; list.pop is atomic
+        kept.append((lo, K.filter_chunk(lo, hi, eu, ev, ew, eid, parent, *best), best))
+
+    m = eid.shape[0]
+    while m > 0:
+        kept.clear()
+        run_rows(filter_rows, m, work=m * WORK_PER_EDGE, align=1)
+        kept.sort(key=lambda r: r[0])
+        bw, bi = kept[0][2]
+        for lo, end, (ow, oi) in kept[1:]:
+            K.merge_minima(lo, end, eu, ev, bw, bi, ow, oi)  # resets oi
+        for lo, end, _ in kept:
+            k = K.join_minima(lo, end, eu, ev, eid, bi, parent, tree, k)  # resets bi
+        spare.extend(b for _, _, b in kept)
+        m = 0
+        for lo, end, _ in kept:
+            if lo != m:
+                for a in (eu, ev, ew, eid):
+                    a[m:m + end - lo] = a[lo:end]
+            m += end - lo
+        K.compress(parent, eu, ev, m)
+    return np.sort(tree[:k])
+
+
+def forest_from_arcs(G: Graph, tree) -> SpanningForest:
+    """The :class:`SpanningForest` of ``G`` whose edges are the arcs ``tree`` (sorted arc ids).
+
+    Parameters
+    ----------
+    G : Graph
+    tree : int64 array
+        Arc ids (positions in ``G.indices``) of the forest edges, increasing;
+        NumPy on the CPU, CuPy on the GPU.
+
+    Returns
+    -------
+    SpanningForest
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([1, 0], [0, 2], [2.5, 1.0])
+    >>> forest_from_arcs(G, np.array([0, 1])).edges
+    (array([0, 0], dtype=int32), array([2, 1], dtype=int32), array([1. , 2.5]))
+    """
+    xp = G.xp
+    src, dst, w = G.edges()
+    a, b = src[tree], dst[tree]
+    u = xp.minimum(a, b).astype(np.int32)
+    v = xp.maximum(a, b).astype(np.int32)
+    ww = w[tree] if w is not None else xp.ones(tree.shape[0], dtype=np.float64)
+    total = _total(ww)
+    F = Graph.from_edges(u, v, ww, n=G.n, directed=False, device=G.device)
+    return SpanningForest(total, (u, v, ww), F, G.n - int(tree.shape[0]))
+
+
+def _total(w):
+    """Sum of the weights: float64 for floats (inf where it overflows), exact Python int for integers."""
+    if w.dtype.kind == "f":
+        with np.errstate(over="ignore", invalid="ignore"):
+            return float(w.sum(dtype=np.float64))
+    w64 = w.astype(np.int64)
+    high = int((w64 >> 32).sum())  # |high| < 2**31 per edge, fewer than 2**31 edges
+    low = int((w64 & 0xFFFFFFFF).sum(dtype=np.uint64))
+    return high * (1 << 32) + low

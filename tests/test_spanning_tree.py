@@ -1,0 +1,341 @@
+"""Minimum spanning forests on the CPU: against a Kruskal reference of the same strict order, SciPy and NetworkX.
+
+The forest is the unique minimum spanning forest under the order (weight, arc id)
+(see :mod:`graphs.spanning_tree`), so it is compared edge for edge with a slow
+Kruskal that sorts every arc (both arcs of an undirected edge: the twin has the
+larger id and must never win) by that order.  SciPy's weight is compared on
+inputs with positive weights (SciPy drops explicit zeros); zero, negative and
+tied weights, self loops, parallel arcs and dtype extremes go against the
+reference.  The GPU kernels' logic is checked here too, through a NumPy
+emulation of their rounds (filter, pick, hook, shortcut).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import connected_components as scipy_components
+from scipy.sparse.csgraph import minimum_spanning_tree as scipy_mst
+
+import graphs
+from graphs import Graph, SpanningForest, minimum_spanning_tree
+from graphs import generators as gen
+from graphs.spanning_tree import forest_from_arcs
+from semiring.errors import InvalidEntryError
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+# -- references and checks -----------------------------------------------------------------
+def kruskal_arcs(G: Graph) -> list[int]:
+    """Arc ids of the minimum spanning forest under (weight, arc id): plain Kruskal over every arc."""
+    src, dst, w = G.edges()
+    src, dst = src.tolist(), dst.tolist()
+    ww = [1] * len(src) if w is None else w.tolist()
+    order = sorted(range(len(src)), key=lambda e: (ww[e], e))
+    parent = list(range(G.n))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    tree = []
+    for e in order:
+        a, b = find(src[e]), find(dst[e])
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+            tree.append(e)
+    return sorted(tree)
+
+
+def check_forest(G: Graph, F: SpanningForest) -> None:
+    """Spanning, acyclic, edges of G with their weights, exactly n - components edges, weight = sum."""
+    u, v, w = F.edges
+    assert u.dtype == np.int32 and v.dtype == np.int32 and np.all(u < v)
+    k, labels = graphs.connected_components(G, "weak")
+    assert F.n_components == k and len(u) == G.n - k
+    parent = np.arange(G.n)
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in zip(u.tolist(), v.tolist()):
+        ra, rb = find(a), find(b)
+        assert ra != rb, f"edge ({a}, {b}) closes a cycle"
+        parent[max(ra, rb)] = min(ra, rb)
+        assert labels[a] == labels[b]
+    src, dst, gw = G.edges()
+    have: dict = {}
+    for a, b, x in zip(src.tolist(), dst.tolist(), [1] * len(src) if gw is None else gw.tolist()):
+        have.setdefault((min(a, b), max(a, b)), []).append(x)
+    for a, b, x in zip(u.tolist(), v.tolist(), w.tolist()):
+        assert x in have[(a, b)]
+    if w.dtype.kind == "f":
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = float(np.sum(w, dtype=np.float64))
+        assert F.weight == pytest.approx(total, rel=1e-12, abs=1e-300) or np.isnan(total)
+    else:
+        assert F.weight == sum(int(x) for x in w.tolist())
+    assert F.graph.n == G.n and not F.graph.directed and F.graph.num_edges == len(u)
+
+
+def expected_forest(G: Graph) -> SpanningForest:
+    return forest_from_arcs(G, np.asarray(kruskal_arcs(G), dtype=np.int64))
+
+
+def same_forest(F: SpanningForest, R: SpanningForest) -> None:
+    for a, b in zip(F.edges, R.edges):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    assert F.weight == R.weight or (F.weight != F.weight and R.weight != R.weight)  # -inf + inf is NaN
+    assert F.n_components == R.n_components
+
+
+# -- random graphs ------------------------------------------------------------------------------
+DTYPES = ["float32", "float64", "int32", "int64"]
+
+
+def weight_values(dtype: str):
+    """Small values (many ties, zeros and negatives) and the dtype's extremes."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        big = float(np.finfo(dt).max)
+        extremes = [big, -big, np.inf, -np.inf, -0.0, 0.0, float(np.finfo(dt).tiny)]
+    else:
+        info = np.iinfo(dt)
+        extremes = [int(info.max), int(info.min), int(info.max) - 1, int(info.min) + 1]
+    return st.one_of(st.integers(-3, 3), st.sampled_from(extremes))
+
+
+@st.composite
+def random_graphs(draw, max_n: int = 14):
+    n = draw(st.integers(0, max_n))
+    m = draw(st.integers(0, 3 * n)) if n else 0
+    src = draw(st.lists(st.integers(0, max(n - 1, 0)), min_size=m, max_size=m))
+    dst = draw(st.lists(st.integers(0, max(n - 1, 0)), min_size=m, max_size=m))
+    directed = draw(st.booleans())
+    dtype = draw(st.sampled_from(DTYPES + [None]))
+    w = None
+    if dtype is not None:
+        w = np.array(draw(st.lists(weight_values(dtype), min_size=m, max_size=m)), dtype=dtype)
+    return Graph.from_edges(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), w, n=n,
+                            directed=directed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_graphs())
+def test_random_graphs_equal_reference(G):
+    F = minimum_spanning_tree(G)
+    check_forest(G, F)
+    same_forest(F, expected_forest(G))
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_graphs(max_n=40))
+def test_gpu_rounds_emulated_equal_reference(G):
+    """The GPU's rounds (graphs/cuda/spanning_tree.cu), emulated with NumPy, give the reference forest."""
+    np.testing.assert_array_equal(emulate_gpu_rounds(G), np.asarray(kruskal_arcs(G), dtype=np.int64))
+
+
+def order_keys(w) -> np.ndarray:
+    """The order-preserving uint64 keys of ``mst_key`` in spanning_tree.cu (-0.0 read as +0.0)."""
+    if w.dtype.kind == "f":
+        w = np.where(w == 0, np.zeros(1, w.dtype), w)
+        bits = w.view(np.uint32 if w.dtype.itemsize == 4 else np.uint64).astype(np.uint64)
+        sign = np.uint64(1 << (8 * w.dtype.itemsize - 1))
+        mask = np.uint64((1 << (8 * w.dtype.itemsize)) - 1)
+        return np.where(bits & sign, ~bits & mask, bits | sign)
+    sign = np.uint64(1 << (8 * w.dtype.itemsize - 1))
+    return w.view(np.uint32 if w.dtype.itemsize == 4 else np.uint64).astype(np.uint64) ^ sign
+
+
+def emulate_gpu_rounds(G: Graph) -> np.ndarray:
+    """NumPy model of minimum_spanning_tree_gpu: the same kernels, one vectorised step each."""
+    src, dst, w = G.edges()
+    keep = src != dst
+    if not G.directed:
+        keep &= src < dst
+    eid = np.flatnonzero(keep).astype(np.int64)
+    eu, ev = src[eid].astype(np.int64), dst[eid].astype(np.int64)
+    key_of = order_keys(w) if w is not None else np.zeros(G.nnz, dtype=np.uint64)
+    none = np.uint64(0xFFFFFFFFFFFFFFFF)
+    n = G.n
+    comp = np.arange(n)
+    in_tree = np.zeros(G.nnz, dtype=bool)
+    while eid.size:
+        ru, rv = comp[eu], comp[ev]  # mst_filter
+        live = ru != rv
+        eu, ev, eid = ru[live], rv[live], eid[live]
+        if not eid.size:
+            break
+        key = key_of[eid]
+        bestw = np.full(n, none)
+        np.minimum.at(bestw, eu, key)
+        np.minimum.at(bestw, ev, key)
+        bestid = np.full(n, none)  # mst_pick
+        for ends in (eu, ev):
+            sel = key == bestw[ends]
+            np.minimum.at(bestid, ends[sel], eid[sel].astype(np.uint64))
+        parent = comp.copy()  # mst_hook
+        roots = np.flatnonzero((comp == np.arange(n)) & (bestid != none))
+        e = bestid[roots].astype(np.int64)
+        ra, rb = comp[src[e]], comp[dst[e]]
+        s = np.where(ra == roots, rb, ra)
+        in_tree[e] = True
+        mutual_small = (bestid[s] == e.astype(np.uint64)) & (roots < s)
+        parent[roots[~mutual_small]] = s[~mutual_small]
+        for _ in range(n + 1):  # mst_shortcut
+            nxt = parent[parent]
+            if np.array_equal(nxt, parent):
+                break
+            parent = nxt
+        else:
+            raise AssertionError("the hook graph has a cycle")
+        comp = parent
+    return np.flatnonzero(in_tree).astype(np.int64)
+
+
+# -- named cases -------------------------------------------------------------------------------
+def test_empty_and_single_vertex():
+    for n in (0, 1):
+        F = minimum_spanning_tree(Graph.from_edges([], [], n=n))
+        assert F.weight == 0.0 and F.n_components == n and F.edges[0].size == 0
+        assert F.to_scipy().shape == (n, n)
+    F = minimum_spanning_tree(Graph.from_edges([0], [0], [5], n=1))
+    assert F.weight == 0 and F.n_components == 1 and F.edges[2].dtype == np.int64
+
+
+def test_ties_broken_by_arc_id():
+    n = 7
+    a, b = np.triu_indices(n, 1)
+    G = Graph.from_edges(b, a, np.full(a.size, 2, dtype=np.int64), directed=False)  # K7, all weights equal
+    F = minimum_spanning_tree(G)
+    np.testing.assert_array_equal(F.edges[0], np.zeros(n - 1, dtype=np.int32))  # a star at 0:
+    np.testing.assert_array_equal(F.edges[1], np.arange(1, n, dtype=np.int32))  # the lowest arc ids
+
+
+def test_directed_input_read_as_undirected():
+    G = Graph.from_edges([0, 1, 2, 2], [1, 0, 1, 0], [5.0, 2.0, 4.0, 9.0])
+    F = minimum_spanning_tree(G)
+    np.testing.assert_array_equal(F.edges[0], [0, 1])
+    np.testing.assert_array_equal(F.edges[1], [1, 2])
+    assert F.weight == 6.0
+    T = scipy_mst(sp.csr_matrix(G.to_scipy()))
+    assert T.sum() == 6.0
+
+
+def test_unweighted_edges_weigh_one():
+    G = gen.grid_2d(5, 7)
+    U = Graph(G.indptr, G.indices, None, directed=False)
+    F = minimum_spanning_tree(U)
+    assert F.weight == 34.0 and F.edges[2].dtype == np.float64 and F.n_components == 1
+    same_forest(F, expected_forest(U))
+
+
+def test_to_scipy_layout():
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, 60, 200), rng.integers(0, 60, 200)
+    G = Graph.from_edges(a, b, rng.permutation(200).astype(np.float64) + 1, n=60, directed=False).simplify()
+    F = minimum_spanning_tree(G)
+    T = F.to_scipy()
+    R = scipy_mst(sp.csr_matrix(G.to_scipy()))
+    assert isinstance(T, sp.csr_matrix) and T.dtype == np.float64 and T.shape == (60, 60)
+    assert T.has_sorted_indices and sp.triu(T, k=1).nnz == T.nnz
+    np.testing.assert_array_equal(T.toarray(), R.toarray())  # distinct weights, symmetric: SciPy's layout
+    np.testing.assert_array_equal(T.indptr, R.indptr)
+    np.testing.assert_array_equal(T.indices, R.indices)
+    Z = minimum_spanning_tree(Graph.from_edges([0, 1], [1, 2], [0.0, -1.0], directed=False)).to_scipy()
+    assert Z.nnz == 2 and Z[0, 1] == 0.0  # explicit zero kept
+
+
+def test_nan_weight_names_the_arc():
+    G = Graph(np.array([0, 1, 2, 2]), np.array([1, 2]), np.array([1.0, np.nan]), check=False)
+    with pytest.raises(InvalidEntryError, match=r"weights\[1\] is NaN"):
+        minimum_spanning_tree(G)
+    with pytest.raises(graphs.GraphError, match="device"):
+        minimum_spanning_tree(Graph.from_edges([0], [1]), device="tpu")
+
+
+def test_int64_extremes_exact():
+    big = np.iinfo(np.int64).max
+    G = Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], np.array([big, big, big - 5, big], dtype=np.int64))
+    F = minimum_spanning_tree(G)
+    assert F.weight == 3 * big - 5  # exact, beyond int64
+
+
+def test_checker_catches_a_wrong_forest():
+    """check_forest fails on a forest with a cycle, and same_forest on a heavier one."""
+    G = Graph.from_edges([0, 1, 0, 2], [1, 2, 2, 3], [1.0, 2.0, 3.0, 1.0], directed=False)
+    good = minimum_spanning_tree(G)
+    src, dst, _ = G.edges()
+    arcs = [int(np.flatnonzero((src == a) & (dst == b))[0]) for a, b in ((0, 1), (1, 2), (0, 2))]
+    with pytest.raises(AssertionError, match="cycle"):
+        check_forest(G, forest_from_arcs(G, np.array(arcs, dtype=np.int64)))
+    heavier = forest_from_arcs(G, np.array(sorted([arcs[0], arcs[2], int(np.flatnonzero(src == 2)[-1])])))
+    check_forest(G, heavier)  # a spanning tree, but not the minimum one
+    with pytest.raises(AssertionError):
+        same_forest(heavier, good)
+
+
+# -- generated and real graphs ------------------------------------------------------------------
+def scipy_weight(G: Graph) -> float:
+    A = sp.csr_matrix(G.to_scipy())
+    assert A.data.min() > 0  # SciPy ignores explicit zeros: compare on positive weights only
+    return float(scipy_mst(A).sum())
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gen.rmat(10, 8, seed=4),
+    lambda: gen.rmat(13, 16, seed=5, dtype=np.float64),  # more than 65536 edges: split over threads
+    lambda: gen.rmat(11, 8, seed=6, directed=True, dtype=np.int32),
+    lambda: gen.grid_2d(37, 53, seed=7),
+    lambda: gen.erdos_renyi(3001, 9000, seed=8, directed=False, weights=(1, 4), dtype=np.int64),
+    lambda: gen.road_network(2000, seed=9),
+], ids=["rmat10", "rmat13", "rmat11-directed", "grid", "er-ties", "road"])
+def test_generated_graphs(make):
+    G = make()
+    F = minimum_spanning_tree(G)
+    check_forest(G, F)
+    same_forest(F, expected_forest(G))
+    assert F.weight == pytest.approx(scipy_weight(G), rel=1e-9)
+    k, _ = scipy_components(G.to_scipy(), directed=False)
+    assert F.n_components == k
+
+
+def test_against_networkx():
+    nx = pytest.importorskip("networkx")
+    G = gen.erdos_renyi(400, 1500, seed=11, directed=False, weights=(-50, 50), dtype=np.int64)
+    F = minimum_spanning_tree(G)
+    H = nx.Graph()
+    H.add_nodes_from(range(G.n))
+    src, dst, w = G.edges()
+    for a, b, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+        if not H.has_edge(a, b) or H[a][b]["weight"] > x:
+            H.add_edge(a, b, weight=x)
+    T = nx.minimum_spanning_tree(H)
+    assert F.weight == sum(d["weight"] for _, _, d in T.edges(data=True))
+
+
+@pytest.mark.parametrize("name", ["rome99.gr", "facebook_combined.txt", "email-Enron.txt"])
+def test_real_graphs_seeded_weights(name):
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    G0 = graphs.read(path)
+    rng = np.random.default_rng(12)
+    # one weight per arc: every arc is its own candidate edge (directed), as SciPy reads the matrix
+    G = Graph(G0.indptr, G0.indices, rng.integers(1, 1000, G0.nnz).astype(np.float64), directed=True)
+    F = minimum_spanning_tree(G)
+    check_forest(G, F)
+    assert F.weight == pytest.approx(scipy_weight(G), rel=1e-12)
+    same_forest(F, expected_forest(G))
