@@ -18,4 +18,4 @@ def test_the_readme_has_python_examples():
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
 def test_readme_example_runs(code: str, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no data files around: examples must not need any
-    exec(compile(code, f"README.md python block", "exec"), {"__name__": "__readme__"})
+    exec(compile(code, "README.md python block", "exec"), {"__name__": "__readme__"})
