@@ -39,6 +39,7 @@ from .api import (
     widest_paths,
 )
 from .errors import NegativeCycleError
+from .planner import Plan, PlanError, plan
 from .predecessors import path
 
 register_closure(closure)
@@ -46,10 +47,13 @@ register_closure(closure)
 __all__ = [
     "METHODS",
     "NegativeCycleError",
+    "Plan",
+    "PlanError",
     "choose_method",
     "closure",
     "minimax_paths",
     "path",
+    "plan",
     "shortest_paths",
     "transitive_closure",
     "widest_paths",
