@@ -8,7 +8,9 @@
 * :func:`bfs` (direction-optimising), :func:`st_connectivity` (bidirectional),
   :func:`sssp` (Bellman-Ford, delta-stepping, Dijkstra, label-correcting),
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
-  :func:`connected_components` (weak and strong).
+  :func:`connected_components` (weak and strong);
+* :func:`all_pairs_shortest_paths`: all pairs by the route that fits (dense
+  closure, or one search per source into an array or a memmap on disk).
 
 The algorithms are sparse semiring products in disguise (see
 :mod:`semiring.sparse`); on the GPU their kernels and drivers live in
@@ -28,6 +30,7 @@ array([[ 0.,  1., inf],
 from __future__ import annotations
 
 from . import generators
+from .all_pairs import all_pairs_shortest_paths, plan_all_pairs
 from .components import connected_components
 from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError
 from .graph import Graph, as_graph
@@ -45,6 +48,8 @@ __all__ = [
     "st_connectivity",
     "sssp",
     "multi_source_sssp",
+    "all_pairs_shortest_paths",
+    "plan_all_pairs",
     "connected_components",
     "GraphError",
     "GraphFormatError",
