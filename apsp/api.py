@@ -237,7 +237,7 @@ def shortest_paths(
     xp = _cupy() if dev == "gpu" else np
     D, original, copy = _result_buffer(src, W, out, rdtype, dev, xp)
     if src.dense is None or D.dtype != W.dtype:
-        check_matrix("W", D, S)
+        _check_in_blocks(D, S)
     D, P = working_matrix(S, D, xp, predecessors, copy=copy)
     check_diagonal(S, D, original, whole=False)  # a self loop better than one
     if n:
@@ -246,6 +246,21 @@ def shortest_paths(
     if out is not None:
         return result
     return _as_input_kind(result, on_host_input)
+
+
+def _check_in_blocks(D, S: Semiring) -> None:
+    """Validate the built matrix in row blocks, so the check's boolean temporaries stay small.
+
+    A bad entry is named as ``W[r0:r1][i, j]`` (row ``r0 + i``, column ``j``).
+    """
+    n = D.shape[0]
+    step = max(64, -(-n // 16))
+    if n <= step:
+        check_matrix("W", D, S)
+        return
+    for r0 in range(0, n, step):
+        r1 = min(n, r0 + step)
+        check_matrix(f"W[{r0}:{r1}]", D[r0:r1], S)
 
 
 def _check_options(S: Semiring, predecessors: bool, method: str) -> None:

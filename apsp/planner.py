@@ -11,8 +11,9 @@ Routes (:attr:`Plan.route`):
 
 ``"dense"``
     The in-core closure (R-Kleene by default) on the CPU or the GPU: the result
-    buffer, a quarter of it as scratch (:mod:`apsp.rkleene`), and with
-    predecessors the ``P`` and witness matrices.  ``float32`` is chosen when it
+    buffer, a strip of scratch on the CPU (a 16th of the result) or a quadrant
+    on the GPU (:mod:`apsp.rkleene`), and with predecessors the ``P`` and
+    witness matrices.  ``float32`` is chosen when it
     is exact (integer weights whose path sums stay below ``2**24``, or an
     unweighted graph) and the dtype is left to the planner.
 ``"streaming"``
@@ -274,15 +275,24 @@ def in_core_bytes(n: int, dtype, predecessors: bool, method: str) -> int:
 def dense_bytes(n: int, dtype, predecessors: bool, method: str, result_allocated: bool = False) -> int:
     """Peak host bytes of the in-core route on the CPU.
 
-    ``result_allocated``: the caller already holds the result buffer (``out=``
-    an in-memory array), so only the scratch counts.
+    The result plus, for R-Kleene without predecessors, the strip of scratch
+    its in-place products use (:mod:`apsp.rkleene`: a 16th of the result for
+    large ``n``); otherwise :func:`in_core_bytes`.  ``result_allocated``: the
+    caller already holds the result buffer (``out=`` an in-memory array), so
+    only the scratch counts.
 
-    >>> dense_bytes(1000, np.float64, False, "rkleene") / 8e6
-    1.25
+    >>> dense_bytes(4096, np.float64, False, "rkleene") / (4096 * 4096 * 8)
+    1.0625
     """
-    need = in_core_bytes(n, dtype, predecessors, method)
+    s = np.dtype(dtype).itemsize
+    if method in ("rkleene", "auto") and not predecessors:
+        h = -(-n // 2)
+        strip = h if h <= 512 else max(512, -(-h // 4))
+        need = n * n * s + h * strip * s
+    else:
+        need = in_core_bytes(n, dtype, predecessors, method)
     if result_allocated:
-        need -= n * n * np.dtype(dtype).itemsize
+        need -= n * n * s
     return need
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import apsp
 import graphs
-from apsp.planner import Plan, PlanError, dense_seconds, float32_exact, plan, sparse_seconds
+from apsp.planner import Plan, PlanError, dense_bytes, dense_seconds, float32_exact, plan, sparse_seconds
 
 MiB = 2**20
 
@@ -17,7 +17,7 @@ MiB = 2**20
 def test_in_core_when_it_fits():
     p = plan(1000, np.float64, memory_limit=64 * MiB)
     assert (p.route, p.method, p.device, p.dtype) == ("dense", "rkleene", "cpu", np.float64)
-    assert p.est_host_bytes == 1000 * 1000 * 8 * 5 // 4
+    assert p.est_host_bytes == 1000 * 1000 * 8 + 500 * 500 * 8  # the result and the scratch (one strip: the quadrant)
     assert p.est_seconds == pytest.approx(dense_seconds(1000, np.float64, "cpu"))
     assert "dense rkleene on cpu, float64" in str(p)
 
@@ -30,6 +30,14 @@ def test_float32_when_exact_and_left_to_the_planner():
     assert plan(1000, np.float64, exact_float32=True, memory_limit=6 * MiB).dtype == np.float32
     with pytest.raises(PlanError):
         plan(1000, np.float64, exact_float32=False, memory_limit=6 * MiB)
+
+
+def test_dense_route_peaks_near_the_result():
+    for n in (4096, 36692):
+        assert dense_bytes(n, np.float32, False, "rkleene") <= 1.07 * n * n * 4
+    assert dense_bytes(1000, np.float32, False, "rkleene") <= 1.25 * 1000 * 1000 * 4
+    # with predecessors: D, P and a witness matrix
+    assert dense_bytes(1000, np.float64, True, "rkleene") > 1000 * 1000 * 16
 
 
 def test_float32_exactness():
