@@ -223,7 +223,9 @@ def shortest_paths(
             )
     pl = plan(n, rdtype, S.name, predecessors=predecessors, device=dev, method=method,
               memory_limit=memory_limit, device_memory_limit=memory_budget if dev == "gpu" else None,
-              result_allocated=out is not None and not isinstance(out, np.memmap))
+              result_allocated=out is not None and not isinstance(out, np.memmap),
+              nnz=src.nnz, weighted=src.weighted, exact_float32=src.float32_exact, lower_dtype=False,
+              routes=("dense", "streaming"))
     if dev == "gpu" and pl.route == "streaming":
         from .streaming import streamed_closure
 

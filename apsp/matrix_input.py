@@ -70,6 +70,8 @@ class MatrixSource:
         ``out`` and returns it; ``fill(None)`` returns a new one.
     dense : array or None
         The input itself when it is a dense array.
+    weighted : bool
+        The arcs carry weights (``False``: unit arcs).
     """
 
     n: int
@@ -79,6 +81,7 @@ class MatrixSource:
     float32_exact: bool
     fill: Callable[[Any], Any]
     dense: Any = None
+    weighted: bool = True
 
 
 def matrix_source(name: str, W: Any, S: "Semiring", dtype=None) -> MatrixSource:
@@ -138,7 +141,7 @@ def _protocol_source(obj: Any, S: "Semiring", dtype) -> MatrixSource:
         return obj.__semiring_matrix__(S, dtype=dt, device=None, out=out)
 
     return MatrixSource(int(info["n"]), dt, info.get("device", "cpu"), info.get("nnz"),
-                        bool(info.get("float32_exact", False)), fill)
+                        bool(info.get("float32_exact", False)), fill, weighted=bool(info.get("weighted", True)))
 
 
 # -- sparse matrices -------------------------------------------------------------------
@@ -185,7 +188,8 @@ def _sparse_source(name: str, A: Any, S: "Semiring", dtype) -> MatrixSource:
             _scatter(S, D, C.row, C.col, vals)
         return D
 
-    return MatrixSource(n, dt, "gpu" if gpu else "cpu", int(C.nnz), float32_exact(S.name, n, weights), fill)
+    return MatrixSource(n, dt, "gpu" if gpu else "cpu", int(C.nnz), float32_exact(S.name, n, weights), fill,
+                        weighted=weights is not None)
 
 
 def _networkx_source(G: Any, S: "Semiring", dtype) -> MatrixSource:

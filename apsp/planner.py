@@ -417,6 +417,8 @@ def plan(
     exact_float32: bool = False,
     result_allocated: bool = False,
     out_on_disk: bool = False,
+    lower_dtype: bool = True,
+    routes: tuple[str, ...] = ROUTES,
 ) -> Plan:
     """Pick the route of an all-pairs computation before anything is allocated.
 
@@ -456,6 +458,12 @@ def plan(
     out_on_disk : bool
         The result goes to a ``numpy.memmap`` (the sparse route writes it row
         by row without holding it in memory).
+    lower_dtype : bool
+        A given float64 may be lowered to an exact float32 when it does not
+        fit; ``False`` keeps it (float32 is then only named as an alternative).
+    routes : tuple of str
+        The routes the caller can run (:func:`apsp.shortest_paths` runs the
+        dense and streaming ones; ``nnz`` then only informs the messages).
 
     Returns
     -------
@@ -485,16 +493,16 @@ def plan(
     dev_budget = _limit("device_memory_limit", device_memory_limit)
     if device == "gpu" and dev_budget is None:
         dev_budget = int(0.85 * device_memory_available())
-    dtypes = _dtypes(dtype, exact_float32)
-    cands = _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, dev_budget,
-                        result_allocated, out_on_disk)
+    dtypes = _dtypes(dtype, exact_float32 and (lower_dtype or dtype is None))
+    cands = [(p, ok) for p, ok in _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host,
+                                              dev_budget, result_allocated, out_on_disk) if p.route in routes]
     fitting = [p for p, ok in cands if ok]
     if fitting:
         # a given dtype is kept whenever one of its routes fits
         pool = [p for p in fitting if dtype is None or p.dtype == dtypes[0]] or fitting
         order = {r: i for i, r in enumerate(ROUTES)}
         return min(pool, key=lambda p: (p.est_seconds, order[p.route]))
-    raise _refusal(n, semiring, cands, host, dev_budget, device, nnz, exact_float32)
+    raise _refusal(n, semiring, cands, host, dev_budget, device, nnz, weighted, exact_float32)
 
 
 def _limit(name: str, value) -> int | None:
@@ -517,7 +525,7 @@ def _dtypes(dtype, exact_float32: bool) -> list[np.dtype]:
     return [dt]
 
 
-def _refusal(n, semiring, cands, host, dev_budget, device, nnz, exact_float32) -> PlanError:
+def _refusal(n, semiring, cands, host, dev_budget, device, nnz, weighted, exact_float32) -> PlanError:
     best = min((p for p, _ in cands), key=lambda p: p.est_host_bytes)
     dt = np.dtype(best.dtype)
     gpu = f" and {_size(dev_budget)} of GPU memory" if device == "gpu" else ""
@@ -537,7 +545,7 @@ def _refusal(n, semiring, cands, host, dev_budget, device, nnz, exact_float32) -
                 f"({_size(n * (dt.itemsize + 4))} per source row)")
     alts.append("a disk-backed result: graphs.all_pairs_shortest_paths(G, out=numpy.lib.format.open_memmap("
                 f"'D.npy', mode='w+', dtype='{dt.name}', shape=({n}, {n}))), written row by row"
-                + (f" (~{_duration(sparse_seconds(n, nnz))})" if nnz is not None else ""))
+                + (f" (~{_duration(sparse_seconds(n, nnz, weighted))})" if nnz is not None else ""))
     if device == "cpu":
         alts.append(f"a GPU: device='gpu' (~{_duration(dense_seconds(n, np.float32, 'gpu'))} in float32; "
                     "streams from host memory when the device is too small)")

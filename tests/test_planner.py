@@ -123,3 +123,12 @@ def test_device_budget_on_the_gpu():
     got = apsp.shortest_paths(cp.asarray(W), memory_budget=300 * 300 * 8)
     np.testing.assert_array_equal(cp.asnumpy(got), apsp.shortest_paths(W))
     assert plan(300, np.float64, device="gpu").route == "dense"  # the measured device memory
+
+
+def test_shortest_paths_of_a_graph_keeps_its_dtype_and_names_float32_in_the_refusal():
+    G = graphs.Graph.from_edges(np.arange(799), np.arange(1, 800), n=800)  # unweighted: float64, exact in float32
+    with pytest.raises(apsp.PlanError) as err:
+        apsp.shortest_paths(G, memory_limit=800 * 800 * 6)  # float32 would fit; float64 is not lowered silently
+    assert "dtype='float32'; exact here" in str(err.value)
+    D = apsp.shortest_paths(G, dtype=np.float32, memory_limit=800 * 800 * 6)
+    assert D.dtype == np.float32 and D[0, 799] == 799
