@@ -29,7 +29,7 @@ from .closure_state import Job
 from .fw import floyd_warshall_inplace
 from .matrix_input import matrix_source
 from .negative_cycle import check_diagonal
-from .planner import in_core_bytes, plan
+from .planner import device_memory_available, in_core_bytes, plan
 from .progress import Progress
 from .rkleene import rkleene
 from .squaring import most_squarings, repeated_squaring
@@ -214,12 +214,13 @@ def shortest_paths(
         S.check_dtype("dtype", rdtype)
     on_host_input = src.device == "cpu"
     _check_out(out, n, rdtype, dev)
-    if dev == "gpu" and method in ("squaring", "fw") and memory_budget is not None:
+    if dev == "gpu" and method in ("squaring", "fw"):  # not streamable: as before, a DeviceError
+        budget = memory_budget if memory_budget is not None else int(0.85 * device_memory_available())
         need = in_core_bytes(n, rdtype, predecessors, method)
-        if need > memory_budget:
+        if need > budget:
             raise DeviceError(
                 f"method={method!r} needs {need} bytes of GPU memory, more than the budget of "
-                f"{memory_budget}; use method='auto' or 'blocked-fw' (streamed)"
+                f"{budget}; use method='auto' or 'blocked-fw' (streamed)"
             )
     pl = plan(n, rdtype, S.name, predecessors=predecessors, device=dev, method=method,
               memory_limit=memory_limit, device_memory_limit=memory_budget if dev == "gpu" else None,
