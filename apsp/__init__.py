@@ -40,6 +40,7 @@ from .api import (
     widest_paths,
 )
 from .errors import NegativeCycleError
+from .planner import Plan, PlanError, plan
 from .predecessors import path
 
 register_closure(closure)
@@ -48,10 +49,13 @@ __all__ = [
     "__version__",
     "METHODS",
     "NegativeCycleError",
+    "Plan",
+    "PlanError",
     "choose_method",
     "closure",
     "minimax_paths",
     "path",
+    "plan",
     "shortest_paths",
     "transitive_closure",
     "widest_paths",

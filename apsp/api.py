@@ -19,15 +19,17 @@ import numpy as np
 
 import semiring as sr
 from semiring import Semiring
-from semiring.backend import array_module, is_cupy_array, resolve_device, to_device
-from semiring.errors import DeviceError, SemiringError, ShapeError, UnsupportedOperationError
+from semiring.backend import array_module, resolve_device, to_device
+from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
 from semiring.validate import check_matrix
 
 from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
 from .fw import floyd_warshall_inplace
+from .matrix_input import matrix_source
 from .negative_cycle import check_diagonal
+from .planner import device_memory_available, in_core_bytes, plan
 from .progress import Progress
 from .rkleene import rkleene
 from .squaring import most_squarings, repeated_squaring
@@ -69,34 +71,6 @@ def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
         raise SemiringError(f"unknown method {method!r}; use one of: {', '.join(METHODS)}")
 
 
-def _gpu_budget(memory_budget: int | None) -> int:
-    if memory_budget is not None:
-        if int(memory_budget) <= 0:
-            raise SemiringError(f"memory_budget must be a positive number of bytes, got {memory_budget!r}")
-        return int(memory_budget)
-    import cupy
-
-    free, _ = cupy.cuda.runtime.memGetInfo()
-    return int(0.85 * (free + cupy.get_default_memory_pool().free_bytes()))
-
-
-def in_core_bytes(n: int, dtype, predecessors: bool, method: str) -> int:
-    """Device bytes an in-core run needs: the matrix, its scratch copies, predecessors and witnesses.
-
-    >>> in_core_bytes(1024, np.float32, False, "rkleene")
-    5242880
-    """
-    s = np.dtype(dtype).itemsize
-    nn = n * n
-    if method == "squaring":
-        return 2 * nn * s + (nn * (4 + 4 + 4) if predecessors else 0)
-    if method == "fw":
-        return 4 * nn * s + (nn * 5 + nn * 4 if predecessors else 0)
-    if predecessors:  # the full-row blocked schedule: D, P, a witness for the other rows, a column panel
-        return nn * s + nn * 4 + nn * 4 + n * 256 * (s + 4)
-    return nn * s + nn * s // 4  # matrix + one quadrant of scratch
-
-
 def choose_method(n: int, device: str, fits: bool) -> str:
     """What ``method="auto"`` runs.
 
@@ -126,17 +100,31 @@ def shortest_paths(
     memory_budget: int | None = None,
     block_size: int | None = None,
     progress: bool | None = None,
+    out=None,
+    dtype=None,
+    memory_limit: int | None = None,
 ):
-    """All-pairs shortest paths: the closure ``W* = I (+) W (+) W^2 (+) ...`` of a dense matrix.
+    """All-pairs shortest paths: the closure ``W* = I (+) W (+) W^2 (+) ...`` of a dense matrix or a graph.
+
+    Before anything is allocated, :func:`apsp.plan` estimates the memory and
+    time of the run and picks its route (in-core, or streamed through the GPU);
+    when the result does not fit, :class:`apsp.PlanError` is raised at once
+    with the estimate and the alternatives.
 
     Parameters
     ----------
-    W : array (n, n)
-        NumPy or CuPy; ``W[i, j]`` is the weight of edge ``i -> j`` and the
-        semiring ``zero`` (``inf`` for ``min_plus``) where there is none.
-        Negative weights are allowed; NaN is rejected.  The diagonal is taken
-        as ``W[i, i] (+) one`` (a self loop only counts if it is better than
-        staying put, and then it is a negative cycle).
+    W : array (n, n), sparse matrix, NetworkX graph or graphs.Graph
+        A dense NumPy or CuPy array: ``W[i, j]`` is the weight of edge
+        ``i -> j`` and the semiring ``zero`` (``inf`` for ``min_plus``) where
+        there is none.  Negative weights are allowed; NaN is rejected.  The
+        diagonal is taken as ``W[i, i] (+) one`` (a self loop only counts if
+        it is better than staying put, and then it is a negative cycle).
+        Graphs are accepted as the :mod:`graphs` functions accept them
+        (:mod:`apsp.matrix_input`): ``scipy.sparse`` / ``cupyx.scipy.sparse``
+        matrices (stored entries are arcs, explicit zeros included), NetworkX
+        graphs (attribute ``"weight"``, default 1) and objects with
+        ``__semiring_matrix__`` such as :class:`graphs.Graph`; their dense
+        matrix is built directly in the result buffer.
     method : {"auto", "rkleene", "blocked-fw", "squaring", "fw"}
         ``"rkleene"``: recursive in-place R-Kleene (Buluc, Gilbert & Budak 2010);
         ``"blocked-fw"``: three-phase blocked Floyd-Warshall (Venkataraman et
@@ -165,19 +153,36 @@ def shortest_paths(
         Show progress (tqdm: a bar on ``stderr``, a widget in Jupyter);
         ``None`` (default): only on a terminal or in a notebook, and only once
         the run has taken more than two seconds (:mod:`apsp.progress`).
+    out : numpy.ndarray (n, n), optional
+        The result buffer (CPU): a C-contiguous array of the result's dtype,
+        for instance a ``numpy.memmap``; the closure is computed in it, in
+        place, and it is returned.  ``out=W`` closes ``W`` in place (a negative
+        cycle is then reported by a vertex on it, without the cycle).
+    dtype : dtype, optional
+        The result's dtype.  Default: ``W``'s (for a graph: its weights',
+        float64 when unweighted, bool for ``lor_land``).  A dtype different
+        from a dense ``W``'s is an explicit cast.
+    memory_limit : int, optional
+        Host bytes the run may add; default 85% of the available memory
+        (:func:`apsp.planner.host_memory_available`).
 
     Returns
     -------
     D : array (n, n)
-        The closure (the distances), same kind and dtype as ``W``.
+        The closure (the distances), same kind and dtype as ``W`` (``out``
+        when given).
     P : array (n, n) of int32
         Only with ``predecessors=True``.
 
     Raises
     ------
+    PlanError
+        The result does not fit the memory (host or GPU) by any route.
     NegativeCycleError
         A cycle makes the closure diverge; ``err.vertex`` lies on it and
         ``err.cycle`` lists it.
+    TypeError
+        ``W`` (or ``out``) is of no accepted type.
     ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceError
 
     Examples
@@ -191,41 +196,137 @@ def shortest_paths(
     >>> D, P = apsp.shortest_paths(W, predecessors=True)
     >>> apsp.path(P, 2, 1)
     [2, 0, 1]
+    >>> import scipy.sparse as sp
+    >>> apsp.shortest_paths(sp.csr_array(np.array([[0, 3.0], [1.0, 0]])))
+    array([[0., 3.],
+           [1., 0.]])
     """
     S = sr.get(semiring)
-    _check_input(W, S, predecessors, method)
-    dev = resolve_device(device, W)
-    n = W.shape[0]
-    on_host_input = not is_cupy_array(W)
-
-    if dev == "gpu":
-        budget = _gpu_budget(memory_budget)
-        probe = "rkleene" if method in ("auto", "blocked-fw") else method
-        fits = in_core_bytes(n, W.dtype, predecessors, probe) <= budget
-        chosen = choose_method(n, "gpu", fits) if method == "auto" else method
-        if not fits:
-            if chosen not in ("blocked-fw", "rkleene"):
-                raise DeviceError(
-                    f"method={method!r} needs {in_core_bytes(n, W.dtype, predecessors, chosen)} bytes of GPU "
-                    f"memory, more than the budget of {budget}; use method='auto' or 'blocked-fw' (streamed)"
-                )
-            from .streaming import streamed_closure
-
-            Wh = to_device(W, "cpu")
-            result = streamed_closure(S, Wh, predecessors, memory_budget=budget, block_size=block_size,
-                                      progress=progress)
-            return _as_input_kind(result, on_host_input)
-        xp = _cupy()
+    src = matrix_source("W", W, S, dtype)
+    if src.dense is not None:
+        _check_input(W, S, predecessors, method)
     else:
-        chosen = choose_method(n, "cpu", True) if method == "auto" else method
-        xp = np
-    Wd = to_device(W, dev)  # a fresh copy when W lives on the other device: work in it
-    D, P = working_matrix(S, Wd, xp, predecessors, copy=Wd is W)
-    check_diagonal(S, D, W, whole=False)  # a self loop better than one
+        _check_options(S, predecessors, method)
+    dev = resolve_device(device, W if src.dense is not None else _placeholder(src.device))
+    n = src.n
+    rdtype = np.dtype(dtype) if dtype is not None else np.dtype(src.dtype)
+    if dtype is not None:
+        S.check_dtype("dtype", rdtype)
+    on_host_input = src.device == "cpu"
+    _check_out(out, n, rdtype, dev)
+    if dev == "gpu" and method in ("squaring", "fw"):  # not streamable: as before, a DeviceError
+        budget = memory_budget if memory_budget is not None else int(0.85 * device_memory_available())
+        need = in_core_bytes(n, rdtype, predecessors, method)
+        if need > budget:
+            raise DeviceError(
+                f"method={method!r} needs {need} bytes of GPU memory, more than the budget of "
+                f"{budget}; use method='auto' or 'blocked-fw' (streamed)"
+            )
+    pl = plan(n, rdtype, S.name, predecessors=predecessors, device=dev, method=method,
+              memory_limit=memory_limit, device_memory_limit=memory_budget if dev == "gpu" else None,
+              result_allocated=out is not None and not isinstance(out, np.memmap),
+              nnz=src.nnz, weighted=src.weighted, exact_float32=src.float32_exact, lower_dtype=False,
+              routes=("dense", "streaming"))
+    if dev == "gpu" and pl.route == "streaming":
+        from .streaming import streamed_closure
+
+        Wh = to_device(src.fill(None) if src.dense is None else W, "cpu")
+        if src.dense is None:
+            check_matrix("W", Wh, S)
+        result = streamed_closure(S, Wh, predecessors, memory_budget=pl.est_device_bytes,
+                                  block_size=block_size, progress=progress)
+        return _as_input_kind(result, on_host_input)
+    chosen = choose_method(n, dev, True) if method == "auto" else method
+    xp = _cupy() if dev == "gpu" else np
+    D, original, copy = _result_buffer(src, W, out, rdtype, dev, xp)
+    if src.dense is None or D.dtype != W.dtype:
+        _check_in_blocks(D, S)
+    D, P = working_matrix(S, D, xp, predecessors, copy=copy)
+    check_diagonal(S, D, original, whole=False)  # a self loop better than one
     if n:
-        _run(S, D, P, W, chosen, dev, block_size, progress)
+        _run(S, D, P, original, chosen, dev, block_size, progress)
     result = (D, P) if predecessors else D
+    if out is not None:
+        return result
     return _as_input_kind(result, on_host_input)
+
+
+def _check_in_blocks(D, S: Semiring) -> None:
+    """Validate the built matrix in row blocks, so the check's boolean temporaries stay small.
+
+    A bad entry is named as ``W[r0:r1][i, j]`` (row ``r0 + i``, column ``j``).
+    """
+    n = D.shape[0]
+    step = max(64, -(-n // 16))
+    if n <= step:
+        check_matrix("W", D, S)
+        return
+    for r0 in range(0, n, step):
+        r1 = min(n, r0 + step)
+        check_matrix(f"W[{r0}:{r1}]", D[r0:r1], S)
+
+
+def _check_options(S: Semiring, predecessors: bool, method: str) -> None:
+    """The checks of :func:`_check_input` that do not look at the matrix."""
+    _check_input(np.zeros((0, 0), dtype=S.dtypes[0]), S, predecessors, method)
+
+
+def _placeholder(device: str):
+    """An empty array on ``device``, for :func:`resolve_device`'s ``"auto"``."""
+    return np.empty(0) if device == "cpu" else _cupy().empty(0)
+
+
+def _check_out(out, n: int, dtype: np.dtype, dev: str) -> None:
+    """``out`` must be a C-contiguous NumPy array (n, n) of the result's dtype (CPU runs only)."""
+    if out is None:
+        return
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray or numpy.memmap, got {type(out).__name__}")
+    if dev != "cpu":
+        raise DeviceError("out= is a host array: use it with device='cpu'")
+    if out.shape != (n, n):
+        raise ShapeError(f"out must have shape {(n, n)}, got {tuple(out.shape)}")
+    if out.dtype != dtype:
+        raise DTypeError(f"out must have dtype {dtype}, got {out.dtype}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ShapeError("out must be C-contiguous and writeable")
+
+
+def _result_buffer(src, W, out, dtype: np.dtype, dev: str, xp):
+    """The buffer the closure runs in, filled with the matrix, and what a cycle search reads.
+
+    Returns ``(D, original, copy)``.  One ``n x n`` buffer: ``out`` when given,
+    else a fresh one: a graph is written into it directly; a dense ``W`` is
+    copied by :func:`~apsp.working_matrix.working_matrix` (``copy=True``),
+    unless a transfer or a cast already made a fresh array.  ``original`` is
+    what :func:`~apsp.negative_cycle.raise_for_cycle` searches: ``W`` itself,
+    a function that rebuilds it (graphs), or ``None`` when ``W`` is
+    overwritten (``out=W``).
+    """
+    n = src.n
+    if src.dense is not None:
+        if out is not None:
+            if out is W:
+                return out, None, False
+            out[...] = to_device(W, dev) if src.device != dev else W
+            return out, W, False
+        if src.device != dev or W.dtype != dtype:
+            Wd = to_device(W, dev)  # a fresh copy when W lives on the other device: work in it
+            fresh = Wd is not W
+            if Wd.dtype != dtype:
+                Wd, fresh = Wd.astype(dtype), True
+            return Wd, W, not fresh
+        return W, W, True
+    D = out if out is not None else xp.empty((n, n), dtype=dtype)
+    if src.device != dev:
+        D[...] = to_device(src.fill(None), dev)
+    else:
+        src.fill(D)
+
+    def rebuild():
+        return src.fill(None)
+
+    return D, rebuild, False
 
 
 def _cupy():

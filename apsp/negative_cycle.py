@@ -47,8 +47,9 @@ def check_diagonal(S: "Semiring", D, W, offset: int = 0, whole: bool = True) -> 
     S : Semiring
     D : array (b, b)
         A closed diagonal block (or the whole closure) of the working matrix.
-    W : array (n, n)
-        The original input, searched for the cycle when one is found.
+    W : array (n, n), callable or None
+        The original input, searched for the cycle when one is found (see
+        :func:`raise_for_cycle`).
     offset : int
         Index of ``D[0, 0]`` in the whole matrix.
     whole : bool
@@ -81,7 +82,14 @@ def raise_for_cycle(S: "Semiring", W, hint: int, candidates=None):
 
     ``hint`` is a vertex on a diverging closed walk; it is named if no cycle is
     found (which the theory rules out, but the error must still be raised).
+    ``W`` may also be a function returning the original matrix (rebuilt only
+    on this error path), or ``None`` when it is gone (a closure computed in
+    place): then ``hint`` is named without the cycle.
     """
+    if callable(W):
+        W = W()
+    if W is None:
+        raise NegativeCycleError(hint, None, None, _message(S, [hint], None))
     Wh = to_device(W, "cpu")
     found = find_cycle(S, Wh, candidates if candidates is not None else _component_of(S, Wh, hint))
     if found is None:

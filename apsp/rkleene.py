@@ -28,9 +28,15 @@ operand into a scratch buffer and accumulates into the block:
 ``one``, so the accumulated result equals the plain product; accumulating also
 makes the witness ``-1`` exactly where nothing strictly improved, which is
 what the Pi update needs.  This costs one ``(n/2)^2`` copy per such product,
-``2 n^2`` element copies over the whole recursion against ``n^3`` multiply-adds,
-and one scratch buffer of ``n^2/4`` elements (two with predecessors).  The
-other two products (``A22 (+)= A21 A12``, ``A11 (+)= A12 A21``) need no copy.
+``2 n^2`` element copies over the whole recursion against ``n^3`` multiply-adds.
+On the CPU each such product runs in strips (column strips of the right
+operand when it is overwritten, row strips of the left one: the strips of the
+output are independent), at least :data:`STRIP_MIN` wide and ``1/STRIPS`` of
+the block, so the scratch buffer holds ``n^2/16`` elements instead of a
+quadrant's ``n^2/4`` and the dense route peaks near the size of the result
+(:mod:`apsp.planner`).  On the GPU the products stay whole (one launch each,
+and the device budget counts a quadrant).  The other two products
+(``A22 (+)= A21 A12``, ``A11 (+)= A12 A21``) need no copy.
 
 Launch overhead on the GPU.  Diagonal blocks of up to
 :data:`apsp.cuda.graph_replay.GRAPH_MAX` vertices are closed by replaying a CUDA
@@ -68,6 +74,10 @@ __all__ = ["rkleene", "split_point", "FW_BELOW"]
 #: the bottom of the recursion; 0 (the default) keeps the pure R-Kleene recursion.
 #: Read when a job's own ``fw_below`` is ``None`` (see :class:`apsp.closure_state.Job`).
 FW_BELOW = {"cpu": 0, "gpu": 0}
+#: In-place products on the CPU run in this many strips (see the module docstring) ...
+STRIPS = 4
+#: ... each at least this wide (narrower GEMMs lose speed).
+STRIP_MIN = 512
 
 
 def _graph_max() -> int:
@@ -147,13 +157,37 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
     else:
         P11, P12 = P[r0:m, r0:m], P[r0:m, m:r1]
         P21, P22 = P[m:r1, r0:m], P[m:r1, m:r1]
-    pcopy = (lambda X: job.copy("pred", X)) if P is not None else (lambda X: None)
-
     rkleene(job, r0, m)
-    job.gemm(A11, job.copy("data", A12), A12, PB=pcopy(P12), PC=P12)  # A12 = A11 A12
-    job.gemm(job.copy("data", A21), A11, A21, PB=P11, PC=P21)  # A21 = A21 A11
+    _left_times(job, A11, P11, A12, P12)  # A12 = A11 A12
+    _times_right(job, A21, P21, A11, P11)  # A21 = A21 A11
     job.gemm(A21, A12, A22, PB=P12, PC=P22)  # A22 = A22 + A21 A12
     rkleene(job, m, r1)
-    job.gemm(A22, job.copy("data", A21), A21, PB=pcopy(P21), PC=P21)  # A21 = A22 A21
-    job.gemm(job.copy("data", A12), A22, A12, PB=P22, PC=P12)  # A12 = A12 A22
+    _left_times(job, A22, P22, A21, P21)  # A21 = A22 A21
+    _times_right(job, A12, P12, A22, P22)  # A12 = A12 A22
     job.gemm(A12, A21, A11, PB=P21, PC=P11)  # A11 = A11 + A12 A21
+
+
+def _strips(job: "Job", length: int) -> list[tuple[int, int]]:
+    """The strips an in-place product is cut into: the whole on the GPU, else at least
+    :data:`STRIP_MIN` wide and at most ``1/STRIPS`` of ``length`` (so the operand copy
+    needs ``1/STRIPS`` of a quadrant of scratch, not a quadrant)."""
+    if job.on_gpu or length <= STRIP_MIN:
+        return [(0, length)]
+    w = max(STRIP_MIN, -(-length // STRIPS))
+    return [(j, min(length, j + w)) for j in range(0, length, w)]
+
+
+def _left_times(job: "Job", A, PA, X, PX) -> None:
+    """``X = A X`` in place (``A`` closed): column strips of ``X`` are independent, each copied once."""
+    pcopy = (lambda Y: job.copy("pred", Y)) if PX is not None else (lambda Y: None)
+    for j0, j1 in _strips(job, X.shape[1]):
+        Xs = X[:, j0:j1]
+        Ps = None if PX is None else PX[:, j0:j1]
+        job.gemm(A, job.copy("data", Xs), Xs, PB=pcopy(Ps), PC=Ps)
+
+
+def _times_right(job: "Job", X, PX, A, PA) -> None:
+    """``X = X A`` in place (``A`` closed): row strips of ``X`` are independent, each copied once."""
+    for i0, i1 in _strips(job, X.shape[0]):
+        Xs = X[i0:i1]
+        job.gemm(job.copy("data", Xs), A, Xs, PB=PA, PC=None if PX is None else PX[i0:i1])

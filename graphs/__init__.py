@@ -10,7 +10,9 @@
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
   :func:`shortest_path` (one route: bidirectional Dijkstra, A* with coordinates),
   :func:`connected_components` (weak and strong),
-  :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`).
+  :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`);
+* :func:`all_pairs_shortest_paths`: all pairs by the route that fits (dense
+  closure, or one search per source into an array or a memmap on disk).
 
 The algorithms are sparse semiring products in disguise (see
 :mod:`semiring.sparse`); on the GPU their kernels and drivers live in
@@ -33,6 +35,7 @@ from __future__ import annotations
 from semiring import __version__  # one version for the whole distribution
 
 from . import generators
+from .all_pairs import all_pairs_shortest_paths, plan_all_pairs
 from .components import connected_components
 from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
 from .graph import Graph, as_graph
@@ -55,6 +58,8 @@ __all__ = [
     "multi_source_sssp",
     "shortest_path",
     "ShortestPath",
+    "all_pairs_shortest_paths",
+    "plan_all_pairs",
     "connected_components",
     "minimum_spanning_tree",
     "SpanningForest",

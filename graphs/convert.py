@@ -243,7 +243,7 @@ class GraphConversions:
             (data, indices.astype(idx_t), indptr.astype(idx_t)), shape=(self.n, self.n), copy=False
         )
 
-    def to_dense(self, semiring: Semiring | str = builtin.min_plus, dtype=None, diagonal: bool = True):
+    def to_dense(self, semiring: Semiring | str = builtin.min_plus, dtype=None, diagonal: bool = True, out=None):
         """Dense weight matrix: semiring zero off the arcs, parallel arcs combined with ``add``.
 
         Parameters
@@ -262,10 +262,13 @@ class GraphConversions:
         diagonal : bool
             Add the semiring one to the diagonal: ``D[i, i] = add(self loops, one)``
             (for ``min_plus``: the shorter of a self loop and 0).
+        out : array (n, n), optional
+            Write the matrix into this array (of ``dtype``, on the graph's
+            device; a ``numpy.memmap`` works) instead of allocating one.
 
         Returns
         -------
-        ndarray (n, n) on the graph's device.
+        ndarray (n, n) on the graph's device (``out`` when given).
 
         Raises
         ------
@@ -298,7 +301,13 @@ class GraphConversions:
                 dtype = self.weights.dtype if self.weights is not None else np.dtype(np.float64)
         dtype = S.check_dtype("dtype", dtype)
         n = self.n
-        D = S.zeros((n, n), dtype, like=xp.empty(0)) if xp is not np else S.zeros((n, n), dtype)
+        if out is not None:
+            if out.shape != (n, n) or out.dtype != dtype:
+                raise GraphError(f"out must be an ({n}, {n}) array of {dtype}, got {out.shape} {out.dtype}")
+            D = out
+            D[...] = S.zero_value(dtype)
+        else:
+            D = S.zeros((n, n), dtype, like=xp.empty(0)) if xp is not np else S.zeros((n, n), dtype)
         src, dst, w = self.edges()
         if w is None or dtype == np.bool_:
             vals = xp.ones(self.nnz, dtype=dtype)
@@ -310,6 +319,52 @@ class GraphConversions:
             idx = xp.arange(n)
             D[idx, idx] = S.add_ufunc(D[idx, idx], S.one_value(dtype))
         return D
+
+    def __semiring_matrix__(self, semiring: Semiring | str = builtin.min_plus, dtype=None, device=None, out=None):
+        """The dense matrix :mod:`apsp` works on (the protocol of :mod:`apsp.matrix_input`).
+
+        ``to_dense(semiring, dtype, out=out)``, moved to ``device`` (``"cpu"``
+        or ``"gpu"``; default: the graph's) when no ``out`` is given.
+
+        Examples
+        --------
+        >>> from graphs import Graph
+        >>> import apsp
+        >>> apsp.shortest_paths(Graph.from_edges([0, 1], [1, 2], [1.0, 2.0]))
+        array([[ 0.,  1.,  3.],
+               [inf,  0.,  2.],
+               [inf, inf,  0.]])
+        """
+        D = self.to_dense(semiring, dtype=dtype, out=out)
+        if out is None and device is not None and device != self.device:
+            from semiring.backend import to_device
+
+            D = to_device(D, device)
+        return D
+
+    def __semiring_matrix_info__(self, semiring: Semiring | str = builtin.min_plus) -> dict:
+        """What a planner needs before building the dense matrix: ``n``, ``dtype``, ``device``,
+        ``nnz``, ``weighted`` and ``float32_exact`` (see :func:`apsp.planner.float32_exact`).
+
+        >>> from graphs import Graph
+        >>> Graph.from_edges([0], [1]).__semiring_matrix_info__()["float32_exact"]
+        True
+        """
+        from apsp.planner import float32_exact
+
+        S = builtin.get(semiring)
+        if S.dtypes == (np.dtype(np.bool_),):
+            dtype = np.dtype(np.bool_)
+        else:
+            dtype = self.weights.dtype if self.weights is not None else np.dtype(np.float64)
+        return {
+            "n": self.n,
+            "dtype": np.dtype(dtype),
+            "device": self.device,
+            "nnz": self.nnz,
+            "weighted": self.weights is not None,
+            "float32_exact": float32_exact(S.name, self.n, self.weights),
+        }
 
     def to_networkx(self, semiring: Semiring | str = "min_plus"):
         """NetworkX ``DiGraph`` (or ``Graph`` if undirected); parallel arcs combined with ``add``.

@@ -230,3 +230,37 @@ def test_subcommands_on_the_gpu_agree_with_the_cpu(command, capsys):
         assert gpu["all"]["distance"] == cpu["all"]["distance"]
     if command == "bfs":
         assert gpu["all"]["level"] == cpu["all"]["level"]
+
+def test_apsp_prints_the_plan_before_running(capsys):
+    assert main(["apsp", "--n", "200", "--seed", "2", "--device", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("plan      dense rkleene on cpu, float32") < out.index("time ")  # exact: integer weights
+    assert "(dense route)" in out
+
+
+def test_apsp_refuses_at_once_when_nothing_fits(monkeypatch, capsys):
+    import time
+
+    import apsp.planner
+
+    monkeypatch.setattr(apsp.planner, "host_memory_available", lambda: 2**16)
+    t = time.perf_counter()
+    assert main(["apsp", "--n", "400", "--device", "cpu"]) == 2
+    assert time.perf_counter() - t < 1.0 + 0.5  # the generated graph itself takes a moment
+    err = capsys.readouterr().err
+    assert "does not fit" in err and "alternatives:" in err and "open_memmap" in err
+
+
+def test_apsp_sparse_route_writes_the_out_file(tmp_path, monkeypatch, capsys):
+    import apsp.planner
+
+    f = tmp_path / "path.txt"
+    n = 1500
+    f.write_text("".join(f"{i}\t{i + 1}\n" for i in range(n - 1)))  # a SNAP edge list: unweighted
+    monkeypatch.setattr(apsp.planner, "host_memory_available", lambda: n * n * 4)  # dense won't fit
+    out_file = tmp_path / "D.npy"
+    assert main(["apsp", str(f), "--device", "cpu", "--out", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    assert "plan      sparse bfs on cpu, float32" in out and "match" in out
+    D = np.load(out_file, mmap_mode="r")
+    assert D.dtype == np.float32 and D[0, n - 1] == n - 1 and np.isinf(D[n - 1, 0])
