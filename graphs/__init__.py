@@ -8,12 +8,14 @@
 * :func:`bfs` (direction-optimising), :func:`st_connectivity` (bidirectional),
   :func:`sssp` (Bellman-Ford, delta-stepping, Dijkstra, label-correcting),
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
-  :func:`connected_components` (weak and strong).
+  :func:`connected_components` (weak and strong);
+* :func:`maximum_flow` (push-relabel; the flow, its value and a minimum cut).
 
 The algorithms are sparse semiring products in disguise (see
 :mod:`semiring.sparse`); on the GPU their kernels and drivers live in
 :mod:`graphs.cuda` (``bfs.cu`` / :mod:`graphs.cuda.bfs`, ``sssp.cu`` /
-:mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`), and
+:mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`,
+``flow.cu`` / :mod:`graphs.cuda.flow`), and
 share their warp-level helpers with the sparse semiring kernels through
 ``semiring/cuda/sparse_device.cuh``.
 
@@ -29,7 +31,8 @@ from __future__ import annotations
 
 from . import generators
 from .components import connected_components
-from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError
+from .errors import CapacityError, GraphError, GraphFormatError, NegativeCycleError, VertexError
+from .flow import FlowResult, maximum_flow
 from .graph import Graph, as_graph
 from .io import read, write
 from .sssp import multi_source_sssp, sssp
@@ -46,8 +49,11 @@ __all__ = [
     "sssp",
     "multi_source_sssp",
     "connected_components",
+    "maximum_flow",
+    "FlowResult",
     "GraphError",
     "GraphFormatError",
     "VertexError",
+    "CapacityError",
     "NegativeCycleError",
 ]

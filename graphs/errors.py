@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from apsp.errors import NegativeCycleError
 
-__all__ = ["GraphError", "GraphFormatError", "VertexError", "NegativeCycleError"]
+__all__ = ["GraphError", "GraphFormatError", "VertexError", "CapacityError", "NegativeCycleError"]
 
 
 class GraphError(ValueError):
@@ -17,6 +17,10 @@ class GraphError(ValueError):
 
 class VertexError(GraphError):
     """A vertex id is outside ``[0, n)``."""
+
+
+class CapacityError(GraphError):
+    """A flow capacity is negative, NaN or infinite, or integer capacities overflow int64."""
 
 
 class GraphFormatError(GraphError):
