@@ -50,19 +50,10 @@ def _sorted_rows(indptr, indices, cap):  # pragma: no cover - jitted
 
 
 @njit(cache=True, nogil=True)
-def residual_csr(indptr, indices, cap):  # pragma: no cover - jitted
-    """The residual network of the arcs ``u -> indices[e]`` (``indptr``'s rows) with capacities ``cap``.
-
-    Returns ``(ptr, head, mate, cap0)``: CSR rows sorted by head, one arc per
-    direction of each vertex pair (parallel arcs summed, self loops dropped), the
-    paired reverse arc of each arc, and each arc's capacity (0 for a pure reverse arc).
-    Each residual row merges the (sorted) row of the graph with the row of its
-    transpose, which a counting pass builds already sorted: O(n + m).
-    """
+def _transpose(indptr, indices):  # pragma: no cover - jitted
+    """The CSR structure of the transpose, rows sorted by tail (vertices are visited in order)."""
     n = indptr.shape[0] - 1
-    indices, cap = _sorted_rows(indptr, indices, cap)
     m = indptr[n]
-    # The transpose, rows sorted by tail (vertices are visited in order).
     tptr = np.zeros(n + 1, dtype=np.int64)
     for e in range(m):
         tptr[indices[e] + 1] += 1
@@ -73,19 +64,30 @@ def residual_csr(indptr, indices, cap):  # pragma: no cover - jitted
     for u in range(n):
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
-            k = fill[v]
-            tsrc[k] = u
-            fill[v] = k + 1
-    # Merge row u of the graph (capacity u -> w) with row u of the transpose (the
-    # reverse arcs, capacity 0 unless the graph has w -> u too, counted in row w).
+            tsrc[fill[v]] = u
+            fill[v] += 1
+    return tptr, tsrc
+
+
+@njit(cache=True, nogil=True)
+def _merge_rows(indptr, indices, cap, tptr, tsrc, use_t):  # pragma: no cover - jitted
+    """Rows of the residual network: row u of the graph merged with row u of the transpose.
+
+    The transpose's entries are the reverse arcs (capacity 0 here; an arc w -> u of
+    the graph is counted in row w).  Without ``use_t`` (a symmetric graph: the
+    transpose has the rows of the graph) the graph's rows alone are merged.
+    """
+    n = indptr.shape[0] - 1
+    m = indptr[n]
+    size = 2 * m if use_t else m
     ptr = np.zeros(n + 1, dtype=np.int64)
-    head = np.empty(2 * m, dtype=np.int32)
-    cap0 = np.zeros(2 * m, dtype=cap.dtype)
+    head = np.empty(size, dtype=np.int32)
+    cap0 = np.zeros(size, dtype=cap.dtype)
     zero = np.zeros(1, dtype=cap.dtype)[0]
     out = 0
     for u in range(n):
         i, iend = indptr[u], indptr[u + 1]
-        j, jend = tptr[u], tptr[u + 1]
+        j, jend = (tptr[u], tptr[u + 1]) if use_t else (0, 0)
         start = out
         while i < iend or j < jend:
             if j >= jend or (i < iend and indices[i] <= tsrc[j]):
@@ -105,24 +107,52 @@ def residual_csr(indptr, indices, cap):  # pragma: no cover - jitted
                 cap0[out] = cf
                 out += 1
         ptr[u + 1] = out
-    head = head[:out].copy()
-    cap0 = cap0[:out].copy()
-    # The pair (u, v) appears in both rows; the mate of u -> v is v -> u, found by
-    # walking the rows in order (the arcs into v from u < v come in increasing u).
-    mate = np.empty(out, dtype=np.int64)
+    return ptr, head[:out].copy(), cap0[:out].copy()
+
+
+@njit(cache=True, nogil=True)
+def _mates(ptr, head):  # pragma: no cover - jitted
+    """The opposite arc of every arc (rows sorted by head); ``ok`` False if one is missing."""
+    n = ptr.shape[0] - 1
+    mate = np.empty(head.shape[0], dtype=np.int64)
     pos = ptr[:-1].copy()
     for u in range(n):
         for a in range(ptr[u], ptr[u + 1]):
             v = head[a]
             if v < u:
                 continue
-            # Row v is sorted; its arcs to vertices < u were matched already by them.
+            # Row v is sorted; its arcs to vertices below u were matched by them already,
+            # so the arc v -> u, if there, is the first unmatched one.
             b = pos[v]
-            while head[b] != u:
-                b += 1
+            if b >= ptr[v + 1] or head[b] != u:
+                return mate, False
             pos[v] = b + 1
             mate[a] = b
             mate[b] = a
+    return mate, True
+
+
+@njit(cache=True, nogil=True)
+def residual_csr(indptr, indices, cap, symmetric=False):  # pragma: no cover - jitted
+    """The residual network of the arcs ``u -> indices[e]`` (``indptr``'s rows) with capacities ``cap``.
+
+    Returns ``(ptr, head, mate, cap0)``: CSR rows sorted by head, one arc per
+    direction of each vertex pair (parallel arcs summed, self loops dropped), the
+    paired reverse arc of each arc, and each arc's capacity (0 for a pure reverse arc).
+    Each residual row merges the (sorted) row of the graph with the row of its
+    transpose, which a counting pass builds already sorted: O(n + m).  With
+    ``symmetric`` (an undirected graph's promise) the transpose is skipped; a graph
+    that breaks the promise is noticed and built the general way.
+    """
+    indices, cap = _sorted_rows(indptr, indices, cap)
+    if symmetric:
+        ptr, head, cap0 = _merge_rows(indptr, indices, cap, indptr, indices, False)
+        mate, ok = _mates(ptr, head)
+        if ok:
+            return ptr, head, mate, cap0
+    tptr, tsrc = _transpose(indptr, indices)
+    ptr, head, cap0 = _merge_rows(indptr, indices, cap, tptr, tsrc, True)
+    mate, ok = _mates(ptr, head)
     return ptr, head, mate, cap0
 
 

@@ -43,8 +43,9 @@ from .graph import as_graph
 
 __all__ = ["maximum_flow", "FlowResult"]
 
-#: Global relabelling after relabel work above ``GLOBAL_FREQ * (n + m)`` (HIPR's 0.5).
-GLOBAL_FREQ = 0.5
+#: Global relabelling after relabel work above ``GLOBAL_FREQ * (n + m)`` (HIPR uses 0.5; 1.0 measured
+#: faster here on R-MAT, where one global relabel costs about as much as the pushes between two).
+GLOBAL_FREQ = 1.0
 
 
 def _check_terminal(G, v, name: str) -> int:
@@ -126,7 +127,7 @@ def _maximum_flow_cpu(G, s: int, t: int, cap, tol) -> FlowResult:
     import scipy.sparse as sp
 
     n = G.n
-    ptr, head, mate, cap0 = K.residual_csr(G.indptr, G.indices, cap)
+    ptr, head, mate, cap0 = K.residual_csr(G.indptr, G.indices, cap, not G.directed)
     res = cap0.copy()
     excess = np.zeros(n, dtype=cap0.dtype)
     label = np.zeros(n, dtype=np.int32)

@@ -195,16 +195,24 @@ def test_residual_builders_agree():
     for _ in range(30):
         n = int(rng.integers(1, 40))
         m = int(rng.integers(0, 200))
-        G = Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(0, 50, m), n=n)
+        directed = bool(rng.integers(0, 2))
+        G = Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(0, 50, m), n=n,
+                             directed=directed)
         cap, _ = capacities(G)
         a = residual_arrays(np, G, cap)
         b = K.residual_csr(G.indptr, G.indices, cap)
-        for x, y in zip(a, b):
+        for x, y, z in zip(a, b, K.residual_csr(G.indptr, G.indices, cap, not directed)):
             np.testing.assert_array_equal(x, y)
+            np.testing.assert_array_equal(x, z)
         ptr, head, mate, _ = b
         tails = np.repeat(np.arange(n), np.diff(ptr))
         assert np.array_equal(mate[mate], np.arange(mate.size))
         assert np.array_equal(tails[mate], head) and np.array_equal(head[mate], tails)
+    # A graph that claims symmetry without it is built the general way.
+    G = Graph(np.array([0, 1, 1, 1]), np.array([1]), np.array([4]), directed=False, check=False)
+    ptr, head, mate, cap0 = K.residual_csr(G.indptr, G.indices, capacities(G)[0], True)
+    assert head.tolist() == [1, 0] and mate.tolist() == [1, 0] and cap0.tolist() == [4, 0]
+    assert graphs.maximum_flow(G, 0, 1).flow_value == 4
     # Unsorted rows are sorted first.
     G = Graph(np.array([0, 3, 3, 3]), np.array([2, 1, 2]), np.array([1, 2, 3]))
     ptr, head, mate, cap0 = K.residual_csr(G.indptr, G.indices, capacities(G)[0])
