@@ -191,7 +191,7 @@ def residual_arrays(xp, G: Graph, cap):
     new = xp.ones(m, dtype=bool)
     if m:
         new[1:] = key[1:] != key[:-1]
-    seg = xp.cumsum(new) - 1
+    seg = xp.cumsum(new, dtype=np.int64) - 1
     starts = xp.flatnonzero(new)
     P = int(starts.size)
     zero = xp.zeros((), dtype=c.dtype)

@@ -32,10 +32,10 @@ __device__ __forceinline__ double flow_atomic_add(double* p, double d) { return 
 template <typename C>
 __device__ void flow_push_relabel(const i64* __restrict__ ptr, const int* __restrict__ head,
                                   const i64* __restrict__ mate, C* res, C* excess, int* label, long long n,
-                                  int sink, int blocked, C tol, int iters) {
+                                  int sink, int blocked, C tol, int iters, long long heavy) {
     const int nn = (int)n;
     for (i64 u = (i64)blockIdx.x * blockDim.x + threadIdx.x; u < n; u += (i64)gridDim.x * blockDim.x) {
-        if (u == sink || u == blocked) continue;
+        if (u == sink || u == blocked || ptr[u + 1] - ptr[u] > heavy) continue;  // heavy: a warp's job
         for (int it = 0; it < iters; it++) {
             const C e = ((volatile C*)excess)[u];
             const int hu = label[u];
@@ -71,14 +71,91 @@ __device__ void flow_push_relabel(const i64* __restrict__ ptr, const int* __rest
 
 extern "C" __global__ void flow_push_relabel_i64(const i64* ptr, const int* head, const i64* mate, long long* res,
                                                  long long* excess, int* label, long long n, int sink, int blocked,
-                                                 long long tol, int iters) {
-    flow_push_relabel<long long>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters);
+                                                 long long tol, int iters, long long heavy) {
+    flow_push_relabel<long long>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, heavy);
 }
 
 extern "C" __global__ void flow_push_relabel_f64(const i64* ptr, const int* head, const i64* mate, double* res,
                                                  double* excess, int* label, long long n, int sink, int blocked,
-                                                 double tol, int iters) {
-    flow_push_relabel<double>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters);
+                                                 double tol, int iters, long long heavy) {
+    flow_push_relabel<double>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, heavy);
+}
+
+// The same step for the heavy vertices (more than `heavy` arcs, listed in `list`): a warp
+// per vertex scans its arcs lane-strided and reduces (label, arc) to the lowest label, the
+// lowest arc among equals; lane 0 pushes or relabels.  Values lane 0 read are broadcast, so
+// every lane takes the same branches.
+template <typename C>
+__device__ void flow_push_relabel_heavy(const i64* __restrict__ ptr, const int* __restrict__ head,
+                                        const i64* __restrict__ mate, C* res, C* excess, int* label, long long n,
+                                        int sink, int blocked, C tol, int iters, const int* __restrict__ list,
+                                        long long count) {
+    const int nn = (int)n;
+    const int lane = threadIdx.x & 31;
+    const i64 none = 0x7fffffffffffffffLL;
+    for (i64 w = sp_warp_id(); w < count; w += sp_warp_count()) {
+        const int u = list[w];
+        if (u == sink || u == blocked) continue;
+        for (int it = 0; it < iters; it++) {
+            C e = ((volatile C*)excess)[u];
+            int hu = ((volatile int*)label)[u];
+            e = __shfl_sync(SP_FULL, e, 0);
+            hu = __shfl_sync(SP_FULL, hu, 0);
+            if (!(e > tol) || hu >= nn) break;
+            int hmin = nn;
+            i64 amin = none;
+            for (i64 a = ptr[u] + lane; a < ptr[u + 1]; a += 32) {
+                if (((volatile C*)res)[a] > tol) {
+                    const int h = ((volatile int*)label)[head[a]];
+                    if (h < hmin) {
+                        hmin = h;
+                        amin = a;
+                    }
+                }
+            }
+            for (int off = 16; off > 0; off >>= 1) {
+                const int oh = __shfl_down_sync(SP_FULL, hmin, off);
+                const i64 oa = __shfl_down_sync(SP_FULL, amin, off);
+                if (oh < hmin || (oh == hmin && oa < amin)) {
+                    hmin = oh;
+                    amin = oa;
+                }
+            }
+            hmin = __shfl_sync(SP_FULL, hmin, 0);
+            amin = __shfl_sync(SP_FULL, amin, 0);
+            if (amin == none || hmin >= nn) {
+                if (lane == 0) label[u] = nn;
+                __syncwarp();
+                break;
+            }
+            if (lane == 0) {
+                if (hu > hmin) {
+                    const C r = ((volatile C*)res)[amin];
+                    const C d = e < r ? e : r;
+                    flow_atomic_add(&res[amin], -d);
+                    flow_atomic_add(&res[mate[amin]], d);
+                    flow_atomic_add(&excess[u], -d);
+                    flow_atomic_add(&excess[head[amin]], d);
+                } else {
+                    label[u] = hmin + 1 < nn ? hmin + 1 : nn;
+                }
+            }
+            __syncwarp();
+        }
+    }
+}
+
+extern "C" __global__ void flow_push_relabel_heavy_i64(const i64* ptr, const int* head, const i64* mate,
+                                                       long long* res, long long* excess, int* label, long long n,
+                                                       int sink, int blocked, long long tol, int iters,
+                                                       const int* list, long long count) {
+    flow_push_relabel_heavy<long long>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, list, count);
+}
+
+extern "C" __global__ void flow_push_relabel_heavy_f64(const i64* ptr, const int* head, const i64* mate, double* res,
+                                                       double* excess, int* label, long long n, int sink, int blocked,
+                                                       double tol, int iters, const int* list, long long count) {
+    flow_push_relabel_heavy<double>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, list, count);
 }
 
 // ---------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 The host loop of each phase is short on purpose: a global relabel (a backward BFS
 from the sink, one launch per level, the frontier's length kept on the device and
 read back once per :data:`BFS_BATCH` levels), then rounds of push/relabel sweeps
-over all vertices (Hong & He's lock-free push-relabel), then a global relabel
+over all vertices (Hong & He's lock-free push-relabel; a thread per vertex, a
+warp per vertex of more than :data:`HEAVY` arcs), then a global relabel
 again, until no active vertex is left (one count read back per cycle).  The
 number of sweeps in a cycle follows the depth of the last BFS (flow needs about
 that many hops to reach the sink), between :data:`MIN_SWEEPS` and
@@ -35,6 +36,7 @@ __all__ = ["maximum_flow_gpu"]
 
 FILE = "flow.cu"
 ITERS = 4  # push/relabel steps per vertex and sweep
+HEAVY = 64  # vertices with more arcs are stepped by a warp each (power-law hubs)
 MIN_SWEEPS, MAX_SWEEPS = 8, 512  # sweeps between global relabels
 BFS_BATCH = 8  # BFS levels launched between reads of the frontier's length
 
@@ -54,6 +56,8 @@ class _Network:
         sfx = "f64" if self.is_float else "i64"
         mod = _module()
         self.k_push = mod.get_function(f"flow_push_relabel_{sfx}")
+        self.k_heavy = mod.get_function(f"flow_push_relabel_heavy_{sfx}")
+        self.heavy = cp.flatnonzero(cp.diff(self.ptr) > HEAVY).astype(cp.int32)
         self.k_bfs = mod.get_function(f"flow_bfs_level_{sfx}")
         self.k_count = mod.get_function(f"flow_count_active_{sfx}")
         self.k_reach = mod.get_function(f"flow_reach_level_{sfx}")
@@ -110,10 +114,16 @@ class _Network:
         """Discharge every vertex with excess towards ``sink``; ``blocked`` keeps label n and moves nothing."""
         args = (self.ptr, self.head, self.mate, self.res, self.excess, self.label, np.int64(self.n),
                 np.int32(sink), np.int32(blocked), self.scalar(tol), np.int32(ITERS))
+        light = args + (np.int64(HEAVY),)
+        nh = int(self.heavy.size)
+        heavy = args + (self.heavy, np.int64(nh))
+        hgrid = launch_grid(32 * nh)
         self.global_relabel(sink, blocked, tol)
         while self.count_active(sink, blocked, tol):
             for _ in range(min(max(self.depth, MIN_SWEEPS), MAX_SWEEPS)):
-                self.k_push((self.grid,), (BLOCK,), args)
+                self.k_push((self.grid,), (BLOCK,), light)
+                if nh:
+                    self.k_heavy((hgrid,), (BLOCK,), heavy)
             self.global_relabel(sink, blocked, tol)
 
     def reachable_from(self, s: int, tol):
