@@ -19,7 +19,10 @@ import numpy as np
 from .errors import CapacityError
 from .graph import Graph
 
-__all__ = ["FlowResult", "FLOAT_TOL", "capacities", "check_int64_room", "residual_arrays", "cut_of", "tails"]
+__all__ = [
+    "FlowResult", "FLOAT_TOL", "capacities", "check_int64_room", "residual_arrays", "cut_of", "tails",
+    "flood_from_sink",
+]
 
 #: Relative tolerance of float capacities: an excess or residual capacity at most
 #: ``FLOAT_TOL * max(capacity)`` counts as zero.
@@ -223,6 +226,29 @@ def residual_arrays(xp, G: Graph, cap):
     ptr = xp.zeros(n + 1, dtype=np.int64)
     ptr[1:] = xp.cumsum(xp.bincount(tail, minlength=n))
     return ptr, head.astype(np.int32), mate, cap0
+
+
+def flood_from_sink(ptr, mate, cap0, s: int, t: int) -> bool:
+    """Whether to solve the reverse problem (``t`` to ``s`` on the transposed network).
+
+    Push-relabel starts by flooding every arc out of its source; when less capacity
+    enters ``t`` than leaves ``s``, flooding from ``t`` on the transpose (residual
+    capacities ``cap0[mate]``) strands less excess.  Both sums are taken in float64,
+    so they cannot overflow; the smaller one then fits int64 (see
+    :func:`check_int64_room`).
+
+    Examples
+    --------
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], [9, 9, 1, 1])
+    >>> ptr, head, mate, cap0 = residual_arrays(np, G, capacities(G)[0])
+    >>> flood_from_sink(ptr, mate, cap0, 0, 3)
+    True
+    """
+    lo_s, hi_s = int(ptr[s]), int(ptr[s + 1])
+    lo_t, hi_t = int(ptr[t]), int(ptr[t + 1])
+    out_s = float(cap0[lo_s:hi_s].astype(np.float64).sum())
+    in_t = float(cap0[mate[lo_t:hi_t]].astype(np.float64).sum())
+    return in_t < out_s
 
 
 def cut_of(xp, G: Graph, cap, source_side):

@@ -5,6 +5,10 @@ JACM 35, 1988) in two phases.  The first computes a maximum preflow, and with it
 the flow value and the minimum cut; the second returns the excess stranded at
 vertices cut off from the sink to the source, which makes the preflow a flow.
 Both phases are the same discharge loop with the roles of the terminals swapped.
+The first phase floods every arc out of its source; when less capacity enters ``t``
+than leaves ``s``, the problem is solved from ``t`` on the transposed network
+(residual capacities of the reverse arcs), which strands less excess: on R-MAT
+hub pairs this halves the work.
 
 * CPU: Cherkassky & Goldberg's HIPR ("On implementing the push-relabel method for
   the maximum flow problem", Algorithmica 19, 1997): highest-label selection, the
@@ -37,7 +41,7 @@ import numpy as np
 
 from . import _flow_kernels as K
 from ._arguments import check_vertex, resolve_graph_device
-from ._flow_network import FlowResult, capacities, check_int64_room
+from ._flow_network import FlowResult, capacities, check_int64_room, flood_from_sink
 from .errors import GraphError, VertexError
 from .graph import as_graph
 
@@ -128,16 +132,21 @@ def _maximum_flow_cpu(G, s: int, t: int, cap, tol) -> FlowResult:
 
     n = G.n
     ptr, head, mate, cap0 = K.residual_csr(G.indptr, G.indices, cap, not G.directed)
-    res = cap0.copy()
+    # Flood from the terminal of smaller capacity: t on the transposed network if need be.
+    reverse = flood_from_sink(ptr, mate, cap0, s, t)
+    src, snk = (t, s) if reverse else (s, t)
+    res = cap0[mate] if reverse else cap0.copy()
     excess = np.zeros(n, dtype=cap0.dtype)
     label = np.zeros(n, dtype=np.int32)
     tol = cap0.dtype.type(tol)
     freq = int(GLOBAL_FREQ * (n + head.shape[0])) + 1
-    K.saturate_source(ptr, head, mate, res, excess, s)
-    K.push_relabel(ptr, head, mate, res, excess, label, t, s, tol, freq)
-    value = excess[t].item()
+    K.saturate_source(ptr, head, mate, res, excess, src)
+    K.push_relabel(ptr, head, mate, res, excess, label, snk, src, tol, freq)
+    value = excess[snk].item()
     if K.stranded(excess, s, t, tol):
-        K.push_relabel(ptr, head, mate, res, excess, label, s, t, tol, freq)
+        K.push_relabel(ptr, head, mate, res, excess, label, src, snk, tol, freq)
+    if reverse:
+        res = res[mate]  # the transpose's residuals, read back on the arcs of G
     source_side = K.reachable_from(ptr, head, res, s, tol)
     flow = sp.csr_array((cap0 - res, head, ptr), shape=(n, n))
     return FlowResult(value, flow, source_side, K.cut_arcs(G.indptr, G.indices, cap, source_side))

@@ -12,7 +12,8 @@ that many hops to reach the sink), between :data:`MIN_SWEEPS` and
 label ``n``, which is the gap heuristic's work too.
 
 The two phases are those of :mod:`graphs.flow`: a maximum preflow to ``t``, then
-the stranded excess back to ``s``.  The residual network is built by sorting
+the stranded excess back to ``s`` (from ``t`` on the transposed network when less
+capacity enters ``t`` than leaves ``s``).  The residual network is built by sorting
 (:func:`graphs._flow_network.residual_arrays`), the minimum cut's source side by
 a forward BFS in the residual graph.  CuPy's sparse matrices hold no integers,
 so an integer flow comes back as float64 data (exact below ``2**53``; a warning
@@ -28,7 +29,7 @@ import numpy as np
 
 from semiring.cuda.sparse import BLOCK, launch_grid
 
-from .._flow_network import FlowResult, cut_of, residual_arrays
+from .._flow_network import FlowResult, cut_of, flood_from_sink, residual_arrays
 from ..graph import Graph
 from . import launch
 
@@ -139,14 +140,20 @@ def maximum_flow_gpu(G: Graph, s: int, t: int, cap, tol) -> FlowResult:
     import cupyx.scipy.sparse as csp
 
     net = _Network(G, cap)
-    net.saturate(s)
-    net.phase(t, s, tol)
-    value = net.excess[t].item()
+    reverse = flood_from_sink(net.ptr, net.mate, net.cap0, s, t)  # flood from t on the transpose
+    src, snk = (t, s) if reverse else (s, t)
+    if reverse:
+        net.res = net.cap0[net.mate]
+    net.saturate(src)
+    net.phase(snk, src, tol)
+    value = net.excess[snk].item()
     left = net.excess > tol
     left[s] = False
     left[t] = False
     if bool(left.any()):
-        net.phase(s, t, tol)
+        net.phase(src, snk, tol)
+    if reverse:
+        net.res = net.res[net.mate]
     source_side = net.reachable_from(s, tol)
     flow = net.cap0 - net.res
     if not net.is_float and flow.size and int(cp.abs(flow).max()) > 2**53:
