@@ -71,13 +71,18 @@ def check_flow(G: Graph, s: int, t: int, result, tol: float = 0.0) -> None:
     # The cut: the residual reachability set of s, and its arcs saturated with the flow's value.
     side = _host(result.source_side).astype(bool)
     assert side.shape == (n,) and side[s] and not side[t], "source side must hold s and not t"
-    R = (C - F).tocsr()
-    R.data = (R.data > tol).astype(np.int8)
-    R.eliminate_zeros()
-    order = csg.breadth_first_order(R, s, directed=True, return_predecessors=False)
-    reach = np.zeros(n, dtype=bool)
-    reach[order] = True
-    assert np.array_equal(reach, side), "source_side is not the set reachable from s in the residual graph"
+    def reachable(above):
+        R = (C - F).tocsr()
+        R.data = (R.data > above).astype(np.int8)
+        R.eliminate_zeros()
+        reach = np.zeros(n, dtype=bool)
+        reach[csg.breadth_first_order(R, s, directed=True, return_predecessors=False)] = True
+        return reach
+
+    # Exactly the residual reachability set for integers; for floats, between the sets
+    # reached over residuals above tol and above 0.
+    lo, hi = reachable(tol), reachable(0)
+    assert np.all(side[lo]) and not np.any(side & ~hi), "source_side is not the set reachable from s in the residual graph"
     src, dst, cap = arcs_of(G)
     on = side[src] & ~side[dst] & (cap > 0)
     cu, cv = (_host(x) for x in result.cut_edges)
