@@ -148,5 +148,7 @@ def _maximum_flow_cpu(G, s: int, t: int, cap, tol) -> FlowResult:
     if reverse:
         res = res[mate]  # the transpose's residuals, read back on the arcs of G
     source_side = K.reachable_from(ptr, head, res, s, tol)
-    flow = sp.csr_array((cap0 - res, head, ptr), shape=(n, n))
+    # int32 row pointers when they fit, as SciPy would choose (it would scan int64 ones to decide).
+    rows = ptr.astype(np.int32) if head.shape[0] < 2**31 else ptr
+    flow = sp.csr_array((cap0 - res, head, rows), shape=(n, n))
     return FlowResult(value, flow, source_side, K.cut_arcs(G.indptr, G.indices, cap, source_side))
