@@ -10,7 +10,8 @@
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
   :func:`shortest_path` (one route: bidirectional Dijkstra, A* with coordinates),
   :func:`connected_components` (weak and strong),
-  :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`);
+  :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`),
+  :func:`maximum_flow` (push-relabel; the flow, its value and a minimum cut);
 * :func:`all_pairs_shortest_paths`: all pairs by the route that fits (dense
   closure, or one search per source into an array or a memmap on disk).
 
@@ -18,7 +19,7 @@ The algorithms are sparse semiring products in disguise (see
 :mod:`semiring.sparse`); on the GPU their kernels and drivers live in
 :mod:`graphs.cuda` (``bfs.cu`` / :mod:`graphs.cuda.bfs`, ``sssp.cu`` /
 :mod:`graphs.cuda.sssp`, ``components.cu`` / :mod:`graphs.cuda.components`, ``spanning_tree.cu`` /
-:mod:`graphs.cuda.spanning_tree`), and
+:mod:`graphs.cuda.spanning_tree`, ``flow.cu`` / :mod:`graphs.cuda.flow`), and
 share their warp-level helpers with the sparse semiring kernels through
 ``semiring/cuda/sparse_device.cuh``.
 
@@ -37,7 +38,8 @@ from semiring import __version__  # one version for the whole distribution
 from . import generators
 from .all_pairs import all_pairs_shortest_paths, plan_all_pairs
 from .components import connected_components
-from .errors import GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
+from .errors import CapacityError, GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
+from .flow import FlowResult, maximum_flow
 from .graph import Graph, as_graph
 from .io import read, write
 from .single_pair import ShortestPath, shortest_path
@@ -63,9 +65,12 @@ __all__ = [
     "connected_components",
     "minimum_spanning_tree",
     "SpanningForest",
+    "maximum_flow",
+    "FlowResult",
     "GraphError",
     "GraphFormatError",
     "VertexError",
     "VertexTypeError",
+    "CapacityError",
     "NegativeCycleError",
 ]

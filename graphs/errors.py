@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from apsp.errors import NegativeCycleError
 
-__all__ = ["GraphError", "GraphFormatError", "VertexError", "VertexTypeError", "NegativeCycleError"]
+__all__ = ["GraphError", "GraphFormatError", "VertexError", "VertexTypeError", "CapacityError", "NegativeCycleError"]
 
 
 class GraphError(ValueError):
@@ -28,6 +28,10 @@ class VertexTypeError(VertexError, TypeError):
     >>> issubclass(VertexTypeError, TypeError), issubclass(VertexTypeError, ValueError)
     (True, True)
     """
+
+
+class CapacityError(GraphError):
+    """A flow capacity is negative, NaN or infinite, or integer capacities overflow int64."""
 
 
 class GraphFormatError(GraphError):

@@ -1,0 +1,259 @@
+"""The flow network shared by the CPU and GPU maximum flow: capacities, checks, result type.
+
+:func:`capacities` reads a graph's weights as capacities (int64 or float64) and
+rejects negative, NaN and infinite entries naming the arc; :func:`check_int64_room`
+refuses integer inputs whose sums could overflow int64; :func:`residual_arrays`
+builds the residual network with array operations of NumPy or CuPy (the GPU
+driver's builder; the CPU builds the same arrays with a Numba kernel);
+:func:`cut_of` and :class:`FlowResult` shape the answer.  Nothing here depends on
+the device beyond the array module ``xp`` it is handed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import CapacityError
+from .graph import Graph
+
+__all__ = [
+    "FlowResult", "FLOAT_TOL", "capacities", "check_int64_room", "residual_arrays", "cut_of", "tails",
+    "flood_from_sink",
+]
+
+#: Relative tolerance of float capacities: an excess or residual capacity at most
+#: ``FLOAT_TOL * max(capacity)`` counts as zero.
+FLOAT_TOL = 1e-12
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    """A maximum flow and the minimum cut it certifies.
+
+    Attributes
+    ----------
+    flow_value : int or float
+        The value of the maximum flow (a Python ``int`` for integer capacities).
+    flow : scipy.sparse.csr_array or cupyx.scipy.sparse.csr_matrix
+        Net flow on every vertex pair joined by an arc, stored both ways and
+        antisymmetric (``flow[u, v] == -flow[v, u]``), as SciPy's ``maximum_flow``
+        returns it; explicit zeros are kept.  int64 or float64.
+    source_side : bool array (n,)
+        The minimum cut's source side: the vertices reachable from the source in
+        the residual graph of the flow.
+    cut_edges : tuple of two int32 arrays
+        ``(u, v)`` of every arc of the graph (parallel arcs listed each) with positive
+        capacity from the source side to the sink side; all are saturated, and their
+        capacities sum to ``flow_value``.
+    """
+
+    flow_value: Any
+    flow: Any
+    source_side: Any
+    cut_edges: tuple
+
+
+def tails(xp, indptr):
+    """The tail of every arc of the CSR rows ``indptr`` (int32)."""
+    n = int(indptr.shape[0]) - 1
+    return xp.repeat(xp.arange(n, dtype=np.int32), xp.diff(indptr).astype(np.int64))
+
+
+def capacities(G: Graph):
+    """The capacities of ``G``'s arcs and the zero tolerance of its dtype.
+
+    Parameters
+    ----------
+    G : Graph
+
+    Returns
+    -------
+    cap : int64 or float64 array (nnz,)
+        The weights (1 for an unweighted graph).
+    tol : int or float
+        0 for integers, ``FLOAT_TOL * max(cap)`` for floats.
+
+    Raises
+    ------
+    CapacityError
+        A capacity is negative, NaN or infinite (the message names the arc).
+
+    Examples
+    --------
+    >>> capacities(Graph.from_edges([0, 1], [1, 2], [2.0, 4.0]))
+    (array([2., 4.]), 4e-12)
+    >>> capacities(Graph.from_edges([0, 1], [1, 2], [3, -1]))
+    Traceback (most recent call last):
+    ...
+    graphs.errors.CapacityError: capacity of arc 1 (1 -> 2) is -1; capacities must be >= 0
+    """
+    xp = G.xp
+    if G.weights is None:
+        return xp.ones(G.nnz, dtype=np.int64), 0
+    w = G.weights
+    is_float = w.dtype.kind == "f"
+    cap = w.astype(np.float64 if is_float else np.int64, copy=False)
+    if cap.size == 0:
+        return cap, (0.0 if is_float else 0)
+    bad = ~xp.isfinite(cap) | (cap < 0) if is_float else cap < 0
+    if bool(bad.any()):
+        k = int(xp.argmax(bad))
+        u = int(np.searchsorted(np.asarray(G.indptr if xp is np else G.indptr.get()), k, side="right")) - 1
+        x = cap[k].item()
+        why = "capacities must be >= 0" if x < 0 else "capacities must be finite numbers"
+        raise CapacityError(f"capacity of arc {k} ({u} -> {int(G.indices[k])}) is {x!r}; {why}")
+    tol = float(cap.max()) * FLOAT_TOL if is_float else 0
+    return cap, tol
+
+
+def _exact_sum(values) -> int:
+    """Exact sum of int64 values as a Python int."""
+    return sum(int(x) for x in np.asarray(values).tolist())
+
+
+def check_int64_room(G: Graph, cap, s: int) -> None:
+    """Refuse integer capacities whose sums may overflow int64.
+
+    Every excess is at most the capacity out of ``s``, and every residual capacity
+    at most the summed capacity of one vertex pair in both directions; both must
+    fit int64.  Sums are estimated in float64 and checked exactly where close.
+
+    Raises
+    ------
+    CapacityError
+        The capacity out of ``s``, or of a vertex pair, exceeds ``2**63 - 1``.
+
+    Examples
+    --------
+    >>> G = Graph.from_edges([0, 0], [1, 1], [2**62, 2**62])
+    >>> check_int64_room(G, capacities(G)[0], 0)
+    Traceback (most recent call last):
+    ...
+    graphs.errors.CapacityError: the capacities out of the source 0 sum to 9223372036854775808, above 2**63 - 1 (int64)
+    """
+    xp = G.xp
+    if cap.dtype.kind == "f" or cap.size == 0:
+        return
+    if int(cap.max()) <= 2**62 // cap.size:
+        return  # max * count bounds every sum: none can come near the limit
+    src = tails(xp, G.indptr)
+    dst = G.indices
+    loop = src == dst
+    out_s = cap[(src == s) & ~loop]
+    total = _exact_sum(out_s.get() if xp is not np else out_s)
+    if total > _INT64_MAX:
+        raise CapacityError(f"the capacities out of the source {s} sum to {total}, above 2**63 - 1 (int64)")
+    keep = ~loop
+    a = xp.minimum(src, dst)[keep].astype(np.int64)
+    b = xp.maximum(src, dst)[keep].astype(np.int64)
+    c = cap[keep]
+    key = a * G.n + b
+    uniq, seg = xp.unique(key, return_inverse=True)
+    est = xp.bincount(seg.ravel(), weights=c.astype(np.float64), minlength=int(uniq.size))
+    for p in xp.flatnonzero(est >= 2.0**62).tolist():
+        exact = _exact_sum((c[seg.ravel() == p]).get() if xp is not np else c[seg.ravel() == p])
+        if exact > _INT64_MAX:
+            k = int(uniq[p])
+            raise CapacityError(
+                f"the capacities between vertices {k // G.n} and {k % G.n} (both directions) sum to {exact}, "
+                "above 2**63 - 1 (int64)"
+            )
+
+
+def residual_arrays(xp, G: Graph, cap):
+    """The residual network of ``G`` by sorting (NumPy or CuPy): ``(ptr, head, mate, cap0)``.
+
+    One arc per direction of every vertex pair joined by an arc (parallel arcs
+    summed, self loops dropped), rows sorted by head; ``mate[a]`` is the opposite
+    arc; ``cap0[a]`` its capacity.  Integer sums are exact when they fit int64
+    (see :func:`check_int64_room`).
+
+    Examples
+    --------
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 1, 0, 2], [2, 3, 4, 9])
+    >>> ptr, head, mate, cap0 = residual_arrays(np, G, capacities(G)[0])
+    >>> ptr.tolist(), head.tolist(), mate.tolist(), cap0.tolist()
+    ([0, 1, 2, 2], [1, 0], [1, 0], [5, 4])
+    """
+    n = G.n
+    src = tails(xp, G.indptr)
+    dst = G.indices
+    keep = src != dst
+    src, dst, c = src[keep].astype(np.int64), dst[keep].astype(np.int64), cap[keep]
+    fwd = src < dst
+    a, b = xp.minimum(src, dst), xp.maximum(src, dst)
+    key = a * n + b
+    order = xp.argsort(key, kind="stable") if xp is np else xp.argsort(key)
+    key, fwd, c = key[order], fwd[order], c[order]
+    m = int(key.size)
+    new = xp.ones(m, dtype=bool)
+    if m:
+        new[1:] = key[1:] != key[:-1]
+    seg = xp.cumsum(new, dtype=np.int64) - 1
+    starts = xp.flatnonzero(new)
+    P = int(starts.size)
+    zero = xp.zeros((), dtype=c.dtype)
+    cf, cb = xp.where(fwd, c, zero), xp.where(fwd, zero, c)
+    if c.dtype.kind == "f":
+        cab = xp.bincount(seg, weights=cf, minlength=P)
+        cba = xp.bincount(seg, weights=cb, minlength=P)
+    else:
+        # Segment sums as differences of prefix sums: exact modulo 2**64, hence exact.
+        def seg_sum(x):
+            cs = xp.cumsum(x)
+            ends = xp.concatenate((starts[1:], xp.asarray([m], dtype=starts.dtype))) - 1
+            tot = cs[ends]
+            before = xp.concatenate((xp.zeros(1, dtype=cs.dtype), cs[ends[:-1]])) if P else tot
+            return tot - before
+
+        cab, cba = (seg_sum(cf), seg_sum(cb)) if P else (c[:0], c[:0])
+    pk = key[starts]
+    pa, pb = pk // n, pk % n
+    tail = xp.concatenate((pa, pb))
+    head = xp.concatenate((pb, pa))
+    cap0 = xp.concatenate((cab, cba))
+    order2 = xp.argsort(tail * n + head)
+    inv = xp.empty(2 * P, dtype=np.int64)
+    inv[order2] = xp.arange(2 * P, dtype=np.int64)
+    mate0 = xp.concatenate((xp.arange(P, 2 * P, dtype=np.int64), xp.arange(0, P, dtype=np.int64)))
+    mate = inv[mate0[order2]]
+    tail, head, cap0 = tail[order2], head[order2], cap0[order2]
+    ptr = xp.zeros(n + 1, dtype=np.int64)
+    ptr[1:] = xp.cumsum(xp.bincount(tail, minlength=n))
+    return ptr, head.astype(np.int32), mate, cap0
+
+
+def flood_from_sink(ptr, mate, cap0, s: int, t: int) -> bool:
+    """Whether to solve the reverse problem (``t`` to ``s`` on the transposed network).
+
+    Push-relabel starts by flooding every arc out of its source; when less capacity
+    enters ``t`` than leaves ``s``, flooding from ``t`` on the transpose (residual
+    capacities ``cap0[mate]``) strands less excess.  Both sums are taken in float64,
+    so they cannot overflow; the smaller one then fits int64 (see
+    :func:`check_int64_room`).
+
+    Examples
+    --------
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], [9, 9, 1, 1])
+    >>> ptr, head, mate, cap0 = residual_arrays(np, G, capacities(G)[0])
+    >>> flood_from_sink(ptr, mate, cap0, 0, 3)
+    True
+    """
+    lo_s, hi_s = int(ptr[s]), int(ptr[s + 1])
+    lo_t, hi_t = int(ptr[t]), int(ptr[t + 1])
+    out_s = float(cap0[lo_s:hi_s].astype(np.float64).sum())
+    in_t = float(cap0[mate[lo_t:hi_t]].astype(np.float64).sum())
+    return in_t < out_s
+
+
+def cut_of(xp, G: Graph, cap, source_side):
+    """``(u, v)`` of the arcs of positive capacity from ``source_side`` to its complement."""
+    src = tails(xp, G.indptr)
+    dst = G.indices
+    on = source_side[src] & ~source_side[dst] & (cap > 0)
+    return src[on].astype(np.int32), dst[on].astype(np.int32)
