@@ -97,7 +97,7 @@ def exact_float_total(w) -> float:
     try:
         return float(exact)  # correctly rounded
     except OverflowError:
-        return math.copysign(math.inf, exact)
+        return math.inf if exact > 0 else -math.inf
 
 
 def expected_forest(G: Graph) -> SpanningForest:
