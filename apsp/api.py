@@ -21,11 +21,13 @@ import semiring as sr
 from semiring import Semiring
 from semiring.backend import array_module, is_cupy_array, resolve_device, to_device
 from semiring.errors import DeviceError, SemiringError, ShapeError, UnsupportedOperationError
-from semiring.validate import check_matrix
+from semiring.validate import check_array, check_matrix
 
+from .arguments import as_count
 from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
+from .exact_integers import narrow, sums_may_leave_int32, widen
 from .fw import floyd_warshall_inplace
 from .negative_cycle import check_diagonal
 from .progress import Progress
@@ -51,6 +53,52 @@ GPU_FW_BLOCK = 1024
 
 
 # -- input ---------------------------------------------------------------------------
+def unmasked(W, S: Semiring):
+    """``W`` as a plain array: a :class:`numpy.ma.MaskedArray`'s masked entries become the semiring ``zero``.
+
+    Masked means "no edge", as in SciPy's ``csgraph_from_masked`` (the data
+    under the mask is ignored, even NaN).  Other arrays are returned as they are.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> W = np.ma.masked_array([[0.0, 2.0], [np.nan, 0.0]], mask=[[False, True], [True, False]])
+    >>> unmasked(W, min_plus)
+    array([[ 0., inf],
+           [inf,  0.]])
+    """
+    if not isinstance(W, np.ma.MaskedArray):
+        return W
+    S.check_dtype("W", W.dtype)
+    data = np.ma.getdata(W)
+    mask = np.ma.getmaskarray(W)
+    if not mask.any():
+        return np.array(data)
+    return np.where(mask, S.zero_value(data.dtype), data).astype(data.dtype, copy=False)
+
+
+def prepare_input(W, S: Semiring, predecessors: bool, method: str, block_size=None, memory_budget=None):
+    """The one input preparation of every entry point: checks, and a masked array's mask as no edge.
+
+    Returns the matrix to work on (``W`` itself unless it was a masked array).
+    Raises the errors listed in :func:`shortest_paths`.
+
+    >>> from semiring import min_plus
+    >>> prepare_input(np.zeros((2, 2)), min_plus, False, "auto", block_size=1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: block_size must be an integer, got float 1.5
+    """
+    if block_size is not None:
+        as_count("block_size", block_size)
+    if memory_budget is not None:
+        as_count("memory_budget", memory_budget)
+    check_array("W", W)
+    W = unmasked(W, S)
+    _check_input(W, S, predecessors, method)
+    return W
+
+
 def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
     check_matrix("W", W, S)
     if W.shape[0] != W.shape[1]:
@@ -71,9 +119,7 @@ def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
 
 def _gpu_budget(memory_budget: int | None) -> int:
     if memory_budget is not None:
-        if int(memory_budget) <= 0:
-            raise SemiringError(f"memory_budget must be a positive number of bytes, got {memory_budget!r}")
-        return int(memory_budget)
+        return as_count("memory_budget", memory_budget)
     import cupy
 
     free, _ = cupy.cuda.runtime.memGetInfo()
@@ -110,6 +156,7 @@ def choose_method(n: int, device: str, fits: bool) -> str:
     >>> choose_method(4096, "cpu", True), choose_method(10**5, "gpu", False)
     ('rkleene', 'blocked-fw')
     """
+    as_count("n", n, minimum=0)
     if device == "gpu" and not fits:
         return "blocked-fw"
     return "rkleene"
@@ -193,7 +240,11 @@ def shortest_paths(
     [2, 0, 1]
     """
     S = sr.get(semiring)
-    _check_input(W, S, predecessors, method)
+    W = prepare_input(W, S, predecessors, method, block_size, memory_budget)
+    if sums_may_leave_int32(W, S):  # exact in int64, then clamped to the int32 sentinels
+        out = shortest_paths(widen(W), method, semiring=S, predecessors=predecessors, device=device,
+                             memory_budget=memory_budget, block_size=block_size, progress=progress)
+        return (narrow(out[0]), out[1]) if predecessors else narrow(out)
     dev = resolve_device(device, W)
     n = W.shape[0]
     on_host_input = not is_cupy_array(W)
@@ -252,7 +303,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     n = D.shape[0]
     base = GPU_BASE if dev == "gpu" else CPU_BASE
     if method == "rkleene" and block_size is not None:
-        base = int(block_size)
+        base = as_count("block_size", block_size)
     if dev == "gpu":
         base = min(base, GPU_BASE)
     work = float(n) ** 3 * (max(1, most_squarings(n)) if method == "squaring" else 1)
@@ -262,7 +313,8 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         if method == "rkleene":
             rkleene(job)
         elif method == "blocked-fw":
-            blk = block_size or (GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
+            blk = as_count("block_size", block_size) if block_size is not None else (
+                GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
             blocked_floyd_warshall(job, blk, rkleene)
         elif method == "squaring":
             repeated_squaring(job)
