@@ -183,7 +183,9 @@ def shortest_paths(
         semiring ``zero`` (``inf`` for ``min_plus``) where there is none.
         Negative weights are allowed; NaN is rejected.  The diagonal is taken
         as ``W[i, i] (+) one`` (a self loop only counts if it is better than
-        staying put, and then it is a negative cycle).
+        staying put, and then it is a negative cycle).  A
+        :class:`numpy.ma.MaskedArray`'s masked entries are no edge (as in
+        SciPy's ``csgraph_from_masked``), whatever data lies under the mask.
     method : {"auto", "rkleene", "blocked-fw", "squaring", "fw"}
         ``"rkleene"``: recursive in-place R-Kleene (Buluc, Gilbert & Budak 2010);
         ``"blocked-fw"``: three-phase blocked Floyd-Warshall (Venkataraman et
@@ -207,7 +209,9 @@ def shortest_paths(
         on the CPU.
     block_size : int, optional
         The leaf size of R-Kleene and the block size of blocked
-        Floyd-Warshall (defaults depend on the device).
+        Floyd-Warshall (defaults depend on the device).  Integer arguments
+        (``block_size``, ``memory_budget``) are Python or NumPy integers;
+        anything else is a ``TypeError``, a value below 1 a ``SemiringError``.
     progress : bool, optional
         Show progress (tqdm: a bar on ``stderr``, a widget in Jupyter);
         ``None`` (default): only on a terminal or in a notebook, and only once
@@ -226,6 +230,20 @@ def shortest_paths(
         A cycle makes the closure diverge; ``err.vertex`` lies on it and
         ``err.cycle`` lists it.
     ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceError
+    TypeError
+        An integer argument is not an integer.
+
+    Notes
+    -----
+    Integers and infinities (the policy of :mod:`semiring.dtypes`): in
+    integer dtypes ``iinfo.max`` is ``+inf`` and ``iinfo.min`` is ``-inf``;
+    both stick (``-inf`` plus a weight is ``-inf``), ``+inf`` ("no path") wins
+    where they meet in ``min_plus``, and nothing wraps: a distance beyond the
+    range is the sentinel, as a float sum that overflows is ``+-inf``.  Such an
+    ``-inf`` is an answer, not a negative cycle; a real negative cycle is still
+    reported.  int32 ``min_plus`` / ``max_plus`` closures whose sums could
+    reach the sentinels run in int64 and are clamped back
+    (:mod:`apsp.exact_integers`), so every method gives the same, exact answer.
 
     Examples
     --------
@@ -238,6 +256,10 @@ def shortest_paths(
     >>> D, P = apsp.shortest_paths(W, predecessors=True)
     >>> apsp.path(P, 2, 1)
     [2, 0, 1]
+    >>> lo, hi = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    >>> chain = np.array([[0, -2**30, hi], [hi, 0, -2**30], [hi, hi, 0]], np.int32)
+    >>> apsp.shortest_paths(chain)[0, 2] == lo  # -2**31 is the edge of int32: -inf
+    np.True_
     """
     S = sr.get(semiring)
     W = prepare_input(W, S, predecessors, method, block_size, memory_budget)

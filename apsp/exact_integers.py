@@ -83,7 +83,7 @@ def narrow(D):
     """The int64 closure ``D`` back in int32: values outside the int32 range become its sentinels.
 
     >>> narrow(np.array([[2**40, -2**40, 7, 2**31 - 1]]))
-    array([[ 2147483647, -2147483648,          7,  2147483647]], dtype=int32)
+    array([[ 2147483647, -2147483648,           7,  2147483647]], dtype=int32)
     """
     xp = array_module(D)
     return xp.clip(D, _I32.min, _I32.max).astype(xp.int32)
