@@ -359,3 +359,14 @@ def test_malformed_predecessors_are_named():
     with pytest.raises(PredecessorError, match="s = 1 is neither the root"):
         apsp.path(np.array([-1, 0, -1]), 1, 2)
     assert apsp.path(np.array([-1, 0, -1]), 0, 2) == []  # not reached from the source
+
+
+def test_the_streamed_driver_checks_its_integer_arguments_too():
+    from apsp.streaming import NumpyDevice, streamed_closure
+
+    with pytest.raises(TypeError, match="block_size must be an integer"):
+        streamed_closure(sr.min_plus, W3, memory_budget=1 << 20, block_size=1.5, device=NumpyDevice())
+    with pytest.raises(TypeError, match="memory_budget must be an integer"):
+        streamed_closure(sr.min_plus, W3, memory_budget=1e6, device=NumpyDevice())
+    np.testing.assert_array_equal(
+        streamed_closure(sr.min_plus, W3, memory_budget=np.int64(400), device=NumpyDevice()), apsp.shortest_paths(W3))
