@@ -19,13 +19,15 @@ import numpy as np
 
 import semiring as sr
 from semiring import Semiring
-from semiring.backend import array_module, resolve_device, to_device
+from semiring.backend import array_module, is_cupy_array, resolve_device, to_device
 from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
-from semiring.validate import check_matrix
+from semiring.validate import check_array, check_matrix
 
+from .arguments import as_count
 from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
+from .exact_integers import narrow, sums_may_leave_int32, widen
 from .fw import floyd_warshall_inplace
 from .matrix_input import matrix_source
 from .negative_cycle import check_diagonal
@@ -53,6 +55,43 @@ GPU_FW_BLOCK = 1024
 
 
 # -- input ---------------------------------------------------------------------------
+def unmasked(W, S: Semiring):
+    """``W`` as a plain array: a :class:`numpy.ma.MaskedArray`'s masked entries become the semiring ``zero``.
+
+    Masked means "no edge", as in SciPy's ``csgraph_from_masked`` (the data
+    under the mask is ignored, even NaN).  Other arrays are returned as they are.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> W = np.ma.masked_array([[0.0, 2.0], [np.nan, 0.0]], mask=[[False, True], [True, False]])
+    >>> unmasked(W, min_plus)
+    array([[ 0., inf],
+           [inf,  0.]])
+    """
+    if not isinstance(W, np.ma.MaskedArray):
+        return W
+    S.check_dtype("W", W.dtype)
+    data = np.ma.getdata(W)
+    mask = np.ma.getmaskarray(W)
+    if not mask.any():
+        return np.array(data)
+    return np.where(mask, S.zero_value(data.dtype), data).astype(data.dtype, copy=False)
+
+
+def check_integer_arguments(block_size=None, memory_budget=None, memory_limit=None) -> None:
+    """The integer arguments of the closures are Python or NumPy integers >= 1 (else TypeError / SemiringError).
+
+    >>> check_integer_arguments(block_size=1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: block_size must be an integer, got float 1.5
+    """
+    for name, value in (("block_size", block_size), ("memory_budget", memory_budget), ("memory_limit", memory_limit)):
+        if value is not None:
+            as_count(name, value)
+
+
 def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
     check_matrix("W", W, S)
     if W.shape[0] != W.shape[1]:
@@ -84,6 +123,7 @@ def choose_method(n: int, device: str, fits: bool) -> str:
     >>> choose_method(4096, "cpu", True), choose_method(10**5, "gpu", False)
     ('rkleene', 'blocked-fw')
     """
+    as_count("n", n, minimum=0)
     if device == "gpu" and not fits:
         return "blocked-fw"
     return "rkleene"
@@ -124,7 +164,9 @@ def shortest_paths(
         matrices (stored entries are arcs, explicit zeros included), NetworkX
         graphs (attribute ``"weight"``, default 1) and objects with
         ``__semiring_matrix__`` such as :class:`graphs.Graph`; their dense
-        matrix is built directly in the result buffer.
+        matrix is built directly in the result buffer.  A
+        :class:`numpy.ma.MaskedArray`'s masked entries are no edge (as in
+        SciPy's ``csgraph_from_masked``), whatever data lies under the mask.
     method : {"auto", "rkleene", "blocked-fw", "squaring", "fw"}
         ``"rkleene"``: recursive in-place R-Kleene (Buluc, Gilbert & Budak 2010);
         ``"blocked-fw"``: three-phase blocked Floyd-Warshall (Venkataraman et
@@ -184,6 +226,21 @@ def shortest_paths(
     TypeError
         ``W`` (or ``out``) is of no accepted type.
     ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceError
+    TypeError
+        An integer argument is not an integer.
+
+    Notes
+    -----
+    Integers and infinities (the policy of :mod:`semiring.dtypes`): in
+    integer dtypes ``iinfo.max`` is ``+inf`` and ``iinfo.min`` is ``-inf``;
+    both stick (``-inf`` plus a weight is ``-inf``), ``+inf`` ("no path") wins
+    where they meet in ``min_plus``, and nothing wraps: a distance beyond the
+    range is the sentinel, as a float sum that overflows is ``+-inf``.  Such an
+    ``-inf`` is an answer, not a negative cycle; a real negative cycle is still
+    reported.  int32 ``min_plus`` / ``max_plus`` closures whose sums could
+    reach the sentinels run in int64 and are clamped back
+    (:mod:`apsp.exact_integers`), so every method gives the same, exact answer.
+
 
     Examples
     --------
@@ -196,15 +253,33 @@ def shortest_paths(
     >>> D, P = apsp.shortest_paths(W, predecessors=True)
     >>> apsp.path(P, 2, 1)
     [2, 0, 1]
+    >>> lo, hi = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    >>> chain = np.array([[0, -2**30, hi], [hi, 0, -2**30], [hi, hi, 0]], np.int32)
+    >>> apsp.shortest_paths(chain)[0, 2] == lo  # -2**31 is the edge of int32: -inf
+    np.True_
     >>> import scipy.sparse as sp
     >>> apsp.shortest_paths(sp.csr_array(np.array([[0, 3.0], [1.0, 0]])))
     array([[0., 3.],
            [1., 0.]])
     """
     S = sr.get(semiring)
+    check_integer_arguments(block_size, memory_budget, memory_limit)
+    if isinstance(W, np.ndarray | np.ma.MaskedArray) or is_cupy_array(W):
+        check_array("W", W)
+    W = unmasked(W, S)
     src = matrix_source("W", W, S, dtype)
     if src.dense is not None:
         _check_input(W, S, predecessors, method)
+        if sums_may_leave_int32(W, S) and (dtype is None or np.dtype(dtype) == W.dtype):
+            # exact in int64, then clamped to the int32 sentinels
+            res = shortest_paths(widen(W), method, semiring=S, predecessors=predecessors, device=device,
+                                 memory_budget=memory_budget, block_size=block_size, progress=progress,
+                                 memory_limit=memory_limit)
+            D = narrow(res[0] if predecessors else res)
+            if out is not None:
+                out[...] = D
+                D = out
+            return (D, res[1]) if predecessors else D
     else:
         _check_options(S, predecessors, method)
     dev = resolve_device(device, W if src.dense is not None else _placeholder(src.device))
@@ -353,7 +428,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     n = D.shape[0]
     base = GPU_BASE if dev == "gpu" else CPU_BASE
     if method == "rkleene" and block_size is not None:
-        base = int(block_size)
+        base = as_count("block_size", block_size)
     if dev == "gpu":
         base = min(base, GPU_BASE)
     work = float(n) ** 3 * (max(1, most_squarings(n)) if method == "squaring" else 1)
@@ -363,7 +438,8 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         if method == "rkleene":
             rkleene(job)
         elif method == "blocked-fw":
-            blk = block_size or (GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
+            blk = as_count("block_size", block_size) if block_size is not None else (
+                GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
             blocked_floyd_warshall(job, blk, rkleene)
         elif method == "squaring":
             repeated_squaring(job)

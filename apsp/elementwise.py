@@ -7,6 +7,14 @@ semirings go through the saturating scalar functions of
 :mod:`semiring._cpu.scalar_ops` (on the CPU) or the validated
 :meth:`Semiring.add` / :meth:`Semiring.mul` (on the GPU), so an integer sum
 saturates at the infinity sentinels instead of wrapping around.
+
+One float rule is added to the ufuncs of the built-in semirings: a product
+that IEEE arithmetic makes NaN is the semiring ``zero``.  Inputs hold no NaN
+and not the infinity that would meet the zero, but a sum that overflows can
+create it (``-1e308 + -1e308 = -inf`` in ``min_plus``), and ``-inf + inf`` must
+then mean "no path" (``+inf``), which is what the kernels do: their ``add``
+skips a NaN candidate (:mod:`semiring._cpu.scalar_ops`).  Without the rule,
+``numpy.minimum`` would carry the NaN into the result.
 """
 
 from __future__ import annotations
@@ -41,6 +49,8 @@ def elementwise_ops(S: "Semiring", xp, dtype) -> tuple[Op, Op]:
     """
     dtype = np.dtype(dtype)
     if S.exact_ufuncs(dtype):
+        if dtype.kind == "f" and S.family is not None:
+            return S.add_ufunc, _nan_is_zero(S.mul_ufunc, S.zero_value(dtype), xp)
         return S.add_ufunc, S.mul_ufunc
     if xp is not np:
         return S.add, S.mul
@@ -56,3 +66,17 @@ def elementwise_ops(S: "Semiring", xp, dtype) -> tuple[Op, Op]:
         return f
 
     return make(ops["add"][0]), make(ops["mul"][0])
+
+
+def _nan_is_zero(mul, zero, xp) -> Op:
+    """``mul`` whose NaN results (``inf + -inf``, ``0 * inf``) are ``zero``: the absorbing rule of the kernels."""
+
+    def f(X, Y):
+        with np.errstate(invalid="ignore", over="ignore"):
+            R = mul(X, Y)
+        bad = xp.isnan(R)
+        if bool(bad.any()):
+            R = xp.where(bad, xp.asarray(zero, dtype=R.dtype), R)
+        return R
+
+    return f

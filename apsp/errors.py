@@ -2,14 +2,16 @@
 
 :class:`NegativeCycleError` is a :class:`~semiring.errors.SemiringError` and so a
 :class:`ValueError`: a matrix with a negative cycle is bad input to a
-shortest-path problem, like a NaN entry.
+shortest-path problem, like a NaN entry.  :class:`VertexError` (a vertex id
+out of range) and :class:`PredecessorError` (an array that is not a
+predecessor array) are too.
 """
 
 from __future__ import annotations
 
 from semiring.errors import SemiringError
 
-__all__ = ["NegativeCycleError"]
+__all__ = ["NegativeCycleError", "VertexError", "PredecessorError"]
 
 
 class NegativeCycleError(SemiringError):
@@ -50,3 +52,21 @@ class NegativeCycleError(SemiringError):
             message = f"negative cycle through vertex {self.vertex} ({shown} -> {self.vertex}"
             message += f", weight {weight!r})" if weight is not None else ")"
         super().__init__(message)
+
+
+class VertexError(SemiringError, IndexError):
+    """A vertex argument is not in ``[0, n)``; the message names the argument.
+
+    Also an :class:`IndexError`, which :func:`apsp.path` raised for it before.
+
+    >>> isinstance(VertexError("t = 9 is not a vertex"), (ValueError, IndexError))
+    True
+    """
+
+
+class PredecessorError(SemiringError):
+    """An array is not a predecessor array: wrong shape or dtype, or a row that loops or leaves the graph.
+
+    >>> isinstance(PredecessorError("pred[3] = 7"), ValueError)
+    True
+    """

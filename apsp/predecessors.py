@@ -4,7 +4,9 @@
 ``j``, or ``-1`` where there is none (``i == j``, or ``j`` unreachable from
 ``i``).  This is SciPy's convention (``scipy.sparse.csgraph`` writes ``-9999``
 where this package writes ``-1``), so row ``i`` of ``P`` is a tree of paths
-rooted at ``i`` and :func:`path` walks it backwards.
+rooted at ``i`` and :func:`path` walks it backwards.  :func:`path` also reads
+the 1-D predecessor array of a single source (one such row, as
+:func:`graphs.sssp` returns it).
 
 Every algorithm of the package keeps ``P`` with the *Pi update* of Buluc,
 Gilbert & Budak (Parallel Computing 36, 2010, Sec. 3.3): when a product
@@ -22,6 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from semiring.backend import array_module
+
+from .arguments import as_vertex
+from .errors import PredecessorError
 
 __all__ = ["initial_predecessors", "update_predecessors", "path", "NO_PREDECESSOR"]
 
@@ -74,30 +79,52 @@ def update_predecessors(PC, PB, K) -> None:
     xp.copyto(PC, src, where=changed)
 
 
-def path(P, i: int, j: int) -> list[int]:
-    """The vertices of the path from ``i`` to ``j`` encoded by the predecessor matrix ``P``.
+def path(pred, s, t=None) -> list[int]:
+    """The vertices of a route, read from predecessors: ``path(P, s, t)``, ``path(pred, s, t)`` or ``path(pred, t)``.
+
+    One helper for both kinds of predecessors the library returns:
+
+    * a predecessor *matrix* ``P`` (n, n) of :func:`apsp.shortest_paths`
+      with ``predecessors=True``: ``P[s, v]`` is the vertex before ``v`` on
+      the route from ``s``; call ``path(P, s, t)``;
+    * a predecessor *array* ``pred`` (n,) of one source, as
+      :func:`graphs.sssp` returns: ``pred[v]`` is the vertex before ``v`` on
+      the route from the source; call ``path(pred, s, t)`` (the route is
+      checked to start at ``s``) or ``path(pred, t)`` (from the tree's root).
+
+    A negative entry means "no predecessor" (``-1`` here; SciPy writes
+    ``-9999``); vertex ids are 0-based.
 
     Parameters
     ----------
-    P : array (n, n) of int
-        Predecessors as returned by :func:`apsp.shortest_paths` with
-        ``predecessors=True`` (NumPy or CuPy).
-    i, j : int
-        Source and target vertex.
+    pred : array (n, n) or (n,) of integers
+        NumPy or CuPy (a CuPy array is read back to the host).
+    s : int
+        The source; with a 1-D ``pred`` and no ``t``, the target (see below).
+    t : int, optional
+        The target.  Required with a matrix.
 
     Returns
     -------
     list of int
-        ``[i, ..., j]``; ``[i]`` when ``i == j``; ``[]`` when ``j`` is not
-        reachable from ``i``.
+        ``[s, ..., t]``; ``[s]`` when ``s == t``; ``[]`` when ``t`` cannot be
+        reached from ``s``.  ``path(pred, t)`` walks back from ``t`` to the
+        root of the tree (a vertex without predecessor) and returns
+        ``[root, ..., t]``; when ``t`` itself has no predecessor it returns
+        ``[t]``, which is right for the source but also what an unreached
+        ``t`` gives: pass ``s`` to tell them apart.
 
     Raises
     ------
-    IndexError
-        ``i`` or ``j`` is not a vertex.
-    ValueError
-        ``P`` is not a predecessor matrix (its row ``i`` loops or points
-        outside the graph).
+    TypeError
+        ``s`` or ``t`` is not an integer (``1.5`` is not truncated), ``pred``
+        is not an integer array, or ``t`` is missing with a matrix.
+    VertexError
+        ``s`` or ``t`` is not in ``[0, n)`` (also an ``IndexError``).
+    PredecessorError
+        ``pred`` is not a predecessor array: not square or 1-D, an entry at
+        or above ``n``, a route that loops, or (1-D ``pred``) ``s`` is neither
+        the root of the tree nor on the route to ``t``.
 
     Examples
     --------
@@ -108,28 +135,65 @@ def path(P, i: int, j: int) -> list[int]:
     [0, 1, 2]
     >>> path(P, 2, 0)
     []
+    >>> pred = P[0]  # the tree of source 0: what graphs.sssp(G, 0) returns
+    >>> path(pred, 2), path(pred, 0, 2), path(pred, 1, 2)
+    ([0, 1, 2], [0, 1, 2], [1, 2])
     """
+    P = _host_predecessors(pred)
     n = P.shape[0]
-    if P.ndim != 2 or P.shape[1] != n:
-        raise ValueError(f"P must be a square predecessor matrix, got shape {tuple(P.shape)}")
-    for name, v in (("i", i), ("j", j)):
-        if not -n <= int(v) < n:
-            raise IndexError(f"{name}={v} is not a vertex of a {n}-vertex graph")
-    i, j = int(i) % n, int(j) % n
-    if i == j:
-        return [i]
-    row = P[i]
-    row = row.get() if hasattr(row, "get") and not isinstance(row, np.ndarray) else np.asarray(row)
-    if row[j] < 0:
+    if P.ndim == 2:
+        if t is None:
+            raise TypeError("path(P, s, t) needs both s and t with a predecessor matrix P (n x n)")
+        s, t = as_vertex("s", s, n), as_vertex("t", t, n)
+        name = f"P[{s}]"
+        row = P[s]
+    else:
+        if t is None:
+            s, t = None, as_vertex("t", s, n)
+        else:
+            s, t = as_vertex("s", s, n), as_vertex("t", t, n)
+        name = "pred"
+        row = P
+    if s is not None and s == t:
+        return [s]
+    if P.ndim == 2 and row[t] < 0:
         return []
-    out = [j]
-    v = j
+    out = [t]
+    v = t
     for _ in range(n):
-        v = int(row[v])
-        if v < 0 or v >= n:
-            raise ValueError(f"P[{i}] is not a predecessor row: the path to {j} breaks at vertex {out[-1]} ({v})")
-        out.append(v)
-        if v == i:
-            out.reverse()
-            return out
-    raise ValueError(f"P[{i}] is not a predecessor row: the path to {j} loops")
+        u = int(row[v])
+        if u < 0:  # v is a root: the source of a tree, or not reached
+            break
+        if u >= n:
+            raise PredecessorError(f"{name}[{v}] = {u} is not a vertex (n = {n}): {name} is not a predecessor array")
+        out.append(u)
+        v = u
+        if v == s:
+            break
+    else:
+        raise PredecessorError(f"{name} is not a predecessor array: the route to t = {t} loops")
+    if s is not None and v != s:
+        if P.ndim == 2:
+            raise PredecessorError(f"{name} is not a predecessor row: the route to t = {t} ends at {v}, not at s = {s}")
+        if int(row[s]) >= 0:
+            raise PredecessorError(
+                f"s = {s} is neither the root of pred's tree (its root is {v}) nor on the route to t = {t}"
+            )
+        return []  # s is a root (the source), and t was not reached from it
+    out.reverse()
+    return out
+
+
+def _host_predecessors(pred) -> np.ndarray:
+    """``pred`` as a NumPy integer array of shape (n,) or (n, n), or an error naming it."""
+    if hasattr(pred, "get") and not isinstance(pred, np.ndarray):
+        pred = pred.get()
+    if not isinstance(pred, np.ndarray):
+        raise TypeError(f"pred must be a NumPy or CuPy array of vertex ids, got {type(pred).__name__}")
+    if pred.dtype.kind not in "iu":
+        raise TypeError(f"pred must hold integers (vertex ids), got dtype {pred.dtype}")
+    if not (pred.ndim == 1 or (pred.ndim == 2 and pred.shape[0] == pred.shape[1])):
+        raise PredecessorError(
+            f"pred must be a predecessor array (n,) or matrix (n, n), got shape {tuple(pred.shape)}"
+        )
+    return pred

@@ -34,6 +34,7 @@ import numpy as np
 from semiring.dense import WITNESS_DTYPE, matmul_into
 from semiring.errors import DeviceError
 
+from .arguments import as_count
 from .blocked_fw import panel_closure_pred
 from .closure_state import Job
 from .negative_cycle import check_diagonal
@@ -206,10 +207,13 @@ def streamed_closure(
            [2., 0., 1.],
            [1., 2., 0.]])
     """
+    memory_budget = as_count("memory_budget", memory_budget)
+    if block_size is not None:
+        block_size = as_count("block_size", block_size)
     dev = device if device is not None else CupyDevice()
     n = W.shape[0]
     item = W.dtype.itemsize
-    pl = plan(n, item, predecessors, int(memory_budget), block_size) if n else None
+    pl = plan(n, item, predecessors, memory_budget, block_size) if n else None
     D = dev.host_empty((n, n), W.dtype)  # pinned on the GPU path: the copies are DMA
     D[...] = W
     D, P0 = working_matrix(S, D, np, predecessors, copy=False)

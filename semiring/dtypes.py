@@ -2,11 +2,29 @@
 
 Floating dtypes use IEEE ``+inf`` / ``-inf``.  Integer dtypes have no infinity,
 so the library uses *saturating sentinels*: ``np.iinfo(dtype).max`` stands for
-``+inf`` and ``np.iinfo(dtype).min`` for ``-inf``.  Every integer kernel treats
-these values as absorbing (``inf + x == inf``) and an addition or product whose
-exact result would leave the representable range saturates at the sentinel; it
-never wraps around.  A finite result that lands exactly on a sentinel therefore
-*becomes* infinite, which is the documented price of exact integer arithmetic.
+``+inf`` and ``np.iinfo(dtype).min`` for ``-inf``.
+
+The policy, the same on every backend (Numba scalar and SIMD, CUDA):
+
+* Both sentinels stick through the sums of ``min_plus`` and ``max_plus``:
+  ``inf + x == inf`` and ``-inf + x == -inf`` for every finite ``x``.
+* Where they meet, the family's zero ("no path") wins: ``inf + -inf`` is
+  ``+inf`` in ``min_plus`` and ``-inf`` in ``max_plus`` (floats: IEEE's NaN,
+  which every kernel's ``min`` / ``max`` skips, with the same effect).
+* A sum or product whose exact value leaves the range saturates at the
+  sentinel and then sticks; it never wraps around.  A finite result at or
+  beyond ``iinfo.max`` therefore reads as ``+inf`` (in ``min_plus``: no path)
+  and one at or below ``iinfo.min`` as ``-inf``, as a float sum that overflows
+  reads as ``+-inf``.
+* Saturated sums are exact while no partial sum reaches a sentinel (with
+  weights of one sign, the saturated result is always the exact one clamped).
+  :func:`apsp.shortest_paths` forms int32 closures whose sums could get there
+  in int64, so they are exact, then clamped (:mod:`apsp.exact_integers`).
+
+>>> from semiring import min_plus
+>>> lo, hi = neginf(np.int32), posinf(np.int32)
+>>> min_plus.mul(np.array([lo, lo, hi, 2**30], np.int32), np.array([5, hi, -5, 2**30], np.int32))
+array([-2147483648,  2147483647,  2147483647,  2147483647], dtype=int32)
 """
 
 from __future__ import annotations

@@ -1,5 +1,19 @@
 """The table of the built-in semiring families: the one place that says what each computes.
 
+Integers and infinities.  Integer dtypes stand for ``+inf`` / ``-inf`` with
+the sentinels ``iinfo.max`` / ``iinfo.min`` (:mod:`semiring.dtypes`).  In the
+sums of ``min_plus`` and ``max_plus`` both stick: an infinity plus a finite
+value is that infinity, and where the two meet the family's zero ("no path")
+wins: ``+inf`` in ``min_plus``, ``-inf`` in ``max_plus``.  A finite sum that
+would leave the range saturates at the sentinel (and so becomes an infinity
+that sticks); nothing wraps.  Floats keep IEEE arithmetic; a float sum that
+overflows is ``+-inf`` and sticks by itself, and ``inf + -inf`` (NaN) is
+skipped by every kernel's ``min`` / ``max``, which is the same rule.  The
+rule of each primitive is its :attr:`Primitive.rule` below.
+
+>>> PRIMITIVES["plus_inf_absorbs"].rule.split(";")[1].strip()
+'both infinities stick (integers: the sentinels): +inf absorbs everything, also -inf (no path wins), -inf absorbs every finite value'
+
 Two tables live here, and every kernel is specialised from them:
 
 :data:`PRIMITIVES`
@@ -110,9 +124,13 @@ PRIMITIVES: dict[str, Primitive] = {
         Primitive("plus", "+", np.add, True,
                   "a + b; integer sums that leave the range saturate at the sentinels, never wrap"),
         Primitive("plus_inf_absorbs", "+", np.add, True,
-                  "a + b; +inf (integer: the max sentinel) absorbs, other integer sums saturate"),
+                  "a + b; both infinities stick (integers: the sentinels): +inf absorbs everything, also "
+                  "-inf (no path wins), -inf absorbs every finite value; other integer sums saturate at the "
+                  "sentinels, never wrap; floats: IEEE, and a NaN from inf + -inf is skipped by the add"),
         Primitive("plus_neginf_absorbs", "+", np.add, True,
-                  "a + b; -inf (integer: the min sentinel) absorbs, other integer sums saturate"),
+                  "a + b; both infinities stick (integers: the sentinels): -inf absorbs everything, also "
+                  "+inf (no path wins), +inf absorbs every finite value; other integer sums saturate at the "
+                  "sentinels, never wrap; floats: IEEE, and a NaN from inf + -inf is skipped by the add"),
         Primitive("times", "*", np.multiply, True,
                   "a * b; integer products that leave the range saturate at the sentinels, never wrap"),
         Primitive("times_inf_absorbs", "*", np.multiply, False,

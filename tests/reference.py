@@ -35,16 +35,20 @@ def scalar_mul(S: Semiring, a, b, dtype):
     dtype = np.dtype(dtype)
     fam = S.family
     hi, lo = (int(posinf(dtype)), int(neginf(dtype))) if dtype.kind == "i" else (None, None)
-    if fam == "min_plus":
+    if fam == "min_plus":  # both infinities stick; +inf ("no path") wins where they meet
         if dtype.kind == "i":
             if a == hi or b == hi:
                 return hi
+            if a == lo or b == lo:
+                return lo
             return _sat(int(a) + int(b), dtype)
         return a + b
-    if fam == "max_plus":
+    if fam == "max_plus":  # the mirror image: -inf wins
         if dtype.kind == "i":
             if a == lo or b == lo:
                 return lo
+            if a == hi or b == hi:
+                return hi
             return _sat(int(a) + int(b), dtype)
         return a + b
     if fam == "max_min":

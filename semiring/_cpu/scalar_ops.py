@@ -31,19 +31,23 @@ import numpy as np
 from numba import njit
 
 from ..families import FAMILIES
-from .simd import vadd, vadds, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
+from .simd import vadd, vadds, vadds_sticky, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
 
 __all__ = ["SCALAR", "VECTOR", "OPS", "VOPS", "ops_for", "vector_ops_for"]
 
 
 @njit(inline="always")
 def _min(a, b, lo, hi):
-    return a if a <= b else b
+    # ``a if a <= b else b`` for every non-NaN input (ties return ``a``, also -0.0 vs 0.0), written
+    # as :func:`.simd.vmin` is: a NaN ``b`` (IEEE's ``inf + -inf``, a candidate that meets "no
+    # path") leaves ``a`` unchanged.  Every kernel calls ``add(old, candidate)``.
+    return b if b < a else a
 
 
 @njit(inline="always")
 def _max(a, b, lo, hi):
-    return a if a >= b else b
+    # ``a if a >= b else b`` for every non-NaN input; a NaN ``b`` leaves ``a`` (as :func:`_min`).
+    return b if b > a else a
 
 
 @njit(inline="always")
@@ -81,17 +85,23 @@ def _sat_sum(a, b, lo, hi):
 
 @njit(inline="always")
 def _plus_minplus_int(a, b, lo, hi):
-    # +inf (hi) absorbs; everything else saturates.
+    # Both infinities stick: +inf (hi, "no path") absorbs everything, -inf (lo) everything
+    # finite; finite sums saturate at lo / hi.
     if a == hi or b == hi:
         return hi
+    if a == lo or b == lo:
+        return lo
     return _sat_sum(a, b, lo, hi)
 
 
 @njit(inline="always")
 def _plus_maxplus_int(a, b, lo, hi):
-    # -inf (lo) absorbs; everything else saturates.
+    # The mirror image: -inf (lo, "no path" in max_plus) absorbs everything, +inf (hi)
+    # everything finite; finite sums saturate.
     if a == lo or b == lo:
         return lo
+    if a == hi or b == hi:
+        return hi
     return _sat_sum(a, b, lo, hi)
 
 
@@ -181,14 +191,25 @@ def _sat_sum_v(a, b, lo, hi):
 
 @njit(inline="always")
 def _plus_minplus_int_v(a, b, lo, hi):
+    # _plus_minplus_int lane-wise.  a's sentinels stick inside the saturating add (its clamp
+    # bounds depend on a alone); then b == lo gives lo, or hi where a is hi, and b == hi gives
+    # hi.  In the GEMM micro-kernel a is a broadcast A value and b a loaded B vector: a's
+    # bounds and ``a == hi ? hi : lo`` are computed once per row, b's masks once per B
+    # vector, and each lane pays the saturating add and two selects, as many instructions as
+    # the hi-only rule this replaced.
     h = vsplat_like(a, hi)
-    return vselect(vor(veq(a, h), veq(b, h)), h, vadds(a, b))
+    lw = vsplat_like(a, lo)
+    s = vselect(veq(b, lw), vselect(veq(a, h), h, lw), vadds_sticky(b, a))
+    return vselect(veq(b, h), h, s)
 
 
 @njit(inline="always")
 def _plus_maxplus_int_v(a, b, lo, hi):
+    # The mirror image of _plus_minplus_int_v: lo wins.
+    h = vsplat_like(a, hi)
     lw = vsplat_like(a, lo)
-    return vselect(vor(veq(a, lw), veq(b, lw)), lw, vadds(a, b))
+    s = vselect(veq(b, h), vselect(veq(a, lw), lw, h), vadds_sticky(b, a))
+    return vselect(veq(b, lw), lw, s)
 
 
 @njit(inline="always")
@@ -211,8 +232,10 @@ def _times_inf_absorbs_int_v(a, b, lo, hi):
 
 # --------------------------------------------------------------------------- the primitives
 
-# (primitive, dtype kind) -> scalar function.  Float sums need no absorbing rule:
-# the families forbid the infinity that would meet the absorbing one (inf - inf).
+# (primitive, dtype kind) -> scalar function.  Float sums stay IEEE sums: inputs may not
+# hold the infinity that would meet the absorbing one, and where an overflow creates it
+# (-inf in min_plus), ``inf + -inf`` is NaN, which every ``add`` skips (see _min): the
+# same as the absorbing rule, at no cost.
 SCALAR = {
     ("min", "f"): _min,
     ("min", "i"): _min,

@@ -11,7 +11,8 @@ allocator keeps them in vector registers:
 * the intrinsics below create and combine them: :func:`vload` / :func:`vstore`
   (unaligned, from an array at an element offset), :func:`vsplat` (broadcast),
   :func:`vadd`, :func:`vsub`, :func:`vmul`, :func:`vmin`, :func:`vmax`,
-  saturating :func:`vadds` / :func:`vmuls`, comparisons :func:`veq` ...
+  saturating :func:`vadds` / :func:`vmuls` (and :func:`vadds_sticky`, whose second
+  operand's extremes stick), comparisons :func:`veq` ...
   :func:`vge` giving masks, :func:`vselect`, :func:`vand`, :func:`vor`, and
   :func:`vget` (one lane, mostly for tests).
 
@@ -57,7 +58,7 @@ from numba.extending import intrinsic, models, register_model
 __all__ = [
     "Vec", "Mask", "lanes", "register_bytes",
     "vload", "vstore", "vsplat", "vsplat_like", "vget",
-    "vadd", "vsub", "vmul", "vmin", "vmax", "vadds", "vmuls",
+    "vadd", "vsub", "vmul", "vmin", "vmax", "vadds", "vmuls", "vadds_sticky",
     "veq", "vne", "vlt", "vle", "vgt", "vge", "vselect", "vand", "vor",
 ]
 
@@ -326,7 +327,7 @@ def vmax(typingctx, a, b):
     return vt(a, b), codegen
 
 
-def _sadd_sat(builder, x, y, vty: ir.VectorType):
+def _sadd_sat(builder, x, y, vty: ir.VectorType, sticky: bool = False):
     """``x + y`` clamped to the signed range ``[MIN, MAX]``, as ``clamp(x, MIN - y, MAX - y) + y``.
 
     The bounds are ``MAX - y`` (for ``y >= 0``, else ``MAX``) and ``MIN - y``
@@ -335,6 +336,11 @@ def _sadd_sat(builder, x, y, vty: ir.VectorType):
     loaded ``B`` vector shared by every row of the tile, LLVM computes them once
     per vector and each lane pays one min, one max and one add (``llvm.sadd.sat``
     expands to about six instructions on x86).
+
+    ``sticky``: where ``y`` is ``MIN`` or ``MAX`` both bounds are 0, so the
+    result is ``y`` whatever ``x`` is (``y == MAX`` already has the upper bound
+    0, ``y == MIN`` the lower one; the other bound is zeroed).  Still bounds of
+    ``y`` alone: the lanes pay nothing more.
     """
     bits = vty.element.width
     top = _splat(builder, vty, ir.Constant(vty.element, 2 ** (bits - 1) - 1))
@@ -342,6 +348,9 @@ def _sadd_sat(builder, x, y, vty: ir.VectorType):
     zero = ir.Constant(vty, None)
     upper = builder.select(builder.icmp_signed(">=", y, zero), builder.sub(top, y), top)
     lower = builder.select(builder.icmp_signed("<", y, zero), builder.sub(bottom, y), bottom)
+    if sticky:
+        upper = builder.select(builder.icmp_signed("==", y, bottom), zero, upper)
+        lower = builder.select(builder.icmp_signed("==", y, top), zero, lower)
     clamped = builder.select(builder.icmp_signed(">", x, upper), upper, x)
     clamped = builder.select(builder.icmp_signed("<", clamped, lower), lower, clamped)
     return builder.add(clamped, y)
@@ -418,6 +427,34 @@ def _sat_intrinsic(name: str, doc: str):
 
 
 vadds = _sat_intrinsic("sadd", "Lane-wise ``a + b`` clamped to the element type's range (``llvm.sadd.sat``); floats: ``a + b``.")
+
+
+@intrinsic
+def vadds_sticky(typingctx, a, b):
+    """Lane-wise ``a + b`` clamped to the range of a signed integer type, where ``b``'s extremes stick.
+
+    ``b == MIN`` gives ``MIN`` and ``b == MAX`` gives ``MAX`` whatever ``a`` is;
+    otherwise the result is :func:`vadds`'s.  (``a``'s extremes do not stick:
+    the caller selects for them, once per ``a``.)  It costs what :func:`vadds`
+    costs, since the extra work depends on ``b`` alone.
+
+    >>> import numpy as np
+    >>> from numba import njit
+    >>> @njit
+    ... def f(x, y):
+    ...     return vget(vadds_sticky(vsplat(x, 4), vsplat(y, 4)), 0)
+    >>> top = np.iinfo(np.int32).max
+    >>> f(np.int32(-5), np.int32(top)), f(np.int32(7), np.int32(-top - 1)), f(np.int32(top), np.int32(1))
+    (2147483647, -2147483648, 2147483647)
+    """
+    vt = _check_vec(a, b)
+    if _is_float(vt) or not vt.dtype.signed:
+        raise TypingError(f"vadds_sticky takes vectors of signed integers, got {vt}")
+
+    def codegen(context, builder, sig, args):
+        return _sadd_sat(builder, args[0], args[1], context.get_value_type(vt), sticky=True)
+
+    return vt(a, b), codegen
 vmuls = _sat_intrinsic("smul", "Lane-wise ``a * b`` clamped to the element type's range (``llvm.smul.fix.sat``); floats: ``a * b``.")
 
 

@@ -1,11 +1,14 @@
 // Scalar add / mul of the built-in semiring families on the GPU.
 //
 // The CUDA twin of semiring/_cpu/scalar_ops.py, which holds the reference
-// semantics: integer infinities are the saturating sentinels iinfo.min / iinfo.max,
-// min_plus treats +inf (hi) as absorbing, max_plus treats -inf (lo) as absorbing,
-// min_times treats +inf as absorbing in products (also against 0, floats too),
-// every other integer sum or product that leaves the range saturates at the
-// sentinel and never wraps.  Floats otherwise use IEEE arithmetic.
+// semantics: integer infinities are the saturating sentinels iinfo.min / iinfo.max, and
+// in the sums of min_plus and max_plus both stick; where they meet, the semiring's zero
+// ("no path") wins: +inf (hi) in min_plus, -inf (lo) in max_plus.  min_times treats
+// +inf as absorbing in products (also against 0, floats too); every other integer sum
+// or product that leaves the range saturates at the sentinel and never wraps.  Floats
+// otherwise use IEEE arithmetic: where inf meets -inf the NaN is skipped by the add
+// (sr_min / sr_max / fminf / fmaxf return the other operand then, and every kernel
+// calls add(old, candidate)), which is the same rule.
 //
 // These are the CUDA implementations of the primitives of semiring/families.py; the
 // host (semiring/cuda/ops.py) builds one expression per (family, dtype) from them and
@@ -25,16 +28,20 @@ __device__ __forceinline__ int sr_sat_add_i32(int a, int b) {
     asm("add.sat.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
-// hi absorbs: max(sat(a + b), a_inf, b_inf) with x_inf = hi if x == hi else lo.  Written
-// without a per-pair branch: the compiler computes a_inf once per loaded a (and b_inf
-// per b), and on sm_90 fuses the two max into one three-way VIMNMX3.
+// Both sentinels stick, hi wins: max(min(sat(a + b), a_lo, b_lo), a_hi, b_hi) with
+// x_lo = lo if x == lo else hi and x_hi = hi if x == hi else lo.  Written without a
+// per-pair branch: the compiler computes x_lo / x_hi once per loaded operand, and on
+// sm_90 fuses each pair of min (of max) into one three-way VIMNMX3.
 __device__ __forceinline__ int sr_minplus_mul_i32(int a, int b) {
     int ai = a == SR_I32_HI ? SR_I32_HI : SR_I32_LO, bi = b == SR_I32_HI ? SR_I32_HI : SR_I32_LO;
-    return max(max(sr_sat_add_i32(a, b), ai), bi);
+    int al = a == SR_I32_LO ? SR_I32_LO : SR_I32_HI, bl = b == SR_I32_LO ? SR_I32_LO : SR_I32_HI;
+    return max(max(min(min(sr_sat_add_i32(a, b), al), bl), ai), bi);
 }
+// The mirror image, lo wins: min(max(sat(a + b), a_hi, b_hi), a_lo, b_lo).
 __device__ __forceinline__ int sr_maxplus_mul_i32(int a, int b) {
     int ai = a == SR_I32_LO ? SR_I32_LO : SR_I32_HI, bi = b == SR_I32_LO ? SR_I32_LO : SR_I32_HI;
-    return min(min(sr_sat_add_i32(a, b), ai), bi);
+    int ah = a == SR_I32_HI ? SR_I32_HI : SR_I32_LO, bh = b == SR_I32_HI ? SR_I32_HI : SR_I32_LO;
+    return min(min(max(max(sr_sat_add_i32(a, b), ah), bh), ai), bi);
 }
 __device__ __forceinline__ int sr_sat_mul_i32(int a, int b) {
     long long p = (long long)a * (long long)b;
@@ -51,10 +58,12 @@ __device__ __forceinline__ long long sr_sat_add_i64(long long a, long long b) {
     return s;
 }
 __device__ __forceinline__ long long sr_minplus_mul_i64(long long a, long long b) {
-    return (a == SR_I64_HI || b == SR_I64_HI) ? SR_I64_HI : sr_sat_add_i64(a, b);
+    return (a == SR_I64_HI || b == SR_I64_HI) ? SR_I64_HI
+         : (a == SR_I64_LO || b == SR_I64_LO) ? SR_I64_LO : sr_sat_add_i64(a, b);
 }
 __device__ __forceinline__ long long sr_maxplus_mul_i64(long long a, long long b) {
-    return (a == SR_I64_LO || b == SR_I64_LO) ? SR_I64_LO : sr_sat_add_i64(a, b);
+    return (a == SR_I64_LO || b == SR_I64_LO) ? SR_I64_LO
+         : (a == SR_I64_HI || b == SR_I64_HI) ? SR_I64_HI : sr_sat_add_i64(a, b);
 }
 __device__ __forceinline__ long long sr_sat_mul_i64(long long a, long long b) {
     long long lo = (long long)((unsigned long long)a * (unsigned long long)b);
@@ -86,5 +95,8 @@ __device__ __forceinline__ double sr_infabs_mul_f64(double a, double b) {
 }
 
 // ---- generic min / max (integers and anything with <) -----------------------------
-template <typename T> __device__ __forceinline__ T sr_min(T a, T b) { return a <= b ? a : b; }
-template <typename T> __device__ __forceinline__ T sr_max(T a, T b) { return a >= b ? a : b; }
+// a <= b ? a : b (and a >= b ? a : b) for every non-NaN input, ties returning a, written
+// so that a NaN b (inf + -inf: a candidate that meets "no path") returns a: the same one
+// compare-and-select.  As _min / _max of semiring/_cpu/scalar_ops.py.
+template <typename T> __device__ __forceinline__ T sr_min(T a, T b) { return b < a ? b : a; }
+template <typename T> __device__ __forceinline__ T sr_max(T a, T b) { return b > a ? b : a; }
