@@ -156,8 +156,9 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
     ``dist``.  In min-plus terms a round is the SpMSpV ``d = d (+) (f (x) A)``
     restricted to the changed entries ``f``.  Returns ``(rounds, v)``: ``v =
     -1`` when the distances converged, else a vertex on a negative cycle
-    (found in the predecessor graph once more than ``n`` rounds have run),
-    or ``v = -2`` when the distances converged but some reached ``lo`` (the
+    (found in the predecessor graph once more than ``n`` rounds have run, on
+    a cycle of finite distances: a saturated ``lo`` spreads along any cycle,
+    even one of weight >= 0, and proves nothing), or ``v = -2`` when the distances converged but some reached ``lo`` (the
     saturated -inf): a negative cycle may hide among those vertices, which
     the caller decides with :func:`negative_cycle_wide`.
     """
@@ -173,7 +174,7 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
         rounds += 1
         if rounds > n:
             c = pred_cycle_vertex(pred)
-            if c >= 0:
+            if c >= 0 and dist[c] != lo:  # finite all along the cycle: exact sums, a real negative cycle
                 return rounds, c
         nn = 0
         for k in range(nf):
@@ -196,8 +197,9 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
         nf = nn
     for v in range(n):
         if dist[v] == lo and lo != hi:
-            c = pred_cycle_vertex(pred)
-            return rounds, c if c >= 0 else -2
+            # -inf spreads along any cycle, even one of weight >= 0, so a predecessor cycle
+            # among saturated vertices proves nothing: the caller decides exactly
+            return rounds, -2
     return rounds, -1
 
 

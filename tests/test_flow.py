@@ -111,8 +111,9 @@ def test_int64_capacities_above_2_31_are_exact():
     r = graphs.maximum_flow(G, 0, 3)
     assert r.flow_value == networkx_flow_value(G, 0, 3) == big + 2**33
     check_flow(G, 0, 3, r)
-    # Near the top of int64: one arc of 2**63 - 1 and parallel arcs summing to it.
-    top = 2**63 - 1
+    # Near the top of int64: one arc of 2**63 - 2 (2**63 - 1 is the +inf sentinel, no arc weight)
+    # and parallel arcs summing to it.
+    top = 2**63 - 2
     G = Graph.from_edges([0, 1, 1], [1, 2, 2], np.array([top, top // 2, top - top // 2], dtype=np.int64))
     r = graphs.maximum_flow(G, 0, 2)
     assert r.flow_value == top == networkx_flow_value(G, 0, 2)
@@ -137,7 +138,9 @@ def test_bad_input_names_the_entry():
     G = Graph(np.array([0, 1, 2, 2]), np.array([1, 2]), np.array([1.0, np.nan]), check=False)
     with pytest.raises(CapacityError, match=r"arc 1 \(1 -> 2\) is nan"):
         graphs.maximum_flow(G, 0, 2)
-    G = Graph.from_edges([0, 1], [1, 2], np.array([np.inf, 1.0]))
+    with pytest.raises(InvalidEntryError):  # so is an infinite one (no arc weighs +inf)
+        Graph.from_edges([0, 1], [1, 2], np.array([np.inf, 1.0]))
+    G = Graph(np.array([0, 1, 2, 2]), np.array([1, 2]), np.array([np.inf, 1.0]), check=False)
     with pytest.raises(CapacityError, match="arc 0"):
         graphs.maximum_flow(G, 0, 2)
     G = Graph.from_edges([0, 1], [1, 2], [1, 1])
