@@ -64,7 +64,7 @@ def test_default_job_on_the_gpu(capsys):
 
 
 # -- every subcommand: generated default, real files, --json, --format, numbering, exit codes -------------------
-SUBCOMMANDS = ["apsp", "sssp", "path", "bfs", "components"]
+SUBCOMMANDS = ["apsp", "sssp", "path", "bfs", "components", "mst", "flow"]
 
 
 def _json(capsys, argv):
@@ -80,7 +80,6 @@ def test_help_lists_every_subcommand_and_the_exit_codes(capsys):
     for name in SUBCOMMANDS:
         assert name in out
     assert "0-based" in out and "3  an optional dependency" in out
-    assert "mst" not in out and "flow" not in out
 
 
 def test_apsp_help_explains_the_methods(capsys):
@@ -100,6 +99,8 @@ def test_version(capsys):
 @pytest.mark.parametrize("command", SUBCOMMANDS[1:])
 def test_each_subcommand_on_the_generated_default(command, capsys):
     argv = [command, "--n", "150", "--seed", "2"] + (["--device", "cpu"] if command != "path" else [])
+    if command == "flow":
+        argv += ["--target", "77"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "road_network(n=150, seed=2)" in out and "0-based vertex ids" in out
@@ -131,6 +132,29 @@ def test_bfs_and_components_json(capsys):
     assert r["count"] == 1 and r["components"] == [{"component": 0, "size": 150, "smallest_vertex": 0}]
 
 
+def test_mst_and_flow_json_match_scipy(capsys):
+    from scipy.sparse.csgraph import maximum_flow, minimum_spanning_tree
+
+    G = graphs.generators.road_network(150, seed=2)
+    A = G.to_scipy()
+    r = _json(capsys, ["mst", "--n", "150", "--seed", "2", "--device", "cpu"])
+    assert r["weight"] == pytest.approx(minimum_spanning_tree(A).sum(), rel=1e-12)
+    assert r["components"] == 1 and r["edges_in_forest"] == 149 == len(r["forest"])
+    ref = maximum_flow(sp_csr(G, np.int32), 3, 77).flow_value
+    r = _json(capsys, ["flow", "--n", "150", "--seed", "2", "--source", "3", "--target", "77", "--device", "cpu"])
+    assert r["flow_value"] == ref and r["source"] == 3 and r["target"] == 77
+    assert sum(1 for _ in r["cut"]) >= 1
+
+
+def sp_csr(G, dtype):
+    """SciPy's maximum_flow wants integer capacities: the graph's (integral) weights as ``dtype``."""
+    import scipy.sparse as sp
+
+    A = G.to_scipy()
+    assert np.all(A.data == np.round(A.data))
+    return sp.csr_array((A.data.astype(dtype), A.indices, A.indptr), shape=A.shape)
+
+
 def test_apsp_json(capsys):
     r = _json(capsys, ["apsp", "--n", "120", "--device", "cpu"])
     assert r["status"] == 0 and r["command"] == "apsp" and "match" in r["check"]
@@ -152,6 +176,12 @@ def test_real_dimacs_file_every_vertex_subcommand(capsys):
     assert sum(r["levels"]) == r["reached"] == int(np.isfinite(ref).sum())
     r = _json(capsys, ["components", str(DATA / "rome99.gr"), "--connection", "strong", "--device", "cpu"])
     assert r["count"] == connected_components(A, directed=True, connection="strong")[0]
+    from scipy.sparse.csgraph import maximum_flow, minimum_spanning_tree
+
+    r = _json(capsys, ["mst", str(DATA / "rome99.gr"), "--device", "cpu"])
+    assert r["weight"] == minimum_spanning_tree(A).sum()  # integer metres: exact
+    r = _json(capsys, ["flow", str(DATA / "rome99.gr"), "--source", "0", "--target", "100", "--device", "cpu"])
+    assert r["flow_value"] == maximum_flow(sp_csr(G, np.int32), 0, 100).flow_value
 
 
 @pytest.mark.skipif(not (DATA / "email-Enron.txt").exists(), reason="shared data not present")

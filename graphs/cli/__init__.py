@@ -4,7 +4,9 @@
 * ``sssp`` (:mod:`graphs.cli.sssp`): distances from one source;
 * ``path`` (:mod:`graphs.cli.path`): one shortest route (:func:`graphs.shortest_path`);
 * ``bfs`` (:mod:`graphs.cli.bfs`): breadth-first levels;
-* ``components`` (:mod:`graphs.cli.components`): weak or strong components.
+* ``components`` (:mod:`graphs.cli.components`): weak or strong components;
+* ``mst`` (:mod:`graphs.cli.mst`): the minimum spanning forest;
+* ``flow`` (:mod:`graphs.cli.flow`): a maximum flow and a minimum cut.
 
 Each reads a graph file (DIMACS ``.gr``, SNAP edge list, Matrix Market, ``.gz``
 allowed; ``--format`` when the extension does not tell) or, with no file,
@@ -28,13 +30,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import apsp, bfs, components, path, sssp
+from . import apsp, bfs, components, flow, mst, path, sssp
 from ._common import BAD_INPUT, EXIT_CODES, MISSING_DEPENDENCY, MissingDependency
 from .apsp import run_apsp
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
 
-SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "bfs": bfs, "components": components}
+SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "bfs": bfs, "components": components, "mst": mst,
+               "flow": flow}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,63 @@
+"""``semiring-paths flow``: a maximum flow and a minimum cut from ``--source`` to ``--target`` (:func:`graphs.maximum_flow`).
+
+Examples
+--------
+>>> from graphs.cli import main
+>>> main(["flow", "--n", "100", "--source", "0", "--target", "7", "--device", "cpu", "--json"])  # doctest: +ELLIPSIS
+{"command": "flow", ..., "source": 0, "target": 7, ..., "flow_value": ..., "cut": [...]}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from ._common import OK, add_graph_arguments, number, start, to_host
+
+__all__ = ["add_parser", "run"]
+
+SHOWN = 10  # cut arcs listed on the terminal
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add ``flow`` and its options to the subcommands ``sub``."""
+    p = sub.add_parser("flow", help="maximum flow and minimum cut from a source to a target (push-relabel)",
+                       description="Maximum flow from --source to --target (arc weights are capacities; "
+                                   "an unweighted graph has capacity 1 per arc) and a minimum cut: the "
+                                   "vertices on the source side and the saturated arcs that leave it.")
+    add_graph_arguments(p)
+    p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
+    p.add_argument("--target", type=int, default=None, help="target vertex (default: the last vertex)")
+    p.add_argument("--all", action="store_true", help="list every cut arc and the source side")
+    return p
+
+
+def run(args: argparse.Namespace, out=None) -> int:
+    """Run ``flow``; return the exit status."""
+    import graphs
+
+    G, report, num = start(args, "flow", out)
+    s = num.vertex_in(args.source, "--source", G.n)
+    t = G.n - 1 if args.target is None else num.vertex_in(args.target, "--target", G.n)
+    t0 = time.perf_counter()
+    r = graphs.maximum_flow(G, s, t)
+    seconds = time.perf_counter() - t0
+    side = to_host(r.source_side)
+    cu, cv = (to_host(x) for x in r.cut_edges)
+    report.field("source", num.out(s))
+    report.field("target", num.out(t))
+    report.field("time_s", round(seconds, 6), f"{seconds:.4f} s", label="time")
+    report.field("flow_value", number(r.flow_value), f"{r.flow_value}", label="flow")
+    report.field("source_side", int(np.count_nonzero(side)), f"{int(np.count_nonzero(side)):,} vertices")
+    rows = [[num.out(a), num.out(b)] for a, b in zip(cu.tolist(), cv.tolist())]
+    shown = rows if (args.all or args.json) else rows[:SHOWN]
+    report.table("cut", ["u", "v"], shown, json_rows=[{"u": a, "v": b} for a, b in rows])
+    if len(rows) > len(shown):
+        report.lines.append(f"... {len(rows) - len(shown):,} more (--all lists them)")
+    if args.all:
+        report.data["source_side_vertices"] = [num.out(v) for v in np.flatnonzero(side).tolist()]
+    report.emit()
+    return OK

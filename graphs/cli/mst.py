@@ -1,0 +1,54 @@
+"""``semiring-paths mst``: the minimum spanning forest (:func:`graphs.minimum_spanning_tree`), its weight and edges.
+
+Examples
+--------
+>>> from graphs.cli import main
+>>> main(["mst", "--n", "100", "--device", "cpu", "--json"])  # doctest: +ELLIPSIS
+{"command": "mst", ..., "components": 1, "edges_in_forest": 99, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ._common import OK, add_graph_arguments, number, start, to_host
+
+__all__ = ["add_parser", "run"]
+
+SHOWN = 10  # forest edges listed on the terminal
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Add ``mst`` and its options to the subcommands ``sub``."""
+    p = sub.add_parser("mst", help="minimum spanning forest (Boruvka): total weight and edges",
+                       description="Minimum spanning forest (a tree per connected component; arc directions "
+                                   "ignored, as SciPy does): its total weight, component count and edges. "
+                                   "Ties are broken by arc position, so the forest is unique.")
+    add_graph_arguments(p)
+    p.add_argument("--all", action="store_true", help="list every forest edge")
+    return p
+
+
+def run(args: argparse.Namespace, out=None) -> int:
+    """Run ``mst``; return the exit status."""
+    import graphs
+
+    G, report, num = start(args, "mst", out)
+    t0 = time.perf_counter()
+    F = graphs.minimum_spanning_tree(G)
+    seconds = time.perf_counter() - t0
+    u, v, w = (to_host(x) for x in F.edges)
+    report.field("time_s", round(seconds, 6), f"{seconds:.4f} s", label="time")
+    report.field("weight", number(F.weight), f"{F.weight}")
+    report.field("components", int(F.n_components), f"{int(F.n_components):,} trees")
+    report.field("edges_in_forest", int(u.shape[0]), f"{int(u.shape[0]):,} edges", label="edges")
+    rows = [[num.out(a), num.out(b), number(x)] for a, b, x in zip(u.tolist(), v.tolist(), w.tolist())]
+    shown = rows if (args.all or args.json) else rows[:SHOWN]
+    report.table("forest", ["u", "v", "weight"], shown,
+                 json_rows=[{"u": a, "v": b, "weight": x} for a, b, x in rows])
+    if len(rows) > len(shown):
+        report.lines.append(f"... {len(rows) - len(shown):,} more (--all lists them)")
+    report.emit()
+    return OK
