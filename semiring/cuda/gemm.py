@@ -45,7 +45,7 @@ from ..int_range import counts as plain_counts
 from ..int_range import padding_value, plain_sums_exact
 from .compile import kernel, tile_for_shape, tile_of
 from .layout import is_aligned, out_row_view, row_view
-from .ops import KernelSpec, expression, literal, spec_for
+from .ops import KernelSpec, ctype_of, expression, literal, spec_for
 
 if TYPE_CHECKING:
     from ..core import Semiring
@@ -190,10 +190,11 @@ _NONNEG_SPECS = frozenset(
     {KernelSpec(add="fminf(a, b)", mul="(a + b)", ctype="float", zero="__int_as_float(0x7f800000)", dtype="<f4")}
 )
 
+
 def _plain_int_spec(dtype) -> tuple[KernelSpec, KernelSpec]:
     """``(saturating, plain)`` min-plus specialisations of an integer dtype."""
     dtype = np.dtype(dtype)
-    ctype = "int" if dtype.itemsize == 4 else "long long"
+    ctype = ctype_of(dtype)
     zero = literal(np.iinfo(dtype).max, dtype)
     add = expression("min", dtype)
     sat = KernelSpec(add=add, mul=expression("plus_inf_absorbs", dtype), ctype=ctype, zero=zero, dtype=dtype.str)
