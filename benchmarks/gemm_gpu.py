@@ -6,7 +6,9 @@
 2. min-plus GEMM (non-negative inputs, which take the integer three-way-min kernel, and
    the general kernel that signed inputs get), ours vs the CuPy broadcast a CuPy user writes
    (``cp.min(A[:, kb, None] + B[None, kb, :], axis=1)`` over blocks of k), n = 1024 ... 16384,
-   and other semirings / dtypes / the witness at n = 8192.
+   and other semirings / dtypes / the witness at n = 8192; integer min-plus at n = 8192 on
+   plain sums (weights 0..999) against the int32 add+min ceiling, and the saturating kernel
+   (same operands, and with +inf entries) against the saturating ceiling.
 3. Lazy min on an average-degree-12 random graph (n = 8192) and on a dense input.
 4. Bit-packed Boolean GEMM (lor_land) at n = 16384, packing included.
 5. Streamed GEMM on host operands 3x larger than the device memory budget vs in-core.
@@ -33,7 +35,7 @@ from pathlib import Path
 import cupy as cp
 import numpy as np
 
-from semiring import max_min, min_plus, plus_times
+from semiring import int_range, max_min, min_plus, plus_times
 from semiring.cuda import config, matmul_into, streamed_matmul
 from semiring.cuda.boolean import bool_matmul
 from semiring.cuda.ceiling import CEILINGS, measure_ceiling
@@ -124,7 +126,6 @@ def bench_gemm(ceil: dict, sizes, baseline_max: int, repeats: int) -> list:
     log("other dtypes / semirings / witness at n = 8192")
     cases = [
         ("min_plus", min_plus, np.float64, "float64", False),
-        ("min_plus", min_plus, np.int32, "int32", False),
         ("max_min", max_min, np.float32, "float32", False),
         ("plus_times", plus_times, np.float32, None, False),
         ("min_plus", min_plus, np.float32, "float32", True),
@@ -135,12 +136,50 @@ def bench_gemm(ceil: dict, sizes, baseline_max: int, repeats: int) -> list:
         C = cp.empty((n, n), dt)
         W = cp.empty((n, n), cp.int32) if witness else None
         t = gpu_time(functools.partial(matmul_into, S2, A, B, C, W), max(2, repeats // 2))
-        extra = {}
-        if ckey == "int32":
-            extra["fraction_of_int32_wrap_ceiling"] = n ** 3 / t / ceil["int32_wrap"]
         rows.append(row(name, np.dtype(dt).name, n, t, ceil.get(ckey) if ckey else None,
-                        variant="ours+witness" if witness else "ours", **extra))
+                        variant="ours+witness" if witness else "ours"))
         del A, B, C, W
+        cp.get_default_memory_pool().free_all_blocks()
+    rows += bench_int_minplus(ceil, n, repeats)
+    return rows
+
+
+def bench_int_minplus(ceil: dict, n: int, repeats: int) -> list:
+    """Integer min-plus at n: the plain-sum kernel (weights 0..999: no sum can overflow, the range
+    check passes) against the int32 add+min ceiling (``int32_wrap``), and the saturating kernel on
+    the same operands (``config.plain_int = "off"``) and with +inf entries (10%: the check fails)
+    against the saturating ceiling (``int32``)."""
+    rows = []
+    reps = max(2, repeats // 2)
+    log(f"integer min-plus at n = {n}: plain sums vs saturating")
+    for dt in (np.int32, np.int64):
+        name = np.dtype(dt).name
+        A, B = random_dense(n, dt, 3), random_dense(n, dt, 4)  # 0..999
+        C = cp.empty((n, n), dt)
+        wrap, sat = (ceil["int32_wrap"], ceil["int32"]) if dt == np.int32 else (None, None)
+        before = dict(int_range.counts)
+        t = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), reps)
+        assert int_range.counts["plain"] > before["plain"], "the range check should pass on 0..999"
+        extra = {"fraction_of_int32_sat_ceiling": n ** 3 / t / sat} if sat else {}
+        rows.append(row("min_plus", name, n, t, wrap, variant="ours plain sums (0..999) / int32_wrap ceiling",
+                        **extra))
+        want = C.copy()
+        config.plain_int = "off"
+        try:
+            t = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), reps)
+        finally:
+            config.plain_int = "auto"
+        assert bool(cp.all(C == want)), "plain and saturating kernels differ"
+        extra = {"fraction_of_int32_wrap_ceiling": n ** 3 / t / wrap} if wrap else {}
+        rows.append(row("min_plus", name, n, t, sat, variant="ours saturating, same operands / int32 ceiling",
+                        **extra))
+        g = cp.random.default_rng(5)
+        A[g.random((n, n)) < 0.1] = np.iinfo(dt).max  # "no edge": the range check fails
+        t = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), reps)
+        extra = {"fraction_of_int32_wrap_ceiling": n ** 3 / t / wrap} if wrap else {}
+        rows.append(row("min_plus", name, n, t, sat, variant="ours saturating, 10% +inf / int32 ceiling",
+                        **extra))
+        del A, B, C, want
         cp.get_default_memory_pool().free_all_blocks()
     return rows
 

@@ -16,6 +16,7 @@ import numpy as np
 from .backend import is_cupy_array
 from .dtypes import neginf, posinf
 from .families import bitpacked_boolean
+from .int_range import PLAIN_DTYPES, plain_path_applies
 
 if TYPE_CHECKING:
     from .core import Semiring
@@ -56,14 +57,17 @@ def cpu_scalar_ops(S: "Semiring", dtype: np.dtype) -> dict | None:
     return None
 
 
-def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.gemm_template"):
+def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.gemm_template",
+                plain: bool = False):
     """The module ``template`` specialised to ``S``'s scalar ops and ``dtype``'s register width.
 
     Built-in families with vector operations (:func:`semiring._cpu.scalar_ops.vector_ops_for`)
     also get them (``# @VADD`` / ``# @VMUL``) with ``VEC = 1``, ``VW`` (the
     lanes of one native vector register) and ``NV`` (vectors per tile row), so
     that the GEMM template uses its SIMD micro-kernel; every other semiring
-    gets ``VEC = 0`` (scalar kernel).
+    gets ``VEC = 0`` (scalar kernel).  With ``plain``, an integer min-plus
+    family gets the plain-sum ops of :data:`semiring._cpu.scalar_ops.PLAIN_OPS`
+    instead (exact only under the range check of :mod:`semiring.int_range`).
     Higher layers use this for their own templates (e.g. a Floyd-Warshall base
     case), which may use the same marks; it is compiled once and cached on disk.
 
@@ -72,8 +76,10 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     32
     >>> cpu_kernels(min_plus, np.dtype(np.float64)).VEC
     1
+    >>> cpu_kernels(min_plus, np.dtype(np.int32), plain=True).vmul.__name__
+    '_plus_plain_v'
     """
-    from ._cpu.scalar_ops import vector_ops_for
+    from ._cpu.scalar_ops import PLAIN_OPS, vector_ops_for
     from ._cpu.simd import lanes, register_bytes
     from ._cpu.specialize import specialize
 
@@ -83,6 +89,11 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     nr = max(16, 256 // np.dtype(dtype).itemsize)
     consts = {"NR": nr, "VEC": 0}
     vops = vector_ops_for(S.family, dtype) if S.family is not None else None
+    if plain:
+        if S.family not in PLAIN_OPS or np.dtype(dtype) not in PLAIN_DTYPES:
+            raise TypeError(f"{S.name} has no plain-sum kernel in {np.dtype(dtype)}")
+        add, mul, vadd, vmul = PLAIN_OPS[S.family]
+        ops, vops = {"add": (add, 4), "mul": (mul, 4)}, (vadd, vmul)
     if vops is not None:
         ops = {**ops, "vadd": (vops[0], 4), "vmul": (vops[1], 4)}
         # 4 x 4 register tile with 32 vector registers (AVX-512), 4 x 2 with 16 (AVX2).
@@ -102,17 +113,18 @@ def numba_array_type(dtype: np.dtype, ndim: int = 2):
 
 
 @functools.cache
-def _numba_plan(S: "Semiring", dtype: np.dtype, witness: bool) -> tuple:
+def _numba_plan(S: "Semiring", dtype: np.dtype, witness: bool, plain: bool = False) -> tuple:
     """``(kernel, zero, lo, hi)`` for ``S`` in ``dtype``: compiled once, then a dictionary hit per call.
 
     Recursive algorithms call the GEMM thousands of times on small blocks, where
     rebuilding types and looking kernels up would cost more than the product.
+    ``plain`` selects the plain-sum integer kernel (see :func:`cpu_kernels`).
     """
     from numba import from_dtype, types
 
     from ._cpu.specialize import compile_once
 
-    mod = cpu_kernels(S, dtype)
+    mod = cpu_kernels(S, dtype, plain=plain)
     lo, hi = sentinels(dtype)
     arr, scalar, i64 = numba_array_type(dtype), from_dtype(dtype), types.int64
     if witness:
@@ -123,11 +135,19 @@ def _numba_plan(S: "Semiring", dtype: np.dtype, witness: bool) -> tuple:
     return fn, S.zero_value(dtype), lo, hi
 
 
+#: Integer min-plus products of at least this many multiply-adds get the range check of
+#: :mod:`semiring.int_range` (two min/max passes over the operands), and the plain-sum
+#: kernel when it passes; smaller ones run the saturating kernel, for which the check
+#: would cost about as much as it could save.
+PLAIN_MIN_WORK = 1 << 21
+
+
 def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
     from ._cpu.threads import run_rows
 
-    fn, zero, lo, hi = _numba_plan(S, C.dtype, W is not None)
     work = A.shape[0] * A.shape[1] * B.shape[1]
+    plain = W is None and work >= PLAIN_MIN_WORK and plain_path_applies(S.family, A, B)
+    fn, zero, lo, hi = _numba_plan(S, C.dtype, W is not None, plain)
     if W is None:
         run_rows(lambda r0, r1: fn(A, B, C, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
     else:

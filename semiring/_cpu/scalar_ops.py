@@ -33,7 +33,7 @@ from numba import njit
 from ..families import FAMILIES
 from .simd import vadd, vadds, vadds_sticky, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
 
-__all__ = ["SCALAR", "VECTOR", "OPS", "VOPS", "ops_for", "vector_ops_for"]
+__all__ = ["SCALAR", "VECTOR", "OPS", "VOPS", "PLAIN_OPS", "ops_for", "vector_ops_for"]
 
 
 @njit(inline="always")
@@ -230,6 +230,19 @@ def _times_inf_absorbs_int_v(a, b, lo, hi):
     return vselect(vor(veq(a, h), veq(b, h)), h, vmuls(a, b))
 
 
+@njit(inline="always")
+def _plus_plain(a, b, lo, hi):
+    # Plain a + b for integer operands that :mod:`semiring.int_range` proved cannot reach a
+    # sentinel or leave the range: then it equals the saturating, sticky sums above.
+    return a + b
+
+
+@njit(inline="always")
+def _plus_plain_v(a, b, lo, hi):
+    # Lane-wise plain a + b (vpaddd / vpaddq), under the same proof.
+    return vadd(a, b)
+
+
 # --------------------------------------------------------------------------- the primitives
 
 # (primitive, dtype kind) -> scalar function.  Float sums stay IEEE sums: inputs may not
@@ -290,6 +303,10 @@ for _fam in FAMILIES.values():
         if (_k, _dt.itemsize) in _CHARS and (_fam.add, _k) in VECTOR and (_fam.mul, _k) in VECTOR:
             VOPS[(_fam.name, _CHARS[(_k, _dt.itemsize)])] = (VECTOR[(_fam.add, _k)], VECTOR[(_fam.mul, _k)])
 del _fam, _dt, _k
+
+# family -> (add, mul, vadd, vmul) on plain integer sums: the kernels the dispatcher runs
+# when the range check of :mod:`semiring.int_range` passes (it lists the families).
+PLAIN_OPS = {"min_plus": (_min, _plus_plain, _min_v, _plus_plain_v)}
 
 
 def vector_ops_for(family: str | None, dtype) -> tuple | None:

@@ -209,13 +209,16 @@ def build_module(code: str, name: str) -> cp.RawModule:
 
 
 def spec_defines(spec: KernelSpec) -> dict:
-    """The semiring macros of a kernel specialisation."""
-    return {
+    """The semiring macros of a kernel specialisation (``SR_PAD`` only where the spec sets a padding value)."""
+    defines = {
         "SR_T": spec.ctype,
         "SR_ADD(a, b)": spec.add,
         "SR_MUL(a, b)": spec.mul,
         "SR_ZERO": spec.zero,
     }
+    if spec.pad is not None:
+        defines["SR_PAD"] = spec.pad
+    return defines
 
 
 @functools.cache

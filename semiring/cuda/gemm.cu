@@ -22,7 +22,8 @@
 //   * Global -> shared copies are asynchronous (cp.async, 16 bytes where the operand
 //     is aligned, one element otherwise), SR_STAGES deep, one barrier per k tile.
 //   * Partial tiles (the edges) are padded with the semiring zero, which annihilates
-//     in mul and is the identity of add, so padding never changes a result.
+//     in mul and is the identity of add, so padding never changes a result (or with
+//     SR_PAD where the host gives one, see pad()).
 //   * Epilogue fused: with accumulate, C_old (+) acc.
 // The witness variant keeps, per output, the smallest k whose product strictly
 // improved the running value (acc is seeded with C_old when accumulating), as the
@@ -77,6 +78,13 @@ constexpr int C_VEC = 4;       // C (and W) rows are 16-byte aligned: vector epi
 __device__ __forceinline__ T add(T a, T b) { return sr_add_op(a, b); }
 __device__ __forceinline__ T mul(T a, T b) { return sr_mul_op(a, b); }
 __device__ __forceinline__ T zero() { return sr_zero(); }
+// What the dense kernel pads partial tiles with: the semiring zero, unless the host gives
+// SR_PAD (the plain-sum integer min-plus kernel, where zero + zero would wrap around).
+#ifdef SR_PAD
+__device__ __forceinline__ T pad() { return (T)(SR_PAD); }
+#else
+__device__ __forceinline__ T pad() { return zero(); }
+#endif
 
 // ---- asynchronous copies ------------------------------------------------------------
 template <int BYTES>
@@ -135,7 +143,7 @@ __device__ __forceinline__ void load_tile(T* dst0, const T* __restrict__ G, long
             cp_async<VEC * sizeof(T)>(dst, src);
         } else {
 #pragma unroll
-            for (int e = 0; e < VEC; e++) dst[e] = (gr < R && gc + e < C) ? src[e] : zero();
+            for (int e = 0; e < VEC; e++) dst[e] = (gr < R && gc + e < C) ? src[e] : pad();
         }
     }
 }

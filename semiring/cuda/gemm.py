@@ -19,6 +19,14 @@ operands runs a variant that takes ``min(acc, a0 + b0, a1 + b1)`` as one integer
 three-way min on the IEEE bit patterns (which order like int32 for values >= 0),
 two k steps per ALU instruction (``config.nonneg``).
 
+Integer min-plus products (int32, int64) of at least ``config.plain_int_min_work``
+multiply-adds first read the operands' extremes (four CuPy reductions, one read-back);
+when :func:`semiring.int_range.plain_sums_exact` proves that no sum can reach a
+sentinel or wrap around, they run a specialisation with plain ``min(c, a + b)``
+(one ``VIADDMNMX`` per pair on sm_90) instead of the saturating, sticky sum
+(``config.plain_int``).  It pads partial tiles with
+:func:`semiring.int_range.padding_value`, whose double cannot wrap.
+
 ``lor_land`` (bool) products go to the bit-packed kernel (:mod:`.boolean`),
 custom semirings without ``cuda_add``/``cuda_mul`` to :func:`semiring.generic.generic_matmul`.
 """
@@ -33,14 +41,17 @@ import numpy as np
 
 from ..families import bitpacked_boolean
 from ..generic import generic_matmul
+from ..int_range import counts as plain_counts
+from ..int_range import padding_value, plain_sums_exact
 from .compile import kernel, tile_for_shape, tile_of
 from .layout import is_aligned, out_row_view, row_view
-from .ops import KernelSpec, spec_for
+from .ops import KernelSpec, ctype_of, expression, literal, spec_for
 
 if TYPE_CHECKING:
     from ..core import Semiring
 
-__all__ = ["matmul_into", "config", "GemmConfig", "tiled_matmul", "simple_matmul", "nonzero_masks"]
+__all__ = ["matmul_into", "config", "GemmConfig", "tiled_matmul", "simple_matmul", "nonzero_masks",
+           "plain_int_applies"]
 
 ACCUMULATE, LOAD_W, C_VEC = 1, 2, 4
 _NULL = np.uint64(0)
@@ -57,12 +68,18 @@ class GemmConfig:
     nonneg : ``"auto"``: when the probe of a large product (the one that decides on lazy
         min) finds no negative entry in a float32 min-plus product, use the kernel that
         takes the minimum of two sums with one integer instruction (``"off"``: never).
+    plain_int : ``"auto"``: integer min-plus products of at least ``plain_int_min_work``
+        multiply-adds whose operands pass the range check of :mod:`semiring.int_range`
+        run on plain sums (``"off"``: always the saturating kernel).  Not checked
+        while the stream is being captured into a CUDA graph (no read-back there).
     """
 
     lazy: str = "auto"
     lazy_min_work: int = 1 << 33
     lazy_max_fraction: float = 0.25
     nonneg: str = "auto"
+    plain_int: str = "auto"
+    plain_int_min_work: int = 1 << 30
 
 
 config = GemmConfig()
@@ -173,6 +190,41 @@ _NONNEG_SPECS = frozenset(
     {KernelSpec(add="fminf(a, b)", mul="(a + b)", ctype="float", zero="__int_as_float(0x7f800000)", dtype="<f4")}
 )
 
+
+def _plain_int_spec(dtype) -> tuple[KernelSpec, KernelSpec]:
+    """``(saturating, plain)`` min-plus specialisations of an integer dtype."""
+    dtype = np.dtype(dtype)
+    ctype = ctype_of(dtype)
+    zero = literal(np.iinfo(dtype).max, dtype)
+    add = expression("min", dtype)
+    sat = KernelSpec(add=add, mul=expression("plus_inf_absorbs", dtype), ctype=ctype, zero=zero, dtype=dtype.str)
+    # min(x + y, z): the int32_wrap ceiling's own expression (one VIADDMNMX on sm_90).
+    plain = KernelSpec(add="min(a, b)", mul="(a + b)", ctype=ctype, zero=zero, dtype=dtype.str,
+                       pad=literal(padding_value(dtype), dtype))
+    return sat, plain
+
+
+# Saturating integer min-plus specialisation -> its plain-sum twin (exact under the range check).
+_PLAIN_INT_SPECS = dict(_plain_int_spec(d) for d in (np.int32, np.int64))
+
+
+def plain_int_applies(spec: KernelSpec, A, B, m: int, n: int, k: int, witness: bool) -> bool:
+    """Whether this product runs the plain-sum integer kernel: large enough, and the range check passes.
+
+    The check reads ``min`` / ``max`` of ``A`` and ``B`` (one host synchronisation);
+    it is skipped (saturating kernel) for witness products, small products, and
+    while the current stream is capturing a CUDA graph.  Updates
+    :data:`semiring.int_range.counts` when it runs.
+    """
+    if (witness or spec not in _PLAIN_INT_SPECS or config.plain_int != "auto"
+            or m * n * k < config.plain_int_min_work or cp.cuda.get_current_stream().is_capturing()):
+        return False
+    amin, amax, bmin, bmax = (int(x) for x in cp.stack((A.min(), A.max(), B.min(), B.max())).get())
+    ok = plain_sums_exact(amin, amax, bmin, bmax, np.dtype(spec.dtype))
+    plain_counts["plain" if ok else "saturating"] += 1
+    return ok
+
+
 def fill_empty(S: "Semiring", C, W, accumulate: bool) -> None:
     """The product over an empty inner dimension: C = zero (unless accumulating), W = -1."""
     if not accumulate:
@@ -230,6 +282,10 @@ def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> Non
             bool_matmul(A, B, C, accumulate)
         else:
             simple_matmul(spec, A, B, C, W, accumulate)
+        return
+    if plain_int_applies(spec, A, B, m, n, k, W is not None):
+        # No entry is +inf (checked), so the operands hold no semiring zero to skip.
+        tiled_matmul(_PLAIN_INT_SPECS[spec], A, B, C, W, accumulate, lazy="off")
         return
     tiled_matmul(spec, A, B, C, W, accumulate)
 

@@ -83,13 +83,19 @@ def expression(primitive: str, dtype) -> str | None:
 
 @dataclass(frozen=True)
 class KernelSpec:
-    """Everything a kernel is specialised with (hashable: the compile-cache key)."""
+    """Everything a kernel is specialised with (hashable: the compile-cache key).
+
+    ``pad``, where set, is what the tiled GEMM pads partial tiles with instead of
+    ``zero`` (``SR_PAD``; the plain-sum integer kernels of :mod:`.gemm` need a value
+    whose double cannot wrap around).
+    """
 
     add: str
     mul: str
     ctype: str
     zero: str
     dtype: str
+    pad: str | None = None
 
 
 def ctype_of(dtype) -> str:
