@@ -152,6 +152,8 @@ def bench_int_minplus(ceil: dict, n: int, repeats: int) -> list:
     rows = []
     reps = max(2, repeats // 2)
     log(f"integer min-plus at n = {n}: plain sums vs saturating")
+    before_setting = config.plain_int
+    config.plain_int = "auto"
     for dt in (np.int32, np.int64):
         name = np.dtype(dt).name
         A, B = random_dense(n, dt, 3), random_dense(n, dt, 4)  # 0..999
@@ -181,6 +183,7 @@ def bench_int_minplus(ceil: dict, n: int, repeats: int) -> list:
                         **extra))
         del A, B, C, want
         cp.get_default_memory_pool().free_all_blocks()
+    config.plain_int = before_setting
     return rows
 
 

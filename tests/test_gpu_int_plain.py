@@ -44,6 +44,7 @@ def kernels(monkeypatch):
     from semiring.cuda import gemm
 
     monkeypatch.setattr(config, "plain_int_min_work", 1)
+    monkeypatch.setattr(config, "plain_int", "auto")
     specs = []
     real = gemm.tiled_matmul
     monkeypatch.setattr(gemm, "tiled_matmul", lambda spec, *a, **kw: specs.append(spec) or real(spec, *a, **kw))
@@ -166,8 +167,9 @@ def test_views_and_transposes(rng, kernels):
     assert np.array_equal(cp.asnumpy(dC), cpu_product(np.ascontiguousarray(At.T), B0[:, :150]))
 
 
-def test_default_threshold_and_counts(rng):
-    """With the default settings a 1024^3 product is checked and runs plain; a smaller one is not checked."""
+def test_default_threshold_and_counts(rng, monkeypatch):
+    """With the default threshold a 1024^3 product is checked and runs plain; a smaller one is not checked."""
+    monkeypatch.setattr(config, "plain_int", "auto")
     A = rng.integers(1, 1000, (1024, 1024)).astype(np.int32)
     before = dict(int_range.counts)
     got = gpu_product(A, A)
@@ -197,9 +199,10 @@ def test_off_switch(rng, kernels, monkeypatch):
     assert np.array_equal(got, cpu_product(A, A))
 
 
-def test_apsp_int32_agrees_with_float32_on_gpu(rng):
+def test_apsp_int32_agrees_with_float32_on_gpu(rng, monkeypatch):
     import apsp
 
+    monkeypatch.setattr(config, "plain_int", "auto")
     n = 1500
     W = rng.integers(1, 101, (n, n)).astype(np.int32)
     np.fill_diagonal(W, 0)

@@ -70,15 +70,17 @@ class GemmConfig:
         takes the minimum of two sums with one integer instruction (``"off"``: never).
     plain_int : ``"auto"``: integer min-plus products of at least ``plain_int_min_work``
         multiply-adds whose operands pass the range check of :mod:`semiring.int_range`
-        run on plain sums (``"off"``: always the saturating kernel).  Not checked
-        while the stream is being captured into a CUDA graph (no read-back there).
+        run on plain sums; ``"off"`` (the default on the GPU for now, while the plain
+        kernel's GPU measurements are pending; the CPU's plain path is on): always the
+        saturating kernel.  Not checked while the stream is being captured into a
+        CUDA graph (no read-back there).
     """
 
     lazy: str = "auto"
     lazy_min_work: int = 1 << 33
     lazy_max_fraction: float = 0.25
     nonneg: str = "auto"
-    plain_int: str = "auto"
+    plain_int: str = "off"
     plain_int_min_work: int = 1 << 30
 
 
