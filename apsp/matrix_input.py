@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from semiring.backend import is_cupy_array
+from semiring.dense import scatter_add
 from semiring.errors import DTypeError
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def _sparse_source(name: str, A: Any, S: "Semiring", dtype) -> MatrixSource:
         D[...] = S.zero_value(dt)
         if C.nnz:
             vals = xp.ones(C.nnz, dtype=dt) if weights is None or dt == np.bool_ else weights.astype(dt, copy=False)
-            _scatter(S, D, C.row, C.col, vals)
+            scatter_add(S, D, C.row, C.col, vals)
         return D
 
     return MatrixSource(n, dt, "gpu" if gpu else "cpu", int(C.nnz), float32_exact(S.name, n, weights), fill,
@@ -218,7 +219,7 @@ def _networkx_source(G: Any, S: "Semiring", dtype) -> MatrixSource:
         D = np.empty((n, n), dtype=dt) if out is None else out
         D[...] = S.zero_value(dt)
         if r.size:
-            _scatter(S, D, r, c, np.ones(r.size, dt) if dt == np.bool_ else wa.astype(dt))
+            scatter_add(S, D, r, c, np.ones(r.size, dt) if dt == np.bool_ else wa.astype(dt))
         return D
 
     return MatrixSource(n, dt, "cpu", int(r.size), float32_exact(S.name, n, wa), fill)
@@ -232,21 +233,3 @@ def _xp(gpu: bool):
     return np
 
 
-def _scatter(S: "Semiring", D, rows, cols, vals) -> None:
-    """``D[r, c] = add(D[r, c], v)`` for every arc, duplicates included."""
-    if isinstance(D, np.ndarray):
-        S.add_ufunc.at(D, (np.asarray(rows), np.asarray(cols)), vals)
-        return
-    import cupyx
-
-    ufunc = S.add_ufunc
-    if ufunc is np.minimum:
-        cupyx.scatter_min(D, (rows, cols), vals)
-    elif ufunc is np.maximum:
-        cupyx.scatter_max(D, (rows, cols), vals)
-    elif ufunc is np.logical_or:
-        D[rows, cols] = True
-    else:
-        host = D.get()
-        ufunc.at(host, (rows.get(), cols.get()), vals.get())
-        D[...] = host

@@ -28,6 +28,7 @@ import numpy as np
 from semiring import builtin
 from semiring.backend import array_module
 from semiring.core import Semiring
+from semiring.dense import scatter_add
 from semiring.errors import DTypeError, InvalidEntryError
 
 from . import _csr
@@ -314,7 +315,7 @@ class GraphConversions:
         else:
             vals = cast_weights("weights", w, dtype)
         if self.nnz:
-            _scatter_combine(S, D, src, dst, vals)
+            scatter_add(S, D, src, dst, vals)
         if diagonal and n:
             idx = xp.arange(n)
             D[idx, idx] = S.add_ufunc(D[idx, idx], S.one_value(dtype))
@@ -449,24 +450,3 @@ def _summed(cls, G: "Graph") -> "Graph":
     return H
 
 
-def _scatter_combine(S: Semiring, D, rows, cols, vals) -> None:
-    """``D[r, c] = add(D[r, c], v)`` for every arc, parallel arcs included."""
-    xp = array_module(D)
-    if xp is np:
-        S.add_ufunc.at(D, (rows, cols), vals)
-        return
-    import cupyx
-
-    ufunc = S.add_ufunc
-    if ufunc is np.minimum:
-        cupyx.scatter_min(D, (rows, cols), vals)
-    elif ufunc is np.maximum:
-        cupyx.scatter_max(D, (rows, cols), vals)
-    elif ufunc is np.add:
-        cupyx.scatter_add(D, (rows, cols), vals)
-    elif ufunc is np.logical_or:
-        D[rows, cols] = True
-    else:
-        host = D.get()
-        ufunc.at(host, (rows.get(), cols.get()), vals.get())
-        D[...] = xp.asarray(host)

@@ -23,7 +23,7 @@ from .validate import check_array, check_entries, check_matrix, check_out, check
 if TYPE_CHECKING:
     from .core import Semiring
 
-__all__ = ["matmul", "matmul_into", "elementwise", "identity", "zeros", "power", "WITNESS_DTYPE"]
+__all__ = ["matmul", "matmul_into", "elementwise", "identity", "zeros", "power", "scatter_add", "WITNESS_DTYPE"]
 
 WITNESS_DTYPE = np.dtype(np.int32)
 
@@ -255,3 +255,48 @@ def _product(S: "Semiring", X, Y, xp):
     C = xp.empty((X.shape[0], Y.shape[1]), dtype=X.dtype)
     matmul_into(S, X, Y, C)
     return C
+
+
+def scatter_add(S: "Semiring", D, rows, cols, vals) -> None:
+    """``D[r, c] = D[r, c] (+) v`` for every ``(r, c, v)``, repeated positions included, in place.
+
+    How a matrix is built from arcs: parallel arcs meet in the semiring's
+    ``add`` (the shortest for ``min_plus``).  NumPy arrays use ``S.add_ufunc.at``;
+    CuPy arrays the matching ``cupyx`` scatter for min, max, + and or, else a
+    round trip through the host.
+
+    Parameters
+    ----------
+    S : Semiring
+    D : ndarray (NumPy or CuPy), modified in place
+    rows, cols : integer arrays of positions
+    vals : array of values, ``D``'s dtype
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> D = min_plus.zeros((2, 2))
+    >>> scatter_add(min_plus, D, np.array([0, 0]), np.array([1, 1]), np.array([5.0, 3.0]))
+    >>> D
+    array([[inf,  3.],
+           [inf, inf]])
+    """
+    xp = array_module(D)
+    if xp is np:
+        S.add_ufunc.at(D, (np.asarray(rows), np.asarray(cols)), vals)
+        return
+    import cupyx
+
+    ufunc = S.add_ufunc
+    if ufunc is np.minimum:
+        cupyx.scatter_min(D, (rows, cols), vals)
+    elif ufunc is np.maximum:
+        cupyx.scatter_max(D, (rows, cols), vals)
+    elif ufunc is np.add:
+        cupyx.scatter_add(D, (rows, cols), vals)
+    elif ufunc is np.logical_or:
+        D[rows, cols] = True
+    else:
+        host = D.get()
+        ufunc.at(host, (rows.get(), cols.get()), vals.get())
+        D[...] = xp.asarray(host)
