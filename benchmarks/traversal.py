@@ -306,7 +306,7 @@ def run_gpu(args) -> None:
                (f"{r['vs_floor']:.2f}x the floor ({r['launch_readback_us']:.1f} us x levels)" if "vs_floor" in r
                 else ""))] for r in rows]
     dev = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
-    md = (f"# Traversal on the GPU ({dev})\n\n" + markdown_table(["what", "ms", "rate", "bar"], table)
+    md = (f"# Traversal on the GPU ({dev})\n\n" + markdown_table(["what", "ms", "rate", "against"], table)
           + "\n## BFS levels of one R-MAT source\n\n"
           + markdown_table(["level", "direction", "frontier", "edges", "format", "granularity"],
                            [[t["level"], t["direction"], t["frontier"], t["edges"], t.get("frontier_format", ""),
