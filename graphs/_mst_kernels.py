@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._cc_kernels import _find  # union-find with path halving
+
 __all__ = ["NONE", "candidate_edges", "filter_chunk", "merge_minima", "join_minima", "compress"]
 
 
@@ -102,14 +104,6 @@ def merge_minima(lo, hi, eu, ev, bw, bi, ow, oi):  # pragma: no cover - jitted
                     bw[r] = ow[r]
                     bi[r] = d
                 oi[r] = NONE
-
-
-@njit(inline="always")
-def _find(parent, v):
-    while parent[v] != v:
-        parent[v] = parent[parent[v]]
-        v = parent[v]
-    return v
 
 
 @njit(cache=True, nogil=True)
