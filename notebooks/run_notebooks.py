@@ -3,13 +3,19 @@
 Run from anywhere: ``python3 notebooks/run_notebooks.py [NAME.ipynb ...]`` (default: every
 ``*.ipynb`` here, in name order).  Each notebook runs in this folder with the repository
 root first on ``PYTHONPATH``, so it imports the working tree's packages; the time of each
-run is printed.  Needs ``nbclient``, ``nbformat``, ``ipykernel`` and ``matplotlib``, which
-are not dependencies of the library (``pip install nbclient nbformat ipykernel matplotlib``).
+run is printed.  Needs ``nbclient``, ``nbformat``, ``ipykernel`` and ``matplotlib`` (the
+``test`` extra has them).
+
+The saved notebook carries, in its metadata, a digest of the code it ran
+(:func:`source_digest`); the test suite refuses a notebook whose outputs were made by other
+code than the code it now holds, so outputs are never stale: edit a cell, re-run this
+script.  (The test suite also executes every notebook itself, through nbmake.)
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 import time
@@ -17,6 +23,33 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+
+
+STAMP = "semiring_paths"  # key of the notebook metadata holding the digest of the code that made the outputs
+
+
+def source_digest(nb) -> str:
+    """SHA-256 of the notebook's code cells, in order (what its outputs depend on).
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        A notebook read with ``nbformat.read``.
+
+    Returns
+    -------
+    str
+        Hex digest of the code cells' sources joined by NUL bytes.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    >>> source_digest(nb) == hashlib.sha256(b"1 + 1").hexdigest()
+    True
+    """
+    code = "\0".join(c.source for c in nb.cells if c.cell_type == "code")
+    return hashlib.sha256(code.encode()).hexdigest()
 
 
 def execute(path: Path, timeout: int) -> float:
@@ -50,6 +83,7 @@ def execute(path: Path, timeout: int) -> float:
     start = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - start
+    nb.metadata[STAMP] = {"source_sha256": source_digest(nb)}
     nbformat.write(nb, path)
     return seconds
 
