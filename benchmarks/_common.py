@@ -11,6 +11,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
+#: Where ``--quick`` runs write, so that a short run never overwrites the full results.
+QUICK_RESULTS = RESULTS / "quick"
+_quick = False
+
+
+def set_quick(quick: bool) -> None:
+    """Send this process's result files to ``results/quick/`` (``True``) or ``results/`` (``False``)."""
+    global _quick
+    _quick = bool(quick)
+
+
+def results_dir() -> Path:
+    """The folder result files go to: ``results/quick/`` after ``set_quick(True)``, else ``results/``."""
+    return QUICK_RESULTS if _quick else RESULTS
 
 
 def median_time(fn: Callable[[], object], repeats: int = 5, warmup: int = 1, budget_s: float = 60.0) -> float:
@@ -39,10 +53,23 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
+def simd_flags() -> str:
+    """This CPU's vector extensions (from /proc/cpuinfo), e.g. ``"fma avx avx2 avx512f avx512bw"``."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                keep = ("sse4_2", "fma", "avx", "avx2", "avx512f", "avx512bw", "avx512vl", "avx512_vnni")
+                return " ".join(f for f in line.split(":", 1)[1].split() if f in keep)
+    except OSError:
+        pass
+    return ""
+
+
 def machine() -> dict:
     """Machine facts recorded with every result."""
     return {
         "cpu": cpu_name(),
+        "simd": simd_flags(),
         "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "python": platform.python_version(),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -50,9 +77,9 @@ def machine() -> dict:
 
 
 def write_results(stem: str, payload: dict, table_md: str) -> tuple[Path, Path]:
-    """Write ``<stem>.json`` and ``<stem>.md`` under benchmarks/results (or $OUT if set too)."""
+    """Write ``<stem>.json`` and ``<stem>.md`` under :func:`results_dir` (and $OUT if set too)."""
     paths = []
-    for folder in [RESULTS] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
+    for folder in [results_dir()] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
         folder.mkdir(parents=True, exist_ok=True)
         j = folder / f"{stem}.json"
         m = folder / f"{stem}.md"

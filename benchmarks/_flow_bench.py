@@ -158,7 +158,7 @@ def run_cpu(args) -> list[dict]:
     for name, kind, G in _graphs(_opt(args, "flow_grid", 500), _opt(args, "flow_scale", 16), "cpu"):
         rows += _bench(G, kind, name, "cpu", repeats, _opt(args, "flow_budget", 60.0))
     if not getattr(args, "no_networkx", False):
-        for name, kind, G in _graphs(100, 12, "cpu"):
+        for name, kind, G in _graphs(*((30, 8) if getattr(args, "quick", False) else (100, 12)), "cpu"):
             for what, s, t in _pairs(G, kind):
                 (t_ours,), _ = _interleaved([lambda s=s, t=t, G=G: graphs.maximum_flow(G, s, t)], repeats)
                 t_nx = _networkx_time(G, s, t)

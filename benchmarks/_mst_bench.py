@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import RESULTS, gpu_time, machine, markdown_table, write_results  # noqa: E402
+from _common import gpu_time, machine, markdown_table, results_dir, write_results  # noqa: E402
 
 import graphs  # noqa: E402
 from graphs import Graph  # noqa: E402
@@ -67,8 +67,9 @@ def _interleaved(fns, repeats: int) -> list[float]:
 
 def _cpu_cases(args) -> list[tuple[str, Graph]]:
     scale = int(getattr(args, "scale", 18) or 18)
+    side = 100 if getattr(args, "quick", False) else 500
     cases = [(f"R-MAT {scale}, ef 16", gen.rmat(scale, 16, seed=1)),
-             ("grid 500 x 500", gen.grid_2d(500, 500, seed=2))]
+             (f"grid {side} x {side}", gen.grid_2d(side, side, seed=2))]
     path = DATA / "email-Enron.txt"
     if path.exists():
         G0 = graphs.read(path)
@@ -98,14 +99,15 @@ def run_cpu(args) -> list[dict]:
         import networkx as nx
     except ImportError:
         return rows
-    G = gen.rmat(14, 16, seed=4)
+    nx_scale = 10 if getattr(args, "quick", False) else 14
+    G = gen.rmat(nx_scale, 16, seed=4)
     A = G.to_scipy()
     H = nx.from_scipy_sparse_array(A)
     ref = float(_scipy_mst(A).sum())
     t_nx = _interleaved([lambda: nx.minimum_spanning_tree(H)], 3)[0]
     t_ours, t_scipy = _interleaved([lambda: graphs.minimum_spanning_tree(G), lambda: _scipy_mst(A)], repeats)
     assert abs(graphs.minimum_spanning_tree(G).weight - ref) <= 1e-9 * ref
-    base = {"graph": "R-MAT 14, ef 16", "n": G.n, "edges": G.num_edges, "device": "cpu", "repeats": repeats}
+    base = {"graph": f"R-MAT {nx_scale}, ef 16", "n": G.n, "edges": G.num_edges, "device": "cpu", "repeats": repeats}
     for impl, t in (("ours", t_ours), ("scipy", t_scipy), ("networkx", t_nx)):
         rows.append({**base, "impl": impl, "seconds": t, "speedup_vs_scipy": t_scipy / t})
     return rows
@@ -118,9 +120,10 @@ def run_gpu(args) -> list[dict]:
     scale = int(getattr(args, "gpu_scale", 22) or 22)
     repeats = int(getattr(args, "repeats", 7) or 7)
     rows: list[dict] = []
+    small, side = (14, 300) if getattr(args, "quick", False) else (18, 1000)
     cases = [(f"R-MAT {scale}, ef 16", lambda: gen.rmat(scale, 16, seed=1, device="gpu")),
-             ("R-MAT 18, ef 16", lambda: gen.rmat(18, 16, seed=1, device="gpu")),
-             ("grid 1000 x 1000", lambda: gen.grid_2d(1000, 1000, seed=2, device="gpu"))]
+             (f"R-MAT {small}, ef 16", lambda: gen.rmat(small, 16, seed=1, device="gpu")),
+             (f"grid {side} x {side}", lambda: gen.grid_2d(side, side, seed=2, device="gpu"))]
     for name, make in cases:
         Gg = make()
         Gc = Gg.to("cpu")
@@ -199,7 +202,7 @@ def plot(rows: list[dict], stem: str, title: str) -> None:
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    for folder in [RESULTS] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
+    for folder in [results_dir()] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
         folder.mkdir(parents=True, exist_ok=True)
         fig.savefig(folder / f"{stem}.png", dpi=120)
     plt.close(fig)

@@ -22,7 +22,8 @@ separately; the effective rate ``n^3 / t`` as a fraction of the fp32 min-plus ce
 Out-of-core: a NumPy matrix 2x the ``memory_budget`` streamed through the device, against
 the in-core run of the same ``n``.
 
-Writes ``benchmarks/results/apsp-<device>.json`` and ``.md`` (and into ``$OUT`` if set),
+Writes ``benchmarks/results/apsp-<device>.json`` and ``.md`` (``--quick``: under ``results/quick/``;
+and into ``$OUT`` if set),
 and on the GPU a log-log plot ``apsp-<device>.png`` of time against ``n``.
 
 Run: ``PYTHONPATH=. python3 benchmarks/apsp.py`` (``--quick`` for small sizes).
@@ -47,7 +48,7 @@ sys.path.insert(0, str(_HERE.parent))
 import apsp  # noqa: E402
 
 sys.path.append(str(_HERE))
-from _common import gpu_time, machine, markdown_table, median_time, write_results  # noqa: E402
+from _common import gpu_time, machine, markdown_table, median_time, set_quick, write_results  # noqa: E402
 
 METHODS = ("rkleene", "blocked-fw", "squaring")
 
@@ -323,6 +324,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.quick:
         args.n, args.small_n, args.max_n, args.rank1_max_n, args.ooc_n, args.repeats = 512, 256, 2048, 2048, 2048, 1
+    set_quick(args.quick)
     from semiring.backend import gpu_available
 
     if not args.gpu_only:

@@ -5,7 +5,8 @@ Usage::
     python benchmarks/gemm_cpu.py            # n = 2048 (min-plus) and 4096 (Boolean)
     python benchmarks/gemm_cpu.py --quick    # smaller sizes, for a smoke test
 
-Prints a table and writes ``benchmarks/results/gemm-cpu.json`` / ``.md``.
+Prints a table and writes ``benchmarks/results/gemm-cpu.json`` / ``.md``
+(``--quick``: ``benchmarks/results/quick/``).
 Rates are semiring multiply-adds per second (``m * k * n / time``), medians
 of repeats after a warm-up, all measured in this one run.
 """
@@ -21,7 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import machine, markdown_table, median_time, write_results  # noqa: E402
+from _common import machine, markdown_table, median_time, set_quick, write_results  # noqa: E402
 
 import semiring as sr  # noqa: E402
 from semiring.generic import generic_matmul  # noqa: E402
@@ -115,6 +116,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.quick:
         args.n, args.bool_n, args.repeats = 512, 1024, 3
+    set_quick(args.quick)
     rows = bench_minplus(args.n, args.repeats) + bench_boolean(args.bool_n, args.repeats)
     ours = next(r["gops"] for r in rows if r["impl"] == "semiring-paths" and r["dtype"] == "float32")
     for r in rows:
@@ -129,7 +131,7 @@ def main(argv=None) -> int:
     info = machine()
     head = f"# CPU semiring GEMM ({info['cpu']}, {info['cores']} cores, {info['date']})\n\n"
     print(head + md)
-    write_results("gemm-cpu" + ("-quick" if args.quick else ""), {"machine": info, "rows": rows}, head + md)
+    write_results("gemm-cpu", {"machine": info, "rows": rows}, head + md)
     return 0
 
 

@@ -15,7 +15,7 @@
 
 Times are CUDA-event medians after a warm-up (streamed: wall clock of the whole call).
 ``tops`` is 10^12 semiring multiply-adds (n^3) per second.  Writes
-``benchmarks/results/gemm-gpu-<device>.json`` and ``.md``.
+``benchmarks/results/gemm-gpu-<device>.json`` and ``.md`` (``--quick``: under ``results/quick/``).
 
 Run: ``PYTHONPATH=. python3 benchmarks/gemm_gpu.py`` (``--quick`` for a short run).
 """
@@ -42,7 +42,7 @@ from semiring.cuda.ceiling import CEILINGS, measure_ceiling
 from semiring.cuda.compile import TILE_OVERRIDE, Tile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import gpu_time  # noqa: E402
+from _common import QUICK_RESULTS, gpu_time, machine  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -313,10 +313,12 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--skip", nargs="*", default=[], choices=["gemm", "lazy", "bool", "stream"])
     ap.add_argument("--tune", action="store_true", help="time tile shapes of the fp32/fp64 kernel first")
-    ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--out", type=Path, default=None, help="folder (default results/, quick: results/quick/)")
     args = ap.parse_args(argv)
     if args.quick:
         args.sizes, args.baseline_max, args.stream_n, args.repeats = [1024, 2048], 1024, [4096], 3
+    if args.out is None:
+        args.out = QUICK_RESULTS if args.quick else RESULTS
     name = device_name()
     log(f"device: {name}")
     ceil = {k: measure_ceiling(k) for k in CEILINGS}
@@ -339,9 +341,10 @@ def main(argv=None) -> int:
         "rows": rows,
         "command": "PYTHONPATH=. python3 benchmarks/gemm_gpu.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "cupy": cp.__version__,
+        "machine": {**machine(), "gpu": name},
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    stem = f"gemm-gpu-{slug(name)}" + ("-quick" if args.quick else "")
+    stem = f"gemm-gpu-{slug(name)}"
     (args.out / f"{stem}.json").write_text(json.dumps(result, indent=2, default=float))
     md = markdown(result)
     (args.out / f"{stem}.md").write_text(md)

@@ -7,9 +7,10 @@ against ``scipy.sparse.csgraph.maximum_flow(method="dinic")`` on this machine
 run on the same machine's CPU in the same run.  The halves live in
 ``_mst_bench.py`` and ``_flow_bench.py`` (each also runs alone); this script
 runs both and writes ``benchmarks/results/mst_flow-{cpu,gpu-<device>}.{json,md}``
-plus one plot per half.
+plus one plot per half.  ``--quick`` runs small graphs (R-MAT 12, a 100 x 100 grid;
+R-MAT 16 and a 300 x 300 grid on the GPU), 3 rounds, and writes under ``results/quick/``.
 
-    PYTHONPATH=. python3 benchmarks/mst_flow.py [--gpu] [--only mst|flow] [--repeats 7]
+    PYTHONPATH=. python3 benchmarks/mst_flow.py [--gpu] [--only mst|flow] [--repeats 7] [--quick]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import _flow_bench as flow  # noqa: E402
 import _mst_bench as mst  # noqa: E402
-from _common import RESULTS, machine, write_results  # noqa: E402
+from _common import machine, results_dir, set_quick, write_results  # noqa: E402
 
 
 def _device_slug() -> str:
@@ -40,7 +41,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scale", type=int, default=18, help="spanning forest: CPU R-MAT scale (default 18)")
     p.add_argument("--gpu-scale", type=int, default=22, help="spanning forest: GPU R-MAT scale (default 22)")
     flow.add_arguments(p)  # --flow-grid, --flow-scale, --repeats, --no-networkx, --flow-budget
+    p.add_argument("--quick", action="store_true", help="small graphs, 3 rounds, results under results/quick/")
     args = p.parse_args(argv)
+    if args.quick:
+        args.scale, args.gpu_scale, args.repeats = 12, 16, 3
+        args.flow_grid = args.flow_grid or (300 if args.gpu else 100)
+        args.flow_scale = args.flow_scale or (14 if args.gpu else 10)
+    set_quick(args.quick)
     info = {**machine(), "simd": mst.simd_flags()}
     where = "gpu" if args.gpu else "cpu"
     stem = f"mst_flow-gpu-{_device_slug()}" if args.gpu else "mst_flow-cpu"
@@ -57,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
         rows = flow.run_gpu(args) if args.gpu else flow.run_cpu(args)
         payload["flow"] = rows
         md += "## Maximum flow\n\n" + flow.table(rows) + "\n"
-        for folder in [RESULTS] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
+        for folder in [results_dir()] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
             flow._plot(rows, folder / f"{stem}-flow.png")
     write_results(stem, payload, md)
     print(md)

@@ -2,16 +2,17 @@
 
 ::
 
-    PYTHONPATH=. python3 benchmarks/single_pair.py [--n 1000000] [--pairs 8]
+    PYTHONPATH=. python3 benchmarks/single_pair.py [--n 1000000] [--grid 1000] [--pairs 8] [--quick]
 
-On a 1000 x 1000 grid (weights 1..100) and a road-like network of ``--n``
+On a ``--grid`` x ``--grid`` grid (weights 1..100) and a road-like network of ``--n``
 junctions (:func:`graphs.generators.road_network`, coordinates known) it times,
 for random pairs ``(s, t)``, :func:`graphs.shortest_path` with bidirectional
 Dijkstra and with A*, against ``scipy.sparse.csgraph.dijkstra`` from ``s``
 (everything it needs to answer the same question).  Every answer is checked
 against SciPy's.  One-off preparation (the graph's transpose for the backward
 search, the Euclidean bound of A*) is timed separately.  Results go to
-benchmarks/results/single_pair-cpu.{json,md}.
+benchmarks/results/single_pair-cpu.{json,md}; ``--quick`` (a 200 x 200 grid, 20,000
+junctions, 4 pairs) writes under ``benchmarks/results/quick/``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import machine, markdown_table, write_results  # noqa: E402
+from _common import machine, markdown_table, set_quick, write_results  # noqa: E402
 from scipy.sparse.csgraph import dijkstra  # noqa: E402
 
 import graphs  # noqa: E402
@@ -63,13 +64,19 @@ def bench(name: str, G, pairs: int, seed: int) -> list[list[object]]:
              f"{med['scipy'] / min(med['bidirectional'], med['astar']):.1f}x"]]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=1_000_000, help="junctions of the road-like network")
     ap.add_argument("--pairs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
-    rows = bench("grid_2d 1000 x 1000", graphs.generators.grid_2d(1000, seed=1), args.pairs, args.seed)
+    ap.add_argument("--grid", type=int, default=1000, help="side of the 2-D grid")
+    ap.add_argument("--quick", action="store_true", help="small graphs, 4 pairs, results under results/quick/")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.n, args.grid, args.pairs = 20_000, 200, 4
+    set_quick(args.quick)
+    rows = bench(f"grid_2d {args.grid} x {args.grid}", graphs.generators.grid_2d(args.grid, seed=1), args.pairs,
+                 args.seed)
     rows += bench(f"road_network({args.n:,})", graphs.generators.road_network(args.n, seed=1), args.pairs, args.seed)
     header = ["graph", "vertices", "prep ms", "SciPy full Dijkstra ms", "bidirectional ms", "settled",
               "A* ms", "settled", "best speed-up"]

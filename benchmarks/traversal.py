@@ -22,7 +22,8 @@ random non-isolated sources), and BFS on a 1000 x 1000 grid against the floor
 of one kernel launch plus one read-back per level, measured in the same run.
 
 Results go to benchmarks/results/traversal-{cpu,gpu}.{json,md} (and $OUT if
-set), with a GTEPS bar chart traversal-{cpu,gpu}.png.
+set), with a GTEPS chart traversal-{cpu,gpu}.png.  ``--quick``: R-MAT scale 14
+(18 on the GPU), 4 sources, a 300 x 300 grid, results under ``results/quick/``.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import RESULTS, interleaved_gpu_times, machine, markdown_table, write_results  # noqa: E402
+from _common import interleaved_gpu_times, machine, markdown_table, results_dir, set_quick, write_results  # noqa: E402
 
 import graphs  # noqa: E402
 from graphs import Graph  # noqa: E402
@@ -78,7 +79,7 @@ def scipy_levels(order, pred, n, s):
     return lv
 
 
-def cpu_suite(name: str, G: Graph, k: int) -> list[dict]:
+def cpu_suite(name: str, G: Graph, k: int, quick: bool = False) -> list[dict]:
     import scipy.sparse.csgraph as csg
 
     A = G.to_scipy().astype(np.float64)  # SciPy's native input: float64 data, int32 indices
@@ -122,7 +123,7 @@ def cpu_suite(name: str, G: Graph, k: int) -> list[dict]:
     rows.append({"graph": name, "op": "SSSP dijkstra", "ours_s": med(ours_dj), "scipy_s": med(sp_s), "edges": m_in,
                  "note": "binary-heap Dijkstra (vs scipy dijkstra)"})
     # SciPy's Bellman-Ford is O(n m); run it once only where it finishes in reasonable time.
-    if G.n * G.nnz < 2e10:
+    if G.n * G.nnz < (1e9 if quick else 2e10):
         s = srcs[0]
         t_sp, want = timed(lambda s=s: csg.bellman_ford(A, indices=s))
         t_ours, (dist, _) = timed(lambda s=s: graphs.sssp(G, s, method="bellman-ford"))
@@ -154,7 +155,7 @@ def run_cpu(args) -> None:
             continue
         print(f"{name}: n = {G.n}, arcs = {G.nnz}, input edges = {G.num_edges}, built in {t_build:.2f} s",
               file=sys.stderr)
-        rows += cpu_suite(name, G, args.sources)
+        rows += cpu_suite(name, G, args.sources, args.quick)
     table = []
     for r in rows:
         ratio = r["scipy_s"] / r["ours_s"] if r["scipy_s"] else None
@@ -196,7 +197,7 @@ def plot(bars: list[tuple], fname: str, title: str) -> None:
     ax.set_ylabel("GTEPS (input edges / s)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    for folder in [RESULTS] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
+    for folder in [results_dir()] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
         folder.mkdir(parents=True, exist_ok=True)
         fig.savefig(folder / fname, dpi=120)
     plt.close(fig)
@@ -280,13 +281,13 @@ def run_gpu(args) -> None:
     trace = graphs.bfs(G, srcs[0], return_trace=True)[2]
     # 2-D grid: high diameter, small frontiers.
     progress("grid")
-    grid = gen.grid_2d(1000, 1000, weights=None, device="gpu")
+    grid = gen.grid_2d(args.grid, args.grid, weights=None, device="gpu")
     s = 0
     graphs.bfs(grid, s)
     t_grid = statistics.median(wall_time(lambda: graphs.bfs(grid, s)) for _ in range(5))
     levels = int(graphs.bfs(grid, s)[0].max()) + 1
     floor = launch_readback_floor()
-    rows.append({"what": f"BFS 1000x1000 grid ({levels} levels)", "seconds": t_grid,
+    rows.append({"what": f"BFS {args.grid}x{args.grid} grid ({levels} levels)", "seconds": t_grid,
                  "rate": grid.num_edges / t_grid / 1e9, "unit": "GTEPS",
                  "floor_seconds": floor * levels, "vs_floor": t_grid / (floor * levels),
                  "launch_readback_us": floor * 1e6})
@@ -325,7 +326,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--sources", type=int, default=16)
     p.add_argument("--sssp-sources", type=int, default=16, help="GPU SSSP sources")
     p.add_argument("--check", action="store_true", help="GPU: also check results against the CPU")
+    p.add_argument("--grid", type=int, default=1000, help="GPU: side of the 2-D grid (default 1000)")
+    p.add_argument("--quick", action="store_true", help="small graphs, 4 sources, results under results/quick/")
     args = p.parse_args(argv)
+    if args.quick:
+        args.scale = args.scale or (18 if args.gpu else 14)
+        args.sources = args.sssp_sources = 4
+        args.grid = 300
+    set_quick(args.quick)
     if args.scale is None:
         args.scale = 22 if args.gpu else 18
     (run_gpu if args.gpu else run_cpu)(args)
