@@ -58,7 +58,9 @@ def _flow_value(G: BackendGraph, s: Any, t: Any, capacity: Any) -> int | float:
     return int(value) if cap.dtype.kind == "i" else float(value)
 
 
-def maximum_flow_value(flowG: BackendGraph, _s: Any, _t: Any, capacity: Any = "capacity", flow_func: Any = None, **kwargs: Any):
+def maximum_flow_value(
+    flowG: BackendGraph, _s: Any, _t: Any, capacity: Any = "capacity", flow_func: Any = None, **kwargs: Any
+):
     """The value of a maximum ``_s``-``_t`` flow (NetworkX's ``maximum_flow_value``, default ``flow_func``).
 
     Examples
@@ -73,7 +75,9 @@ def maximum_flow_value(flowG: BackendGraph, _s: Any, _t: Any, capacity: Any = "c
     return _flow_value(flowG, _s, _t, capacity)
 
 
-def minimum_cut_value(flowG: BackendGraph, _s: Any, _t: Any, capacity: Any = "capacity", flow_func: Any = None, **kwargs: Any):
+def minimum_cut_value(
+    flowG: BackendGraph, _s: Any, _t: Any, capacity: Any = "capacity", flow_func: Any = None, **kwargs: Any
+):
     """The capacity of a minimum ``_s``-``_t`` cut (NetworkX's ``minimum_cut_value``): the maximum flow value.
 
     Examples

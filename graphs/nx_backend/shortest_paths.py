@@ -134,7 +134,9 @@ def single_source_shortest_path_length(G: BackendGraph, source: Any, cutoff: Any
     return _lengths(G, _unweighted_dist(_hops(G, G.index[source])), cutoff)
 
 
-def single_source_dijkstra_path_length(G: BackendGraph, source: Any, cutoff: Any = None, weight: Any = "weight") -> dict:
+def single_source_dijkstra_path_length(
+    G: BackendGraph, source: Any, cutoff: Any = None, weight: Any = "weight"
+) -> dict:
     """Weighted lengths from ``source`` (NetworkX's ``single_source_dijkstra_path_length``).
 
     Raises ``NotImplementedError`` for negative weights (NetworkX's Dijkstra is

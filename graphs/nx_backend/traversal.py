@@ -43,7 +43,8 @@ def bfs_edges(G: BackendGraph, source: Any, reverse: bool = False, depth_limit: 
 
 def _bfs_edges(G: BackendGraph, source: Any, depth_limit: Any):
     if source not in G:
-        raise nx.NetworkXError(f"The node {source} is not in the graph.")
+        kind = "digraph" if G.is_directed() else "graph"  # G.neighbors' message, as NetworkX raises it
+        raise nx.NetworkXError(f"The node {source} is not in the {kind}.")
     n = len(G)
     if depth_limit is None:
         depth_limit = n

@@ -43,7 +43,9 @@ def _candidate_edges(G: BackendGraph) -> list[tuple]:
     return out
 
 
-def minimum_spanning_tree(G: BackendGraph, weight: Any = "weight", algorithm: str = "kruskal", ignore_nan: bool = False):
+def minimum_spanning_tree(
+    G: BackendGraph, weight: Any = "weight", algorithm: str = "kruskal", ignore_nan: bool = False
+):
     """A minimum spanning forest as a NetworkX graph (NetworkX's ``minimum_spanning_tree``).
 
     Raises
@@ -64,6 +66,8 @@ def minimum_spanning_tree(G: BackendGraph, weight: Any = "weight", algorithm: st
         raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
     if G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if G.is_multigraph() and algorithm in ("boruvka", "borůvka"):
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
     edges = _candidate_edges(G)
     nodes = G.nodes
     kept, vals = [], []
