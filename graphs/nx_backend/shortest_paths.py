@@ -240,10 +240,23 @@ def floyd_warshall_numpy(G: BackendGraph, nodelist: Any = None, weight: Any = "w
     if W.shape[0] == 0:
         return W
     try:
-        return dense_shortest_paths(W)
+        return _closure(W)
     except NegativeCycleError:
         floyd_warshall_inplace(sr.min_plus, W)
         return W
+
+
+def _closure(W: np.ndarray) -> np.ndarray:
+    """``apsp.shortest_paths(W)`` in float64; in float32 when that is exact.
+
+    With integer-valued weights and ``max|w| * (n - 1) < 2**24`` every path
+    sum is an integer float32 holds exactly, so the float32 closure, cast back,
+    is the float64 one to the bit (and about twice as fast).
+    """
+    finite = W[np.isfinite(W)]
+    if finite.size and np.abs(finite).max() * max(W.shape[0] - 1, 1) < 2**24 and (finite == np.round(finite)).all():
+        return dense_shortest_paths(W.astype(np.float32)).astype(np.float64)
+    return dense_shortest_paths(W)
 
 
 def _inf() -> float:
@@ -266,7 +279,7 @@ def floyd_warshall(G: BackendGraph, weight: Any = "weight") -> dict:
     n = len(G)
     if n:
         try:
-            W = dense_shortest_paths(W)
+            W = _closure(W)
         except NegativeCycleError as exc:
             raise NotImplementedError("negative cycle: NetworkX's floyd_warshall result is order-dependent") from exc
     rows = W.tolist()
