@@ -1,0 +1,162 @@
+"""Conversion between NetworkX graphs and the backend graph types.
+
+:func:`convert_from_nx` is called by NetworkX's dispatcher with the edge
+attributes the algorithm reads (``edge_attrs``: name -> default) and what it
+must preserve; :func:`convert_to_nx` turns a backend graph back into a
+NetworkX graph and passes every other result through unchanged.
+
+Cost: one pass over ``G._adj`` (a list comprehension per array); NetworkX
+caches the converted graph in ``G.__networkx_cache__``, so repeated calls on
+an unchanged graph convert once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from .attributes import arc_values
+from .graph import BackendGraph, graph_class
+
+__all__ = ["convert_from_nx", "convert_to_nx"]
+
+
+def _attrs_for(spec: Any, graph_name: str | None) -> dict | bool:
+    """``preserve_*_attrs`` as NetworkX passes it: a bool, or ``{graph_name: {attr: default}}``."""
+    if isinstance(spec, dict):
+        return dict(spec.get(graph_name, {}))
+    return bool(spec)
+
+
+def convert_from_nx(
+    G: Any,
+    edge_attrs: dict | None = None,
+    node_attrs: dict | None = None,
+    preserve_edge_attrs: Any = False,
+    preserve_node_attrs: Any = False,
+    preserve_graph_attrs: Any = False,
+    name: str | None = None,
+    graph_name: str | None = None,
+) -> BackendGraph:
+    """A NetworkX graph as a backend graph (arcs in NetworkX's adjacency order).
+
+    Parameters
+    ----------
+    G : networkx.Graph, DiGraph, MultiGraph or MultiDiGraph (or a backend graph, returned as is)
+    edge_attrs : dict, optional
+        Edge attribute name -> default for edges without it; one array each.
+    node_attrs : dict, optional
+        Ignored (no implemented algorithm reads node attributes).
+    preserve_edge_attrs, preserve_node_attrs, preserve_graph_attrs : bool or dict
+        Keep the data dicts (by reference) for algorithms that return graphs.
+    name, graph_name : str, optional
+        The algorithm and argument being converted (NetworkX passes them).
+
+    Returns
+    -------
+    BackendGraph
+        Of the class with ``G``'s directed and multigraph flags.
+
+    Raises
+    ------
+    NotImplementedError
+        An edge attribute is not numeric (NetworkX then falls back where configured).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> H = convert_from_nx(nx.path_graph(["a", "b", "c"]), edge_attrs={"weight": 1})
+    >>> H.nodes, H.src.tolist(), H.dst.tolist(), H.values["weight"].tolist()
+    (['a', 'b', 'c'], [0, 1, 1, 2], [1, 0, 2, 1], [1, 1, 1, 1])
+    """
+    if isinstance(G, BackendGraph):
+        return G
+    adj = G._adj
+    nodes = list(G)
+    index = {v: i for i, v in enumerate(nodes)}
+    # Iterate (never trust len()): filtered views report the size of what they filter.
+    rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
+    counts = np.fromiter(map(len, rows), np.int64, count=len(rows))
+    heads = np.fromiter((index[u] for u in adj), np.int32, count=len(rows))
+    src = np.repeat(heads, counts)
+    dst = np.fromiter((v for row in rows for v in row), np.int32, count=int(counts.sum()))
+    multigraph = G.is_multigraph()
+
+    keep_edges = _attrs_for(preserve_edge_attrs, graph_name)
+    wanted = dict(edge_attrs or {})
+    if isinstance(keep_edges, dict):  # preserve_edge_attrs={graph_name: {attr: default}}
+        wanted.update(keep_edges)
+        keep_edges = False
+    edge_data = None
+    if wanted or keep_edges:
+        edge_data = [d for nbrs in adj.values() for d in nbrs.values()]
+    values = {attr: arc_values(edge_data, attr, default, multigraph) for attr, default in wanted.items()}
+
+    node_data = None
+    if _attrs_for(preserve_node_attrs, graph_name):
+        node_data = [G._node[v] for v in nodes]
+    graph_data = G.graph if preserve_graph_attrs else None
+    cls = graph_class(G.is_directed(), multigraph)
+    return cls(
+        nodes,
+        src,
+        dst,
+        values,
+        node_data=node_data,
+        edge_data=edge_data if keep_edges else None,
+        graph_data=graph_data,
+        nx_class=type(G),
+    )
+
+
+def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
+    """A backend graph as a NetworkX graph; anything else is returned unchanged.
+
+    Node and edge data come back where they were preserved; converted edge
+    attributes come back as edge data otherwise (one edge per arc pair; a
+    multigraph's parallel edges, read as their minimum, come back as one).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 2.5})])
+    >>> H = convert_to_nx(convert_from_nx(G, edge_attrs={"weight": 1}))
+    >>> type(H).__name__, list(H.edges(data=True))
+    ('DiGraph', [(0, 1, {'weight': 2.5})])
+    >>> convert_to_nx({1: 2})
+    {1: 2}
+    """
+    if not isinstance(obj, BackendGraph):
+        return obj
+    cls = obj.nx_class
+    if cls is None or not (isinstance(cls, type) and issubclass(cls, nx.Graph)):
+        cls = {
+            (False, False): nx.Graph,
+            (True, False): nx.DiGraph,
+            (False, True): nx.MultiGraph,
+            (True, True): nx.MultiDiGraph,
+        }[(obj.directed, obj.multigraph)]
+    H = cls()
+    H.graph.update(obj.graph)
+    if obj.node_data is not None:
+        H.add_nodes_from(zip(obj.nodes, obj.node_data))
+    else:
+        H.add_nodes_from(obj.nodes)
+    nodes = obj.nodes
+    src, dst = obj.src.tolist(), obj.dst.tolist()
+    columns = {attr: vals.tolist() for attr, vals in obj.values.items()}
+    for e, (i, j) in enumerate(zip(src, dst)):
+        if not obj.directed and j < i:
+            continue  # the other direction of an undirected edge
+        u, v = nodes[i], nodes[j]
+        if obj.edge_data is not None:
+            if obj.multigraph:
+                for key, d in obj.edge_data[e].items():
+                    H.add_edge(u, v, key, **d)
+            else:
+                H.add_edge(u, v, **obj.edge_data[e])
+        else:
+            H.add_edge(u, v, **{attr: col[e] for attr, col in columns.items()})
+    return H

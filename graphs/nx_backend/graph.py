@@ -1,0 +1,222 @@
+"""The backend graph types: a node list and NetworkX-ordered arc arrays, with ``graphs.Graph`` built lazily.
+
+A :class:`BackendGraph` is what :func:`graphs.nx_backend.convert.convert_from_nx`
+makes of a NetworkX graph.  It keeps
+
+* ``nodes``: the original node labels (any hashable), in NetworkX's order;
+  vertex ``i`` of every array is ``nodes[i]``;
+* ``src``, ``dst``: one arc per adjacency entry, in NetworkX's adjacency order
+  (``G._adj``: for an undirected graph both directions of each edge, for a
+  multigraph one arc per pair of neighbours);
+* ``values``: one array per converted edge attribute, aligned with the arcs
+  (for a multigraph the minimum over the parallel edges, which is what
+  NetworkX's shortest-path functions use);
+* optionally the node, edge and graph data (``preserve_*_attrs``) that
+  functions returning graphs copy.
+
+The :class:`graphs.Graph` (CSR) that the library's engines need is built on
+first use, once per edge attribute, and kept.  Four classes carry the
+flags NetworkX reads (``is_directed()``, ``is_multigraph()``); all share
+``__networkx_backend__ = "semiring_paths"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..graph import Graph
+from .attributes import arc_values
+
+__all__ = ["BackendGraph", "BackendDiGraph", "BackendMultiGraph", "BackendMultiDiGraph", "graph_class"]
+
+
+class BackendGraph:
+    """An undirected graph of the ``semiring_paths`` NetworkX backend.
+
+    Parameters
+    ----------
+    nodes : list
+        Node labels in NetworkX's order.
+    src, dst : int32 arrays
+        Arcs in NetworkX's adjacency order (both directions of an undirected edge).
+    values : dict, optional
+        Edge attribute name -> array aligned with the arcs.
+    node_data, edge_data : list, optional
+        Per node the data dict; per arc the data dict (for a multigraph the
+        dict ``key -> data``), when preserved.
+    graph_data : dict, optional
+        The graph attributes, when preserved.
+    nx_class : type, optional
+        The NetworkX class the graph came from (``convert_to_nx`` rebuilds it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> G = BackendGraph(["a", "b"], np.array([0, 1], np.int32), np.array([1, 0], np.int32))
+    >>> G.is_directed(), G.is_multigraph(), G.number_of_nodes(), G.number_of_edges()
+    (False, False, 2, 1)
+    >>> G.graph_for(None).nnz
+    2
+    """
+
+    __networkx_backend__ = "semiring_paths"
+    directed = False
+    multigraph = False
+
+    def __init__(
+        self,
+        nodes: list,
+        src: np.ndarray,
+        dst: np.ndarray,
+        values: dict[Any, np.ndarray] | None = None,
+        *,
+        node_data: list | None = None,
+        edge_data: list | None = None,
+        graph_data: dict | None = None,
+        nx_class: type | None = None,
+    ) -> None:
+        self.nodes = nodes
+        self.src = src
+        self.dst = dst
+        self.values = dict(values or {})
+        self.node_data = node_data
+        self.edge_data = edge_data
+        self.graph = dict(graph_data or {})
+        self.nx_class = nx_class
+        self._index: dict | None = None
+        self._graphs: dict = {}
+
+    # NetworkX reads these -------------------------------------------------
+    def is_directed(self) -> bool:
+        """Whether arcs have a direction (NetworkX's ``G.is_directed()``)."""
+        return self.directed
+
+    def is_multigraph(self) -> bool:
+        """Whether the NetworkX graph allowed parallel edges (``G.is_multigraph()``)."""
+        return self.multigraph
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __contains__(self, node: Any) -> bool:
+        try:
+            return node in self.index
+        except TypeError:  # unhashable: not a node, as in NetworkX
+            return False
+
+    def __iter__(self):
+        return iter(self.nodes)
+
+    def number_of_nodes(self) -> int:
+        """Number of nodes."""
+        return len(self.nodes)
+
+    def number_of_edges(self) -> int:
+        """Number of adjacency pairs: arcs, or edges of an undirected graph (self loops once)."""
+        if self.directed:
+            return int(self.src.size)
+        loops = int(np.count_nonzero(self.src == self.dst))
+        return (int(self.src.size) - loops) // 2 + loops
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.number_of_nodes()} nodes, {self.number_of_edges()} edges>"
+
+    # Numbering and engines --------------------------------------------------
+    @property
+    def index(self) -> dict:
+        """Node label -> vertex id (built on first use)."""
+        if self._index is None:
+            self._index = {v: i for i, v in enumerate(self.nodes)}
+        return self._index
+
+    def weights(self, attr: Any) -> np.ndarray | None:
+        """The arc values of edge attribute ``attr`` (``None``: unweighted).
+
+        Raises
+        ------
+        NotImplementedError
+            ``attr`` was not converted (NetworkX then falls back when it may).
+        """
+        if attr is None:
+            return None
+        if attr not in self.values:
+            if self.edge_data is None:
+                raise NotImplementedError(f"edge attribute {attr!r} was not converted to the semiring_paths graph")
+            self.values[attr] = arc_values(self.edge_data, attr, 1, self.multigraph)
+        return self.values[attr]
+
+    def graph_for(self, attr: Any, *, reverse: bool = False, finite: bool = True) -> Graph:
+        """The :class:`graphs.Graph` of the arcs weighted by ``attr`` (cached).
+
+        ``reverse=True`` flips every arc (paths *to* a node); ``finite`` keeps
+        only arcs of finite weight (``+inf`` is no arc).
+        """
+        key = (attr, reverse)
+        G = self._graphs.get(key)
+        if G is None:
+            w = self.weights(attr)
+            src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
+            if w is not None and w.dtype.kind == "f" and finite:
+                keep = w < np.inf
+                if not keep.all():
+                    src, dst, w = src[keep], dst[keep], w[keep]
+            G = Graph.from_edges(src, dst, w, n=len(self.nodes), directed=True)
+            self._graphs[key] = G
+        return G
+
+
+class BackendDiGraph(BackendGraph):
+    """A directed graph of the ``semiring_paths`` NetworkX backend (see :class:`BackendGraph`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> BackendDiGraph([0, 1], np.array([0], np.int32), np.array([1], np.int32)).number_of_edges()
+    1
+    """
+
+    directed = True
+
+
+class BackendMultiGraph(BackendGraph):
+    """An undirected multigraph (parallel edges read as their minimum); see :class:`BackendGraph`.
+
+    Examples
+    --------
+    >>> BackendMultiGraph([], *[__import__("numpy").zeros(0, "int32")] * 2).is_multigraph()
+    True
+    """
+
+    multigraph = True
+
+
+class BackendMultiDiGraph(BackendGraph):
+    """A directed multigraph (parallel arcs read as their minimum); see :class:`BackendGraph`.
+
+    Examples
+    --------
+    >>> G = BackendMultiDiGraph([], *[__import__("numpy").zeros(0, "int32")] * 2)
+    >>> G.is_directed(), G.is_multigraph()
+    (True, True)
+    """
+
+    directed = True
+    multigraph = True
+
+
+def graph_class(directed: bool, multigraph: bool) -> type[BackendGraph]:
+    """The backend class with these flags.
+
+    Examples
+    --------
+    >>> graph_class(True, False).__name__
+    'BackendDiGraph'
+    """
+    return {
+        (False, False): BackendGraph,
+        (True, False): BackendDiGraph,
+        (False, True): BackendMultiGraph,
+        (True, True): BackendMultiDiGraph,
+    }[(bool(directed), bool(multigraph))]
