@@ -248,7 +248,7 @@ def _reduce(S: "Semiring", X, labels: list[str], drop) -> tuple[Any, list[str]]:
 
 def _transpose(X, labels: list[str], order: list[str]):
     perm = [labels.index(lab) for lab in order]
-    return X if perm == list(range(len(perm))) else X.transpose(perm)
+    return X if perm == list(range(len(perm))) else X.transpose(tuple(perm))
 
 
 def _contract_pair(S: "Semiring", X, xl: list[str], Y, yl: list[str], keep) -> tuple[Any, list[str]]:
@@ -277,7 +277,7 @@ def _contract_pair(S: "Semiring", X, xl: list[str], Y, yl: list[str], keep) -> t
         C = _reduce_axis(S, elementwise(S, "mul", A[:, 0, :], B[:, :, 0]), 1)
     else:
         C = batched_matmul(S, A, B)
-    return C.reshape(bshape + lshape + rshape), batch + left + right
+    return C.reshape(tuple(bshape + lshape + rshape)), batch + left + right
 
 
 # --------------------------------------------------------------------------- planning
@@ -417,7 +417,7 @@ def einsum(S: "Semiring", subscripts: str, *operands, optimize: Any = "greedy"):
         X, ls = _diagonal(X, ls, p)
         squeeze = [a for a, lab in enumerate(ls) if lab[0] == "." and X.shape[a] == 1 and size[lab] != 1]
         if squeeze:  # a broadcast dimension of size 1: the operand does not depend on it
-            X = X.reshape([d for a, d in enumerate(X.shape) if a not in squeeze])
+            X = X.reshape(tuple(d for a, d in enumerate(X.shape) if a not in squeeze))
             ls = [lab for a, lab in enumerate(ls) if a not in squeeze]
         ops.append((X, ls))
     # Indices found in one operand only and not in the output are reduced first.
