@@ -15,7 +15,8 @@ Cases:
   1.1x of the three GEMMs.
 * **batch** ``"bij,bjk->bik"`` with b = 256 matrices of 64 x 64: ``einsum`` (the
   batched Numba kernel, no Python per matrix) against a Python loop of
-  ``S.matmul`` over the batch, and the batched kernel alone.
+  ``S.matmul`` over the batch, and the batched kernel alone; and b = 16384
+  matrices of 8 x 8 (the kernel's direct loop) against the same kind of loop.
 
 Medians of interleaved repeats (einsum and its reference timed in turn, round
 after round, so that both see the same load) after a warm-up; on the GPU with
@@ -75,18 +76,17 @@ def interleaved_times(fns: list, repeats: int) -> list[float]:
     return [statistics.median(t) for t in times]
 
 
-def run(n: int, nb: int, bs: int, repeats: int, gpu: bool) -> list[dict]:
+def run(n: int, nb: int, bs: int, tiny_nb: int, repeats: int, gpu: bool) -> list[dict]:
     S = sr.min_plus
     rng = np.random.default_rng(0)
     A, B, C, D = (rng.random((n, n), dtype=np.float32) for _ in range(4))
     X, Y = rng.random((nb, bs, bs), dtype=np.float32), rng.random((nb, bs, bs), dtype=np.float32)
+    xp, timer = np, interleaved_times
     if gpu:
-        import cupy as cp
+        import cupy as xp
 
-        A, B, C, D, X, Y = (cp.asarray(M) for M in (A, B, C, D, X, Y))
+        A, B, C, D, X, Y = (xp.asarray(M) for M in (A, B, C, D, X, Y))
         timer = interleaved_gpu_times
-    else:
-        timer = interleaved_times
 
     def chain_einsum():
         return S.einsum("ij,jk,kl,lm->im", A, B, C, D)
@@ -98,7 +98,6 @@ def run(n: int, nb: int, bs: int, repeats: int, gpu: bool) -> list[dict]:
         return S.einsum("bij,bjk->bik", X, Y)
 
     def batch_loop():
-        xp = np if not gpu else __import__("cupy")
         return xp.stack([S.matmul(X[b], Y[b]) for b in range(nb)])
 
     def batch_kernel():
@@ -121,16 +120,24 @@ def run(n: int, nb: int, bs: int, repeats: int, gpu: bool) -> list[dict]:
                      "einsum_s": t_k[0], "reference": f"Python loop of {nb} S.matmul", "reference_s": t_l,
                      "ratio": t_k[0] / t_l, "equal": bool((batch_kernel() == batch_loop()).all()),
                      "gops_einsum": nb * float(bs) ** 3 / t_k[0] / 1e9})
+    # Many tiny matrices: the direct loop of the batched kernel.
+    T, U = (xp.asarray(rng.random((tiny_nb, 8, 8), dtype=np.float32)) for _ in range(2))
+    ok_tiny = bool((S.einsum("bij,bjk->bik", T, U) == xp.stack([S.matmul(T[b], U[b]) for b in range(tiny_nb)])).all())
+    t_t, t_tl = timer([lambda: S.einsum("bij,bjk->bik", T, U),
+                       lambda: xp.stack([S.matmul(T[b], U[b]) for b in range(tiny_nb)])], 5)
+    rows.append({"case": "batch bij,bjk->bik, tiny", "shape": f"{tiny_nb} x 8x8 float32", "einsum_s": t_t,
+                 "reference": f"Python loop of {tiny_nb} S.matmul", "reference_s": t_tl, "ratio": t_t / t_tl,
+                 "equal": ok_tiny, "gops_einsum": tiny_nb * 512 / t_t / 1e9})
     return rows
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="n = 512, batch 64 x 32^3")
+    ap.add_argument("--quick", action="store_true", help="n = 512, batches 64 x 32^3 and 1024 x 8^3")
     ap.add_argument("--gpu", action="store_true", help="CuPy arrays on the GPU, CUDA-event timing")
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
-    n, nb, bs = (512, 64, 32) if args.quick else (2048, 256, 64)
+    n, nb, bs, tiny_nb = (512, 64, 32, 1024) if args.quick else (2048, 256, 64, 16384)
     info = machine() | {"simd": simd_flags(), "load_average_1min_before": round(os.getloadavg()[0], 2)}
     stem = "einsum-cpu"
     if args.gpu:
@@ -141,7 +148,7 @@ def main() -> None:
         stem = "einsum-gpu-" + name.lower().replace(" ", "-")
     if args.quick:
         stem += "-quick"
-    rows = run(n, nb, bs, args.repeats, args.gpu)
+    rows = run(n, nb, bs, tiny_nb, args.repeats, args.gpu)
     where = info.get("gpu") or (f"{info['cpu']} ({info['cores']} cores; {info['simd']}; load average "
                                 f"{info['load_average_1min_before']} before the run)")
     header = ["case", "shape", "einsum (s)", "reference", "reference (s)", "einsum / reference", "G ops/s (einsum)",
@@ -150,7 +157,8 @@ def main() -> None:
                                      f"{r['reference_s']:.4f}", f"{r['ratio']:.3f}", f"{r['gops_einsum']:.1f}",
                                      r["equal"]] for r in rows])
     md = (f"# semiring.einsum vs the GEMMs it reduces to ({'GPU' if args.gpu else 'CPU'})\n\n"
-          f"{where}; {info['date']}; "
+          f"{where}; {info['date']}. Medians of {args.repeats} (chain), {max(args.repeats, 15)} (batch) and 5 "
+          f"(tiny batch) runs, each contender timed in turn round after round, after a warm-up; one run of "
           f"`python benchmarks/einsum.py{' --gpu' if args.gpu else ''}{' --quick' if args.quick else ''}`.\n\n"
           + table)
     print(md)
