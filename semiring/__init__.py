@@ -15,12 +15,14 @@ from ._version import __version__
 from .builtin import BUILTIN, get
 from .core import Semiring
 from .dtypes import neginf, posinf
+from .einsum_api import einsum
 from .errors import (
     DeviceError,
     DTypeError,
     InvalidEntryError,
     SemiringError,
     ShapeError,
+    SubscriptError,
     UnsupportedOperationError,
 )
 from .wrapped import SemiringArray
@@ -37,6 +39,7 @@ __all__ = [
     *BUILTIN,
     "BUILTIN",
     "get",
+    "einsum",
     "posinf",
     "neginf",
     "SemiringError",
@@ -45,4 +48,5 @@ __all__ = [
     "InvalidEntryError",
     "UnsupportedOperationError",
     "DeviceError",
+    "SubscriptError",
 ]

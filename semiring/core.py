@@ -227,6 +227,24 @@ class Semiring:
             self, A, B, out=out, accumulate=accumulate, witness=witness, device=device, memory_budget=memory_budget
         )
 
+    def einsum(self, subscripts: str, *operands, optimize: Any = "greedy"):
+        """Einstein summation over this semiring; see :func:`semiring.einsum_api.einsum`.
+
+        Every index not in the output is summed with ``add`` over the ``mul`` of
+        the operands' entries; opt_einsum plans the order, the GEMM kernels run it.
+
+        >>> from semiring import min_plus
+        >>> A = np.array([[0.0, 1.0], [np.inf, 0.0]])
+        >>> min_plus.einsum("ij,jk,kl->il", A, A, A)
+        array([[ 0.,  1.],
+               [inf,  0.]])
+        >>> min_plus.einsum("ii->i", A)
+        array([0., 0.])
+        """
+        from .einsum_engine import einsum
+
+        return einsum(self, subscripts, *operands, optimize=optimize)
+
     # -- sparse operations (GraphBLAS style); see semiring.sparse --------------------
     def mxv(self, A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False):
         """Sparse matrix times vector ``y = A (x) x``; see :func:`semiring.sparse.mxv`.

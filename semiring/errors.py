@@ -15,6 +15,7 @@ __all__ = [
     "InvalidEntryError",
     "UnsupportedOperationError",
     "DeviceError",
+    "SubscriptError",
 ]
 
 
@@ -40,3 +41,7 @@ class UnsupportedOperationError(SemiringError):
 
 class DeviceError(SemiringError):
     """Operands live on different devices, or the requested device is unavailable."""
+
+
+class SubscriptError(SemiringError):
+    """An einsum subscript string is malformed or does not fit its operands (:func:`semiring.einsum`)."""

@@ -1,0 +1,85 @@
+"""``semiring.einsum``: Einstein summation over any semiring, planned by opt_einsum.
+
+The function here only supplies the default semiring (:data:`semiring.min_plus`)
+and looks names up (``semiring="max_plus"``); the engine is
+:mod:`semiring.einsum_engine`, also behind :meth:`semiring.Semiring.einsum`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .builtin import get, min_plus
+from .core import Semiring
+from .einsum_engine import einsum as _einsum
+
+__all__ = ["einsum"]
+
+
+def einsum(subscripts: str, *operands, semiring: Semiring | str = min_plus, optimize: Any = "greedy"):
+    """Einstein summation ``subscripts`` of ``operands`` over ``semiring``.
+
+    Every index that is not in the output is summed with the semiring's ``add``
+    over the semiring ``mul`` of the operands' entries: over ``min_plus``,
+    ``"ij,jk->ik"`` is the min-plus matrix product and ``"ij,jk,kl->il"`` the
+    shortest walks of three hops, one through each matrix.  The contraction order comes from
+    :func:`opt_einsum.contract_path` (shapes only); each pairwise contraction
+    is a (batched) semiring GEMM on the library's kernels; see
+    :mod:`semiring.einsum_engine` for the method and
+    :meth:`Semiring.einsum <semiring.core.Semiring.einsum>` for the same as a method.
+
+    Parameters
+    ----------
+    subscripts : str
+        NumPy einsum subscripts: ``"ij,jk,kl->il"`` (chain), ``"bij,bjk->bik"``
+        (batch), ``"ii->i"`` (diagonal), ``"ij->i"`` (reduction), ``"i,j->ij"``
+        (outer), ``"ij,jk"`` (implicit output: the indices that appear once,
+        sorted), ``"...ij,...jk->...ik"`` (broadcast dimensions).
+    *operands : numpy.ndarray or cupy.ndarray
+        Arrays of one dtype that the semiring accepts, on one device.
+    semiring : Semiring or str
+        The semiring (default :data:`semiring.min_plus`), or a built-in name.
+    optimize : str, list, or bool
+        ``"greedy"`` (default), ``"optimal"``, ``"auto"`` or another opt_einsum
+        optimiser, an explicit path, or ``False`` (left to right).
+
+    Returns
+    -------
+    array
+        The operands' dtype and array kind (NumPy or CuPy arrays in, the same out;
+        CuPy operands run on the GPU kernels); 0-d when the output has no index; a
+        view of the operand for a lone transpose or diagonal.
+
+    Raises
+    ------
+    SubscriptError, ShapeError, DTypeError, InvalidEntryError, DeviceError
+        Bad subscripts or ``optimize``, mismatched sizes (naming the operand and
+        the index), dtypes or entries the semiring rejects, mixed devices.
+    TypeError
+        ``subscripts`` is not a str or an operand is not an array.
+
+    Examples
+    --------
+    A three-matrix min-plus chain is the two products in a row:
+
+    >>> import numpy as np
+    >>> import semiring as sr
+    >>> A = np.array([[0.0, 1.0], [np.inf, 0.0]])
+    >>> B = np.array([[2.0, np.inf], [0.0, 5.0]])
+    >>> C = np.array([[1.0, 0.0], [3.0, np.inf]])
+    >>> sr.einsum("ij,jk,kl->il", A, B, C)
+    array([[2., 1.],
+           [1., 0.]])
+    >>> sr.min_plus.matmul(sr.min_plus.matmul(A, B), C)
+    array([[2., 1.],
+           [1., 0.]])
+
+    Widest paths of a batch of graphs, and a Boolean reduction:
+
+    >>> sr.einsum("bij,bjk->bik", np.stack([A, B]), np.stack([B, C]), semiring="max_min").shape
+    (2, 2, 2)
+    >>> sr.einsum("ij->i", np.array([[True, False], [False, False]]), semiring=sr.lor_land)
+    array([ True, False])
+    """
+    S = get(semiring)
+    return _einsum(S, subscripts, *operands, optimize=optimize)
