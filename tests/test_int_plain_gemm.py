@@ -126,7 +126,7 @@ def test_plain_vs_saturating_vs_reference_near_edge(seed, dtype, shape, slack, s
     lo = int(np.iinfo(dtype).min)
     m, k, n = shape
     top = hi - slack
-    amax = min(hi, max(0, int(top * split)))
+    amax = min(hi, top * round(split * 1024) // 1024)  # exact integer arithmetic: a float product of an int64 rounds past top
     bmax = min(hi, top - amax)
     if negative:
         amin, bmin = -amax, -bmax
