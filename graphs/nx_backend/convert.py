@@ -12,6 +12,7 @@ an unchanged graph convert once.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import networkx as nx
@@ -76,12 +77,19 @@ def convert_from_nx(
     adj = G._adj
     nodes = list(G)
     index = {v: i for i, v in enumerate(nodes)}
-    # Iterate (never trust len()): filtered views report the size of what they filter.
-    rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
-    counts = np.fromiter(map(len, rows), np.int64, count=len(rows))
-    heads = np.fromiter((index[u] for u in adj), np.int32, count=len(rows))
+    if type(adj) is dict and all(type(nbrs) is dict for nbrs in adj.values()):
+        # A plain graph: len() of each neighbour dict is exact; one flat pass, no list per row.
+        counts = np.fromiter(map(len, adj.values()), np.int64, count=len(adj))
+        heads = np.fromiter(map(index.__getitem__, adj), np.int32, count=len(adj))
+        dst = np.fromiter(map(index.__getitem__, chain.from_iterable(adj.values())), np.int32,
+                          count=int(counts.sum()))
+    else:
+        # A view: iterate (never trust len()): filtered views report the size of what they filter.
+        rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
+        counts = np.fromiter(map(len, rows), np.int64, count=len(rows))
+        heads = np.fromiter((index[u] for u in adj), np.int32, count=len(rows))
+        dst = np.fromiter(chain.from_iterable(rows), np.int32, count=int(counts.sum()))
     src = np.repeat(heads, counts)
-    dst = np.fromiter((v for row in rows for v in row), np.int32, count=int(counts.sum()))
     multigraph = G.is_multigraph()
 
     keep_edges = _attrs_for(preserve_edge_attrs, graph_name)
@@ -91,7 +99,7 @@ def convert_from_nx(
         keep_edges = False
     edge_data = None
     if wanted or keep_edges:
-        edge_data = [d for nbrs in adj.values() for d in nbrs.values()]
+        edge_data = list(chain.from_iterable(nbrs.values() for nbrs in adj.values()))
     values = {attr: arc_values(edge_data, attr, default, multigraph) for attr, default in wanted.items()}
 
     node_data = None
