@@ -1,0 +1,127 @@
+"""Numba kernels of :mod:`graphs.csgraph`: SciPy's dense conventions in place, and SciPy's traversal orders.
+
+The traversals are sequential on purpose: they reproduce the exact node order
+and predecessors of SciPy's ``breadth_first_order`` / ``depth_first_order``
+(``scipy/sparse/csgraph/_traversal.pyx``), which walk the CSR rows in stored
+order and, for ``directed=False``, the row of the transpose after the row.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+__all__ = ["dense_nulls", "symmetrize_min", "null_predecessors", "breadth_first", "depth_first"]
+
+
+@nb.njit(parallel=True, cache=True)
+def dense_nulls(D, unweighted, zero_is_null):  # pragma: no cover - jitted
+    """In place: ``0`` (when ``zero_is_null``), NaN and ``+-inf`` become ``inf``; the diagonal ``0``.
+
+    With ``unweighted`` every remaining entry becomes 1.
+    """
+    n = D.shape[0]
+    inf = np.inf
+    for i in nb.prange(n):
+        for j in range(n):
+            x = D[i, j]
+            if not np.isfinite(x) or (zero_is_null and x == 0):
+                D[i, j] = inf
+            elif unweighted:
+                D[i, j] = 1
+        D[i, i] = 0
+
+
+@nb.njit(parallel=True, cache=True)
+def symmetrize_min(D):  # pragma: no cover - jitted
+    """In place: ``D[i, j] = D[j, i] = min(D[i, j], D[j, i])`` (rows split over the threads)."""
+    n = D.shape[0]
+    for i in nb.prange(n):
+        for j in range(i + 1, n):
+            a = D[i, j]
+            b = D[j, i]
+            if b <= a:
+                D[i, j] = b
+            else:
+                D[j, i] = a
+
+
+@nb.njit(parallel=True, cache=True)
+def null_predecessors(P, null):  # pragma: no cover - jitted
+    """In place on a 2-D int32 array: every negative entry becomes ``null``."""
+    for i in nb.prange(P.shape[0]):
+        for j in range(P.shape[1]):
+            if P[i, j] < 0:
+                P[i, j] = null
+
+
+@nb.njit(cache=True)
+def breadth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred, null):  # pragma: no cover - jitted
+    """SciPy's breadth-first order from ``head``; returns the number of nodes reached.
+
+    ``indptr2`` / ``indices2`` is the transpose for an undirected walk (an
+    ``indptr2`` of zeros for a directed one).  ``pred`` starts all ``null``.
+    """
+    node_list[0] = head
+    i_nl = 0
+    i_end = 1
+    while i_nl < i_end:
+        p = node_list[i_nl]
+        for k in range(indptr1[p], indptr1[p + 1]):
+            c = indices1[k]
+            if c != head and pred[c] == null:
+                node_list[i_end] = c
+                pred[c] = p
+                i_end += 1
+        for k in range(indptr2[p], indptr2[p + 1]):
+            c = indices2[k]
+            if c != head and pred[c] == null:
+                node_list[i_end] = c
+                pred[c] = p
+                i_end += 1
+        i_nl += 1
+    return i_nl
+
+
+@nb.njit(cache=True)
+def depth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred):  # pragma: no cover - jitted
+    """SciPy's depth-first order from ``head``; returns the number of nodes reached."""
+    n = node_list.shape[0]
+    flag = np.zeros(n, dtype=np.uint8)
+    root = np.empty(n, dtype=np.int32)
+    node_list[0] = head
+    root[0] = head
+    i_root = 0
+    i_end = 1
+    flag[head] = 1
+    while i_root >= 0:
+        p = root[i_root]
+        no_children = True
+        for k in range(indptr1[p], indptr1[p + 1]):
+            c = indices1[k]
+            if flag[c] == 0:
+                i_root += 1
+                root[i_root] = c
+                node_list[i_end] = c
+                pred[c] = p
+                flag[c] = 1
+                i_end += 1
+                no_children = False
+                break
+        if no_children:
+            for k in range(indptr2[p], indptr2[p + 1]):
+                c = indices2[k]
+                if flag[c] == 0:
+                    i_root += 1
+                    root[i_root] = c
+                    node_list[i_end] = c
+                    pred[c] = p
+                    flag[c] = 1
+                    i_end += 1
+                    no_children = False
+                    break
+        if i_end == n:
+            break
+        if no_children:
+            i_root -= 1
+    return i_end
