@@ -42,7 +42,7 @@ from scipy.sparse.csgraph import (
     min_weight_full_bipartite_matching,
     reverse_cuthill_mckee,
     structural_rank,
-    test,
+    test,  # noqa: F401  (SciPy's test runner of its csgraph: every public name of SciPy's module is here)
     yen,
 )
 

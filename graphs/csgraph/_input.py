@@ -29,9 +29,8 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph as _scipy_csgraph
 
 from ..convert import is_cupy_sparse
-from ..errors import GraphError
+from ..errors import GraphError, VertexError
 from ..errors import NegativeCycleError as _GraphsNegativeCycleError
-from ..errors import VertexError
 
 __all__ = ["NegativeCycleError", "NULL", "is_gpu_input", "resolve_device", "result_dtype", "scipy_csr",
            "source_indices", "check_vertex_index", "to_host", "to_device_like", "negative_cycle_error"]

@@ -4,10 +4,11 @@
 (:mod:`graphs.csgraph._kernels`) over the very CSR arrays SciPy reads, in
 SciPy's neighbour order (for ``directed=False`` the row, then the row of the
 transpose), so node lists and predecessors equal SciPy's exactly.
-``connected_components`` reuses the library's kernels
-(:mod:`graphs._cc_kernels`): weak components are numbered by their smallest
-vertex, as SciPy's are; strong components by Tarjan's completion order with
-roots in vertex order and arcs in CSR order, which is SciPy's numbering.  On
+``connected_components``: weak components reuse the library's union-find
+(:mod:`graphs._cc_kernels`) and are numbered by their smallest vertex, as
+SciPy's are; strong components run a port of SciPy 1.17's own search
+(Pearce's variant of Tarjan's algorithm, :func:`graphs.csgraph._kernels.strong_labels`),
+because SciPy numbers them in the order that search completes them.  On
 the GPU, weak components run on the device (:func:`graphs.connected_components`);
 traversals and strong components run on a host copy and return CuPy arrays.
 """
@@ -200,7 +201,7 @@ def connected_components(csgraph, directed: bool = True, connection: str = "weak
     Same parameters, defaults and results as SciPy's function of the same name,
     with SciPy's numbering of the labels (int32): weak components (and all
     components of an undirected graph) in the order of their smallest vertex,
-    strong components in the order Tarjan's search completes them.  Added:
+    strong components in the order SciPy 1.17's search completes them.  Added:
     ``device``; on the GPU weak components run on the device.
 
     Parameters
@@ -252,8 +253,8 @@ def connected_components(csgraph, directed: bool = True, connection: str = "weak
     if n == 0:
         k, labels = 0, np.zeros(0, dtype=np.int32)
     elif directed:
-        labels = CC.strong_labels(A.indptr, A.indices)
-        k = int(labels.max()) + 1
+        labels = np.empty(n, dtype=np.int32)
+        k = K.strong_labels(A.indptr, A.indices, labels)
     else:
         k, labels = CC.relabel_first_seen(CC.weak_labels(A.indptr, A.indices))
     labels = to_device_like(labels.astype(np.int32, copy=False), gpu)
