@@ -387,6 +387,7 @@ def test_minimum_spanning_tree_is_scipys_entry_for_entry(seed, n, integer, dense
     assert T1.nnz == T0.nnz
 
 
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
 def test_minimum_spanning_tree_output_types():
     M = np.matrix([[0, 1.0], [1.0, 0]])
     assert isinstance(gcs.minimum_spanning_tree(M), sp.csr_matrix)
@@ -457,3 +458,22 @@ def test_reconstruct_path_and_dist_matrix():
     _, p = gcs.breadth_first_order(G, 0)
     np.testing.assert_array_equal(gcs.reconstruct_path(G, p).toarray(), scs.reconstruct_path(G, p).toarray())
     assert gcs.csgraph_from_dense is scs.csgraph_from_dense and gcs.laplacian is scs.laplacian
+
+
+@pytest.mark.parametrize("c", [1.0, 0.5, 3.0, 0.1])
+@pytest.mark.parametrize("directed", [True, False])
+def test_equal_weights_search_breadth_first_with_exact_distances(c, directed):
+    """All arcs weigh c: searched breadth-first when c's multiples are exact (not for 0.1), same distances."""
+    rng = np.random.default_rng(int(c * 10))
+    A = sparse_graph(rng, 40, 0.06, explicit_zeros=False)
+    A.data[:] = c
+    src = [0, 5, 17]
+    for f in ("dijkstra", "johnson", "bellman_ford"):
+        D0 = getattr(scs, f)(A, directed=directed, indices=src)
+        D1, P1 = getattr(gcs, f)(A, directed=directed, indices=src, return_predecessors=True)
+        np.testing.assert_array_equal(D1, D0)
+        assert_valid_predecessors(A, D1, P1, src, directed)
+    D0 = scs.dijkstra(A, directed=directed, indices=src, limit=2 * c)
+    np.testing.assert_array_equal(gcs.dijkstra(A, directed=directed, indices=src, limit=2 * c), D0)
+    np.testing.assert_array_equal(gcs.dijkstra(A, directed=directed, indices=src, unweighted=True),
+                                  scs.dijkstra(A, directed=directed, indices=src, unweighted=True))

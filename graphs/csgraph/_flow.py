@@ -63,7 +63,9 @@ def maximum_flow(csgraph, source, sink, *, method: str = "dinic", device: str = 
     capacity fits int32 (then SciPy's answer is exact too), else int64.
 
     Added: ``device`` (a ``cupyx.scipy.sparse`` CSR input runs on the GPU and
-    gives a ``cupyx`` flow matrix), and the minimum cut in the result
+    gives a ``cupyx`` flow matrix; ``cupyx`` matrices hold no integers, so there
+    capacities are floats of integral values and the flow matrix is float64),
+    and the minimum cut in the result
     (``source_side``, ``cut_edges``).
 
     Parameters
@@ -108,7 +110,10 @@ def maximum_flow(csgraph, source, sink, *, method: str = "dinic", device: str = 
     if not ((sp.issparse(csgraph) or gpu_in) and csgraph.format == "csr"):
         raise TypeError("graph must be in CSR format")
     if not np.issubdtype(csgraph.dtype, np.integer):
-        raise ValueError("graph capacities must be integers")
+        # cupyx.scipy.sparse holds no integers: there, float capacities of integral values are integers
+        integral = gpu_in and csgraph.dtype.kind == "f" and bool((csgraph.data == csgraph.data.round()).all())
+        if not integral:
+            raise ValueError("graph capacities must be integers")
     s = _vertex(source, 0, "source")
     t = _vertex(sink, 0, "sink")
     if s == t:
@@ -136,15 +141,15 @@ def maximum_flow(csgraph, source, sink, *, method: str = "dinic", device: str = 
         G = G.to("cpu")
     r = _maximum_flow(G, s, t, device=dev)
     flow = r.flow
-    if not wide:
-        flow = flow.astype(np.int32)
-    if gpu_in and dev == "cpu":
-        import cupyx.scipy.sparse as csp
+    if gpu_in:
+        if dev == "cpu":  # a cupyx matrix holds no integers: float64, exact below 2**53
+            import cupyx.scipy.sparse as csp
 
-        flow = csp.csr_matrix(flow)
-    elif not gpu_in and dev == "gpu":
-        flow = flow.get()
-    if not gpu_in:
+            flow = csp.csr_matrix(flow.astype(np.float64))
+    else:
+        if is_cupy_sparse(flow):
+            flow = flow.get()
+        flow = flow.astype(np.int64 if wide else np.int32)
         flow = sp.csr_matrix(flow) if isinstance(csgraph, sp.spmatrix) else sp.csr_array(flow)
     value = r.flow_value
     return MaximumFlowResult(np.int64(value) if isinstance(value, int) else value, flow, r.source_side,

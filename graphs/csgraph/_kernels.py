@@ -1,5 +1,9 @@
 """Numba kernels of :mod:`graphs.csgraph`: SciPy's dense conventions in place, and SciPy's traversal orders.
 
+The dense passes are serial, one sweep over the matrix (a few milliseconds at
+n = 2048, against the O(n^3) closure after them): a parallel Numba region cost
+more to start than it saved at small n.
+
 The traversals are sequential on purpose: they reproduce the exact node order
 and predecessors of SciPy's ``breadth_first_order`` / ``depth_first_order``
 (``scipy/sparse/csgraph/_traversal.pyx``), which walk the CSR rows in stored
@@ -14,7 +18,7 @@ import numpy as np
 __all__ = ["dense_nulls", "symmetrize_min", "null_predecessors", "breadth_first", "depth_first"]
 
 
-@nb.njit(parallel=True, cache=True)
+@nb.njit(cache=True, nogil=True)
 def dense_nulls(D, unweighted, zero_is_null):  # pragma: no cover - jitted
     """In place: ``0`` (when ``zero_is_null``), NaN and ``+-inf`` become ``inf``; the diagonal ``0``.
 
@@ -22,7 +26,7 @@ def dense_nulls(D, unweighted, zero_is_null):  # pragma: no cover - jitted
     """
     n = D.shape[0]
     inf = np.inf
-    for i in nb.prange(n):
+    for i in range(n):
         for j in range(n):
             x = D[i, j]
             if not np.isfinite(x) or (zero_is_null and x == 0):
@@ -32,11 +36,11 @@ def dense_nulls(D, unweighted, zero_is_null):  # pragma: no cover - jitted
         D[i, i] = 0
 
 
-@nb.njit(parallel=True, cache=True)
+@nb.njit(cache=True, nogil=True)
 def symmetrize_min(D):  # pragma: no cover - jitted
-    """In place: ``D[i, j] = D[j, i] = min(D[i, j], D[j, i])`` (rows split over the threads)."""
+    """In place: ``D[i, j] = D[j, i] = min(D[i, j], D[j, i])``."""
     n = D.shape[0]
-    for i in nb.prange(n):
+    for i in range(n):
         for j in range(i + 1, n):
             a = D[i, j]
             b = D[j, i]
@@ -46,10 +50,10 @@ def symmetrize_min(D):  # pragma: no cover - jitted
                 D[j, i] = a
 
 
-@nb.njit(parallel=True, cache=True)
+@nb.njit(cache=True, nogil=True)
 def null_predecessors(P, null):  # pragma: no cover - jitted
     """In place on a 2-D int32 array: every negative entry becomes ``null``."""
-    for i in nb.prange(P.shape[0]):
+    for i in range(P.shape[0]):
         for j in range(P.shape[1]):
             if P[i, j] < 0:
                 P[i, j] = null

@@ -8,6 +8,11 @@ min-plus products) for the others.  Inputs are read as SciPy reads them
 (:mod:`graphs.csgraph._input`); outputs have SciPy's shapes and dtypes
 (float64 distances, int32 predecessors with ``-9999`` for "none").
 
+Graphs whose arcs all weigh the same (``unweighted=True``, or unweighted
+SNAP graphs read as ones) are searched breadth-first (:func:`graphs.bfs`, one
+search per source): their shortest paths are the fewest-hop paths, and the
+distances ``c * hops`` are exact (see :func:`_equal_weight`).
+
 Where the answers can differ: predecessors are one shortest-path tree, which
 is SciPy's whenever shortest paths are unique (random continuous weights); with
 ties (integer weights) both are valid trees but may pick different parents.
@@ -29,6 +34,7 @@ from apsp.errors import NegativeCycleError as _LibraryNegativeCycleError
 from ..csr_arrays import row_ids
 from ..graph import Graph
 from ..sssp import multi_source_sssp, sssp
+from ..traversal import bfs
 from . import _kernels as K
 from ._input import (
     NULL,
@@ -367,10 +373,49 @@ def _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype
     if warn_negative and negative:
         warnings.warn(NEGATIVE_WARNING, UserWarning, stacklevel=3)
     src, shape = source_indices(indices, G.n)
-    if dev == "gpu" and method == "dijkstra":
-        method = "auto"  # the sparse-product search on the device
-    D, P = _run_sources(G, src, method)
+    c = _equal_weight(G, dt) if dev == "cpu" else None
+    if c is not None:
+        D, P = _bfs_rows(G, src, c, dt)
+    else:
+        if dev == "gpu" and method == "dijkstra":
+            method = "auto"  # the sparse-product search on the device
+        D, P = _run_sources(G, src, method)
     return D, P, shape, gpu_in
+
+
+def _equal_weight(G: Graph, dt: np.dtype) -> float | None:
+    """The common weight ``c`` of a graph whose arcs all weigh the same ``c > 0``, if its multiples are exact.
+
+    Then shortest paths are fewest-hop paths and ``dist = c * hops`` equals the
+    sum of ``hops`` copies of ``c`` that a search adds up: ``c`` is an integer
+    or a power of two and ``c * n`` stays below ``2**53`` (float64) or ``2**24``
+    (float32).  Else ``None``.
+    """
+    w = G.weights
+    if w is None or w.shape[0] == 0:
+        return 1.0
+    lo, hi = float(w.min()), float(w.max())
+    if lo != hi or not lo > 0 or not np.isfinite(lo):
+        return None
+    if not (lo.is_integer() or np.frexp(lo)[0] == 0.5):
+        return None
+    if lo * max(G.n, 1) >= (2.0**53 if dt == np.float64 else 2.0**24):
+        return None
+    return lo
+
+
+def _bfs_rows(G: Graph, src: np.ndarray, c: float, dt: np.dtype):
+    """Distances ``c * hops`` and breadth-first parents (``-9999`` for none) from each source, by :func:`graphs.bfs`."""
+    D = np.empty((src.shape[0], G.n), dtype=dt)
+    P = np.empty((src.shape[0], G.n), dtype=np.int32)
+    for r, s in enumerate(src.tolist()):
+        levels, parents = bfs(G, s)
+        np.multiply(levels, c, out=D[r], casting="unsafe")
+        D[r][levels < 0] = np.inf
+        P[r] = parents
+    if P.size:
+        K.null_predecessors(P, NULL)
+    return D, P
 
 
 def _finish(D, P, shape, gpu_in, return_predecessors):

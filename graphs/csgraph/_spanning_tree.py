@@ -78,7 +78,9 @@ def minimum_spanning_tree(csgraph, overwrite: bool = False, *, device: str = "au
         data[arcs] = A.data[arcs]
         T = csp.csr_matrix((data, A.indices.copy(), A.indptr.copy()), shape=A.shape)
         T.eliminate_zeros()
-        return T if gpu_in else T.get()
+        if gpu_in:
+            return T
+        return T.get() if isinstance(csgraph, (np.matrix, sp.spmatrix)) else sp.csr_array(T.get())
     X = to_host(csgraph)
     A = scipy_csr(X, True)
     G = Graph(A.indptr, A.indices, A.data, directed=True)

@@ -241,7 +241,7 @@ def connected_components(csgraph, directed: bool = True, connection: str = "weak
     dev = resolve_device(csgraph, device)
     gpu = is_gpu_input(csgraph)
     if dev == "gpu" and not directed:
-        A = gpu_csr(csgraph if gpu else _to_cupyx(scipy_csr(csgraph, True, None)), None)
+        A = gpu_csr(csgraph if gpu else _to_cupyx(scipy_csr(csgraph, True)), np.float64)  # cupyx: floats only
         G = Graph(A.indptr, A.indices, None, directed=True)
         k, labels = _components(G, "weak")
         labels = labels.astype(np.int32, copy=False)
