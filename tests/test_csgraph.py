@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 import warnings
 
 import numpy as np
@@ -477,3 +478,11 @@ def test_equal_weights_search_breadth_first_with_exact_distances(c, directed):
     np.testing.assert_array_equal(gcs.dijkstra(A, directed=directed, indices=src, limit=2 * c), D0)
     np.testing.assert_array_equal(gcs.dijkstra(A, directed=directed, indices=src, unweighted=True),
                                   scs.dijkstra(A, directed=directed, indices=src, unweighted=True))
+
+
+def test_bad_graph_reported_before_bad_method():
+    for bad in (np.ones((2, 3)), sp.csr_array(np.ones((2, 3)))):
+        with pytest.raises(ValueError) as theirs:
+            scs.shortest_path(bad, method="XX")
+        with pytest.raises(ValueError, match=re.escape(str(theirs.value))):
+            gcs.shortest_path(bad, method="XX")

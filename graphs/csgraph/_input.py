@@ -33,7 +33,7 @@ from ..errors import GraphError, VertexError
 from ..errors import NegativeCycleError as _GraphsNegativeCycleError
 
 __all__ = ["NegativeCycleError", "NULL", "is_gpu_input", "resolve_device", "result_dtype", "scipy_csr",
-           "source_indices", "check_vertex_index", "to_host", "to_device_like", "negative_cycle_error"]
+           "source_indices", "check_vertex_index", "check_sparse_shape", "to_host", "to_device_like", "negative_cycle_error"]
 
 #: SciPy's mark of a missing predecessor.
 NULL = -9999
@@ -107,7 +107,7 @@ def _check_dense_shape(shape: tuple) -> None:
         raise ValueError("graph should be a square array")
 
 
-def _check_sparse_shape(shape: tuple) -> None:
+def check_sparse_shape(shape: tuple) -> None:
     if len(shape) != 2:
         raise ValueError("compressed-sparse graph must be 2-D")
     if shape[0] != shape[1]:
@@ -123,7 +123,7 @@ def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
     traversals.  Returns a ``scipy.sparse`` CSR matrix or array.
     """
     if sp.issparse(csgraph):
-        _check_sparse_shape(csgraph.shape)
+        check_sparse_shape(csgraph.shape)
         if not directed and csgraph.format == "csc":
             csgraph = csgraph.T
         A = csgraph.tocsr()
@@ -144,7 +144,7 @@ def gpu_csr(csgraph: Any, dtype=np.float64):
     import cupyx.scipy.sparse as csp
 
     if is_cupy_sparse(csgraph):
-        _check_sparse_shape(csgraph.shape)
+        check_sparse_shape(csgraph.shape)
         A = csgraph.tocsr()
         return A if dtype is None else A.astype(dtype)
     _check_dense_shape(csgraph.shape)

@@ -223,6 +223,9 @@ def shortest_path(csgraph, method: str = "auto", directed: bool = True, return_p
     """
     if method == "auto":
         method = _auto_method(csgraph, indices)
+    elif method not in METHODS:
+        _auto_method(csgraph, None)  # SciPy checks the graph first: its shape errors come before this one
+        raise ValueError(f"unrecognized method '{method}'")
     if method == "FW":
         if indices is not None:
             raise ValueError("Cannot specify indices with method == 'FW'.")
@@ -243,9 +246,10 @@ def shortest_path(csgraph, method: str = "auto", directed: bool = True, return_p
 def _auto_method(csgraph: Any, indices) -> str:
     """SciPy's choice for ``method="auto"``: the number of edges against ``N**2 / 4`` and their signs."""
     gpu = is_gpu_input(csgraph)
-    from ._input import is_cupy_sparse
+    from ._input import check_sparse_shape, is_cupy_sparse
 
     if sp.issparse(csgraph) or is_cupy_sparse(csgraph):
+        check_sparse_shape(csgraph.shape)
         shape = csgraph.shape
         edges = csgraph.tocoo().data if csgraph.format not in ("csr", "csc", "coo") else csgraph.data
         nk = edges.shape[0]
