@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -47,7 +48,7 @@ def _vertex(v, n: int, name: str) -> int:
         raise TypeError(f"{name} must be an integer, got {v!r}") from err
 
 
-def maximum_flow(csgraph, source, sink, *, method: str = "dinic", device: str = "auto"):
+def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic", device: str = "auto") -> MaximumFlowResult:
     """Maximum flow between two vertices; mirrors ``scipy.sparse.csgraph.maximum_flow``.
 
     Same parameters, defaults, checks (and error messages) and result as

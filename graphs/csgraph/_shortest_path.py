@@ -170,9 +170,9 @@ def _as_kind(x, gpu: bool):
 
 # -- public functions -----------------------------------------------------------------------------------
 
-def shortest_path(csgraph, method: str = "auto", directed: bool = True, return_predecessors: bool = False,
-                  unweighted: bool = False, overwrite: bool = False, indices=None, *, dtype=None,
-                  device: str = "auto"):
+def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, return_predecessors: bool = False,
+                  unweighted: bool = False, overwrite: bool = False, indices: Any = None, *, dtype: Any = None,
+                  device: str = "auto") -> Any:
     """Shortest-path lengths on a positive or negatively weighted graph; mirrors ``scipy.sparse.csgraph.shortest_path``.
 
     Same parameters, defaults, conventions, results and errors as SciPy's
@@ -285,8 +285,8 @@ def _auto_method(csgraph: Any, indices) -> str:
     return "FW"
 
 
-def floyd_warshall(csgraph, directed: bool = True, return_predecessors: bool = False, unweighted: bool = False,
-                   overwrite: bool = False, *, dtype=None, device: str = "auto"):
+def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: bool = False, unweighted: bool = False,
+                   overwrite: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
     """All-pairs shortest paths by a dense closure; mirrors ``scipy.sparse.csgraph.floyd_warshall``.
 
     Same parameters, defaults, results and errors as SciPy's function of the
@@ -429,9 +429,9 @@ def _finish(D, P, shape, gpu_in, return_predecessors):
     return D
 
 
-def dijkstra(csgraph, directed: bool = True, indices=None, return_predecessors: bool = False,
-             unweighted: bool = False, limit: float = np.inf, min_only: bool = False, *, dtype=None,
-             device: str = "auto"):
+def dijkstra(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
+             unweighted: bool = False, limit: float = np.inf, min_only: bool = False, *, dtype: Any = None,
+             device: str = "auto") -> Any:
     """Dijkstra's algorithm from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.dijkstra``.
 
     Same parameters, defaults, results and errors as SciPy's function of the
@@ -537,8 +537,8 @@ def _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweight
     return _as_kind(dist, gpu_in)
 
 
-def bellman_ford(csgraph, directed: bool = True, indices=None, return_predecessors: bool = False,
-                 unweighted: bool = False, *, dtype=None, device: str = "auto"):
+def bellman_ford(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
+                 unweighted: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
     """Bellman-Ford from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.bellman_ford``.
 
     Same parameters, defaults, results and errors as SciPy's function of the
@@ -582,8 +582,8 @@ def bellman_ford(csgraph, directed: bool = True, indices=None, return_predecesso
     return _finish(D, P, shape, gpu_in, return_predecessors)
 
 
-def johnson(csgraph, directed: bool = True, indices=None, return_predecessors: bool = False,
-            unweighted: bool = False, *, dtype=None, device: str = "auto"):
+def johnson(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
+            unweighted: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
     """Johnson's algorithm from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.johnson``.
 
     Same parameters, defaults, results and errors as SciPy's function of the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -12,7 +14,7 @@ from ._input import gpu_csr, is_gpu_input, resolve_device, scipy_csr, to_host
 __all__ = ["minimum_spanning_tree"]
 
 
-def minimum_spanning_tree(csgraph, overwrite: bool = False, *, device: str = "auto"):
+def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str = "auto") -> Any:
     """Minimum spanning tree (forest) of an undirected graph; mirrors ``scipy.sparse.csgraph.minimum_spanning_tree``.
 
     Same parameters, defaults and result as SciPy's function of the same name:

@@ -10,6 +10,8 @@ on the GPU).
 
 from __future__ import annotations
 
+from typing import Any
+
 from scipy.sparse import csgraph as _scipy_csgraph
 from scipy.sparse.csgraph import (
     csgraph_from_dense,
@@ -25,7 +27,7 @@ __all__ = ["reconstruct_path", "construct_dist_matrix", "csgraph_from_dense", "c
            "csgraph_from_masked", "csgraph_masked_from_dense", "csgraph_to_masked"]
 
 
-def reconstruct_path(csgraph, predecessors, directed: bool = True):
+def reconstruct_path(csgraph: Any, predecessors: Any, directed: bool = True) -> Any:
     """The tree of a predecessor list as a sparse graph; mirrors ``scipy.sparse.csgraph.reconstruct_path``.
 
     SciPy's function of the same name (same parameters, results and errors);
@@ -63,7 +65,7 @@ def reconstruct_path(csgraph, predecessors, directed: bool = True):
     return T
 
 
-def construct_dist_matrix(graph, predecessors, directed: bool = True, null_value: float = float("inf")):
+def construct_dist_matrix(graph: Any, predecessors: Any, directed: bool = True, null_value: float = float("inf")) -> Any:
     """Distances along the paths of a predecessor matrix; mirrors ``scipy.sparse.csgraph.construct_dist_matrix``.
 
     SciPy's function of the same name (same parameters, results and errors);

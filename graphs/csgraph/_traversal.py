@@ -15,6 +15,8 @@ traversals and strong components run on a host copy and return CuPy arrays.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import _cc_kernels as CC
@@ -64,8 +66,8 @@ def _order(kind: str, csgraph, i_start, directed: bool, return_predecessors: boo
     return nodes
 
 
-def breadth_first_order(csgraph, i_start, directed: bool = True, return_predecessors: bool = True, *,
-                        device: str = "auto"):
+def breadth_first_order(csgraph: Any, i_start: int, directed: bool = True, return_predecessors: bool = True, *,
+                        device: str = "auto") -> Any:
     """Breadth-first order from ``i_start``; mirrors ``scipy.sparse.csgraph.breadth_first_order``.
 
     Same parameters, defaults, results (the same node order and predecessors,
@@ -99,8 +101,8 @@ def breadth_first_order(csgraph, i_start, directed: bool = True, return_predeces
     return _order("bfs", csgraph, i_start, directed, return_predecessors, device)
 
 
-def depth_first_order(csgraph, i_start, directed: bool = True, return_predecessors: bool = True, *,
-                      device: str = "auto"):
+def depth_first_order(csgraph: Any, i_start: int, directed: bool = True, return_predecessors: bool = True, *,
+                      device: str = "auto") -> Any:
     """Depth-first order from ``i_start``; mirrors ``scipy.sparse.csgraph.depth_first_order``.
 
     Same parameters, defaults and results (the same order and predecessors) as
@@ -131,7 +133,7 @@ def depth_first_order(csgraph, i_start, directed: bool = True, return_predecesso
     return _order("dfs", csgraph, i_start, directed, return_predecessors, device)
 
 
-def breadth_first_tree(csgraph, i_start, directed: bool = True, *, device: str = "auto"):
+def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto") -> Any:
     """The breadth-first tree from ``i_start``; mirrors ``scipy.sparse.csgraph.breadth_first_tree``.
 
     SciPy's result (a sparse matrix of the tree's arcs with their weights);
@@ -163,7 +165,7 @@ def breadth_first_tree(csgraph, i_start, directed: bool = True, *, device: str =
     return reconstruct_path(csgraph, pred, directed)
 
 
-def depth_first_tree(csgraph, i_start, directed: bool = True, *, device: str = "auto"):
+def depth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto") -> Any:
     """The depth-first tree from ``i_start``; mirrors ``scipy.sparse.csgraph.depth_first_tree``.
 
     SciPy's result; added: ``device`` as in :func:`breadth_first_tree`.
@@ -194,8 +196,8 @@ def depth_first_tree(csgraph, i_start, directed: bool = True, *, device: str = "
     return reconstruct_path(csgraph, pred, directed)
 
 
-def connected_components(csgraph, directed: bool = True, connection: str = "weak", return_labels: bool = True, *,
-                         device: str = "auto"):
+def connected_components(csgraph: Any, directed: bool = True, connection: str = "weak", return_labels: bool = True, *,
+                         device: str = "auto") -> Any:
     """Connected components; mirrors ``scipy.sparse.csgraph.connected_components``.
 
     Same parameters, defaults and results as SciPy's function of the same name,
