@@ -111,6 +111,8 @@ def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
         G = Graph.from_edges(*_coo(A, keep), n=A.shape[0], device="gpu")
         D = G.to_dense(dtype=dt)
     else:
+        if np.ma.isMaskedArray(X):
+            X = X.filled(0)  # masked entries are no edge, as zeros are in a dense graph
         D = cp.array(X, dtype=dt, order="C", copy=True)
         _shape(D)
         D[~cp.isfinite(D) | (D == 0)] = cp.inf
