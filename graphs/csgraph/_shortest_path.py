@@ -1,0 +1,628 @@
+"""Shortest paths with SciPy's interface: ``shortest_path``, ``floyd_warshall``, ``dijkstra``, ``bellman_ford``, ``johnson``.
+
+The engines are this library's: the dense closure :func:`apsp.shortest_paths`
+(R-Kleene on min-plus GEMM kernels) for Floyd-Warshall, and
+:func:`graphs.multi_source_sssp` / :func:`graphs.sssp` (Dijkstra with
+Johnson's reweighting when weights are negative, Bellman-Ford as sparse
+min-plus products) for the others.  Inputs are read as SciPy reads them
+(:mod:`graphs.csgraph._input`); outputs have SciPy's shapes and dtypes
+(float64 distances, int32 predecessors with ``-9999`` for "none").
+
+Graphs whose arcs all weigh the same (``unweighted=True``, or unweighted
+SNAP graphs read as ones) are searched breadth-first (:func:`graphs.bfs`, one
+search per source): their shortest paths are the fewest-hop paths, and the
+distances ``c * hops`` are exact (see :func:`_equal_weight`).
+
+Where the answers can differ: predecessors are one shortest-path tree, which
+is SciPy's whenever shortest paths are unique (random continuous weights); with
+ties (integer weights) both are valid trees but may pick different parents.
+Distances of graphs with negative weights are computed with Johnson's
+reweighting as in SciPy, so they can differ from SciPy's in the last bits.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from apsp import shortest_paths as _closure
+from apsp.errors import NegativeCycleError as _LibraryNegativeCycleError
+
+from ..csr_arrays import row_ids
+from ..graph import Graph
+from ..sssp import multi_source_sssp, sssp
+from ..traversal import bfs
+from . import _kernels as K
+from ._input import (
+    NULL,
+    gpu_csr,
+    is_gpu_input,
+    negative_cycle_error,
+    resolve_device,
+    result_dtype,
+    scipy_csr,
+    source_indices,
+    to_device_like,
+    to_host,
+)
+
+__all__ = ["shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson"]
+
+NEGATIVE_WARNING = ("Graph has negative weights: dijkstra will give inaccurate results if the graph contains "
+                    "negative cycles. Consider johnson or bellman_ford.")
+METHODS = ("auto", "FW", "D", "BF", "J")
+
+
+# -- input -----------------------------------------------------------------------------------------------
+
+def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np.dtype) -> np.ndarray:
+    """SciPy's Floyd-Warshall matrix on the host: ``inf`` for no edge, 0 on the diagonal, symmetrized."""
+    if sp.issparse(X):
+        D = _host_graph(scipy_csr(X, True, dt), None).to_dense(dtype=dt)
+        K.dense_nulls(D, unweighted, False)
+    else:
+        if np.ma.isMaskedArray(X):
+            D = np.array(X.data, dtype=dt, order="C", copy=True)
+            _shape(D)
+            D[np.ma.getmaskarray(X)] = np.inf
+        else:
+            arr = np.asarray(X)
+            _shape(arr)
+            in_place = (overwrite and type(arr) is np.ndarray and arr.dtype == dt and arr.flags.c_contiguous
+                        and arr.flags.writeable)
+            D = arr if in_place else np.array(arr, dtype=dt, order="C", copy=True)
+        if D.shape[0]:
+            K.dense_nulls(D, unweighted, True)
+    if not directed and D.shape[0]:
+        K.symmetrize_min(D)
+    return D
+
+
+def _host_graph(A, data) -> Graph:
+    """The directed graph of a SciPy CSR matrix (``data`` replaces its values), its ``+inf`` arcs dropped."""
+    data = A.data if data is None else data
+    inf_arcs = np.isposinf(A.data)
+    if data.size and bool(inf_arcs.any()):  # an infinite arc improves no path: no arc
+        keep = ~inf_arcs
+        rows = np.repeat(np.arange(A.shape[0], dtype=np.int32), np.diff(A.indptr))
+        return Graph.from_edges(rows[keep], A.indices[keep], data[keep], n=A.shape[0])
+    return Graph(A.indptr, A.indices, data, directed=True)
+
+
+def _shape(arr) -> None:
+    if arr.ndim != 2:
+        raise ValueError("graph should have two dimensions")
+    if arr.shape[0] != arr.shape[1]:
+        raise ValueError("graph should be a square array")
+
+
+def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
+    """The same matrix as :func:`_dense_cpu`, as a CuPy array."""
+    import cupy as cp
+
+    from ._input import is_cupy_sparse
+
+    if is_cupy_sparse(X) or sp.issparse(X):
+        A = gpu_csr(X if is_cupy_sparse(X) else _cupyx_csr(scipy_csr(X, True, dt)), dt)
+        keep = ~cp.isposinf(A.data)
+        G = Graph.from_edges(*_coo(A, keep), n=A.shape[0], device="gpu")
+        D = G.to_dense(dtype=dt)
+    else:
+        if np.ma.isMaskedArray(X):
+            X = X.filled(0)  # masked entries are no edge, as zeros are in a dense graph
+        D = cp.array(X, dtype=dt, order="C", copy=True)
+        _shape(D)
+        D[~cp.isfinite(D) | (D == 0)] = cp.inf
+    if unweighted:
+        D[cp.isfinite(D)] = 1
+    if D.shape[0]:
+        cp.fill_diagonal(D, 0)
+    if not directed:
+        D = cp.minimum(D, D.T)
+    return D
+
+
+def _coo(A, keep):
+    """Rows, columns and values of the entries ``keep`` of a ``cupyx`` CSR matrix."""
+    rows = row_ids(A.indptr)
+    return rows[keep], A.indices[keep], A.data[keep]
+
+
+def _cupyx_csr(A):
+    import cupyx.scipy.sparse as csp
+
+    return csp.csr_matrix(A)
+
+
+def _sparse_graph(csgraph: Any, directed: bool, unweighted: bool, dt: np.dtype, dev: str) -> tuple[Graph, bool]:
+    """The graph SciPy's searches read, on ``dev``; and whether some weight is negative."""
+    if dev == "gpu":
+        X = csgraph if is_gpu_input(csgraph) else _cupyx_csr(scipy_csr(csgraph, directed, dt))
+        A = gpu_csr(X, dt)
+        import cupy as cp
+
+        data = A.data
+        keep = ~cp.isposinf(data)
+        negative = bool((data < 0).any())
+        if unweighted:
+            data = cp.ones_like(data)
+        if not bool(keep.all()):
+            src, dst, w = _coo(A, keep)
+            G = Graph.from_edges(src, dst, data[keep], n=A.shape[0], device="gpu")
+        else:
+            G = Graph(A.indptr, A.indices, data, directed=True)
+    else:
+        A = scipy_csr(to_host(csgraph), directed, dt)
+        data = A.data
+        negative = bool((data < 0).any()) if data.size else False
+        if unweighted:
+            data = np.ones_like(data)
+        G = _host_graph(A, data)
+    if not directed:
+        G = G._symmetrized()
+    return G, negative
+
+
+def _as_kind(x, gpu: bool):
+    return to_device_like(x, gpu)
+
+
+# -- public functions -----------------------------------------------------------------------------------
+
+def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, return_predecessors: bool = False,
+                  unweighted: bool = False, overwrite: bool = False, indices: Any = None, *, dtype: Any = None,
+                  device: str = "auto") -> Any:
+    """Shortest-path lengths on a positive or negatively weighted graph; mirrors ``scipy.sparse.csgraph.shortest_path``.
+
+    Same parameters, defaults, conventions, results and errors as SciPy's
+    function of the same name (SciPy 1.17); the work runs on this library's
+    engines (the dense closure of :func:`apsp.shortest_paths` for ``"FW"``,
+    :func:`graphs.multi_source_sssp` for the others).
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix or array, CuPy array or ``cupyx.scipy.sparse`` matrix (N, N)
+        Dense: ``0``, ``inf`` and NaN are no edge.  Sparse: every stored
+        entry is an edge, explicit zeros included.
+    method : {"auto", "FW", "D", "BF", "J"}
+        As SciPy: ``"auto"`` picks Floyd-Warshall for dense graphs (at least
+        ``N**2 / 4`` edges, no ``indices``), else Johnson when a weight is
+        negative, else Dijkstra.
+    directed, return_predecessors, unweighted, overwrite, indices
+        As SciPy.  ``overwrite=True`` with a C-contiguous float64 (or
+        ``dtype``) NumPy array computes Floyd-Warshall in that array.
+    dtype : {float64, float32}, keyword-only
+        Added: the dtype of the distances (float32 halves the memory).
+    device : {"auto", "cpu", "gpu"}, keyword-only
+        Added: ``"auto"`` runs on the GPU for CuPy / ``cupyx`` inputs (CuPy
+        results) and on the CPU otherwise; ``"gpu"`` runs a NumPy / SciPy
+        input on the GPU and returns NumPy results.
+
+    Returns
+    -------
+    dist_matrix : ndarray (N, N), or (len(indices), N), or (N,) for a scalar index
+    predecessors : int32 ndarray, same shape
+        Only with ``return_predecessors=True``; ``-9999`` where none.
+
+    Raises
+    ------
+    NegativeCycleError
+        A negative cycle (SciPy's class, also :class:`graphs.NegativeCycleError`).
+    ValueError
+        Not a square 2-D graph, unknown method, ``indices`` with ``"FW"``,
+        indices out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphs import csgraph
+    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.shortest_path(G, directed=False, indices=0, return_predecessors=True)
+    (array([0., 1., 2., 2.]), array([-9999,     0,     0,     1], dtype=int32))
+    """
+    if method == "auto":
+        method = _auto_method(csgraph, indices)
+    elif method not in METHODS:
+        _auto_method(csgraph, None)  # SciPy checks the graph first: its shape errors come before this one
+        raise ValueError(f"unrecognized method '{method}'")
+    if method == "FW":
+        if indices is not None:
+            raise ValueError("Cannot specify indices with method == 'FW'.")
+        return floyd_warshall(csgraph, directed, return_predecessors=return_predecessors, unweighted=unweighted,
+                              overwrite=overwrite, dtype=dtype, device=device)
+    if method == "D":
+        return dijkstra(csgraph, directed, return_predecessors=return_predecessors, unweighted=unweighted,
+                        indices=indices, dtype=dtype, device=device)
+    if method == "BF":
+        return bellman_ford(csgraph, directed, return_predecessors=return_predecessors, unweighted=unweighted,
+                            indices=indices, dtype=dtype, device=device)
+    if method == "J":
+        return johnson(csgraph, directed, return_predecessors=return_predecessors, unweighted=unweighted,
+                       indices=indices, dtype=dtype, device=device)
+    raise ValueError(f"unrecognized method '{method}'")
+
+
+def _auto_method(csgraph: Any, indices) -> str:
+    """SciPy's choice for ``method="auto"``: the number of edges against ``N**2 / 4`` and their signs."""
+    gpu = is_gpu_input(csgraph)
+    from ._input import check_sparse_shape, is_cupy_sparse
+
+    if sp.issparse(csgraph) or is_cupy_sparse(csgraph):
+        check_sparse_shape(csgraph.shape)
+        shape = csgraph.shape
+        edges = csgraph.tocoo().data if csgraph.format not in ("csr", "csc", "coo") else csgraph.data
+        nk = edges.shape[0]
+    elif np.ma.isMaskedArray(csgraph):
+        shape = csgraph.shape
+        edges = csgraph.compressed()
+        nk = edges.size
+    else:
+        X = csgraph if gpu else np.asarray(csgraph)
+        shape = X.shape
+        if len(shape) != 2:
+            raise ValueError("graph should have two dimensions")
+        if shape[0] != shape[1]:
+            raise ValueError("graph should be a square array")
+        if gpu:
+            import cupy as cp
+
+            finite = cp.isfinite(X) & (X != 0)
+            nk = int(finite.sum())
+            negative = bool((X[finite] < 0).any())
+        else:
+            Xf = np.asarray(X, dtype=np.float64) if X.dtype.kind not in "fiub" else X
+            finite = np.isfinite(Xf) & (Xf != 0)
+            nk = int(np.count_nonzero(finite))
+            negative = bool((Xf[finite] < 0).any()) if nk else False
+        n = shape[0]
+        if indices is not None or nk < n * n / 4:
+            return "J" if negative else "D"
+        return "FW"
+    n = shape[0] if len(shape) else 0
+    if indices is not None or nk < n * n / 4:
+        return "J" if (edges.size and bool((edges < 0).any())) else "D"
+    return "FW"
+
+
+def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: bool = False, unweighted: bool = False,
+                   overwrite: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
+    """All-pairs shortest paths by a dense closure; mirrors ``scipy.sparse.csgraph.floyd_warshall``.
+
+    Same parameters, defaults, results and errors as SciPy's function of the
+    same name; computed by :func:`apsp.shortest_paths` (recursive R-Kleene on
+    blocked min-plus kernels, O(N^3) like Floyd-Warshall).  Self loops are
+    ignored (the diagonal is 0), as in SciPy.
+
+    Parameters
+    ----------
+    csgraph, directed, return_predecessors, unweighted, overwrite
+        As SciPy.  ``overwrite=True`` on a C-contiguous NumPy array of the
+        result dtype computes in that array (no copy).
+    dtype : {float64, float32}, keyword-only
+        Added: the distances' dtype.
+    device : {"auto", "cpu", "gpu"}, keyword-only
+        Added: where to run (see :func:`shortest_path`).
+
+    Returns
+    -------
+    dist_matrix : ndarray (N, N)
+    predecessors : int32 ndarray (N, N)
+        Only with ``return_predecessors=True``.
+
+    Raises
+    ------
+    NegativeCycleError
+        ``"Negative cycle in nodes [...]"`` (the nodes of one such cycle).
+    ValueError
+        Not a square 2-D graph.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphs import csgraph
+    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.floyd_warshall(G, directed=False)
+    array([[0., 1., 2., 2.],
+           [1., 0., 3., 1.],
+           [2., 3., 0., 3.],
+           [2., 1., 3., 0.]])
+    """
+    dt = result_dtype(dtype)
+    dev = resolve_device(csgraph, device)
+    gpu_in = is_gpu_input(csgraph)
+    if dev == "cpu":
+        D = _dense_cpu(to_host(csgraph), directed, unweighted, overwrite and not gpu_in, dt)
+    else:
+        D = _dense_gpu(csgraph, directed, unweighted, dt)
+    n = D.shape[0]
+    if n == 0:
+        P = D.astype(np.int32)
+        res = (D, P) if return_predecessors else D
+    else:
+        try:
+            res = _closure(D, predecessors=bool(return_predecessors), device=dev, out=D if dev == "cpu" else None)
+        except _LibraryNegativeCycleError as err:
+            nodes = np.array(sorted(set(err.cycle)))
+            raise negative_cycle_error(err, f"Negative cycle in nodes {nodes}") from err
+    if return_predecessors:
+        D, P = res
+        if dev == "cpu":
+            K.null_predecessors(P, NULL)
+        else:
+            P[P < 0] = NULL
+        return _as_kind(D, gpu_in), _as_kind(P, gpu_in)
+    return _as_kind(res, gpu_in)
+
+
+def _run_sources(G: Graph, src: np.ndarray, method: str):
+    """``multi_source_sssp`` with SciPy's error class and ``-9999`` predecessors."""
+    try:
+        D, P = multi_source_sssp(G, src, method=method)
+    except _LibraryNegativeCycleError as err:
+        raise negative_cycle_error(err, f"Negative cycle detected on node {err.vertex}") from err
+    if G.device == "cpu":
+        K.null_predecessors(P, NULL)
+    else:
+        P[P < 0] = NULL
+    return D, P
+
+
+def _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device, method,
+              warn_negative: bool = False):
+    dt = result_dtype(dtype)
+    dev = resolve_device(csgraph, device)
+    gpu_in = is_gpu_input(csgraph)
+    G, negative = _sparse_graph(csgraph, directed, unweighted, dt, dev)
+    if warn_negative and negative:
+        warnings.warn(NEGATIVE_WARNING, UserWarning, stacklevel=3)
+    src, shape = source_indices(indices, G.n)
+    c = _equal_weight(G, dt) if dev == "cpu" else None
+    if c is not None:
+        D, P = _bfs_rows(G, src, c, dt)
+    else:
+        if dev == "gpu" and method == "dijkstra":
+            method = "auto"  # the sparse-product search on the device
+        D, P = _run_sources(G, src, method)
+    return D, P, shape, gpu_in
+
+
+def _equal_weight(G: Graph, dt: np.dtype) -> float | None:
+    """The common weight ``c`` of a graph whose arcs all weigh the same ``c > 0``, if its multiples are exact.
+
+    Then shortest paths are fewest-hop paths and ``dist = c * hops`` equals the
+    sum of ``hops`` copies of ``c`` that a search adds up: ``c`` is an integer
+    or a power of two and ``c * n`` stays below ``2**53`` (float64) or ``2**24``
+    (float32).  Else ``None``.
+    """
+    w = G.weights
+    if w is None or w.shape[0] == 0:
+        return 1.0
+    lo, hi = float(w.min()), float(w.max())
+    if lo != hi or not lo > 0 or not np.isfinite(lo):
+        return None
+    if not (lo.is_integer() or np.frexp(lo)[0] == 0.5):
+        return None
+    if lo * max(G.n, 1) >= (2.0**53 if dt == np.float64 else 2.0**24):
+        return None
+    return lo
+
+
+def _bfs_rows(G: Graph, src: np.ndarray, c: float, dt: np.dtype):
+    """Distances ``c * hops`` and breadth-first parents (``-9999`` for none) from each source, by :func:`graphs.bfs`."""
+    D = np.empty((src.shape[0], G.n), dtype=dt)
+    P = np.empty((src.shape[0], G.n), dtype=np.int32)
+    for r, s in enumerate(src.tolist()):
+        levels, parents = bfs(G, s)
+        np.multiply(levels, c, out=D[r], casting="unsafe")
+        D[r][levels < 0] = np.inf
+        P[r] = parents
+    if P.size:
+        K.null_predecessors(P, NULL)
+    return D, P
+
+
+def _finish(D, P, shape, gpu_in, return_predecessors):
+    D = _as_kind(D.reshape(shape), gpu_in)
+    if return_predecessors:
+        return D, _as_kind(P.reshape(shape), gpu_in)
+    return D
+
+
+def dijkstra(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
+             unweighted: bool = False, limit: float = np.inf, min_only: bool = False, *, dtype: Any = None,
+             device: str = "auto") -> Any:
+    """Dijkstra's algorithm from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.dijkstra``.
+
+    Same parameters, defaults, results and errors as SciPy's function of the
+    same name, computed by :func:`graphs.multi_source_sssp` (one Dijkstra per
+    source, sources in parallel; on the GPU, Bellman-Ford as sparse min-plus
+    products).  ``limit`` cuts off distances above it (``inf``, predecessor
+    ``-9999``), as SciPy's search does.  ``min_only=True`` is one search from a
+    virtual source joined to all ``indices`` by 0-arcs and returns, with
+    predecessors, SciPy's ``(dist, predecessors, sources)``.  Negative weights
+    give SciPy's warning; the answer is then exact (Johnson's reweighting), and a
+    negative cycle raises :class:`NegativeCycleError` (SciPy's search does not
+    stop on one).
+
+    Parameters
+    ----------
+    csgraph, directed, indices, return_predecessors, unweighted, limit, min_only
+        As SciPy.
+    dtype : {float64, float32}, keyword-only
+        Added: the distances' dtype.
+    device : {"auto", "cpu", "gpu"}, keyword-only
+        Added: where to run (see :func:`shortest_path`).
+
+    Returns
+    -------
+    dist_matrix : ndarray
+        ``(len(indices), N)``, ``(N,)`` for a scalar index or ``min_only``.
+    predecessors : int32 ndarray
+        With ``return_predecessors=True``.
+    sources : int32 ndarray (N,)
+        With ``return_predecessors=True`` and ``min_only=True``: the source
+        each vertex is closest to (``-9999`` if none reaches it).
+
+    Raises
+    ------
+    ValueError
+        Not a square 2-D graph; ``limit < 0``; indices out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphs import csgraph
+    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.dijkstra(G, indices=[0, 2])
+    array([[0., 1., 2., 2.],
+           [2., 3., 0., 3.]])
+    >>> csgraph.dijkstra(G, indices=[1, 2], min_only=True, return_predecessors=True)
+    (array([2., 0., 0., 1.]), array([    2, -9999, -9999,     1], dtype=int32), array([2, 1, 2, 1], dtype=int32))
+    """
+    limit = float(limit)
+    if limit < 0:
+        raise ValueError("limit must be >= 0")
+    if min_only:
+        return _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweighted, limit, dtype, device)
+    D, P, shape, gpu_in = _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device,
+                                    "dijkstra", warn_negative=True)
+    if limit != np.inf:
+        far = D > limit
+        D[far] = np.inf
+        P[far] = NULL
+    return _finish(D, P, shape, gpu_in, return_predecessors)
+
+
+def _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweighted, limit, dtype, device):
+    dt = result_dtype(dtype)
+    dev = resolve_device(csgraph, device)
+    gpu_in = is_gpu_input(csgraph)
+    G, negative = _sparse_graph(csgraph, directed, unweighted, dt, dev)
+    if negative:
+        warnings.warn(NEGATIVE_WARNING, UserWarning, stacklevel=3)
+    n = G.n
+    src, _ = source_indices(indices, n)
+    xp = G.xp
+    src = xp.unique(xp.asarray(src)).astype(np.int32)
+    u, v, w = G.edges()
+    if w is None:
+        w = xp.ones(G.nnz, dtype=dt)
+    k = src.shape[0]
+    S = Graph.from_edges(xp.concatenate((u, xp.full(k, n, dtype=np.int32))), xp.concatenate((v, src)),
+                         xp.concatenate((w, xp.zeros(k, dtype=w.dtype))), n=n + 1, device=G.device)
+    method = "bellman-ford" if negative else ("dijkstra" if G.device == "cpu" else "auto")
+    try:
+        dist, pred = sssp(S, n, method=method)
+    except _LibraryNegativeCycleError as err:
+        raise negative_cycle_error(err, f"Negative cycle detected on node {err.vertex}") from err
+    dist = dist[:n].copy()
+    pred = pred[:n].copy()
+    pred[pred == n] = -1
+    if limit != np.inf:
+        far = dist > limit
+        dist[far] = np.inf
+        pred[far] = -1
+    reached = xp.isfinite(dist)
+    root = xp.where(pred < 0, xp.arange(n, dtype=np.int32), pred)
+    while True:  # pointer jumping to the root of each vertex's tree: its source
+        nxt = root[root]
+        if bool((nxt == root).all()):
+            break
+        root = nxt
+    sources = xp.where(reached, root, NULL).astype(np.int32)
+    pred[pred < 0] = NULL
+    if return_predecessors:
+        return _as_kind(dist, gpu_in), _as_kind(pred, gpu_in), _as_kind(sources, gpu_in)
+    return _as_kind(dist, gpu_in)
+
+
+def bellman_ford(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
+                 unweighted: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
+    """Bellman-Ford from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.bellman_ford``.
+
+    Same parameters, defaults, results and errors as SciPy's function of the
+    same name, computed by :func:`graphs.multi_source_sssp` with
+    ``method="spmm"``: Bellman-Ford on all sources at once, one min-plus
+    sparse-times-dense product per round (no reweighting, so distances are
+    exact sums of arc weights).  A negative cycle reachable from a source
+    raises :class:`NegativeCycleError`.
+
+    Parameters
+    ----------
+    csgraph, directed, indices, return_predecessors, unweighted
+        As SciPy.
+    dtype : {float64, float32}, keyword-only
+        Added: the distances' dtype.
+    device : {"auto", "cpu", "gpu"}, keyword-only
+        Added: where to run (see :func:`shortest_path`).
+
+    Returns
+    -------
+    dist_matrix : ndarray
+    predecessors : int32 ndarray
+        With ``return_predecessors=True``.
+
+    Raises
+    ------
+    NegativeCycleError
+    ValueError
+        Not a square 2-D graph; indices out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphs import csgraph
+    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [-1, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.bellman_ford(G, indices=2)
+    array([-1.,  0.,  0.,  1.])
+    """
+    D, P, shape, gpu_in = _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device,
+                                    "spmm")
+    return _finish(D, P, shape, gpu_in, return_predecessors)
+
+
+def johnson(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
+            unweighted: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
+    """Johnson's algorithm from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.johnson``.
+
+    Same parameters, defaults, results and errors as SciPy's function of the
+    same name, computed by :func:`graphs.multi_source_sssp` (Bellman-Ford
+    potentials, then one Dijkstra per source on the reweighted arcs, sources in
+    parallel).  Any negative cycle of the graph raises
+    :class:`NegativeCycleError`, as in SciPy.
+
+    Parameters
+    ----------
+    csgraph, directed, indices, return_predecessors, unweighted
+        As SciPy.
+    dtype : {float64, float32}, keyword-only
+        Added: the distances' dtype.
+    device : {"auto", "cpu", "gpu"}, keyword-only
+        Added: where to run (see :func:`shortest_path`).
+
+    Returns
+    -------
+    dist_matrix : ndarray
+    predecessors : int32 ndarray
+        With ``return_predecessors=True``.
+
+    Raises
+    ------
+    NegativeCycleError
+    ValueError
+        Not a square 2-D graph; indices out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphs import csgraph
+    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [-1, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.johnson(G, indices=[2], return_predecessors=True)
+    (array([[-1.,  0.,  0.,  1.]]), array([[    2,     0, -9999,     1]], dtype=int32))
+    """
+    D, P, shape, gpu_in = _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device,
+                                    "dijkstra")
+    return _finish(D, P, shape, gpu_in, return_predecessors)

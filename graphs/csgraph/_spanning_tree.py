@@ -1,0 +1,99 @@
+"""``minimum_spanning_tree`` with SciPy's interface and output layout, on the library's Boruvka kernels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..graph import Graph
+from ..spanning_tree import _forest_arcs_cpu
+from ._input import gpu_csr, is_gpu_input, resolve_device, scipy_csr, to_host
+
+__all__ = ["minimum_spanning_tree"]
+
+
+def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str = "auto") -> Any:
+    """Minimum spanning tree (forest) of an undirected graph; mirrors ``scipy.sparse.csgraph.minimum_spanning_tree``.
+
+    Same parameters, defaults and result as SciPy's function of the same name:
+    an ``(N, N)`` float64 CSR matrix holding each tree edge once, at the input
+    entry that was chosen (``csr_matrix`` for ``np.matrix`` / ``spmatrix``
+    inputs, ``csr_array`` otherwise); edges of weight 0 are dropped from the
+    output, as SciPy's ``eliminate_zeros`` drops them.
+
+    The tree is computed by :func:`graphs.minimum_spanning_tree`'s Boruvka
+    kernels over the stored entries in SciPy's CSR order, each entry its own
+    candidate edge, under the strict order ``(weight, CSR position)``.  SciPy's
+    Kruskal sorts the entries stably by weight, i.e. by the same order, and the
+    minimum spanning forest under a strict order is unique; so the chosen
+    entries are SciPy's exactly, ties included.
+
+    Added: ``device`` (``cupyx`` / CuPy inputs run on the GPU and give a
+    ``cupyx.scipy.sparse.csr_matrix``).  ``overwrite`` is accepted for
+    compatibility; the input is never modified.
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
+        Dense: 0, inf and NaN are no edge.  Directed entries count as
+        undirected edges.
+    overwrite : bool
+    device : {"auto", "cpu", "gpu"}, keyword-only
+
+    Returns
+    -------
+    csr_array or csr_matrix (N, N)
+
+    Raises
+    ------
+    ValueError
+        Not a square 2-D graph.
+    InvalidEntryError
+        A NaN weight in a sparse input.
+
+    Examples
+    --------
+    >>> from scipy.sparse import csr_array
+    >>> from graphs import csgraph
+    >>> X = csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> csgraph.minimum_spanning_tree(X).toarray().astype(int)
+    array([[0, 0, 0, 3],
+           [0, 0, 2, 5],
+           [0, 0, 0, 0],
+           [0, 0, 0, 0]])
+    """
+    dev = resolve_device(csgraph, device)
+    gpu_in = is_gpu_input(csgraph)
+    if dev == "gpu":
+        import cupyx.scipy.sparse as csp
+
+        from ..cuda.spanning_tree import minimum_spanning_tree_gpu
+
+        A = gpu_csr(csgraph if gpu_in else csp.csr_matrix(scipy_csr(csgraph, True)), np.float64)
+        G = Graph(A.indptr, A.indices, A.data, directed=True)
+        arcs = minimum_spanning_tree_gpu(G)
+        import cupy as cp
+
+        data = cp.zeros_like(A.data)
+        data[arcs] = A.data[arcs]
+        T = csp.csr_matrix((data, A.indices.copy(), A.indptr.copy()), shape=A.shape)
+        T.eliminate_zeros()
+        if gpu_in:
+            return T
+        return T.get() if isinstance(csgraph, (np.matrix, sp.spmatrix)) else sp.csr_array(T.get())
+    X = to_host(csgraph)
+    A = scipy_csr(X, True)
+    G = Graph(A.indptr, A.indices, A.data, directed=True)
+    arcs = _forest_arcs_cpu(G) if G.n else np.zeros(0, dtype=np.int64)
+    data = np.zeros_like(A.data)
+    data[arcs] = A.data[arcs]
+    matrix = isinstance(X, (np.matrix, sp.spmatrix)) and not gpu_in
+    T = (sp.csr_matrix if matrix else sp.csr_array)((data, A.indices.copy(), A.indptr.copy()), shape=A.shape)
+    T.eliminate_zeros()
+    if gpu_in:
+        import cupyx.scipy.sparse as csp
+
+        return csp.csr_matrix(T)
+    return T

@@ -1,0 +1,269 @@
+"""Traversals and connected components with SciPy's interface and SciPy's exact orders and labels.
+
+``breadth_first_order`` / ``depth_first_order`` run sequential Numba kernels
+(:mod:`graphs.csgraph._kernels`) over the very CSR arrays SciPy reads, in
+SciPy's neighbour order (for ``directed=False`` the row, then the row of the
+transpose), so node lists and predecessors equal SciPy's exactly.
+``connected_components``: weak components reuse the library's union-find
+(:mod:`graphs._cc_kernels`) and are numbered by their smallest vertex, as
+SciPy's are; strong components run a port of SciPy 1.17's own search
+(Pearce's variant of Tarjan's algorithm, :func:`graphs.csgraph._kernels.strong_labels`),
+because SciPy numbers them in the order that search completes them.  On
+the GPU, weak components run on the device (:func:`graphs.connected_components`);
+traversals and strong components run on a host copy and return CuPy arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _cc_kernels as CC
+from ..components import connected_components as _components
+from ..graph import Graph
+from . import _kernels as K
+from ._input import (
+    NULL,
+    check_vertex_index,
+    gpu_csr,
+    is_gpu_input,
+    resolve_device,
+    scipy_csr,
+    to_device_like,
+    to_host,
+)
+from ._tools import reconstruct_path
+
+__all__ = ["breadth_first_order", "depth_first_order", "breadth_first_tree", "depth_first_tree",
+           "connected_components"]
+
+
+def _csr_pair(csgraph, directed: bool):
+    """SciPy's CSR (indptr, indices) of the graph and of its transpose (an empty one when directed)."""
+    A = scipy_csr(to_host(csgraph), directed, dtype=None)
+    n = A.shape[0]
+    if directed:
+        return n, A.indptr, A.indices, np.zeros(n + 1, dtype=A.indptr.dtype), A.indices[:0]
+    T = A.T.tocsr()
+    return n, A.indptr, A.indices, T.indptr, T.indices
+
+
+def _order(kind: str, csgraph, i_start, directed: bool, return_predecessors: bool, device: str):
+    resolve_device(csgraph, device)
+    gpu = is_gpu_input(csgraph)
+    n, p1, i1, p2, i2 = _csr_pair(csgraph, directed)
+    head = check_vertex_index(i_start, n, "i_start")
+    node_list = np.full(n, NULL, dtype=np.int32)
+    pred = np.full(n, NULL, dtype=np.int32)
+    if kind == "bfs":
+        length = K.breadth_first(head, p1, i1, p2, i2, node_list, pred, NULL)
+    else:
+        length = K.depth_first(head, p1, i1, p2, i2, node_list, pred)
+    nodes = to_device_like(node_list[:length], gpu)
+    if return_predecessors:
+        return nodes, to_device_like(pred, gpu)
+    return nodes
+
+
+def breadth_first_order(csgraph: Any, i_start: int, directed: bool = True, return_predecessors: bool = True, *,
+                        device: str = "auto") -> Any:
+    """Breadth-first order from ``i_start``; mirrors ``scipy.sparse.csgraph.breadth_first_order``.
+
+    Same parameters, defaults, results (the same node order and predecessors,
+    int32, ``-9999`` for none) as SciPy's function of the same name.  Added:
+    ``device`` (CuPy inputs give CuPy results; the walk itself is sequential, on
+    the host), and an ``i_start`` outside the graph is a :class:`graphs.VertexError`
+    (a ``ValueError``; SciPy reads out of bounds).
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
+    i_start : int
+    directed : bool
+    return_predecessors : bool
+    device : {"auto", "cpu", "gpu"}, keyword-only
+
+    Returns
+    -------
+    node_array : int32 ndarray
+    predecessors : int32 ndarray (N,)
+        With ``return_predecessors=True``.
+
+    Examples
+    --------
+    >>> from scipy.sparse import csr_array
+    >>> from graphs import csgraph
+    >>> G = csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.breadth_first_order(G, 0)
+    (array([0, 1, 2, 3], dtype=int32), array([-9999,     0,     0,     1], dtype=int32))
+    """
+    return _order("bfs", csgraph, i_start, directed, return_predecessors, device)
+
+
+def depth_first_order(csgraph: Any, i_start: int, directed: bool = True, return_predecessors: bool = True, *,
+                      device: str = "auto") -> Any:
+    """Depth-first order from ``i_start``; mirrors ``scipy.sparse.csgraph.depth_first_order``.
+
+    Same parameters, defaults and results (the same order and predecessors) as
+    SciPy's function of the same name; added as in :func:`breadth_first_order`.
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
+    i_start : int
+    directed : bool
+    return_predecessors : bool
+    device : {"auto", "cpu", "gpu"}, keyword-only
+
+    Returns
+    -------
+    node_array : int32 ndarray
+    predecessors : int32 ndarray (N,)
+        With ``return_predecessors=True``.
+
+    Examples
+    --------
+    >>> from scipy.sparse import csr_array
+    >>> from graphs import csgraph
+    >>> G = csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.depth_first_order(G, 0)
+    (array([0, 1, 3, 2], dtype=int32), array([-9999,     0,     0,     1], dtype=int32))
+    """
+    return _order("dfs", csgraph, i_start, directed, return_predecessors, device)
+
+
+def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto") -> Any:
+    """The breadth-first tree from ``i_start``; mirrors ``scipy.sparse.csgraph.breadth_first_tree``.
+
+    SciPy's result (a sparse matrix of the tree's arcs with their weights);
+    added: ``device`` (CuPy inputs give a ``cupyx`` matrix).
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
+    i_start : int
+    directed : bool
+    device : {"auto", "cpu", "gpu"}, keyword-only
+
+    Returns
+    -------
+    csr_array (csr_matrix for matrix inputs)
+
+    Examples
+    --------
+    >>> from scipy.sparse import csr_array
+    >>> from graphs import csgraph
+    >>> X = csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> csgraph.breadth_first_tree(X, 0, directed=False).toarray().astype(int)
+    array([[0, 8, 0, 3],
+           [0, 0, 2, 0],
+           [0, 0, 0, 0],
+           [0, 0, 0, 0]])
+    """
+    _, pred = breadth_first_order(csgraph, i_start, directed, True, device=device)
+    return reconstruct_path(csgraph, pred, directed)
+
+
+def depth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto") -> Any:
+    """The depth-first tree from ``i_start``; mirrors ``scipy.sparse.csgraph.depth_first_tree``.
+
+    SciPy's result; added: ``device`` as in :func:`breadth_first_tree`.
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
+    i_start : int
+    directed : bool
+    device : {"auto", "cpu", "gpu"}, keyword-only
+
+    Returns
+    -------
+    csr_array (csr_matrix for matrix inputs)
+
+    Examples
+    --------
+    >>> from scipy.sparse import csr_array
+    >>> from graphs import csgraph
+    >>> X = csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+    >>> csgraph.depth_first_tree(X, 0, directed=False).toarray().astype(int)
+    array([[0, 8, 0, 0],
+           [0, 0, 2, 0],
+           [0, 0, 0, 6],
+           [0, 0, 0, 0]])
+    """
+    _, pred = depth_first_order(csgraph, i_start, directed, True, device=device)
+    return reconstruct_path(csgraph, pred, directed)
+
+
+def connected_components(csgraph: Any, directed: bool = True, connection: str = "weak", return_labels: bool = True, *,
+                         device: str = "auto") -> Any:
+    """Connected components; mirrors ``scipy.sparse.csgraph.connected_components``.
+
+    Same parameters, defaults and results as SciPy's function of the same name,
+    with SciPy's numbering of the labels (int32): weak components (and all
+    components of an undirected graph) in the order of their smallest vertex,
+    strong components in the order SciPy 1.17's search completes them.  Added:
+    ``device``; on the GPU weak components run on the device.
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
+    directed : bool
+    connection : {"weak", "strong"}
+        Case-insensitive, as in SciPy.
+    return_labels : bool
+    device : {"auto", "cpu", "gpu"}, keyword-only
+
+    Returns
+    -------
+    n_components : int
+    labels : int32 ndarray (N,)
+        With ``return_labels=True``.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``connection``; not a square 2-D graph.
+
+    Examples
+    --------
+    >>> from scipy.sparse import csr_array
+    >>> from graphs import csgraph
+    >>> G = csr_array([[0, 1, 1, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]])
+    >>> csgraph.connected_components(G, directed=False)
+    (2, array([0, 0, 0, 1, 1], dtype=int32))
+    >>> csgraph.connected_components(G, connection="strong")
+    (5, array([2, 1, 0, 4, 3], dtype=int32))
+    """
+    if not isinstance(connection, str) or connection.lower() not in ("weak", "strong"):
+        raise ValueError("connection must be 'weak' or 'strong'")
+    if connection.lower() == "weak":
+        directed = False
+    dev = resolve_device(csgraph, device)
+    gpu = is_gpu_input(csgraph)
+    if dev == "gpu" and not directed:
+        A = gpu_csr(csgraph if gpu else _to_cupyx(scipy_csr(csgraph, True)), np.float64)  # cupyx: floats only
+        G = Graph(A.indptr, A.indices, None, directed=True)
+        k, labels = _components(G, "weak")
+        labels = labels.astype(np.int32, copy=False)
+        if not gpu:
+            labels = labels.get()
+        return (int(k), labels) if return_labels else int(k)
+    A = scipy_csr(to_host(csgraph), True, dtype=None)
+    n = A.shape[0]
+    if n == 0:
+        k, labels = 0, np.zeros(0, dtype=np.int32)
+    elif directed:
+        labels = np.empty(n, dtype=np.int32)
+        k = K.strong_labels(A.indptr, A.indices, labels)
+    else:
+        k, labels = CC.relabel_first_seen(CC.weak_labels(A.indptr, A.indices))
+    labels = to_device_like(labels.astype(np.int32, copy=False), gpu)
+    return (int(k), labels) if return_labels else int(k)
+
+
+def _to_cupyx(A):
+    import cupyx.scipy.sparse as csp
+
+    return csp.csr_matrix(A)

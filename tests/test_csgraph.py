@@ -1,0 +1,488 @@
+"""graphs.csgraph against scipy.sparse.csgraph itself: same names, signatures, results, orders, labels and errors."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as scs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import graphs
+from graphs import csgraph as gcs
+
+SETTINGS = settings(max_examples=25, deadline=None)
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+# -- random graphs -------------------------------------------------------------------------------------------
+
+def dense_graph(rng, n, density=0.3, integer=False, negative=False, specials=True):
+    """A dense SciPy-convention graph: zeros are no edge; some inf and NaN (no edge too)."""
+    if integer:
+        W = rng.integers(1, 4, size=(n, n)).astype(np.float64)
+    else:
+        W = rng.random((n, n)) + 0.01
+    if negative:
+        W -= 0.3
+    W[rng.random((n, n)) >= density] = 0
+    if specials and n:
+        W[rng.random((n, n)) < 0.03] = np.inf
+        W[rng.random((n, n)) < 0.03] = np.nan
+    return W
+
+
+def sparse_graph(rng, n, density=0.3, integer=False, explicit_zeros=True, fmt="csr"):
+    """A sparse graph with some explicit zeros (edges of weight 0), unsorted CSR indices."""
+    m = int(density * n * n)
+    rows = rng.integers(0, max(n, 1), size=m)
+    cols = rng.integers(0, max(n, 1), size=m)
+    data = rng.integers(1, 4, size=m).astype(np.float64) if integer else rng.random(m) + 0.01
+    if explicit_zeros and m:
+        data[rng.random(m) < 0.15] = 0.0
+    A = sp.coo_array((data, (rows, cols)), shape=(n, n)).tocsr()  # duplicates summed
+    if fmt == "csr" and A.nnz:
+        perm = np.concatenate([rng.permutation(np.arange(A.indptr[i], A.indptr[i + 1])) for i in range(n)])
+        A = sp.csr_array((A.data[perm], A.indices[perm], A.indptr), shape=(n, n))
+    return A.asformat(fmt)
+
+
+def edge_weight(csgraph, directed):
+    """Dense weights in SciPy's reading (inf = no edge), symmetrised with min when undirected."""
+    if sp.issparse(csgraph):
+        W = scs.csgraph_to_dense(csgraph.tocsr(), null_value=np.inf)
+    else:
+        W = np.array(csgraph, dtype=float)
+        W[(W == 0) | ~np.isfinite(W)] = np.inf
+    return W if directed else np.minimum(W, W.T)
+
+
+def assert_valid_predecessors(csgraph, D, P, sources, directed):
+    """P is a shortest-path tree of D: every predecessor arc is tight."""
+    W = edge_weight(csgraph, directed)
+    D = np.atleast_2d(D)
+    P = np.atleast_2d(P)
+    for r, s in enumerate(np.atleast_1d(sources)):
+        for v in range(D.shape[1]):
+            p = P[r, v]
+            if v == s or not np.isfinite(D[r, v]):
+                assert p == -9999
+            else:
+                assert p >= 0
+                assert np.isclose(D[r, p] + W[p, v], D[r, v])
+
+
+# -- names and signatures ---------------------------------------------------------------------------------------
+
+def test_every_public_scipy_name_is_here():
+    public = [n for n in dir(scs) if not n.startswith("_")]
+    missing = [n for n in public if not hasattr(gcs, n)]
+    assert not missing
+    assert set(scs.__all__) <= set(gcs.__all__)
+
+
+OWN = [n for n in scs.__all__ if getattr(gcs, n) is not getattr(scs, n) and not inspect.isclass(getattr(scs, n))]
+
+
+def test_own_functions_are_the_path_problems():
+    assert set(OWN) == {"shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson",
+                        "breadth_first_order", "depth_first_order", "breadth_first_tree", "depth_first_tree",
+                        "connected_components", "minimum_spanning_tree", "maximum_flow", "reconstruct_path",
+                        "construct_dist_matrix"}
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_signatures_match_scipy(name):
+    ours, theirs = getattr(gcs, name), getattr(scs, name)
+    s_theirs = inspect.signature(theirs)
+    s_ours = inspect.signature(ours)
+    added = {"dtype", "device"}
+    mine = [(p.name, p.default, p.kind) for p in s_ours.parameters.values() if p.name not in added]
+    scipy_params = [(p.name, p.default, p.kind) for p in s_theirs.parameters.values()]
+    assert mine == scipy_params
+    for p in s_ours.parameters.values():
+        if p.name in added:
+            assert p.kind is inspect.Parameter.KEYWORD_ONLY
+
+
+def test_negative_cycle_error_is_scipys_and_ours():
+    assert issubclass(gcs.NegativeCycleError, scs.NegativeCycleError)
+    assert issubclass(gcs.NegativeCycleError, graphs.NegativeCycleError)
+    W = np.array([[0, 1.0, 0], [-3.0, 0, 0], [0, 0, 0]])
+    for f in (gcs.floyd_warshall, gcs.bellman_ford, gcs.johnson):
+        with pytest.raises(scs.NegativeCycleError) as info:
+            f(W)
+        assert isinstance(info.value, graphs.NegativeCycleError)
+        assert info.value.vertex in (0, 1) and set(info.value.cycle) <= {0, 1}
+        with pytest.raises(scs.NegativeCycleError):
+            getattr(scs, f.__name__)(W)  # SciPy's own (a base class of ours)
+    with pytest.raises(scs.NegativeCycleError, match="Negative cycle in nodes"):
+        gcs.floyd_warshall(W)
+
+
+# -- shortest paths -----------------------------------------------------------------------------------------------
+
+METHOD_KW = [("FW", {}), ("D", {}), ("BF", {}), ("J", {}), ("auto", {})]
+
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(0, 11), directed=st.booleans(), unweighted=st.booleans(),
+       sparse=st.booleans(), method=st.sampled_from(["auto", "FW", "D", "BF", "J"]))
+def test_shortest_path_matches_scipy(seed, n, directed, unweighted, sparse, method):
+    rng = np.random.default_rng(seed)
+    G = sparse_graph(rng, n) if sparse else dense_graph(rng, n)
+    kw = dict(method=method, directed=directed, unweighted=unweighted)
+    D0, P0 = scs.shortest_path(G, return_predecessors=True, **kw)
+    D1, P1 = gcs.shortest_path(G, return_predecessors=True, **kw)
+    assert D1.dtype == np.float64 and P1.dtype == np.int32
+    assert D1.shape == D0.shape and P1.shape == P0.shape
+    np.testing.assert_allclose(D1, D0, rtol=1e-12)
+    np.testing.assert_allclose(gcs.shortest_path(G, **kw), D0, rtol=1e-12)
+    if unweighted or (sparse and bool((G.data == 0).any())):
+        assert_valid_predecessors(np.where(np.isfinite(edge_weight(G, True)), 1.0, 0.0) if unweighted else G,
+                                  D1, P1, np.arange(n), directed)
+    else:
+        np.testing.assert_array_equal(P1, P0)
+
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(1, 11), directed=st.booleans(), sparse=st.booleans(),
+       method=st.sampled_from(["D", "BF", "J", "auto"]), scalar=st.booleans())
+def test_indices_shape_like_scipy(seed, n, directed, sparse, method, scalar):
+    rng = np.random.default_rng(seed)
+    G = sparse_graph(rng, n, explicit_zeros=False) if sparse else dense_graph(rng, n)
+    idx = int(rng.integers(-n, n)) if scalar else rng.integers(-n, n, size=int(rng.integers(0, 4)))
+    D0, P0 = scs.shortest_path(G, method=method, directed=directed, indices=idx, return_predecessors=True)
+    D1, P1 = gcs.shortest_path(G, method=method, directed=directed, indices=idx, return_predecessors=True)
+    assert D1.shape == D0.shape
+    np.testing.assert_allclose(D1, D0, rtol=1e-12)
+    np.testing.assert_array_equal(P1, P0)
+
+
+def test_indices_2d_shape():
+    G = dense_graph(np.random.default_rng(1), 6)
+    idx = [[0, 1], [2, 3]]
+    np.testing.assert_allclose(gcs.dijkstra(G, indices=idx), scs.dijkstra(G, indices=idx))
+    assert gcs.johnson(G, indices=idx).shape == (2, 2, 6)
+
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(1, 11), directed=st.booleans(), sparse=st.booleans())
+def test_integer_weights_give_valid_trees(seed, n, directed, sparse):
+    rng = np.random.default_rng(seed)
+    G = sparse_graph(rng, n, integer=True) if sparse else dense_graph(rng, n, integer=True, specials=False)
+    for method in ("FW", "D", "BF", "J"):
+        D0 = scs.shortest_path(G, method=method, directed=directed)
+        D1, P1 = gcs.shortest_path(G, method=method, directed=directed, return_predecessors=True)
+        np.testing.assert_array_equal(D1, D0)
+        assert_valid_predecessors(G, D1, P1, np.arange(n), directed)
+
+
+def test_explicit_zeros_are_edges_in_sparse_input():
+    A = sp.csr_array((np.array([0.0, 0.0, 2.0]), np.array([1, 2, 0]), np.array([0, 1, 2, 3])), shape=(3, 3))
+    for method in ("FW", "D", "BF", "J"):
+        np.testing.assert_array_equal(gcs.shortest_path(A, method=method), scs.shortest_path(A, method=method))
+    assert gcs.shortest_path(A, method="D")[0, 2] == 0.0
+    dense = A.toarray()
+    np.testing.assert_array_equal(gcs.shortest_path(dense), scs.shortest_path(dense))
+    assert np.isinf(gcs.shortest_path(dense)[0, 1])
+
+
+def test_dense_nulls_and_masked_input():
+    W = np.array([[0, np.nan, np.inf, 2.0], [-np.inf, 0, 2, 0], [0, 0, 0, 1], [1, 0, 0, 0]])
+    for method in ("FW", "D", "BF", "J"):
+        np.testing.assert_array_equal(gcs.shortest_path(W, method=method), scs.shortest_path(W, method=method))
+    M = np.ma.masked_array(np.array([[0, 1.0, 5], [0, 0, 1], [7, 0, 0]]), mask=[[0, 0, 1], [0, 0, 0], [0, 1, 0]])
+    for method in ("FW", "D"):
+        np.testing.assert_array_equal(gcs.shortest_path(M, method=method), scs.shortest_path(M, method=method))
+
+
+def test_duplicates_like_scipy():
+    csr = sp.csr_array((np.array([5.0, 2.0]), np.array([1, 1]), np.array([0, 2, 2])), shape=(2, 2))
+    np.testing.assert_array_equal(gcs.dijkstra(csr), scs.dijkstra(csr))  # parallel entries: the shorter
+    np.testing.assert_array_equal(gcs.floyd_warshall(csr), scs.floyd_warshall(csr))
+    coo = sp.coo_array((np.array([5.0, 2.0]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 2))
+    np.testing.assert_array_equal(gcs.dijkstra(coo), scs.dijkstra(coo))  # COO: summed by tocsr
+    assert gcs.dijkstra(coo)[0, 1] == 7.0
+
+
+def test_negative_weights():
+    rng = np.random.default_rng(5)
+    n = 9
+    W = np.triu(rng.random((n, n)) - 0.4, 1)  # a DAG: no cycle
+    for method in ("FW", "BF", "J", "auto"):
+        D0, P0 = scs.shortest_path(W, method=method, return_predecessors=True)
+        D1, P1 = gcs.shortest_path(W, method=method, return_predecessors=True)
+        np.testing.assert_allclose(D1, D0, rtol=1e-12, atol=1e-12)
+        np.testing.assert_array_equal(P1, P0)
+    with pytest.warns(UserWarning, match="Graph has negative weights"):
+        D1 = gcs.dijkstra(W)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_allclose(D1, scs.dijkstra(W), atol=1e-12)
+    # undirected: a negative edge is a negative cycle (SciPy too)
+    for method in ("BF", "J"):
+        with pytest.raises(scs.NegativeCycleError):
+            scs.shortest_path(W, method=method, directed=False)
+        with pytest.raises(scs.NegativeCycleError):
+            gcs.shortest_path(W, method=method, directed=False)
+    with pytest.raises(scs.NegativeCycleError), pytest.warns(UserWarning):
+        gcs.dijkstra(W, directed=False)  # SciPy's search does not stop here
+
+
+def test_negative_self_loop_ignored_by_floyd_warshall_like_scipy():
+    W = np.array([[-1.0, 2.0], [0, 0]])
+    np.testing.assert_array_equal(gcs.floyd_warshall(W), scs.floyd_warshall(W))
+    with pytest.raises(scs.NegativeCycleError):
+        gcs.bellman_ford(W)
+    with pytest.raises(scs.NegativeCycleError):
+        scs.bellman_ford(W)
+
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(1, 12), directed=st.booleans(), limit=st.floats(0, 2.0),
+       k=st.integers(1, 4))
+def test_dijkstra_limit_and_min_only(seed, n, directed, limit, k):
+    rng = np.random.default_rng(seed)
+    G = dense_graph(rng, n, density=0.4)
+    idx = rng.choice(n, size=min(k, n), replace=False)
+    for kw in (dict(limit=limit), dict(min_only=True), dict(min_only=True, limit=limit)):
+        r0 = scs.dijkstra(G, directed=directed, indices=idx, return_predecessors=True, **kw)
+        r1 = gcs.dijkstra(G, directed=directed, indices=idx, return_predecessors=True, **kw)
+        assert len(r0) == len(r1)
+        for a, b in zip(r0, r1, strict=True):
+            assert a.shape == b.shape and a.dtype == b.dtype
+            np.testing.assert_allclose(b, a, rtol=1e-12)
+        np.testing.assert_allclose(gcs.dijkstra(G, directed=directed, indices=idx, **kw),
+                                   scs.dijkstra(G, directed=directed, indices=idx, **kw))
+
+
+def test_dtype_float32_and_overwrite_in_place():
+    rng = np.random.default_rng(3)
+    W = dense_graph(rng, 20, density=0.5, specials=False)
+    D = scs.floyd_warshall(W)
+    for method in ("FW", "D", "BF", "J"):
+        D32 = gcs.shortest_path(W, method=method, dtype=np.float32)
+        assert D32.dtype == np.float32
+        np.testing.assert_allclose(D32, D, rtol=1e-5)
+    A = W.copy()
+    out = gcs.floyd_warshall(A, overwrite=True)
+    assert np.shares_memory(out, A)
+    np.testing.assert_allclose(out, D, rtol=1e-12)
+    B = W.copy()
+    gcs.floyd_warshall(B)
+    np.testing.assert_array_equal(B, W)  # not overwritten by default
+    with pytest.raises(TypeError):
+        gcs.shortest_path(W, dtype=np.int32)
+
+
+def test_empty_and_single_vertex():
+    for n in (0, 1):
+        W = np.zeros((n, n))
+        for f in (scs.floyd_warshall, scs.dijkstra, scs.bellman_ford, scs.johnson, scs.shortest_path):
+            r0 = f(W, return_predecessors=True)
+            r1 = getattr(gcs, f.__name__)(W, return_predecessors=True)
+            for a, b in zip(r0, r1, strict=True):
+                assert a.shape == b.shape and a.dtype == b.dtype
+                np.testing.assert_array_equal(a, b)
+        k0, l0 = scs.connected_components(W)
+        k1, l1 = gcs.connected_components(W)
+        assert k1 == k0 and l1.dtype == l0.dtype
+        np.testing.assert_array_equal(l1, l0)
+        assert gcs.minimum_spanning_tree(W).shape == (n, n)
+    np.testing.assert_array_equal(gcs.breadth_first_order(np.zeros((1, 1)), 0)[0], [0])
+
+
+BAD_INPUTS = [np.ones((2, 3)), np.ones((2, 2, 2)), sp.csr_array(np.ones((2, 3)))]
+
+
+@pytest.mark.parametrize("bad", BAD_INPUTS, ids=["nonsquare", "3d", "sparse-nonsquare"])
+@pytest.mark.parametrize("name", ["shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson",
+                                  "connected_components", "minimum_spanning_tree", "breadth_first_order",
+                                  "depth_first_order"])
+def test_bad_graphs_raise_scipys_exception_type(bad, name):
+    args = (0,) if "order" in name else ()
+    with pytest.raises(Exception) as theirs:
+        getattr(scs, name)(bad, *args)
+    with pytest.raises(type(theirs.value)):
+        getattr(gcs, name)(bad, *args)
+
+
+def test_bad_arguments_like_scipy():
+    W = dense_graph(np.random.default_rng(0), 4, specials=False)
+    cases = [
+        dict(method="XX"), dict(method="FW", indices=0), dict(indices=5), dict(indices=-5), dict(method="D", indices=9),
+    ]
+    for kw in cases:
+        with pytest.raises(ValueError) as theirs:
+            scs.shortest_path(W, **kw)
+        with pytest.raises(ValueError, match=str(theirs.value).replace("(", r"\(").replace(")", r"\)")
+                           .replace(".", r"\.")):
+            gcs.shortest_path(W, **kw)
+    with pytest.raises(ValueError, match="limit must be >= 0"):
+        gcs.dijkstra(W, limit=-1)
+    with pytest.raises(ValueError, match="connection must be"):
+        gcs.connected_components(W, connection="x")
+    with pytest.raises(ValueError):
+        gcs.breadth_first_order(W, 7)
+    with pytest.raises(TypeError):
+        gcs.dijkstra(W, indices=1.5)
+    with pytest.raises(ValueError):
+        gcs.dijkstra(W, device="tpu")
+
+
+# -- traversals and components -----------------------------------------------------------------------------------
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(1, 14), directed=st.booleans(), fmt=st.sampled_from(["dense", "csr", "csc", "coo"]),
+       density=st.sampled_from([0.1, 0.25, 0.5]))
+def test_traversal_orders_are_scipys(seed, n, directed, fmt, density):
+    rng = np.random.default_rng(seed)
+    G = dense_graph(rng, n, density) if fmt == "dense" else sparse_graph(rng, n, density, fmt=fmt)
+    start = int(rng.integers(0, n))
+    for name in ("breadth_first_order", "depth_first_order"):
+        o0, p0 = getattr(scs, name)(G, start, directed=directed)
+        o1, p1 = getattr(gcs, name)(G, start, directed=directed)
+        assert o1.dtype == np.int32 and p1.dtype == np.int32
+        np.testing.assert_array_equal(o1, o0)
+        np.testing.assert_array_equal(p1, p0)
+        np.testing.assert_array_equal(getattr(gcs, name)(G, start, directed, False), o0)
+    for name in ("breadth_first_tree", "depth_first_tree"):
+        t0 = getattr(scs, name)(G, start, directed=directed)
+        t1 = getattr(gcs, name)(G, start, directed=directed)
+        assert type(t1) is type(t0)
+        np.testing.assert_array_equal(t1.toarray(), t0.toarray())
+
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(0, 30), directed=st.booleans(), density=st.sampled_from([0.02, 0.05, 0.1, 0.3]),
+       connection=st.sampled_from(["weak", "strong", "Strong"]), dense=st.booleans())
+def test_component_labels_are_scipys(seed, n, directed, density, connection, dense):
+    rng = np.random.default_rng(seed)
+    G = dense_graph(rng, n, density) if dense else sparse_graph(rng, n, density)
+    k0, l0 = scs.connected_components(G, directed=directed, connection=connection)
+    k1, l1 = gcs.connected_components(G, directed=directed, connection=connection)
+    assert k1 == k0 and l1.dtype == l0.dtype
+    np.testing.assert_array_equal(l1, l0)
+    assert gcs.connected_components(G, directed, connection, return_labels=False) == k0
+
+
+# -- spanning trees ----------------------------------------------------------------------------------------------
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(0, 16), integer=st.booleans(), dense=st.booleans(), symmetric=st.booleans())
+def test_minimum_spanning_tree_is_scipys_entry_for_entry(seed, n, integer, dense, symmetric):
+    rng = np.random.default_rng(seed)
+    G = dense_graph(rng, n, 0.4, integer=integer) if dense else sparse_graph(rng, n, 0.4, integer=integer)
+    if symmetric:
+        G = G + G.T if not dense else np.where(np.isfinite(G), G, 0) + np.where(np.isfinite(G.T), G.T, 0)
+    T0 = scs.minimum_spanning_tree(G)
+    T1 = gcs.minimum_spanning_tree(G)
+    assert type(T1) is type(T0) and T1.dtype == T0.dtype and T1.shape == T0.shape
+    np.testing.assert_array_equal(T1.toarray(), T0.toarray())  # ties included (integer weights)
+    assert T1.nnz == T0.nnz
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_minimum_spanning_tree_output_types():
+    M = np.matrix([[0, 1.0], [1.0, 0]])
+    assert isinstance(gcs.minimum_spanning_tree(M), sp.csr_matrix)
+    assert isinstance(gcs.minimum_spanning_tree(sp.csr_matrix(M)), sp.csr_matrix)
+    assert isinstance(gcs.minimum_spanning_tree(np.asarray(M)), sp.csr_array)
+
+
+# -- flows -----------------------------------------------------------------------------------------------------
+
+def check_flow(A, flow, value, s, t):
+    F = flow.toarray().astype(np.int64)
+    C = A.toarray().astype(np.int64)
+    np.testing.assert_array_equal(F, -F.T)
+    assert (F <= C + 0).all() or (F[C > 0] <= C[C > 0]).all()
+    net = F.sum(axis=1)
+    assert net[s] == value and net[t] == -value
+    others = np.delete(net, [s, t])
+    assert not others.any()
+
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(2, 14), density=st.sampled_from([0.1, 0.3, 0.6]),
+       method=st.sampled_from(["dinic", "edmonds_karp"]), matrix=st.booleans())
+def test_maximum_flow_like_scipy(seed, n, density, method, matrix):
+    rng = np.random.default_rng(seed)
+    C = rng.integers(1, 20, size=(n, n)) * (rng.random((n, n)) < density)
+    np.fill_diagonal(C, 0)
+    A = (sp.csr_matrix if matrix else sp.csr_array)(C)
+    s, t = (int(v) for v in rng.choice(n, 2, replace=False))
+    r0 = scs.maximum_flow(A, s, t, method=method)
+    r1 = gcs.maximum_flow(A, s, t, method=method)
+    assert isinstance(r1, type(r0))
+    assert r1.flow_value == r0.flow_value
+    assert type(r1.flow) is type(r0.flow) and r1.flow.dtype == r0.flow.dtype
+    check_flow(A, r1.flow, r1.flow_value, s, t)
+    assert r1.source_side[s] and not r1.source_side[t]
+
+
+def test_maximum_flow_int64_exact_where_scipy_wraps():
+    big = 3 * 2**31
+    A = sp.csr_array((np.array([big, big], dtype=np.int64), np.array([1, 2]), np.array([0, 1, 2, 2])), shape=(3, 3))
+    r = gcs.maximum_flow(A, 0, 2)
+    assert r.flow_value == big and r.flow.dtype == np.int64
+    check_flow(A, r.flow, r.flow_value, 0, 2)
+    assert scs.maximum_flow(A, 0, 2).flow_value != big  # SciPy casts to int32
+
+
+def test_maximum_flow_errors_like_scipy():
+    A = sp.csr_array(np.array([[0, 3], [0, 0]]))
+    cases = [(A.tocoo(), 0, 1, {}), (A.astype(float), 0, 1, {}), (A, 0, 0, {}), (A, 0, 5, {}), (A, -1, 1, {}),
+             (A, 0, 1, dict(method="xx")), (sp.csr_array(np.ones((2, 3), dtype=int)), 0, 1, {})]
+    for G, s, t, kw in cases:
+        with pytest.raises(Exception) as theirs:
+            scs.maximum_flow(G, s, t, **kw)
+        with pytest.raises(type(theirs.value), match=str(theirs.value).replace("(", r"\(").replace(")", r"\)")
+                           .replace(".", r"\.")):
+            gcs.maximum_flow(G, s, t, **kw)
+
+
+# -- helpers ----------------------------------------------------------------------------------------------------
+
+def test_reconstruct_path_and_dist_matrix():
+    rng = np.random.default_rng(2)
+    G = dense_graph(rng, 8, 0.4, specials=False)
+    D, P = gcs.shortest_path(G, return_predecessors=True)
+    np.testing.assert_array_equal(gcs.construct_dist_matrix(G, P), scs.construct_dist_matrix(G, P))
+    np.testing.assert_allclose(gcs.construct_dist_matrix(G, P), D)
+    _, p = gcs.breadth_first_order(G, 0)
+    np.testing.assert_array_equal(gcs.reconstruct_path(G, p).toarray(), scs.reconstruct_path(G, p).toarray())
+    assert gcs.csgraph_from_dense is scs.csgraph_from_dense and gcs.laplacian is scs.laplacian
+
+
+@pytest.mark.parametrize("c", [1.0, 0.5, 3.0, 0.1])
+@pytest.mark.parametrize("directed", [True, False])
+def test_equal_weights_search_breadth_first_with_exact_distances(c, directed):
+    """All arcs weigh c: searched breadth-first when c's multiples are exact (not for 0.1), same distances."""
+    rng = np.random.default_rng(int(c * 10))
+    A = sparse_graph(rng, 40, 0.06, explicit_zeros=False)
+    A.data[:] = c
+    src = [0, 5, 17]
+    for f in ("dijkstra", "johnson", "bellman_ford"):
+        D0 = getattr(scs, f)(A, directed=directed, indices=src)
+        D1, P1 = getattr(gcs, f)(A, directed=directed, indices=src, return_predecessors=True)
+        np.testing.assert_array_equal(D1, D0)
+        assert_valid_predecessors(A, D1, P1, src, directed)
+    D0 = scs.dijkstra(A, directed=directed, indices=src, limit=2 * c)
+    np.testing.assert_array_equal(gcs.dijkstra(A, directed=directed, indices=src, limit=2 * c), D0)
+    np.testing.assert_array_equal(gcs.dijkstra(A, directed=directed, indices=src, unweighted=True),
+                                  scs.dijkstra(A, directed=directed, indices=src, unweighted=True))
+
+
+def test_bad_graph_reported_before_bad_method():
+    for bad in (np.ones((2, 3)), sp.csr_array(np.ones((2, 3)))):
+        with pytest.raises(ValueError) as theirs:
+            scs.shortest_path(bad, method="XX")
+        with pytest.raises(ValueError, match=re.escape(str(theirs.value))):
+            gcs.shortest_path(bad, method="XX")
