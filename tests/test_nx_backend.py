@@ -223,6 +223,11 @@ def test_can_run_refusals_and_should_run():
     assert bi.can_run("pagerank", (G,), {}) == "pagerank is not implemented by semiring_paths"
     assert isinstance(bi.should_run("floyd_warshall_numpy", (G,), {}), str)
     assert bi.should_run("floyd_warshall_numpy", (nx.path_graph(100),), {}) is True
+    big = nx.path_graph(5000)
+    assert bi.should_run("single_source_dijkstra_path_length", (big, 0), {}) is True
+    for name in ("connected_components", "single_source_shortest_path_length", "has_path"):
+        assert "NetworkX" in bi.should_run(name, (big, 0), {})  # linear in NetworkX: stays there
+        assert bi.should_run(name, (bi.convert_from_nx(big), 0), {}) is True  # already converted: runs here
     # a weight function: NetworkX's own code answers, with or without the backend configured
     f = lambda u, v, d: 2  # noqa: E731
     with nx.config.backend_priority(algos=[B]):

@@ -11,6 +11,7 @@ of the same total weight (the same forest when the weights are distinct).
 
 from __future__ import annotations
 
+from itertools import repeat
 from math import isnan
 from typing import Any
 
@@ -68,8 +69,10 @@ def minimum_spanning_tree(
         raise nx.NetworkXNotImplemented("not implemented for directed type")
     if G.is_multigraph() and algorithm in ("boruvka", "borůvka"):
         raise nx.NetworkXNotImplemented("not implemented for multigraph type")
-    edges = _candidate_edges(G)
     nodes = G.nodes
+    if not G.multigraph and G.edge_data is not None:
+        return _build(G, _simple_picks(G, weight, ignore_nan))
+    edges = _candidate_edges(G)
     kept, vals = [], []
     for e in edges:
         wt = e[3].get(weight, 1)
@@ -81,14 +84,42 @@ def minimum_spanning_tree(
             raise ValueError(f"NaN found as an edge weight. Edge {shown}")
         kept.append(e)
         vals.append(wt)
-    w = as_value_array(vals)
-    order = np.argsort(w, kind="stable")
-    rank = np.empty(len(kept), np.int64)
-    rank[order] = np.arange(len(kept))
     ends = np.array([(e[0], e[1]) for e in kept], dtype=np.int32).reshape(-1, 2)
-    H = Graph.from_edges(ends[:, 0], ends[:, 1], rank, n=len(nodes), directed=True)
-    chosen = np.sort(_msf(H).edges[2]) if len(kept) else np.zeros(0, np.int64)
+    positions = _kruskal_positions(ends[:, 0], ends[:, 1], as_value_array(vals), len(nodes))
+    return _build(G, [kept[i] for i in positions.tolist()])
 
+
+def _kruskal_positions(ends_i: np.ndarray, ends_j: np.ndarray, w: np.ndarray, n: int) -> np.ndarray:
+    """Positions (into the candidate list) of the forest's edges, in Kruskal's order (stable by weight)."""
+    order = np.argsort(w, kind="stable")
+    rank = np.empty(w.size, np.int64)
+    rank[order] = np.arange(w.size)
+    if w.size == 0:
+        return order
+    H = Graph.from_edges(ends_i, ends_j, rank, n=n, directed=True)
+    return order[np.sort(_msf(H).edges[2])]
+
+
+def _simple_picks(G: BackendGraph, weight: Any, ignore_nan: bool) -> list[tuple]:
+    """The forest of a graph without parallel edges, with array passes only (no Python step per edge)."""
+    arcs = np.flatnonzero(G.dst >= G.src)  # each edge once, from its earlier end, as G.edges() lists it
+    w = G.weights(weight)[arcs]
+    if w.dtype.kind == "f":
+        nan = np.isnan(w)
+        if nan.any():
+            if not ignore_nan:
+                e = int(arcs[np.argmax(nan)])
+                shown = (G.nodes[int(G.src[e])], G.nodes[int(G.dst[e])], G.edge_data[e])
+                raise ValueError(f"NaN found as an edge weight. Edge {shown}")
+            arcs, w = arcs[~nan], w[~nan]
+    picked = arcs[_kruskal_positions(G.src[arcs], G.dst[arcs], w, len(G.nodes))]
+    data = G.edge_data
+    return list(zip(G.src[picked].tolist(), G.dst[picked].tolist(), repeat(None), map(data.__getitem__, picked.tolist())))
+
+
+def _build(G: BackendGraph, picked: list[tuple]):
+    """The forest as NetworkX builds it: G's class, graph and node data, edges in Kruskal's order."""
+    nodes = G.nodes
     cls = G.nx_class if isinstance(G.nx_class, type) and issubclass(G.nx_class, nx.Graph) else None
     T = (cls or (nx.MultiGraph if G.multigraph else nx.Graph))()
     T.graph.update(G.graph)
@@ -96,7 +127,6 @@ def minimum_spanning_tree(
         T.add_nodes_from(zip(nodes, G.node_data))
     else:
         T.add_nodes_from(nodes)
-    picked = [kept[i] for i in order[chosen].tolist()]
     if G.multigraph:
         T.add_edges_from((nodes[i], nodes[j], k, d) for i, j, k, d in picked)
     else:
