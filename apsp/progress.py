@@ -1,4 +1,4 @@
-"""Progress of long closures, shown by tqdm: a text bar on a terminal, a widget in Jupyter.
+"""Progress of long closures, shown by tqdm: a text bar on a terminal, a widget in Jupyter (with ipywidgets).
 
 :class:`Progress` is a :class:`tqdm.auto.tqdm` counting abstract work units
 (semiring multiply-adds: ``n^3`` for a closure of ``n`` vertices), with what
@@ -22,7 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from tqdm.auto import tqdm
+try:  # the Jupyter widget needs ipywidgets; without it tqdm.auto warns at import: use the text bar quietly
+    import ipywidgets  # noqa: F401
+except ImportError:
+    from tqdm.std import tqdm
+else:
+    from tqdm.auto import tqdm
 
 __all__ = ["Progress", "DELAY"]
 

@@ -178,7 +178,7 @@ def all_pairs_shortest_paths(
 
 
 def _bar(total: int, show: bool | None, desc: str):
-    from tqdm.auto import tqdm
+    from apsp.progress import tqdm  # the text bar, or the Jupyter widget where ipywidgets is present
 
     return tqdm(total=total, desc=desc, unit="rows", disable=not show, mininterval=0.5, leave=False)
 

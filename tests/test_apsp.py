@@ -299,7 +299,7 @@ def test_progress_ends_at_100_percent_for_every_method(capsys, method):
 
 
 def test_progress_is_tqdm():
-    from tqdm.auto import tqdm
+    from tqdm import tqdm  # the base of the text bar and of the notebook widget
 
     with Progress(10, "x", enabled=False) as bar:
         assert isinstance(bar, tqdm)

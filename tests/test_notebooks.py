@@ -29,7 +29,7 @@ RUNNER = _runner()
 
 
 def test_there_are_notebooks():
-    assert len(PATHS) >= 3, [p.name for p in PATHS]
+    assert len(PATHS) >= 4, [p.name for p in PATHS]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
