@@ -33,7 +33,7 @@ from _common import machine, markdown_table, write_results  # noqa: E402
 import graphs  # noqa: E402
 from graphs import generators as gen  # noqa: E402
 
-__all__ = ["run_cpu", "run_gpu", "add_arguments", "table", "simd_flags"]
+__all__ = ["run_cpu", "run_gpu", "add_arguments", "table"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -72,16 +72,6 @@ def _pairs(G, kind: str, seed: int = 0):
     return [("two top hubs", int(order[0]), int(order[1])), ("random", a, b)]
 
 
-def simd_flags() -> str:
-    """The CPU's SIMD flags (from /proc/cpuinfo), for the record."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                keep = ("sse", "ssse", "avx", "fma", "f16c", "amx")
-                return " ".join(f for f in line.split(":", 1)[1].split() if f.startswith(keep))
-    except OSError:
-        pass
-    return ""
 
 
 def _interleaved(fns, repeats: int, budget_s: float = 120.0, first: list[float] | None = None):
@@ -224,7 +214,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = run_gpu(args) if args.gpu else run_cpu(args)
     stem = "flow-gpu" if args.gpu else "flow-cpu"
     md = table(rows)
-    info = machine() | {"simd": simd_flags()}
+    info = machine()
     j, _ = write_results(stem, {"machine": info, "rows": rows}, f"CPU: {info['cpu']} ({info['cores']} cores; {info['simd']})\n\n" + md)
     _plot(rows, j.with_suffix(".png"))
     print(md)

@@ -155,16 +155,6 @@ def _timed(fn) -> float:
     return time.perf_counter() - t
 
 
-def simd_flags() -> str:
-    """The SIMD flags of this CPU (from /proc/cpuinfo)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                keep = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni")
-                return " ".join(f for f in line.split(":", 1)[1].split() if f in keep)
-    except OSError:
-        pass
-    return ""
 
 
 def table(rows: list[dict]) -> str:
@@ -218,7 +208,7 @@ def main() -> None:
     rows = run_gpu(args) if args.gpu else run_cpu(args)
     md = table(rows)
     stem = "mst-gpu" if args.gpu else "mst-cpu"
-    m = {**machine(), "simd": simd_flags()}
+    m = machine()
     write_results(stem, {"machine": m, "rows": rows}, md)
     plot(rows, stem, f"minimum spanning forest, {m['cpu']} ({m['cores']} cores)")
     print(md)

@@ -35,8 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import machine, markdown_table, median_time, write_results  # noqa: E402
-from _mst_bench import simd_flags  # noqa: E402
+from _common import machine, markdown_table, median_time, set_quick, write_results  # noqa: E402
 
 import apsp  # noqa: E402
 import graphs  # noqa: E402
@@ -166,8 +165,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--gpu", action="store_true", help="time the GPU route against SciPy on this CPU")
     p.add_argument("--gpu-n", type=int, default=4096)
     p.add_argument("--gpu-scale", type=int, default=20)
+    p.add_argument("--quick", action="store_true", help="small sizes, two repeats (results/quick/)")
     args = p.parse_args(argv)
-    info = {**machine(), "simd": simd_flags()}
+    if args.quick:
+        args.n, args.sources, args.repeats = min(args.n, 512), min(args.sources, 16), min(args.repeats, 2)
+        args.gpu_n, args.gpu_scale = min(args.gpu_n, 1024), min(args.gpu_scale, 16)
+    set_quick(args.quick)
+    info = machine()
     start = time.perf_counter()
     rows = run_gpu(args) if args.gpu else run_cpu(args)
     stem = "csgraph-gpu" if args.gpu else "csgraph-cpu"

@@ -39,22 +39,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import interleaved_gpu_times, machine, markdown_table, write_results  # noqa: E402
+from _common import interleaved_gpu_times, machine, markdown_table, set_quick, write_results  # noqa: E402
 
 import semiring as sr  # noqa: E402
 from semiring.batched import batched_matmul  # noqa: E402
-
-
-def simd_flags() -> str:
-    """The SIMD flags of this CPU (from /proc/cpuinfo)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                have = set(line.split(":", 1)[1].split())
-                return " ".join(f for f in ("avx2", "fma", "avx512f", "avx512bw", "avx512vl") if f in have)
-    except OSError:
-        pass
-    return "unknown"
 
 
 def interleaved_times(fns: list, repeats: int) -> list[float]:
@@ -131,14 +119,15 @@ def run(n: int, nb: int, bs: int, tiny_nb: int, repeats: int, gpu: bool) -> list
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="n = 512, batches 64 x 32^3 and 1024 x 8^3")
     ap.add_argument("--gpu", action="store_true", help="CuPy arrays on the GPU, CUDA-event timing")
     ap.add_argument("--repeats", type=int, default=5)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    set_quick(args.quick)
     n, nb, bs, tiny_nb = (512, 64, 32, 1024) if args.quick else (2048, 256, 64, 16384)
-    info = machine() | {"simd": simd_flags(), "load_average_1min_before": round(os.getloadavg()[0], 2)}
+    info = machine() | {"load_average_1min_before": round(os.getloadavg()[0], 2)}
     stem = "einsum-cpu"
     if args.gpu:
         import cupy as cp
@@ -146,8 +135,6 @@ def main() -> None:
         name = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
         info["gpu"] = name
         stem = "einsum-gpu-" + name.lower().replace(" ", "-")
-    if args.quick:
-        stem += "-quick"
     rows = run(n, nb, bs, tiny_nb, args.repeats, args.gpu)
     where = info.get("gpu") or (f"{info['cpu']} ({info['cores']} cores; {info['simd']}; load average "
                                 f"{info['load_average_1min_before']} before the run)")

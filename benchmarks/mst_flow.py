@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> None:
         args.flow_grid = args.flow_grid or (300 if args.gpu else 100)
         args.flow_scale = args.flow_scale or (14 if args.gpu else 10)
     set_quick(args.quick)
-    info = {**machine(), "simd": mst.simd_flags()}
+    info = machine()
     where = "gpu" if args.gpu else "cpu"
     stem = f"mst_flow-gpu-{_device_slug()}" if args.gpu else "mst_flow-cpu"
     if args.gpu:

@@ -26,19 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import networkx as nx  # noqa: E402
-from _common import machine, markdown_table, median_time, write_results  # noqa: E402
+from _common import machine, markdown_table, median_time, set_quick, write_results  # noqa: E402
 
 B = "semiring_paths"
 
 
-def simd_flags() -> list[str]:
-    try:
-        flags = next(
-            line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags")
-        ).split()
-    except (OSError, StopIteration):
-        return []
-    return [f for f in ("avx2", "avx512f") if f in flags]
 
 
 def weighted(G, seed, attr="weight", low=1, high=100):
@@ -97,15 +89,16 @@ def crossover() -> list[dict]:
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller floyd_warshall_numpy (n = 300)")
     ap.add_argument("--crossover", action="store_true", help="also time small graphs for the should_run thresholds")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    set_quick(args.quick)
     nx.config.cache_converted_graphs = False  # conversion included in every backend call
-    info = {**machine(), "simd": simd_flags(), "networkx": nx.__version__}
+    info = {**machine(), "networkx": nx.__version__}
     print(
-        f"# {info['cpu']} ({', '.join(info['simd']) or 'no avx2/avx512f'}), {info['cores']} cores, networkx {nx.__version__}"
+        f"# {info['cpu']} ({info['simd'] or 'no SIMD flags read'}), {info['cores']} cores, networkx {nx.__version__}"
     )
     rows, results = [], []
     for name, fn, repeats in cases(args.quick):
@@ -120,7 +113,7 @@ def main() -> None:
             f"{name:60s} semiring_paths {ours * 1e3:9.1f} ms   networkx {theirs * 1e3:9.1f} ms   {theirs / ours:7.1f}x",
             flush=True,
         )
-    md = f"# NetworkX through the semiring_paths backend (conversion included)\n\n{info['cpu']}; SIMD: {', '.join(info['simd']) or 'none'}; {info['cores']} cores; networkx {nx.__version__}; {info['date']}\n\n"
+    md = f"# NetworkX through the semiring_paths backend (conversion included)\n\n{info['cpu']}; SIMD: {info['simd'] or 'none'}; {info['cores']} cores; networkx {nx.__version__}; {info['date']}\n\n"
     md += markdown_table(["case", "semiring_paths ms (median)", "networkx ms (median)", "speed-up"], rows)
     payload = {"machine": info, "results": results}
     if args.crossover:

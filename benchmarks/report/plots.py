@@ -246,7 +246,38 @@ def single_pair(r: Result, folder: Path) -> list[Figure]:
     return [(_save(fig, folder, f"{r.stem}-speedup.png"), "speed-up against SciPy")]
 
 
+def csgraph(r: Result, folder: Path) -> list[Figure]:
+    rows = r.data.get("rows", [])
+    labels = [f"{x['what']} ({x['size']})" for x in rows if x.get("speedup")]
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(labels)), 4.6))
+    _speedups(ax, labels, {"graphs.csgraph": [x["speedup"] for x in rows if x.get("speedup")]})
+    _title(ax, "graphs.csgraph: speed-up against scipy.sparse.csgraph on the same input", r)
+    return [(_save(fig, folder, f"{r.stem}-speedup.png"), "speed-up against scipy.sparse.csgraph")]
+
+
+def nx_backend(r: Result, folder: Path) -> list[Figure]:
+    res = r.data.get("results", [])
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(res)), 4.4))
+    _speedups(ax, [x["case"] for x in res], {"semiring_paths backend": [x["speedup"] for x in res]})
+    _title(ax, "NetworkX backend: speed-up against NetworkX's own (conversion included)", r)
+    return [(_save(fig, folder, f"{r.stem}-speedup.png"), "speed-up against NetworkX")]
+
+
+def einsum(r: Result, folder: Path) -> list[Figure]:
+    rows = r.data.get("rows", [])
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    labels = [f"{x['case']}\n{x['shape']}" for x in rows]
+    _columns(ax, labels, {"einsum": [x["einsum_s"] for x in rows], "reference": [x["reference_s"] for x in rows]})
+    ax.set_ylabel("median seconds, log scale", fontsize=8)
+    _title(ax, "semiring.einsum against the semiring products it reduces to (chain) or a Python loop (batches)", r)
+    return [(_save(fig, folder, f"{r.stem}-times.png"), "einsum and its reference, seconds")]
+
+
 PLOTTERS: dict[str, Callable[[Result, Path], list[Figure]]] = {
+    "csgraph": csgraph, "nx_backend": nx_backend, "einsum": einsum,
     "gemm_cpu": gemm_cpu, "gemm_gpu": gemm_gpu, "apsp_cpu": apsp_cpu, "apsp_gpu": apsp_gpu,
     "traversal_cpu": traversal_cpu, "traversal_gpu": traversal_gpu, "mst_flow": mst_flow,
     "single_pair": single_pair,

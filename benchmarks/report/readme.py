@@ -280,6 +280,43 @@ def single_pair(src: Sources) -> list[list[str]]:
              f"{grid[-1]} / {road[-1]}"]]
 
 
+def csgraph_cpu(src: Sources) -> list[list[str]]:
+    rows = src("csgraph-cpu.json")["rows"]
+    fw = next(r for r in rows if r["what"].startswith("shortest_path(method='FW') dense float64"))
+    dj = next(r for r in rows if r["what"].startswith("dijkstra(") and "random weights" not in r["what"])
+    djw = next((r for r in rows if r["what"].startswith("dijkstra(") and "random weights" in r["what"]), None)
+    k = re.search(r"<(\d+) sources>", dj["what"]).group(1)
+    ours = f"{dj['ours_s'] * 1e3:.0f}" + (f" / {djw['ours_s'] * 1e3:.0f}" if djw else "")
+    theirs = f"{dj['scipy_s'] * 1e3:.0f}" + (f" / {djw['scipy_s'] * 1e3:.0f}" if djw else "")
+    ratio = _x(dj["speedup"]) + (f" / {_x(djw['speedup'])}" if djw else "")
+    return [
+        [f"CPU `graphs.csgraph.shortest_path(method='FW')`, dense {fw['size'].replace('n=', 'n = ')}",
+         f"{fw['ours_s']:.3f} s ({100 * fw['ours_vs_engine_rate']:.0f}% of the engine's rate)",
+         f"SciPy {fw['scipy_s']:.2f} s", _x(fw["speedup"])],
+        [f"CPU `graphs.csgraph.dijkstra`, {k} sources of email-Enron (unit / random weights)", f"{ours} ms",
+         f"SciPy {theirs} ms", ratio],
+    ]
+
+
+def nx_backend_cpu(src: Sources) -> list[list[str]]:
+    res = src("nx_backend-cpu.json")["results"]
+    fw = next(r for r in res if r["case"].startswith("floyd_warshall_numpy"))
+    mf = next(r for r in res if r["case"].startswith("maximum_flow_value"))
+    n = re.search(r"\((\d+),", fw["case"]).group(1)
+    return [[f"CPU NetworkX backend: `floyd_warshall_numpy` ({n} nodes) / `maximum_flow_value`, conversion included",
+             f"{fw['backend_s'] * 1e3:.0f} / {mf['backend_s'] * 1e3:.0f} ms",
+             f"NetworkX {fw['networkx_s'] * 1e3:.0f} / {mf['networkx_s'] * 1e3:.0f} ms",
+             f"{_x(fw['speedup'])} / {_x(mf['speedup'])}"]]
+
+
+def einsum_cpu(src: Sources) -> list[list[str]]:
+    rows = src("einsum-cpu.json")["rows"]
+    chain = next(r for r in rows if r["case"].startswith("chain"))
+    return [[f"CPU `semiring.einsum` `{chain['case'].split()[-1]}` min-plus, {chain['shape']}",
+             f"{chain['einsum_s']:.3f} s", f"the {chain['reference']} it reduces to {chain['reference_s']:.3f} s",
+             f"{chain['ratio']:.3f}x the time"]]
+
+
 def _line(cells: list[str]) -> str:
     """One markdown table line; an empty cell is written ``| |``."""
     return "|" + "|".join(f" {c} " if c else " " for c in cells) + "|"
@@ -288,6 +325,7 @@ def _line(cells: list[str]) -> str:
 #: The table's rows, in order.
 ROWS: tuple[Callable[[Sources], list[list[str]]], ...] = (
     gemm_cpu, apsp_cpu, traversal_cpu, gemm_gpu, apsp_gpu, traversal_gpu, mst_flow_cpu, mst_flow_gpu, single_pair,
+    csgraph_cpu, nx_backend_cpu, einsum_cpu,
 )
 
 

@@ -80,14 +80,14 @@ SUITES: tuple[Suite, ...] = (
     Suite("single_pair", "single_pair", "cpu", "Single-pair routes on the CPU", ("single_pair-cpu.json",),
           layout="single_pair"),
     Suite("csgraph", "csgraph", "cpu", "scipy.sparse.csgraph drop-in on the CPU", ("csgraph-cpu.json",),
-          optional=True),
+          layout="csgraph", optional=True),
     Suite("csgraph_gpu", "csgraph", "gpu", "scipy.sparse.csgraph drop-in on the GPU", ("csgraph-gpu*.json",),
-          argv=("--gpu",), quick_argv=("--gpu", "--quick"), optional=True),
+          layout="csgraph", argv=("--gpu",), quick_argv=("--gpu", "--quick"), optional=True),
     Suite("nx_backend", "nx_backend", "cpu", "NetworkX backend on the CPU", ("nx_backend-cpu.json",),
-          optional=True),
-    Suite("einsum", "einsum", "cpu", "Semiring einsum on the CPU", ("einsum-cpu.json",), optional=True),
+          layout="nx_backend", optional=True),
+    Suite("einsum", "einsum", "cpu", "Semiring einsum on the CPU", ("einsum-cpu.json",), layout="einsum", optional=True),
     Suite("einsum_gpu", "einsum", "gpu", "Semiring einsum on the GPU", ("einsum-gpu*.json",),
-          argv=("--gpu",), quick_argv=("--gpu", "--quick"), optional=True),
+          layout="einsum", argv=("--gpu",), quick_argv=("--gpu", "--quick"), optional=True),
 )
 
 

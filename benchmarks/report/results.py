@@ -52,7 +52,8 @@ def simd_summary(machine: dict) -> str:
     flags = machine.get("simd")
     if flags is None:
         return "SIMD flags not recorded"
-    have = [f for f in ("avx2", "avx512f") if f in str(flags).split()]
+    words = flags if isinstance(flags, list) else str(flags).split()  # a list in some older files
+    have = [f for f in ("avx2", "avx512f") if f in words]
     return " ".join(have) if have else "neither avx2 nor avx512f"
 
 
