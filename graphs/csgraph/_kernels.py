@@ -15,7 +15,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["dense_nulls", "symmetrize_min", "null_predecessors", "breadth_first", "depth_first"]
+__all__ = ["dense_nulls", "symmetrize_min", "null_predecessors", "breadth_first", "depth_first", "strong_labels",
+           "row_starts"]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -208,3 +209,19 @@ def strong_labels(indptr, indices, labels):  # pragma: no cover - jitted
     for v in range(n):
         labels[v] = (n - 1) - labels[v]
     return (n - 1) - label
+
+
+@nb.njit(cache=True, nogil=True)
+def row_starts(arcs, indptr, out):  # pragma: no cover - jitted
+    """``out[r]`` = how many of the increasing arc ids ``arcs`` lie before ``indptr[r]`` (a merge walk).
+
+    The row pointer of the CSR matrix that keeps only the entries ``arcs`` of a
+    CSR matrix with row pointer ``indptr``.
+    """
+    j = 0
+    k = arcs.shape[0]
+    for r in range(indptr.shape[0]):
+        b = indptr[r]
+        while j < k and arcs[j] < b:
+            j += 1
+        out[r] = j
