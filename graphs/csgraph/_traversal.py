@@ -6,9 +6,9 @@ SciPy's neighbour order (for ``directed=False`` the row, then the row of the
 transpose), so node lists and predecessors equal SciPy's exactly.
 ``connected_components``: weak components reuse the library's union-find
 (:mod:`graphs._cc_kernels`) and are numbered by their smallest vertex, as
-SciPy's are; strong components run a port of SciPy 1.17's own search
-(Pearce's variant of Tarjan's algorithm, :func:`graphs.csgraph._kernels.strong_labels`),
-because SciPy numbers them in the order that search completes them.  On
+SciPy's are; strong components run Pearce's variant of Tarjan's algorithm
+with SciPy 1.17's visiting order (:func:`graphs.csgraph._kernels.strong_labels`),
+because SciPy numbers them in the order its search completes them.  On
 the GPU, weak components run on the device (:func:`graphs.connected_components`);
 traversals and strong components run on a host copy and return CuPy arrays.
 """
