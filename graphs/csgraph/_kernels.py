@@ -66,7 +66,11 @@ def breadth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred, n
 
     ``indptr2`` / ``indices2`` is the transpose for an undirected walk (an
     ``indptr2`` of zeros for a directed one).  ``pred`` starts all ``null``.
+    Visits are marked in a byte per vertex (a smaller working set than the
+    predecessors it used to test).
     """
+    seen = np.zeros(node_list.shape[0], dtype=np.uint8)
+    seen[head] = 1
     node_list[0] = head
     i_nl = 0
     i_end = 1
@@ -74,13 +78,15 @@ def breadth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred, n
         p = node_list[i_nl]
         for k in range(indptr1[p], indptr1[p + 1]):
             c = indices1[k]
-            if c != head and pred[c] == null:
+            if seen[c] == 0:
+                seen[c] = 1
                 node_list[i_end] = c
                 pred[c] = p
                 i_end += 1
         for k in range(indptr2[p], indptr2[p + 1]):
             c = indices2[k]
-            if c != head and pred[c] == null:
+            if seen[c] == 0:
+                seen[c] = 1
                 node_list[i_end] = c
                 pred[c] = p
                 i_end += 1

@@ -54,7 +54,7 @@ def _order(kind: str, csgraph, i_start, directed: bool, return_predecessors: boo
     gpu = is_gpu_input(csgraph)
     n, p1, i1, p2, i2 = _csr_pair(csgraph, directed)
     head = check_vertex_index(i_start, n, "i_start")
-    node_list = np.full(n, NULL, dtype=np.int32)
+    node_list = np.empty(n, dtype=np.int32)  # only the first `length` entries are written and returned
     pred = np.full(n, NULL, dtype=np.int32)
     if kind == "bfs":
         length = K.breadth_first(head, p1, i1, p2, i2, node_list, pred, NULL)
