@@ -146,7 +146,8 @@ def _dijkstra_indexed(indptr, indices, w, s, dist, pred, lo, hi, hk, hv, pos):  
 
     ``hk`` / ``hv`` (keys, vertices) have room for ``n`` entries; ``pos[v]`` is
     ``-1`` for a vertex not seen yet (everywhere on entry), its heap slot while
-    queued, ``-2`` once settled.  The heap never holds a vertex twice, so it
+    queued, ``-2`` once settled (never read for a settled vertex: no arc
+    improves it).  The heap never holds a vertex twice, so it
     stays within ``n`` entries (a lazy-deletion heap grows to the number of
     improvements, up to ``m``) and no stale entry is ever popped.
     """
@@ -164,11 +165,10 @@ def _dijkstra_indexed(indptr, indices, w, s, dist, pred, lo, hi, hk, hv, pos):  
         settled += 1
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
-            pv = pos[v]
-            if pv == -2:
-                continue
+            # A settled v needs no test of its own: dist[v] <= d <= nd (weights >= 0, the sum saturates).
             nd = _add(d, w[e], lo, hi)
             if nd < dist[v]:
+                pv = pos[v]
                 dist[v] = nd
                 pred[v] = u
                 if pv == -1:
