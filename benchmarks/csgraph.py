@@ -20,9 +20,10 @@ CPU: ``shortest_path(method="FW")`` at n = 4096 (SciPy timed at n/2 and scaled
 by 8, the O(n^3) of Floyd-Warshall) and ``dijkstra`` from 1024 sources of R-MAT
 scale 20 (SciPy timed on 16 of those sources and scaled by 64).
 
-Results: ``benchmarks/results/csgraph-cpu.{json,md}`` (``csgraph-gpu.{json,md}``).
+Results: ``benchmarks/results/csgraph-cpu.{json,md}`` (``csgraph-gpu.{json,md}``); ``--quick``
+runs small sizes and writes under ``results/quick/``.
 
-    PYTHONPATH=. python3 benchmarks/csgraph.py [--n 2048] [--sources 64] [--repeats 5] [--rmat-scale 18] [--gpu]
+    PYTHONPATH=. python3 benchmarks/csgraph.py [--n 2048] [--sources 64] [--repeats 5] [--rmat-scale 18] [--gpu] [--quick]
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import machine, markdown_table, median_time, write_results  # noqa: E402
+from _common import machine, markdown_table, median_time, set_quick, write_results  # noqa: E402
 from _mst_bench import simd_flags  # noqa: E402
 
 import apsp  # noqa: E402
@@ -179,7 +180,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--gpu", action="store_true", help="time the GPU route against SciPy on this CPU")
     p.add_argument("--gpu-n", type=int, default=4096)
     p.add_argument("--gpu-scale", type=int, default=20)
+    p.add_argument("--quick", action="store_true",
+                   help="small sizes (FW n=512, 8 sources, R-MAT 12; GPU: n=1024, R-MAT 14), 2 rounds, "
+                        "results under results/quick/")
     args = p.parse_args(argv)
+    if args.quick:
+        args.n, args.sources, args.repeats, args.rmat_scale = 512, 8, 2, 12
+        args.gpu_n, args.gpu_scale = 1024, 14
+    set_quick(args.quick)
     info = {**machine(), "simd": simd_flags(), "load_avg_start": list(os.getloadavg())}
     start = time.perf_counter()
     rows = run_gpu(args) if args.gpu else run_cpu(args)
