@@ -11,21 +11,25 @@ CPU (default):
   random weights (engine :func:`graphs.multi_source_sssp` on the same sources);
 * on the same graph, the other drop-ins: ``breadth_first_order``,
   ``depth_first_order`` (from the vertex of most arcs), ``connected_components``
-  (weak, strong), ``minimum_spanning_tree``.
+  (weak, strong), ``minimum_spanning_tree`` (unit weights: all ties);
+* ``minimum_spanning_tree`` with random weights on email-Enron and on R-MAT
+  scale 18 (``graphs.generators.rmat(18, 16, seed=1)``).
 
 ``--gpu`` times the GPU route (CuPy inputs) against SciPy on this machine's
 CPU: ``shortest_path(method="FW")`` at n = 4096 (SciPy timed at n/2 and scaled
 by 8, the O(n^3) of Floyd-Warshall) and ``dijkstra`` from 1024 sources of R-MAT
 scale 20 (SciPy timed on 16 of those sources and scaled by 64).
 
-Results: ``benchmarks/results/csgraph-cpu.{json,md}`` (``csgraph-gpu.{json,md}``).
+Results: ``benchmarks/results/csgraph-cpu.{json,md}`` (``csgraph-gpu.{json,md}``); ``--quick``
+runs small sizes and writes under ``results/quick/``.
 
-    PYTHONPATH=. python3 benchmarks/csgraph.py [--n 2048] [--sources 64] [--repeats 5] [--gpu]
+    PYTHONPATH=. python3 benchmarks/csgraph.py [--n 2048] [--sources 64] [--repeats 5] [--rmat-scale 18] [--gpu] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -112,6 +116,15 @@ def run_cpu(args) -> list[dict]:
         t0 = median_time(f0, repeats=args.repeats)
         t1 = median_time(f1, repeats=args.repeats)
         rows.append(row(f"{what} email-Enron", f"n={A.shape[0]} nnz={A.nnz}", t0, t1))
+    # The MST of an unweighted graph is all ties; with random weights the sort / Boruvka rounds are the cost.
+    R = graphs.generators.rmat(args.rmat_scale, 16, seed=1).to_scipy().astype(np.float64)
+    R.data = np.random.default_rng(3).random(R.nnz) + 0.01
+    for what, X in [("minimum_spanning_tree(A) email-Enron, random weights", Aw),
+                    (f"minimum_spanning_tree(A) R-MAT scale {args.rmat_scale}, random weights", R)]:
+        t0 = median_time(lambda X=X: scs.minimum_spanning_tree(X), repeats=args.repeats)
+        t1 = median_time(lambda X=X: gcs.minimum_spanning_tree(X), repeats=args.repeats)
+        same = (scs.minimum_spanning_tree(X) != gcs.minimum_spanning_tree(X)).nnz == 0
+        rows.append(row(what, f"n={X.shape[0]} nnz={X.nnz}", t0, t1, {"same_tree": bool(same)}))
     return rows
 
 
@@ -162,21 +175,26 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--sources", type=int, default=64, help="Dijkstra sources on email-Enron")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--scipy-repeats", type=int, default=1, help="repeats of SciPy's (slow) Floyd-Warshall")
+    p.add_argument("--rmat-scale", type=int, default=18, help="R-MAT scale of the random-weight MST case")
     p.add_argument("--gpu", action="store_true", help="time the GPU route against SciPy on this CPU")
     p.add_argument("--gpu-n", type=int, default=4096)
     p.add_argument("--gpu-scale", type=int, default=20)
-    p.add_argument("--quick", action="store_true", help="small sizes, two repeats (results/quick/)")
+    p.add_argument("--quick", action="store_true",
+                   help="small sizes (FW n=512, 8 sources, R-MAT 12; GPU: n=1024, R-MAT 14), 2 rounds, "
+                        "results under results/quick/")
     args = p.parse_args(argv)
     if args.quick:
-        args.n, args.sources, args.repeats = min(args.n, 512), min(args.sources, 16), min(args.repeats, 2)
-        args.gpu_n, args.gpu_scale = min(args.gpu_n, 1024), min(args.gpu_scale, 16)
+        args.n, args.sources, args.repeats, args.rmat_scale = 512, 8, 2, 12
+        args.gpu_n, args.gpu_scale = 1024, 14
     set_quick(args.quick)
-    info = machine()
+    info = {**machine(), "load_avg_start": list(os.getloadavg())}
     start = time.perf_counter()
     rows = run_gpu(args) if args.gpu else run_cpu(args)
+    info["load_avg_end"] = list(os.getloadavg())
     stem = "csgraph-gpu" if args.gpu else "csgraph-cpu"
+    load = f"load average {info['load_avg_start'][0]:.2f} at the start, {info['load_avg_end'][0]:.2f} at the end"
     md = (f"# graphs.csgraph against scipy.sparse.csgraph ({'GPU' if args.gpu else 'CPU'}; CPU {info['cpu']}, "
-          f"{info['cores']} cores; {info['simd']}; {info['date']})\n\n"
+          f"{info['cores']} cores; {info['simd']}; {info['date']}; {load})\n\n"
           f"Medians of {args.repeats} runs (SciPy's Floyd-Warshall: {args.scipy_repeats}); speedup = SciPy / ours; "
           f"'ours / engine rate' = engine time / our time (100% = no wrapper cost).\n\n" + table(rows))
     write_results(stem, {"machine": info, "args": vars(args), "rows": rows,

@@ -12,6 +12,11 @@ minimum edges are then joined with a union-find.  The list is split between the
 worker threads of :mod:`semiring._cpu.threads` (each chunk compacted in place,
 with its own per-root minima, merged afterwards); :func:`filter_chunk` is that
 per-chunk pass and releases the GIL.
+
+When every weight is the same (an unweighted graph, a boolean matrix), the
+order ``(weight, arc id)`` is the arc order of the CSR itself, so Kruskal needs
+no sort: :func:`forest_in_arc_order` joins the candidate arcs in CSR order with
+a union-find in one pass, which gives the same (unique) forest.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from numba import njit
 
 from ._cc_kernels import _find  # union-find with path halving
 
-__all__ = ["NONE", "candidate_edges", "filter_chunk", "merge_minima", "join_minima", "compress"]
+__all__ = ["NONE", "all_equal", "forest_in_arc_order", "candidate_edges", "filter_chunk", "merge_minima", "join_minima", "compress"]
 
 
 @njit(cache=True, nogil=True)
@@ -47,6 +52,59 @@ def candidate_edges(indptr, indices, undirected):  # pragma: no cover - jitted
                 eid[k] = e
                 k += 1
     return eu, ev, eid
+
+
+@njit(cache=True, nogil=True)
+def all_equal(w):  # pragma: no cover - jitted
+    """True when every entry of ``w`` equals ``w[0]`` (an empty ``w`` too); a NaN is equal to nothing."""
+    if w.shape[0] == 0:
+        return True
+    w0 = w[0]
+    m = w.shape[0]
+    for lo in range(0, m, 4096):  # blocks without an exit inside (vectorised), a check after each
+        same = True
+        for i in range(lo, min(lo + 4096, m)):
+            same &= w[i] == w0
+        if not same:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def forest_in_arc_order(indptr, indices, undirected, parent, tree):  # pragma: no cover - jitted
+    """Kruskal over the candidate arcs in CSR order (all weights equal): arc ids of the forest into ``tree``.
+
+    ``parent`` must be ``arange(n)`` (int32) on entry; union by the smaller
+    root, as :func:`join_minima`.  Returns the number of forest arcs, written
+    to ``tree`` in increasing order.  The root of the row's vertex is kept
+    across its row (every union of that row involves its component), so each
+    arc costs one ``find``.
+    """
+    n = indptr.shape[0] - 1
+    k = 0
+    for u in range(n):
+        ru = parent[u]  # u's root: parent[u] is a root or points towards one
+        ru = _find(parent, ru)
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if v == u or (undirected and v < u):
+                continue
+            rv = parent[v]
+            if rv == ru:  # the common case once components grow: v hangs right under u's root
+                continue
+            rv = _find(parent, rv)
+            if rv != ru:
+                if ru < rv:
+                    parent[rv] = ru
+                else:
+                    parent[ru] = rv
+                    ru = rv
+                tree[k] = e
+                k += 1
+                parent[v] = ru  # v straight at the new root: later finds of v take one step
+                if k == n - 1:
+                    return k
+    return k
 
 
 @njit(inline="always")

@@ -89,46 +89,120 @@ def _heap_pop(hk, hv, size):
     return size
 
 
+@njit(inline="always")
+def _qheap_up(hk, hv, pos, i, key, val):
+    """Sift ``(key, val)`` up from slot ``i`` of the indexed 4-ary heap; ``pos[v]`` tracks every slot."""
+    while i > 0:
+        p = (i - 1) >> 2
+        pk = hk[p]
+        if pk <= key:
+            break
+        pv = hv[p]
+        hk[i] = pk
+        hv[i] = pv
+        pos[pv] = i
+        i = p
+    hk[i] = key
+    hv[i] = val
+    pos[val] = i
+
+
+@njit(inline="always")
+def _qheap_pop(hk, hv, pos, size):
+    """Remove the root of the indexed 4-ary heap (the caller read it before); returns the new size."""
+    size -= 1
+    key = hk[size]
+    val = hv[size]
+    i = 0
+    while True:
+        c = 4 * i + 1
+        if c >= size:
+            break
+        best = c
+        bk = hk[c]
+        e = min(c + 4, size)
+        for j in range(c + 1, e):
+            kj = hk[j]
+            if kj < bk:
+                bk = kj
+                best = j
+        if bk >= key:
+            break
+        bv = hv[best]
+        hk[i] = bk
+        hv[i] = bv
+        pos[bv] = i
+        i = best
+    if size > 0:
+        hk[i] = key
+        hv[i] = val
+        pos[val] = i
+    return size
+
+
+@njit(cache=True, nogil=True)
+def _dijkstra_indexed(indptr, indices, w, s, dist, pred, lo, hi, hk, hv, pos):  # pragma: no cover - jitted
+    """Dijkstra from ``s`` on an indexed 4-ary heap with decrease-key (weights >= 0).
+
+    ``hk`` / ``hv`` (keys, vertices) have room for ``n`` entries; ``pos[v]`` is
+    ``-1`` for a vertex not seen yet (everywhere on entry), its heap slot while
+    queued, ``-2`` once settled (never read for a settled vertex: no arc
+    improves it).  The heap never holds a vertex twice, so it
+    stays within ``n`` entries (a lazy-deletion heap grows to the number of
+    improvements, up to ``m``) and no stale entry is ever popped.
+    """
+    dist[s] = 0
+    hk[0] = dist[s]
+    hv[0] = s
+    pos[s] = 0
+    size = 1
+    settled = 0
+    while size > 0:
+        d = hk[0]
+        u = hv[0]
+        pos[u] = -2
+        size = _qheap_pop(hk, hv, pos, size)
+        settled += 1
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            # A settled v needs no test of its own: dist[v] <= d <= nd (weights >= 0, the sum saturates).
+            nd = _add(d, w[e], lo, hi)
+            if nd < dist[v]:
+                pv = pos[v]
+                dist[v] = nd
+                pred[v] = u
+                if pv == -1:
+                    _qheap_up(hk, hv, pos, size, nd, v)
+                    size += 1
+                else:
+                    _qheap_up(hk, hv, pos, pv, nd, v)
+    return settled
+
+
 @njit(cache=True, nogil=True)
 def dijkstra(indptr, indices, w, s, dist, pred, lo, hi):  # pragma: no cover - jitted
-    """Dijkstra from ``s`` with a binary heap and lazy deletion (weights >= 0).
+    """Dijkstra from ``s`` with an indexed 4-ary heap (weights >= 0).
 
     ``dist`` must hold ``hi`` and ``pred`` -1 everywhere on entry.  Returns the
     number of vertices settled.
     """
     n = indptr.shape[0] - 1
-    cap = indices.shape[0] + 1
-    hk = np.empty(cap, dtype=dist.dtype)
-    hv = np.empty(cap, dtype=np.int32)
-    done = np.zeros(n, dtype=np.uint8)
-    dist[s] = 0
-    size = _heap_push(hk, hv, 0, dist[s], s)
-    settled = 0
-    while size > 0:
-        d = hk[0]
-        u = hv[0]
-        size = _heap_pop(hk, hv, size)
-        if done[u] != 0 or d > dist[u]:
-            continue
-        done[u] = 1
-        settled += 1
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            if done[v] != 0:
-                continue
-            nd = _add(d, w[e], lo, hi)
-            if nd < dist[v]:
-                dist[v] = nd
-                pred[v] = u
-                size = _heap_push(hk, hv, size, nd, v)
-    return settled
+    hk = np.empty(n, dtype=dist.dtype)
+    hv = np.empty(n, dtype=np.int32)
+    pos = np.full(n, -1, dtype=np.int32)
+    return _dijkstra_indexed(indptr, indices, w, s, dist, pred, lo, hi, hk, hv, pos)
 
 
 @njit(cache=True, nogil=True)
 def dijkstra_many(indptr, indices, w, sources, D, P, lo, hi, r0, r1):  # pragma: no cover - jitted
-    """Dijkstra from ``sources[r]`` into row ``r`` of ``D`` / ``P`` for ``r`` in ``r0:r1``."""
+    """Dijkstra from ``sources[r]`` into row ``r`` of ``D`` / ``P`` for ``r`` in ``r0:r1`` (one heap for all)."""
+    n = indptr.shape[0] - 1
+    hk = np.empty(n, dtype=D.dtype)
+    hv = np.empty(n, dtype=np.int32)
+    pos = np.empty(n, dtype=np.int32)
     for r in range(r0, r1):
-        dijkstra(indptr, indices, w, sources[r], D[r], P[r], lo, hi)
+        pos[:] = -1
+        _dijkstra_indexed(indptr, indices, w, sources[r], D[r], P[r], lo, hi, hk, hv, pos)
 
 
 @njit(cache=True, nogil=True)

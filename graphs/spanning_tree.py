@@ -180,9 +180,11 @@ def _forest_arcs_cpu(G: Graph) -> np.ndarray:
     """Arc ids (sorted, int64) of the minimum spanning forest: Boruvka rounds on the CPU."""
     from semiring._cpu.threads import num_threads, run_rows
 
-    eu, ev, eid = K.candidate_edges(G.indptr, G.indices, not G.directed)
-    ew = G.weights[eid] if G.weights is not None else np.zeros(eid.shape[0], dtype=np.int8)
     n = G.n
+    if G.weights is None or K.all_equal(G.weights):  # all ties: Kruskal in CSR order, no sort, one pass
+        return _forest_arcs_all_ties(G.indptr, G.indices, not G.directed)
+    eu, ev, eid = K.candidate_edges(G.indptr, G.indices, not G.directed)
+    ew = G.weights[eid]
     parent = np.arange(n, dtype=np.int32)
     tree = np.empty(max(n - 1, 0), dtype=np.int64)
     k = 0
@@ -212,6 +214,22 @@ def _forest_arcs_cpu(G: Graph) -> np.ndarray:
             m += end - lo
         K.compress(parent, eu, ev, m)
     return np.sort(tree[:k])
+
+
+def _forest_arcs_all_ties(indptr: np.ndarray, indices: np.ndarray, undirected: bool) -> np.ndarray:
+    """Arc ids (increasing, int64) of the minimum spanning forest when every arc weighs the same.
+
+    The strict order ``(weight, arc id)`` is then the CSR order, so Kruskal runs
+    without a sort (:func:`graphs._mst_kernels.forest_in_arc_order`); the
+    forest is the one the Boruvka rounds find.
+    """
+    n = indptr.shape[0] - 1
+    if n <= 0:
+        return np.zeros(0, dtype=np.int64)
+    parent = np.arange(n, dtype=np.int32)
+    tree = np.empty(n - 1, dtype=np.int64)
+    k = K.forest_in_arc_order(indptr, indices, undirected, parent, tree)
+    return tree[:k]
 
 
 def forest_from_arcs(G: Graph, tree) -> SpanningForest:

@@ -406,10 +406,15 @@ def _sources(G: Graph, sources) -> np.ndarray:
 
 
 def _over_sources(kernel, k: int, nnz: int) -> None:
-    """Run ``kernel(r0, r1)`` over source rows on the CPU thread pool."""
-    from semiring._cpu.threads import run_rows
+    """Run ``kernel(r0, r1)`` over source rows on the CPU thread pool, chunks handed out as threads free up.
 
-    run_rows(kernel, k, work=k * (nnz + 1) * 8, align=1)
+    Searches from different sources can cost very different amounts (a source
+    in a small component settles few vertices), so the rows go out in several
+    chunks per thread rather than one fixed share each.
+    """
+    from semiring._cpu.threads import run_chunks
+
+    run_chunks(kernel, k, work=k * (nnz + 1) * 8)
 
 
 def johnson_potentials(G: Graph):

@@ -360,6 +360,26 @@ def test_traversal_orders_are_scipys(seed, n, directed, fmt, density):
 
 
 @SETTINGS
+@given(seed=SEEDS, n=st.integers(1, 14), directed=st.booleans(), dtype=st.sampled_from([bool, np.int8, np.float32]))
+def test_non_float64_unsorted_input_read_as_scipy(seed, n, directed, dtype):
+    """SciPy's float64 conversion sorts the rows and sums duplicates of a non-float64 matrix: orders follow it."""
+    rng = np.random.default_rng(seed)
+    m = 3 * n
+    rows, cols = rng.integers(0, n, size=m), rng.integers(0, n, size=m)
+    order = np.argsort(rows, kind="stable")  # CSR with unsorted rows and duplicate entries, built by hand
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))])
+    A = sp.csr_array((np.ones(m, dtype=dtype), cols[order], indptr), shape=(n, n))
+    start = int(rng.integers(0, n))
+    for name in ("breadth_first_order", "depth_first_order"):
+        for a, b in zip(getattr(scs, name)(A, start, directed), getattr(gcs, name)(A, start, directed), strict=True):
+            np.testing.assert_array_equal(b, a)
+    for connection in ("weak", "strong"):
+        np.testing.assert_array_equal(gcs.connected_components(A, directed, connection)[1],
+                                      scs.connected_components(A, directed, connection)[1])
+    np.testing.assert_array_equal(gcs.minimum_spanning_tree(A).toarray(), scs.minimum_spanning_tree(A).toarray())
+
+
+@SETTINGS
 @given(seed=SEEDS, n=st.integers(0, 30), directed=st.booleans(), density=st.sampled_from([0.02, 0.05, 0.1, 0.3]),
        connection=st.sampled_from(["weak", "strong", "Strong"]), dense=st.booleans())
 def test_component_labels_are_scipys(seed, n, directed, density, connection, dense):
@@ -386,6 +406,26 @@ def test_minimum_spanning_tree_is_scipys_entry_for_entry(seed, n, integer, dense
     assert type(T1) is type(T0) and T1.dtype == T0.dtype and T1.shape == T0.shape
     np.testing.assert_array_equal(T1.toarray(), T0.toarray())  # ties included (integer weights)
     assert T1.nnz == T0.nnz
+
+
+@SETTINGS
+@given(seed=SEEDS, n=st.integers(0, 20), kind=st.sampled_from(["bool", "ones", "int8", "zeros", "half"]),
+       density=st.sampled_from([0.1, 0.3, 0.6]))
+def test_minimum_spanning_tree_all_ties_is_scipys(seed, n, kind, density):
+    """Every stored entry weighs the same (the one-pass route): SciPy's entries, with unsorted indices too."""
+    rng = np.random.default_rng(seed)
+    A = sparse_graph(rng, n, density, explicit_zeros=False)
+    value = {"bool": True, "ones": 1.0, "int8": np.int8(3), "zeros": 0.0, "half": 0.5}[kind]
+    A.data = np.full(A.nnz, value, dtype=np.asarray(value).dtype)
+    T0 = scs.minimum_spanning_tree(A)
+    T1 = gcs.minimum_spanning_tree(A)
+    assert type(T1) is type(T0) and T1.dtype == T0.dtype and T1.shape == T0.shape
+    np.testing.assert_array_equal(T1.toarray(), T0.toarray())
+    assert T1.nnz == T0.nnz
+    for T in (T0, T1):
+        T.sort_indices()
+    np.testing.assert_array_equal(T1.indices, T0.indices)
+    np.testing.assert_array_equal(T1.indptr, T0.indptr)
 
 
 @pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")

@@ -158,6 +158,17 @@ def test_random_graphs_equal_reference(G):
 
 
 @settings(max_examples=150, deadline=None)
+@given(random_graphs(max_n=30), st.sampled_from([0, 1, 2.5, -3]))
+def test_all_equal_weights_equal_reference(G, c):
+    """Every arc weighs the same: the one-pass Kruskal in CSR order, against the reference."""
+    w = np.full(G.nnz, c, dtype=np.float64 if isinstance(c, float) else np.int64)
+    H = Graph(G.indptr, G.indices, w, directed=G.directed)
+    F = minimum_spanning_tree(H)
+    check_forest(H, F)
+    same_forest(F, expected_forest(H))
+
+
+@settings(max_examples=150, deadline=None)
 @given(random_graphs(max_n=40))
 def test_gpu_rounds_emulated_equal_reference(G):
     """The GPU's rounds (graphs/cuda/spanning_tree.cu), emulated with NumPy, give the reference forest."""

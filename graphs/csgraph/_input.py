@@ -120,14 +120,22 @@ def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
     A sparse input of another format is converted by ``tocsr()`` (a CSR input
     is not copied unless the dtype changes); a CSC input read as undirected is
     transposed first, as SciPy does, which decides the neighbour order of the
-    traversals.  Returns a ``scipy.sparse`` CSR matrix or array.
+    traversals.  SciPy converts every input to float64 with ``astype``, which
+    sorts the rows and sums duplicate entries of a non-float64 matrix; so does
+    this function (also with ``dtype=None``, which otherwise keeps the dtype),
+    and only then casts the data to ``dtype``, keeping the rows as they are.
+    Returns a ``scipy.sparse`` CSR matrix or array.
     """
     if sp.issparse(csgraph):
         check_sparse_shape(csgraph.shape)
         if not directed and csgraph.format == "csc":
             csgraph = csgraph.T
         A = csgraph.tocsr()
-        return A if dtype is None else A.astype(dtype, copy=False)
+        if A.dtype != np.float64 and not A.has_canonical_format:
+            A = A.astype(np.float64)  # SciPy's reading: rows sorted, duplicates summed
+        if dtype is None or A.dtype == dtype:
+            return A
+        return type(A)((A.data.astype(dtype), A.indices, A.indptr), shape=A.shape)
     if np.ma.isMaskedArray(csgraph):
         _check_dense_shape(csgraph.shape)
         A = _scipy_csgraph.csgraph_from_masked(csgraph)

@@ -7,9 +7,11 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .. import _mst_kernels as K
 from ..graph import Graph
-from ..spanning_tree import _forest_arcs_cpu
+from ..spanning_tree import _forest_arcs_all_ties, _forest_arcs_cpu
 from ._input import gpu_csr, is_gpu_input, resolve_device, scipy_csr, to_host
+from ._kernels import row_starts
 
 __all__ = ["minimum_spanning_tree"]
 
@@ -28,7 +30,11 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
     candidate edge, under the strict order ``(weight, CSR position)``.  SciPy's
     Kruskal sorts the entries stably by weight, i.e. by the same order, and the
     minimum spanning forest under a strict order is unique; so the chosen
-    entries are SciPy's exactly, ties included.
+    entries are SciPy's exactly, ties included.  When every entry weighs the
+    same (a boolean or unweighted matrix), that order is the CSR order itself
+    and one union-find pass over the entries finds the forest (no sort, no
+    float64 copy of the input).  The result holds only the tree's entries,
+    built directly in the input's row order.
 
     Added: ``device`` (``cupyx`` / CuPy inputs run on the GPU and give a
     ``cupyx.scipy.sparse.csr_matrix``).  ``overwrite`` is accepted for
@@ -84,14 +90,25 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
             return T
         return T.get() if isinstance(csgraph, (np.matrix, sp.spmatrix)) else sp.csr_array(T.get())
     X = to_host(csgraph)
-    A = scipy_csr(X, True)
-    G = Graph(A.indptr, A.indices, A.data, directed=True)
-    arcs = _forest_arcs_cpu(G) if G.n else np.zeros(0, dtype=np.int64)
-    data = np.zeros_like(A.data)
-    data[arcs] = A.data[arcs]
+    A = scipy_csr(X, True, dtype=None)  # SciPy's CSR, not converted yet
+    raw = A.data
+    if raw.dtype.kind in "biuf" and K.all_equal(raw):
+        # Every entry weighs the same (a boolean or unweighted matrix): Kruskal in CSR order, no float copy.
+        arcs = _forest_arcs_all_ties(A.indptr, A.indices, False)
+        data = raw[arcs].astype(np.float64)
+    else:
+        A = A.astype(np.float64, copy=False)
+        G = Graph(A.indptr, A.indices, A.data, directed=True)
+        arcs = _forest_arcs_cpu(G)
+        data = A.data[arcs]
+    keep = data != 0  # SciPy's eliminate_zeros
+    if not keep.all():
+        arcs, data = arcs[keep], data[keep]
+    # Only the tree's entries, in the input's CSR order: row r holds the arcs in [indptr[r], indptr[r + 1]).
+    indptr = np.empty_like(A.indptr)
+    row_starts(arcs, A.indptr, indptr)
     matrix = isinstance(X, (np.matrix, sp.spmatrix)) and not gpu_in
-    T = (sp.csr_matrix if matrix else sp.csr_array)((data, A.indices.copy(), A.indptr.copy()), shape=A.shape)
-    T.eliminate_zeros()
+    T = (sp.csr_matrix if matrix else sp.csr_array)((data, A.indices[arcs], indptr), shape=A.shape)
     if gpu_in:
         import cupyx.scipy.sparse as csp
 

@@ -6,9 +6,9 @@ SciPy's neighbour order (for ``directed=False`` the row, then the row of the
 transpose), so node lists and predecessors equal SciPy's exactly.
 ``connected_components``: weak components reuse the library's union-find
 (:mod:`graphs._cc_kernels`) and are numbered by their smallest vertex, as
-SciPy's are; strong components run a port of SciPy 1.17's own search
-(Pearce's variant of Tarjan's algorithm, :func:`graphs.csgraph._kernels.strong_labels`),
-because SciPy numbers them in the order that search completes them.  On
+SciPy's are; strong components run Pearce's variant of Tarjan's algorithm
+with SciPy 1.17's visiting order (:func:`graphs.csgraph._kernels.strong_labels`),
+because SciPy numbers them in the order its search completes them.  On
 the GPU, weak components run on the device (:func:`graphs.connected_components`);
 traversals and strong components run on a host copy and return CuPy arrays.
 """
@@ -54,7 +54,7 @@ def _order(kind: str, csgraph, i_start, directed: bool, return_predecessors: boo
     gpu = is_gpu_input(csgraph)
     n, p1, i1, p2, i2 = _csr_pair(csgraph, directed)
     head = check_vertex_index(i_start, n, "i_start")
-    node_list = np.full(n, NULL, dtype=np.int32)
+    node_list = np.empty(n, dtype=np.int32)  # only the first `length` entries are written and returned
     pred = np.full(n, NULL, dtype=np.int32)
     if kind == "bfs":
         length = K.breadth_first(head, p1, i1, p2, i2, node_list, pred, NULL)

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["num_threads", "run_rows"]
+__all__ = ["num_threads", "run_rows", "run_chunks"]
 
 SERIAL_WORK = 1 << 22  # multiply-adds below which one thread does the job (tens of microseconds)
 
@@ -53,5 +53,27 @@ def run_rows(kernel: Callable[[int, int], None], m: int, work: int, align: int =
     bounds = [(r, min(m, r + step)) for r in range(0, m, step)]
     futures = [_pool().submit(kernel, r0, r1) for r0, r1 in bounds[1:]]
     kernel(*bounds[0])
+    for f in futures:
+        f.result()
+
+
+def run_chunks(kernel: Callable[[int, int], None], m: int, work: int, per_thread: int = 4) -> None:
+    """Call ``kernel(r0, r1)`` over ``[0, m)`` cut into about ``per_thread`` chunks per thread, taken as threads free up.
+
+    For rows of uneven cost (one search per row, say): a thread that drew
+    cheap rows takes the next chunk instead of idling while another finishes
+    its fixed half.  Small jobs run on the calling thread, as in :func:`run_rows`.
+
+    >>> seen = []
+    >>> run_chunks(lambda a, b: seen.append((a, b)), 10, work=0)
+    >>> seen
+    [(0, 10)]
+    """
+    t = num_threads()
+    if t == 1 or work < SERIAL_WORK or m <= 1:
+        kernel(0, m)
+        return
+    step = max(1, -(-m // (t * per_thread)))
+    futures = [_pool().submit(kernel, r, min(m, r + step)) for r in range(0, m, step)]
     for f in futures:
         f.result()
