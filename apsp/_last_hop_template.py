@@ -27,7 +27,7 @@ from semiring._cpu.scalar_ops import _plus_float as mul  # @MUL
 
 
 @njit(cache=True, nogil=True)
-def thresholds(D, W, zero, lo, hi):  # pragma: no cover - jitted
+def thresholds(D, W, zero, lo, hi, rel):  # pragma: no cover - jitted
     """``T[j]`` (float64): the largest ``D[i, j] - min(D[i, :])`` over the rows ``i`` whose arc ``i -> j``
     is not itself a shortest path (``-inf`` where there is none): no other arc heavier than that can
     be a last hop."""
@@ -47,7 +47,7 @@ def thresholds(D, W, zero, lo, hi):  # pragma: no cover - jitted
             wd = W[i, j]
             if wd != zero and mul(Dii, wd, lo, hi) <= d:
                 continue
-            t = float(d) - fm
+            t = float(d) + 2.0 * abs(float(d)) * float(rel) - fm  # room for the qualifying margin
             if not t <= T[j]:  # NaN (-inf - -inf) counts as +inf
                 T[j] = t if t == t else np.inf
     return T
@@ -85,9 +85,9 @@ def in_arcs(W, T, zero):  # pragma: no cover - jitted
 
 
 #: Rows handled together by :func:`rows_last_hop` (its lanes) ...
-RB = 32
+RB = 64
 #: ... until no more than this many are still looking for their arc: those go on one by one.
-SWITCH = 6
+SWITCH = 8
 
 
 @njit(cache=True, nogil=True)
@@ -128,8 +128,11 @@ def _least_sum(D, W, T, start, src, wt, i, j, m, zero, lo, hi):  # pragma: no co
 
 
 @njit(cache=True, nogil=True)
-def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, budget):  # pragma: no cover - jitted
+def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, rel, budget):  # pragma: no cover - jitted
     """``P[i, :]`` for ``i`` in ``r0:r1`` by the rule of :mod:`apsp.last_hop`; arcs looked at, or -1.
+
+    An arc qualifies when ``D[i, k] + W[k, j] <= D[i, j] + rel * |D[i, j]|``
+    (``rel``: a few units of rounding for floats, 0 for integers).
 
     Rows go :data:`RB` at a time, one lane each: the block's columns of ``D``
     and ``W`` are transposed once, and for each ``j`` the sorted arcs into
@@ -144,6 +147,7 @@ def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, budget):  # 
     m = np.empty(RB, dtype=D.dtype)
     dii = np.empty(RB, dtype=D.dtype)
     pk = np.empty(RB, dtype=np.int32)
+    dq = np.empty(RB, dtype=D.dtype)
     live = np.empty(RB, dtype=np.bool_)
     total = 0
     for i0 in range(r0, r1, RB):
@@ -166,11 +170,15 @@ def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, budget):  # 
         for j in range(n):
             dj = Dt[j]
             wj = Wt[j]
+            for ii in range(RB):
+                x = dj[ii]
+                ax = abs(x)
+                dq[ii] = x + ax * rel if ax < hi else x  # the qualifying bound (no margin at +-inf)
             left = 0
             for ii in range(RB):  # rule 1 (branch-free; lanes past the block are closed)
                 i = i0 + ii
                 wd = wj[ii]
-                direct = (wd != zero) & (mul(dii[ii], wd, lo, hi) <= dj[ii]) & (i != j)
+                direct = (wd != zero) & (mul(dii[ii], wd, lo, hi) <= dq[ii]) & (i != j)
                 open_ = (ii < rb) & (i != j) & (dj[ii] != zero) & ~direct
                 pk[ii] = np.int32(i) if direct else (np.int32(-2) if open_ else np.int32(-1))
                 left += np.int64(open_)
@@ -182,7 +190,7 @@ def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, budget):  # 
                 dk = Dt[k]
                 hit = np.int32(0)
                 for ii in range(RB):  # branch-free: vectorised over the lanes
-                    q = (mul(dk[ii], w, lo, hi) <= dj[ii]) & (pk[ii] == -2)
+                    q = (mul(dk[ii], w, lo, hi) <= dq[ii]) & (pk[ii] == -2)
                     pk[ii] = np.int32(k) if q else pk[ii]
                     hit += np.int32(q)
                 left -= hit
@@ -192,7 +200,7 @@ def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, budget):  # 
                 live[ii] = pk[ii] == -2
             for ii in range(rb if left > 0 else 0):  # the last few lanes one by one, from arc t on
                 if live[ii]:
-                    d = dj[ii]
+                    d = dq[ii]
                     mi = m[ii]
                     for tt in range(t, end):
                         w = wt[tt]

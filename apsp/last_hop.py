@@ -14,7 +14,9 @@ computed in the dtype, as the closure computes them: saturating for integers)
 1. ``i`` itself, if the arc ``i -> j`` is a shortest path
    (``D[i, i] + W[i, j] <= D[i, j]``);
 2. otherwise the *lightest* arc ``k -> j`` (smallest ``W[k, j]``, then
-   smallest ``k``) with ``D[i, k] + W[k, j] <= D[i, j]``;
+   smallest ``k``) with ``D[i, k] + W[k, j] <= D[i, j]`` (for floats: at
+   most ``D[i, j] + 4 eps |D[i, j]|``, :data:`QUALIFY_ULPS`: the closure
+   added the same weights in another order; rules 1 and 2 use the same test);
 3. otherwise (floating-point rounding only: in exact arithmetic some arc
    always qualifies) the ``k`` minimising ``D[i, k] + W[k, j]``, ties again
    to the lightest arc, then the smallest ``k``.
@@ -61,7 +63,11 @@ from .predecessors import PRED_DTYPE
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["last_hop_predecessors", "applies", "row_budget"]
+__all__ = ["last_hop_predecessors", "applies", "row_budget", "QUALIFY_ULPS"]
+
+#: Floats: an arc qualifies in rule 2 when its sum is within this many units of rounding
+#: (``eps * |D[i, j]|``) of the distance (the closure associated the same sums differently).
+QUALIFY_ULPS = 4
 
 
 def applies(S: "Semiring", D) -> bool:
@@ -153,13 +159,14 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
     mod = cpu_kernels(S, D.dtype, template="apsp._last_hop_template")
     lo, hi = sentinels(D.dtype)
     zero = S.zero_value(D.dtype)
-    T = _threshold_in(mod.thresholds(D, W, zero, lo, hi), D.dtype)
+    rel = D.dtype.type(QUALIFY_ULPS * np.finfo(D.dtype).eps if D.dtype.kind == "f" else 0)
+    T = _threshold_in(mod.thresholds(D, W, zero, lo, hi, rel), D.dtype)
     start, src, wt = mod.in_arcs(W, T, zero)
     budget = row_budget(n, int(np.count_nonzero(W != zero)))
     status: list[int] = []
 
     def rows(r0: int, r1: int) -> None:
-        done = mod.rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, budget)
+        done = mod.rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, rel, budget)
         status.append(done >= 0 and bool(mod.rows_are_trees(P, r0, r1)))
 
     run_rows(rows, n, n * n * 8, align=1)
