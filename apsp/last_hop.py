@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from semiring.dispatch import cpu_kernels, cpu_scalar_ops, sentinels
+from semiring.int_range import PLAIN_DTYPES, PLAIN_FAMILIES, operand_extremes, plain_sums_exact
 
 from .predecessors import PRED_DTYPE
 
@@ -161,6 +162,12 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
     zero = S.zero_value(D.dtype)
     rel = D.dtype.type(QUALIFY_ULPS * np.finfo(D.dtype).eps if D.dtype.kind == "f" else 0)
     T = _threshold_in(mod.thresholds(D, W, zero, lo, hi, rel), D.dtype)
+    if D.dtype in PLAIN_DTYPES and S.family in PLAIN_FAMILIES:
+        # no sentinel anywhere and no sum near the range's ends (a complete graph): plain sums are
+        # the saturating ones (semiring.int_range), and the scan runs on vpaddd instead
+        if plain_sums_exact(*operand_extremes(D), min(int(W.min()), int(T.min())),
+                            max(int(W.max()), int(T.max())), D.dtype):
+            mod = cpu_kernels(S, D.dtype, template="apsp._last_hop_template", plain=True)
     start, src, wt = mod.in_arcs(W, T, zero)
     budget = row_budget(n, int(np.count_nonzero(W != zero)))
     status: list[int] = []

@@ -193,3 +193,17 @@ def test_graph_input_and_cast():
     check_routes(sr.min_plus, Wd, D, P, exact=True)
     D32, P32 = apsp.shortest_paths(Wd, predecessors=True, dtype=np.float32)
     check_routes(sr.min_plus, Wd.astype(np.float32), D32, P32, exact=True)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_complete_integer_graphs_take_plain_sums(dtype):
+    """No missing arc and small weights: the scan runs on plain sums; the routes are still exact."""
+    rng = np.random.default_rng(8)
+    n = 130
+    W = rng.integers(-2, 9, (n, n)).astype(np.float64)
+    p = rng.integers(0, 10, n)
+    W = np.abs(W) + p[:, None] - p[None, :]  # negative arcs, no negative cycle
+    X = in_dtype(W, dtype)
+    D, P = apsp.shortest_paths(X, predecessors=True)
+    np.testing.assert_array_equal(D, in_dtype(scipy_distances(W), dtype))
+    check_routes(sr.min_plus, X, D, P, exact=True)
