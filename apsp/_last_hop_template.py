@@ -7,9 +7,10 @@ here is computed exactly as the closure computes it), and Numba caches the
 compiled kernels beside that copy.  :mod:`apsp.last_hop` drives these
 kernels and states the rule and its proof.
 
-* :func:`in_arcs` lists, for every column ``j``, the arcs ``k -> j`` with
-  ``W[k, j] <= T[j]`` (``k != j``), ordered by weight, then by ``k``
-  (a CSC-like layout: ``start``, ``src``, ``wt``);
+* :func:`thresholds` bounds the weight of a last hop into each ``j`` (``T``);
+* :func:`count_arcs` and :func:`fill_arcs` list, for every column ``j``, the
+  arcs ``k -> j`` with ``W[k, j] <= T[j]`` (``k != j``), ordered by weight,
+  then by ``k`` (a CSC-like layout: ``start``, ``src``, ``wt``);
 * :func:`rows_last_hop` picks ``P[i, j]`` for the rows ``r0:r1`` and returns
   the number of arcs it looked at, or ``-1`` when a row went over its budget
   or a reachable entry found no arc (the caller then falls back);
@@ -27,13 +28,13 @@ from semiring._cpu.scalar_ops import _plus_float as mul  # @MUL
 
 
 @njit(cache=True, nogil=True)
-def thresholds(D, W, zero, lo, hi, rel):  # pragma: no cover - jitted
-    """``T[j]`` (float64): the largest ``D[i, j] - min(D[i, :])`` over the rows ``i`` whose arc ``i -> j``
-    is not itself a shortest path (``-inf`` where there is none): no other arc heavier than that can
-    be a last hop."""
+def thresholds(D, W, zero, lo, hi, rel, r0, r1, T):  # pragma: no cover - jitted
+    """Raise ``T[j]`` (float64) to the largest ``D[i, j] - min(D[i, :])`` over the rows ``i`` of
+    ``r0:r1`` whose arc ``i -> j`` is not itself a shortest path: no other arc heavier than that
+    can be a last hop (with room for the qualifying margin ``rel``); return the arcs of those rows."""
     n = D.shape[0]
-    T = np.full(n, -np.inf)
-    for i in range(n):
+    arcs = 0
+    for i in range(r0, r1):
         m = D[i, 0]
         for k in range(1, n):
             if D[i, k] < m:
@@ -41,47 +42,49 @@ def thresholds(D, W, zero, lo, hi, rel):  # pragma: no cover - jitted
         Dii = D[i, i]
         fm = float(m)
         for j in range(n):
+            wd = W[i, j]
+            arcs += np.int64((wd != zero) & (j != i))
             d = D[i, j]
             if j == i or d == zero:
                 continue
-            wd = W[i, j]
             if wd != zero and mul(Dii, wd, lo, hi) <= d:
                 continue
-            t = float(d) + 2.0 * abs(float(d)) * float(rel) - fm  # room for the qualifying margin
+            t = float(d) + 2.0 * abs(float(d)) * float(rel) - fm
             if not t <= T[j]:  # NaN (-inf - -inf) counts as +inf
                 T[j] = t if t == t else np.inf
-    return T
+    return arcs
 
 
 @njit(cache=True, nogil=True)
-def in_arcs(W, T, zero):  # pragma: no cover - jitted
-    """``(start, src, wt)``: for each ``j`` the arcs ``k -> j`` (``k != j``, ``W[k, j] <= T[j]``), lightest first."""
+def count_arcs(W, T, zero, c0, c1, count):  # pragma: no cover - jitted
+    """``count[j + 1]``: the arcs ``k -> j`` (``k != j``, ``W[k, j] <= T[j]``) for ``j`` in ``c0:c1``."""
     n = W.shape[0]
-    count = np.zeros(n + 1, dtype=np.int64)
     for k in range(n):
-        for j in range(n):
+        for j in range(c0, c1):
             w = W[k, j]
             if w != zero and k != j and w <= T[j]:
                 count[j + 1] += 1
-    for j in range(n):
-        count[j + 1] += count[j]
-    fill = count[:n].copy()
-    src = np.empty(count[n], dtype=np.int32)
-    wt = np.empty(count[n], dtype=W.dtype)
+
+
+@njit(cache=True, nogil=True)
+def fill_arcs(W, T, zero, c0, c1, start, src, wt):  # pragma: no cover - jitted
+    """The arcs counted by :func:`count_arcs` for ``j`` in ``c0:c1``, each column's lightest first
+    (then smallest ``k``): ``src[start[j]:start[j + 1]]`` and their weights ``wt``."""
+    n = W.shape[0]
+    fill = start[c0:c1].copy()
     for k in range(n):  # increasing k: a stable sort by weight then orders ties by k
-        for j in range(n):
+        for j in range(c0, c1):
             w = W[k, j]
             if w != zero and k != j and w <= T[j]:
-                src[fill[j]] = k
-                wt[fill[j]] = w
-                fill[j] += 1
-    for j in range(n):
-        a, b = count[j], count[j + 1]
+                src[fill[j - c0]] = k
+                wt[fill[j - c0]] = w
+                fill[j - c0] += 1
+    for j in range(c0, c1):
+        a, b = start[j], start[j + 1]
         if b - a > 1:
             order = np.argsort(wt[a:b], kind="mergesort")
             src[a:b] = src[a:b][order]
             wt[a:b] = wt[a:b][order]
-    return count, src, wt
 
 
 #: Rows handled together by :func:`rows_last_hop` (its lanes) ...

@@ -33,6 +33,7 @@ from .last_hop import applies, last_hop_predecessors
 from .matrix_input import matrix_source
 from .negative_cycle import check_diagonal
 from .planner import device_memory_available, in_core_bytes, plan
+from .predecessors import PRED_DTYPE, initial_predecessors
 from .progress import Progress
 from .rkleene import rkleene
 from .squaring import most_squarings, repeated_squaring
@@ -320,7 +321,10 @@ def shortest_paths(
     D, original, copy = _result_buffer(src, W, out, rdtype, dev, xp)
     if src.dense is None or D.dtype != W.dtype:
         _check_in_blocks(D, S)
-    D, P = working_matrix(S, D, xp, predecessors, copy=copy)
+    D, P = working_matrix(S, D, xp, False, copy=copy)
+    if predecessors:  # the initial predecessors only where the Pi update will run
+        P = (np.empty(D.shape, dtype=PRED_DTYPE) if _use_last_hops(S, D, original, chosen)
+             else initial_predecessors(D, S.zero_value(D.dtype)))
     check_diagonal(S, D, original, whole=False)  # a self loop better than one
     if n:
         _run(S, D, P, original, chosen, dev, block_size, progress)
@@ -437,7 +441,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         base = min(base, GPU_BASE)
     work = float(n) ** 3 * (max(1, most_squarings(n)) if method == "squaring" else 1)
     bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
-    if P is not None and method != "fw" and W is not None and applies(S, D) and D.flags.c_contiguous:
+    if P is not None and _use_last_hops(S, D, W, method):
         # distances at full speed, then the predecessors read off them (apsp.last_hop)
         with bar:
             _closure(S, D, None, W, method, dev, block_size, base, bar)
@@ -453,6 +457,11 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     with bar:
         _closure(S, D, P, W, method, dev, block_size, base, bar)
     check_diagonal(S, D, W, whole=True)
+
+
+def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
+    """Whether the predecessors are read off the distances (:mod:`apsp.last_hop`) rather than carried."""
+    return method != "fw" and W is not None and applies(S, D) and D.flags.c_contiguous
 
 
 def _closure(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:

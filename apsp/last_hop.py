@@ -161,15 +161,28 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
     lo, hi = sentinels(D.dtype)
     zero = S.zero_value(D.dtype)
     rel = D.dtype.type(QUALIFY_ULPS * np.finfo(D.dtype).eps if D.dtype.kind == "f" else 0)
-    T = _threshold_in(mod.thresholds(D, W, zero, lo, hi, rel), D.dtype)
+    parts = []
+
+    def bound(r0: int, r1: int) -> None:
+        T = np.full(n, -np.inf)
+        arcs = mod.thresholds(D, W, zero, lo, hi, rel, r0, r1, T)
+        parts.append((T, arcs))
+
+    run_rows(bound, n, n * n * 8, align=1)
+    T = _threshold_in(np.maximum.reduce([p[0] for p in parts]), D.dtype)
     if D.dtype in PLAIN_DTYPES and S.family in PLAIN_FAMILIES:
         # no sentinel anywhere and no sum near the range's ends (a complete graph): plain sums are
         # the saturating ones (semiring.int_range), and the scan runs on vpaddd instead
         if plain_sums_exact(*operand_extremes(D), min(int(W.min()), int(T.min())),
                             max(int(W.max()), int(T.max())), D.dtype):
             mod = cpu_kernels(S, D.dtype, template="apsp._last_hop_template", plain=True)
-    start, src, wt = mod.in_arcs(W, T, zero)
-    budget = row_budget(n, int(np.count_nonzero(W != zero)))
+    start = np.zeros(n + 1, dtype=np.int64)
+    run_rows(lambda c0, c1: mod.count_arcs(W, T, zero, c0, c1, start), n, n * n * 8, align=64)
+    np.cumsum(start, out=start)
+    src = np.empty(int(start[n]), dtype=np.int32)
+    wt = np.empty(int(start[n]), dtype=D.dtype)
+    run_rows(lambda c0, c1: mod.fill_arcs(W, T, zero, c0, c1, start, src, wt), n, n * n * 8, align=64)
+    budget = row_budget(n, sum(p[1] for p in parts))
     status: list[int] = []
 
     def rows(r0: int, r1: int) -> None:
