@@ -47,7 +47,10 @@ a dense random graph a handful of arcs per entry are looked at (a few
 percent of the closure's ``n^3``); a sparse graph costs at most ``n`` times
 its arcs.  A row that looks at more than its budget of arcs gives up
 (``None``: the Pi update runs), so no input costs more than a bounded
-fraction of ``n^3`` here.
+fraction of ``n^3`` here.  Memory: the sorted lists hold at most one
+``int32`` and one weight per arc (on a dense random graph a few percent of
+the arcs), and a graph input (not a dense array) is rebuilt once as a dense
+``W`` for the pass.
 """
 
 from __future__ import annotations
