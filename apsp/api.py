@@ -29,9 +29,11 @@ from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
 from .exact_integers import narrow, sums_may_leave_int32, widen
 from .fw import floyd_warshall_inplace
+from .last_hop import applies, last_hop_predecessors
 from .matrix_input import matrix_source
 from .negative_cycle import check_diagonal
 from .planner import device_memory_available, in_core_bytes, plan
+from .predecessors import PRED_DTYPE, initial_predecessors
 from .progress import Progress
 from .rkleene import rkleene
 from .squaring import most_squarings, repeated_squaring
@@ -180,7 +182,10 @@ def shortest_paths(
     predecessors : bool
         Also return ``P`` (int32): ``P[i, j]`` is the vertex before ``j`` on
         the path from ``i``, ``-1`` if none; see :func:`apsp.path` and
-        :mod:`apsp.predecessors` for the (deterministic) tie-breaking.
+        :mod:`apsp.predecessors` for the (deterministic) tie-breaking.  For
+        ``min_plus`` on the CPU the predecessors are read off the finished
+        distances (:mod:`apsp.last_hop`): they cost a small fraction of the
+        distances on dense graphs.
     device : {"auto", "cpu", "gpu"}
         ``"auto"``: where ``W`` lives.  Results come back in ``W``'s kind.
     memory_budget : int, optional
@@ -316,7 +321,10 @@ def shortest_paths(
     D, original, copy = _result_buffer(src, W, out, rdtype, dev, xp)
     if src.dense is None or D.dtype != W.dtype:
         _check_in_blocks(D, S)
-    D, P = working_matrix(S, D, xp, predecessors, copy=copy)
+    D, P = working_matrix(S, D, xp, False, copy=copy)
+    if predecessors:  # the initial predecessors only where the Pi update will run
+        P = (np.empty(D.shape, dtype=PRED_DTYPE) if _use_last_hops(S, D, original, chosen)
+             else initial_predecessors(D, S.zero_value(D.dtype)))
     check_diagonal(S, D, original, whole=False)  # a self loop better than one
     if n:
         _run(S, D, P, original, chosen, dev, block_size, progress)
@@ -433,21 +441,44 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         base = min(base, GPU_BASE)
     work = float(n) ** 3 * (max(1, most_squarings(n)) if method == "squaring" else 1)
     bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
-    job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
+    if P is not None and _use_last_hops(S, D, W, method):
+        # distances at full speed, then the predecessors read off them (apsp.last_hop)
+        with bar:
+            _closure(S, D, None, W, method, dev, block_size, base, bar)
+        check_diagonal(S, D, W, whole=True)
+        arcs = W() if callable(W) else W
+        if last_hop_predecessors(S, D, arcs, out=P) is not None:
+            return
+        # a route would loop (zero-weight cycles): start again with the Pi update
+        D0, P0 = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), np, True)
+        D[...], P[...] = D0, P0
+        del D0, P0, arcs
+        bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
     with bar:
-        if method == "rkleene":
-            rkleene(job)
-        elif method == "blocked-fw":
-            blk = as_count("block_size", block_size) if block_size is not None else (
-                GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
-            blocked_floyd_warshall(job, blk, rkleene)
-        elif method == "squaring":
-            repeated_squaring(job)
-        elif method == "fw":
-            floyd_warshall_inplace(S, D, P, progress=bar)
-        else:  # pragma: no cover - validated before
-            raise SemiringError(f"unknown method {method!r}")
+        _closure(S, D, P, W, method, dev, block_size, base, bar)
     check_diagonal(S, D, W, whole=True)
+
+
+def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
+    """Whether the predecessors are read off the distances (:mod:`apsp.last_hop`) rather than carried."""
+    return method != "fw" and W is not None and applies(S, D) and D.flags.c_contiguous
+
+
+def _closure(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:
+    """Close ``D`` (and ``P``, by the Pi update) in place with ``method``."""
+    job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
+    if method == "rkleene":
+        rkleene(job)
+    elif method == "blocked-fw":
+        blk = as_count("block_size", block_size) if block_size is not None else (
+            GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
+        blocked_floyd_warshall(job, blk, rkleene)
+    elif method == "squaring":
+        repeated_squaring(job)
+    elif method == "fw":
+        floyd_warshall_inplace(S, D, P, progress=bar)
+    else:  # pragma: no cover - validated before
+        raise SemiringError(f"unknown method {method!r}")
 
 
 # -- conveniences ----------------------------------------------------------------------

@@ -8,15 +8,31 @@ rooted at ``i`` and :func:`path` walks it backwards.  :func:`path` also reads
 the 1-D predecessor array of a single source (one such row, as
 :func:`graphs.sssp` returns it).
 
-Every algorithm of the package keeps ``P`` with the *Pi update* of Buluc,
-Gilbert & Budak (Parallel Computing 36, 2010, Sec. 3.3): when a product
-``C (+)= A (x) B`` strictly improves ``C[i, j]`` through the inner index ``k``,
-the path to ``j`` now ends like the path of ``B`` from ``k``, so
-``P_C[i, j] = P_B[k, j]``.  The GEMM witness (:func:`semiring.dense.matmul_into`
-with ``W=``) supplies ``k``; it is the smallest ``k`` among equally good
-candidates and ``-1`` where the old value won or tied, which makes the result
-deterministic: **a predecessor changes only on a strict improvement, and among
-equally good improvements the smallest intermediate vertex index wins.**
+Which predecessor, among equally short routes.  Two rules, by case:
+
+* **min_plus on the CPU** (``method`` other than ``"fw"``, numeric dtypes,
+  the input's arcs at hand): the distances are closed alone, then each
+  predecessor is read off them as a *last hop* (:mod:`apsp.last_hop`):
+  ``P[i, j]`` is ``i`` if the arc ``i -> j`` is itself a shortest path, else
+  the *lightest* arc ``k -> j`` with ``D[i, k] + W[k, j] <= D[i, j]``
+  (smallest ``k`` among arcs of equal weight); where floating-point rounding
+  leaves no such arc, the ``k`` minimising ``D[i, k] + W[k, j]``.  Every row
+  is checked to be a tree; if a route would loop (only possible on
+  zero-weight cycles, or float sums that absorb an arc) the whole ``P`` is
+  computed by the second rule instead.  The result does not depend on the
+  method.
+* **everywhere else** (``method="fw"``, the GPU, other semirings, custom
+  ``min_plus``-like semirings, ``out=W``, and the fallback above): the *Pi
+  update* of Buluc, Gilbert & Budak (Parallel Computing 36, 2010, Sec. 3.3):
+  when a product ``C (+)= A (x) B`` strictly improves ``C[i, j]`` through the
+  inner index ``k``, the path to ``j`` now ends like the path of ``B`` from
+  ``k``, so ``P_C[i, j] = P_B[k, j]``.  The GEMM witness
+  (:func:`semiring.dense.matmul_into` with ``W=``) supplies ``k``; it is the
+  smallest ``k`` among equally good candidates and ``-1`` where the old value
+  won or tied, which makes the result deterministic: **a predecessor changes
+  only on a strict improvement, and among equally good improvements the
+  smallest intermediate vertex index wins** (for ``"fw"``: exactly the
+  textbook Floyd-Warshall with strict improvements, pivots in increasing order).
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ CPU (default; ``--cpu-only`` to skip the GPU):
   ``rkleene``, ``blocked-fw``, ``squaring`` against ``scipy.sparse.csgraph.floyd_warshall``;
   distances compared (max abs difference; the sums are associated differently, so
   they agree to rounding; with integer weights they agree exactly, also checked);
+* the same graph in float64, float32 and int32 (integer weights): ``method="auto"``
+  distances only and with ``predecessors=True`` side by side (medians, ratio);
 * sparse random digraph of average out-degree 12, ``n`` = 2048: the same methods
   against SciPy's Dijkstra from every source and Johnson's algorithm;
 * the vectorised reference ``fw`` and ``networkx.floyd_warshall_numpy`` at a smaller
@@ -114,7 +116,21 @@ def cpu_benchmarks(n: int, small_n: int, repeats: int) -> dict:
     log(f"dense n={n}: auto with predecessors ...")
     t, _ = timed(lambda: apsp.shortest_paths(W, predecessors=True), 1)
     results["dense"]["auto+predecessors"] = {"seconds": t, "speedup_vs_scipy": t_scipy / t}
-    rows.append([f"dense {n}", "auto, predecessors=True", f"{t:.3f}", f"{t_scipy / t:.1f}x", "full-row schedule"])
+    rows.append([f"dense {n}", "auto, predecessors=True", f"{t:.3f}", f"{t_scipy / t:.1f}x", "last hops"])
+    pvd = results["dense"]["predecessors_vs_distances"] = {}
+    for dt, integer in ((np.float64, False), (np.float32, False), (np.int32, True)):
+        name = np.dtype(dt).name
+        log(f"dense n={n} {name}: distances only, then with predecessors (auto, side by side) ...")
+        Wt = dense_graph(n, integer=integer).astype(dt)
+        apsp.shortest_paths(Wt[:300, :300], predecessors=True)  # compile / load the kernels
+        t_d, D = timed(lambda Wt=Wt: apsp.shortest_paths(Wt), repeats)
+        t_p, (Dp, P) = timed(lambda Wt=Wt: apsp.shortest_paths(Wt, predecessors=True), repeats)
+        same = bool(np.array_equal(D, Dp))
+        pvd[name] = {"distances_seconds": t_d, "predecessors_seconds": t_p, "ratio": t_p / t_d,
+                     "same_distances": same}
+        rows.append([f"dense {n} {name}", "distances only", f"{t_d:.3f}", "", ""])
+        rows.append([f"dense {n} {name}", "with predecessors", f"{t_p:.3f}", f"{t_p / t_d:.2f}x the distances",
+                     f"same distances: {same}"])
     Wi = dense_graph(n, integer=True)
     same = bool(np.array_equal(apsp.shortest_paths(Wi), floyd_warshall(Wi, directed=True)))
     results["dense"]["integer_weights_identical"] = same

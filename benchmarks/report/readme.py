@@ -84,12 +84,19 @@ def apsp_cpu(src: Sources) -> list[list[str]]:
     d = src("apsp-cpu.json")
     n, dense, sparse, tc = d["n"], d["dense"], d["sparse"], d["transitive_closure"]
     rk, bfw, pred = dense["rkleene"], dense["blocked-fw"], dense["auto+predecessors"]
+    pvd = dense.get("predecessors_vs_distances")  # newer runs: distances only vs with predecessors, per dtype
+    extra = [] if not pvd else [
+        [f"CPU APSP dense n = {n}, with predecessors / distances only ({' / '.join(pvd)})",
+         " / ".join(f"{v['predecessors_seconds']:.3f}" for v in pvd.values()) + " s / "
+         + " / ".join(f"{v['distances_seconds']:.3f}" for v in pvd.values()) + " s", "",
+         " / ".join(f"{v['ratio']:.2f}x" for v in pvd.values())]]
     return [
         [f"CPU APSP f64 dense n = {n} (R-Kleene / blocked FW)", f"{rk['seconds']:.3f} / {bfw['seconds']:.3f} s",
          f"SciPy floyd_warshall {dense['scipy.floyd_warshall']:.2f} s",
          f"{_x(rk['speedup_vs_scipy'])} / {_x(bfw['speedup_vs_scipy'])}"],
         [f"CPU APSP f64 dense n = {n} with predecessors", f"{pred['seconds']:.2f} s", "",
          _x(pred["speedup_vs_scipy"])],
+        *extra,
         [f"CPU APSP sparse degree 12, n = {n} (R-Kleene)", f"{sparse['rkleene']['seconds']:.3f} s",
          f"SciPy Dijkstra from all sources {sparse['scipy.dijkstra']:.2f} s",
          _x(sparse["rkleene"]["speedup_vs_dijkstra"])],

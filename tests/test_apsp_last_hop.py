@@ -1,0 +1,209 @@
+"""Predecessors read off the distances (apsp.last_hop): every route is a real walk that weighs the distance.
+
+For every method and dtype, on graphs with zero-weight cycles, negative arcs
+(no negative cycle), unreachable parts, ``n = 0, 1`` and sizes that cut the
+blocks unevenly; exactly for integer weights, within rounding for real ones;
+and the other selective semirings that keep the Pi update.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_apsp_strategies import SETTINGS, scipy_distances, weighted_digraphs
+
+import apsp
+import semiring as sr
+from apsp.last_hop import applies, last_hop_predecessors
+
+METHODS = ["rkleene", "blocked-fw", "squaring", "fw"]
+DTYPES = [np.float32, np.float64, np.int32, np.int64]
+
+
+def in_dtype(W: np.ndarray, dt) -> np.ndarray:
+    """Integer-valued float ``W`` in ``dt``, ``inf`` as the integer sentinel."""
+    dt = np.dtype(dt)
+    if dt.kind == "f":
+        return W.astype(dt)
+    out = np.full(W.shape, np.iinfo(dt).max, dtype=dt)
+    fin = np.isfinite(W)
+    out[fin] = W[fin].astype(dt)
+    return out
+
+
+def check_routes(S, W: np.ndarray, D: np.ndarray, P: np.ndarray, exact: bool, rtol: float = 0.0) -> None:
+    """Every ``path(P, i, j)`` runs along arcs of ``W`` from ``i`` to ``j``, visits no vertex twice and
+    weighs ``D[i, j]`` (combined with ``S``'s ``mul``; exactly, or within ``rtol`` of the arcs' size)."""
+    n = W.shape[0]
+    zero = S.zero_value(W.dtype)
+    assert P.dtype == np.int32 and P.shape == (n, n)
+    for i in range(n):
+        assert P[i, i] == -1
+        for j in range(n):
+            p = apsp.path(P, i, j)
+            if i == j:
+                assert p == [i]
+                continue
+            if D[i, j] == zero:
+                assert p == [] and P[i, j] == -1, (i, j)
+                continue
+            assert p[0] == i and p[-1] == j and len(set(p)) == len(p), (i, j, p)
+            arcs = [W[a, b] for a, b in zip(p, p[1:])]
+            assert all(w != zero for w in arcs), (i, j, p)
+            if S is sr.min_plus or S is sr.max_plus:
+                total = sum(float(w) for w in arcs)
+                scale = sum(abs(float(w)) for w in arcs)
+            elif S is sr.max_min:
+                total, scale = min(float(w) for w in arcs), 0.0
+            else:  # min_max
+                total, scale = max(float(w) for w in arcs), 0.0
+            if exact:
+                assert total == float(D[i, j]), (i, j, p, total, D[i, j])
+            else:
+                assert abs(total - float(D[i, j])) <= rtol * max(scale, 1.0), (i, j, p, total, D[i, j])
+
+
+@SETTINGS
+@given(W=weighted_digraphs(max_n=40, max_w=3), method=st.sampled_from(METHODS),
+       dtype=st.sampled_from(DTYPES), block=st.sampled_from([None, 1, 3, 7, 16]))
+def test_routes_are_walks_that_weigh_the_distance(W, method, dtype, block):
+    """Integer weights (zero-weight cycles and negative arcs common): exact, in every dtype."""
+    X = in_dtype(W, dtype)
+    D, P = apsp.shortest_paths(X, method, predecessors=True, block_size=block)
+    np.testing.assert_array_equal(D, in_dtype(scipy_distances(W), dtype))
+    check_routes(sr.min_plus, X, D, P, exact=True)
+
+
+@SETTINGS
+@given(n=st.integers(0, 70), seed=st.integers(0, 2**32 - 1), density=st.sampled_from([0.03, 0.2, 1.0]),
+       method=st.sampled_from(METHODS), dtype=st.sampled_from([np.float32, np.float64]),
+       negative=st.booleans())
+def test_real_weights_within_rounding(n, seed, density, method, dtype, negative):
+    """Real weights: sums taken in another order differ in the last bits; routes weigh D within rounding."""
+    rng = np.random.default_rng(seed)
+    W = rng.uniform(0.0, 10.0, (n, n))
+    if negative and n:
+        p = rng.uniform(0, 10, n)
+        W = W + p[:, None] - p[None, :]
+    W[rng.random((n, n)) >= density] = np.inf
+    X = W.astype(dtype)
+    D, P = apsp.shortest_paths(X, method, predecessors=True, block_size=8)
+    eps = float(np.finfo(dtype).eps)
+    check_routes(sr.min_plus, X, D, P, exact=False, rtol=8 * max(n, 1) * eps)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [0, 1, 2, 33, 97])
+def test_awkward_sizes_and_disconnected_graphs(dtype, n):
+    rng = np.random.default_rng(n)
+    W = rng.integers(0, 4, (n, n)).astype(np.float64)
+    W[rng.random((n, n)) > 0.15] = np.inf
+    half = n // 2
+    W[:half, half:] = np.inf  # no arc from the first half to the second
+    X = in_dtype(W, dtype)
+    for method in METHODS:
+        D, P = apsp.shortest_paths(X, method, predecessors=True, block_size=16)
+        check_routes(sr.min_plus, X, D, P, exact=True)
+        assert (P[:half, half:] == -1).all()
+
+
+def test_zero_weight_cycles_fall_back_to_the_pi_update():
+    """1 <-> 2 weigh zero and are both reached through 3: the lightest tight arcs point at each other."""
+    inf = np.inf
+    W = np.full((4, 4), inf)
+    W[0, 3] = W[3, 1] = W[3, 2] = 1.0
+    W[1, 2] = W[2, 1] = 0.0
+    D = apsp.shortest_paths(W)
+    assert last_hop_predecessors(sr.min_plus, D, W) is None  # P[0, 1] = 2 and P[0, 2] = 1: a loop
+    for method in METHODS:
+        D, P = apsp.shortest_paths(W, method, predecessors=True)
+        check_routes(sr.min_plus, W, D, P, exact=True)
+        assert apsp.path(P, 0, 1) in ([0, 3, 1], [0, 3, 2, 1])
+
+
+def test_loops_are_detected():
+    """Hand-made distances that make two last hops point at each other: None, not a looping P."""
+    inf = np.inf
+    W = np.array([[0.0, 1.0, inf], [inf, 0.0, 0.0], [inf, 0.0, 0.0]])
+    D = np.array([[0.0, 1.0, 1.0], [inf, 0.0, 0.0], [inf, 0.0, 0.0]])
+    P = last_hop_predecessors(sr.min_plus, D, W)
+    assert P is not None and apsp.path(P, 0, 2) == [0, 1, 2]
+    W2 = np.array([[0.0, inf, inf], [inf, 0.0, 0.0], [inf, 0.0, 0.0]])
+    D2 = np.array([[0.0, 1.0, 1.0], [inf, 0.0, 0.0], [inf, 0.0, 0.0]])  # not the closure of W2: 1, 2 unreachable
+    assert last_hop_predecessors(sr.min_plus, D2, W2) is None
+
+
+def test_the_documented_rule():
+    """Rule 1 (the direct arc), then the lightest tight arc, then the smallest k."""
+    inf = np.inf
+    W = np.array([
+        [0, 1, 2, 3, inf],
+        [inf, 0, inf, inf, 3],
+        [inf, inf, 0, inf, 2],
+        [inf, inf, inf, 0, 1],
+        [inf, inf, inf, inf, 0],
+    ])
+    D, P = apsp.shortest_paths(W, predecessors=True)
+    assert D[0, 4] == 4.0
+    assert P[0, 4] == 3  # arcs 1->4 (3), 2->4 (2), 3->4 (1) all tight: the lightest
+    W[0, 4] = 4.0
+    D, P = apsp.shortest_paths(W, predecessors=True)
+    assert P[0, 4] == 0  # the direct arc is a shortest path too: it wins
+    W[0, 4] = inf
+    W[1, 4] = W[2, 4] = W[3, 4] = 1.0
+    W[0, 1] = W[0, 2] = W[0, 3] = 3.0
+    D, P = apsp.shortest_paths(W, predecessors=True)
+    assert P[0, 4] == 1  # equal weights: the smallest k
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("S", [sr.max_min, sr.min_max], ids=lambda S: S.name)
+def test_bottleneck_semirings_keep_valid_routes(S, method):
+    assert not applies(S, np.zeros((1, 1)))
+    rng = np.random.default_rng(5)
+    n = 40
+    W = rng.integers(0, 4, (n, n)).astype(np.float64)
+    W[rng.random((n, n)) > 0.2] = S.zero_value(np.float64)
+    D, P = apsp.shortest_paths(W, method, semiring=S, predecessors=True, block_size=8)
+    check_routes(S, W, D, P, exact=True)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_max_plus_on_a_dag(method):
+    rng = np.random.default_rng(6)
+    n = 45
+    W = np.where(rng.random((n, n)) < 0.2, rng.integers(-3, 5, (n, n)).astype(np.float64), -np.inf)
+    W = np.where(np.triu(np.ones((n, n), bool), 1), W, -np.inf)  # arcs i -> j with i < j only
+    D, P = apsp.shortest_paths(W, method, semiring=sr.max_plus, predecessors=True, block_size=8)
+    check_routes(sr.max_plus, W, D, P, exact=True)
+
+
+def test_graph_input_and_cast():
+    """A sparse input (the matrix is rebuilt for the last hops) and an explicit dtype."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(7)
+    n = 60
+    W = np.where(rng.random((n, n)) < 0.1, rng.integers(0, 5, (n, n)).astype(np.float64), np.inf)
+    G = sp.csr_array(np.where(np.isinf(W), 0, W + 1))  # weights 1..5 as stored entries
+    Wd = np.where(np.isinf(W), np.inf, W + 1)
+    D, P = apsp.shortest_paths(G, predecessors=True)
+    check_routes(sr.min_plus, Wd, D, P, exact=True)
+    D32, P32 = apsp.shortest_paths(Wd, predecessors=True, dtype=np.float32)
+    check_routes(sr.min_plus, Wd.astype(np.float32), D32, P32, exact=True)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_complete_integer_graphs_take_plain_sums(dtype):
+    """No missing arc and small weights: the scan runs on plain sums; the routes are still exact."""
+    rng = np.random.default_rng(8)
+    n = 130
+    W = rng.integers(-2, 9, (n, n)).astype(np.float64)
+    p = rng.integers(0, 10, n)
+    W = np.abs(W) + p[:, None] - p[None, :]  # negative arcs, no negative cycle
+    X = in_dtype(W, dtype)
+    D, P = apsp.shortest_paths(X, predecessors=True)
+    np.testing.assert_array_equal(D, in_dtype(scipy_distances(W), dtype))
+    check_routes(sr.min_plus, X, D, P, exact=True)
