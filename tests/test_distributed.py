@@ -24,6 +24,7 @@ import graphs
 import semiring as sr
 from apsp.distributed import WorkerLostError
 from apsp.tile_schedule import owner, process_grid, tile_ranges
+from semiring.backend import gpu_available
 
 distributed = pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
@@ -351,3 +352,18 @@ def test_a_worker_killed_mid_run_recovers_or_fails_clearly(client):
     else:  # the run was started again on the workers present
         np.testing.assert_array_equal(outcome["D"], ref)
     client.wait_for_workers(2, timeout=60)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs CuPy and a CUDA GPU")
+def test_gpu_tiles_match_one_gpu(client):
+    """CuPy input: CuPy tiles on the workers (both on the visible GPU here), a CuPy result, equal to one GPU's."""
+    cp = pytest.importorskip("cupy")
+    W = cp.asarray(_random(70, 13, np.float32, density=0.2))
+    ref = apsp.shortest_paths(W)
+    D = apsp.shortest_paths(W, client=client, block_size=32)
+    assert isinstance(D, cp.ndarray)
+    cp.testing.assert_array_equal(D, ref)
+    Dd = apsp.shortest_paths(da.from_array(_random(70, 13, np.float32, density=0.2), chunks=32), client=client,
+                             device="gpu", block_size=32)
+    cp.testing.assert_array_equal(cp.asarray(Dd.compute()), ref)
