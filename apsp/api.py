@@ -145,6 +145,7 @@ def shortest_paths(
     out=None,
     dtype=None,
     memory_limit: int | None = None,
+    client=None,
 ):
     """All-pairs shortest paths: the closure ``W* = I (+) W (+) W^2 (+) ...`` of a dense matrix or a graph.
 
@@ -212,6 +213,12 @@ def shortest_paths(
     memory_limit : int, optional
         Host bytes the run may add; default 85% of the available memory
         (:func:`apsp.planner.host_memory_available`).
+    client : distributed.Client, optional
+        Run on this Dask cluster (blocked Floyd-Warshall on ``block_size``
+        tiles pinned to the workers; :mod:`apsp.distributed`).  A
+        :class:`dask.array.Array` ``W`` runs on the default client without it
+        and returns dask arrays that stay on the workers; NumPy / CuPy / sparse
+        input returns a gathered array, as here.
 
     Returns
     -------
@@ -267,6 +274,11 @@ def shortest_paths(
     array([[0., 3.],
            [1., 0.]])
     """
+    if client is not None or (type(W).__module__ or "").startswith("dask."):  # a Dask cluster: apsp.distributed
+        from .distributed import distributed_shortest_paths
+
+        return distributed_shortest_paths(W, method, semiring=semiring, predecessors=predecessors, device=device,
+                                          block_size=block_size, progress=progress, out=out, dtype=dtype, client=client)
     S = sr.get(semiring)
     check_integer_arguments(block_size, memory_budget, memory_limit)
     if isinstance(W, np.ndarray | np.ma.MaskedArray) or is_cupy_array(W):

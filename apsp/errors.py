@@ -53,6 +53,10 @@ class NegativeCycleError(SemiringError):
             message += f", weight {weight!r})" if weight is not None else ")"
         super().__init__(message)
 
+    def __reduce__(self):
+        # picklable (an error raised on a Dask worker or in a subprocess reaches the caller whole)
+        return (type(self), (self.vertex, self.cycle, self.weight, str(self)))
+
 
 class VertexError(SemiringError, IndexError):
     """A vertex argument is not in ``[0, n)``; the message names the argument.

@@ -439,7 +439,7 @@ def johnson_potentials(G: Graph):
     return h
 
 
-def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "auto"):
+def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "auto", client=None):
     """Shortest paths from many sources at once (all vertices by default: sparse APSP).
 
     Parameters
@@ -457,6 +457,12 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
         changes (at most ``n`` rounds, else a negative cycle).  ``"auto"``:
         Dijkstra on the CPU, SpMM on the GPU.
     device : {"auto", "cpu", "gpu"}
+    client : distributed.Client, optional
+        Run on this Dask cluster (:mod:`graphs.distributed_sssp`): the graph
+        is sent to every worker once, the sources are split among them, and
+        ``D`` and ``P`` come back as :class:`dask.array.Array` (row blocks per
+        source chunk, left on the workers): rows of a matrix too large for
+        one machine.
 
     Returns
     -------
@@ -493,6 +499,10 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     _check_weights(G, "bellman-ford")
     if method == "auto":
         method = "spmm" if G.device == "gpu" else "dijkstra"
+    if client is not None:  # on a Dask cluster: graphs.distributed_sssp
+        from .distributed_sssp import distributed_multi_source_sssp
+
+        return distributed_multi_source_sssp(G, src, method, client, multi_source_sssp)
     if method == "spmm":
         return _multi_spmm(G, src)
     if G.device == "gpu":

@@ -79,6 +79,8 @@ SUITES: tuple[Suite, ...] = (
           ("mst_flow-gpu-*.json",), layout="mst_flow", argv=("--gpu",), quick_argv=("--gpu", "--quick")),
     Suite("single_pair", "single_pair", "cpu", "Single-pair routes on the CPU", ("single_pair-cpu.json",),
           layout="single_pair"),
+    Suite("distributed", "distributed", "cpu", "APSP on a Dask cluster (2 CPU workers)", ("distributed-cpu.json",),
+          optional=True),
     Suite("csgraph", "csgraph", "cpu", "scipy.sparse.csgraph drop-in on the CPU", ("csgraph-cpu.json",),
           layout="csgraph", optional=True),
     Suite("csgraph_gpu", "csgraph", "gpu", "scipy.sparse.csgraph drop-in on the GPU", ("csgraph-gpu*.json",),

@@ -34,6 +34,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -187,6 +188,9 @@ def specialize(template: str, ops: dict[str, tuple[Callable, int]], consts: dict
     return module
 
 
+_COMPILE_LOCK = threading.RLock()
+
+
 def compile_once(dispatcher, argtypes: tuple):
     """Compile ``dispatcher`` for ``argtypes`` (once) and forbid implicit specialisations.
 
@@ -203,11 +207,14 @@ def compile_once(dispatcher, argtypes: tuple):
     >>> float(g(np.ones(3)))
     3.0
     """
-    sigs = dispatcher.__dict__.setdefault("_semiring_paths_sigs", set())
     key = tuple(argtypes)
-    if key not in sigs:
-        dispatcher._can_compile = True
-        dispatcher.compile(key)
-        dispatcher.disable_compile()
-        sigs.add(key)
+    if key in dispatcher.__dict__.get("_semiring_paths_sigs", ()):
+        return dispatcher
+    with _COMPILE_LOCK:  # threads (a Dask worker's) must not re-enable and disable compilation under each other
+        sigs = dispatcher.__dict__.setdefault("_semiring_paths_sigs", set())
+        if key not in sigs:
+            dispatcher._can_compile = True
+            dispatcher.compile(key)
+            dispatcher.disable_compile()
+            sigs.add(key)
     return dispatcher

@@ -1,0 +1,123 @@
+"""Shortest paths from many sources on a Dask cluster: rows of the distance matrix of a sparse graph.
+
+:func:`graphs.multi_source_sssp` comes here with ``client=``.  The graph (its
+CSR arrays: ``O(n + m)``) is sent to every worker once
+(``client.scatter(G, broadcast=True)``); the sources are cut into chunks of
+rows, spread round-robin over the workers, and each chunk runs the
+single-process :func:`graphs.multi_source_sssp` on its worker (Dijkstra per
+source in parallel, or Johnson's reweighting when weights are negative; the
+SpMM Bellman-Ford on GPU workers).  The result is one
+:class:`dask.array.Array` per output, ``(k, n)``, chunked by rows (one chunk
+per source chunk) and already computed: its blocks stay in the workers'
+memory, so all-pairs distances of a graph whose ``n x n`` matrix fits no
+single machine can be written out block by block (``D.to_zarr(...)``) or
+reduced (``D.max(axis=1)``: eccentricities) without ever being gathered.
+
+This module imports Dask only inside its function, and receives the
+single-process function as an argument (it sits beside :mod:`graphs.sssp`,
+which imports it; the package has no import cycles).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .graph import Graph
+
+__all__ = ["distributed_multi_source_sssp", "ROW_BLOCK_BYTES"]
+
+#: Target size of one row block of the result (distances and predecessors of a source chunk).
+ROW_BLOCK_BYTES = 64 * 2**20
+
+
+def _rows(kernel: Callable, G, sources: np.ndarray, method: str):
+    return kernel(G, sources, method, device=G.device)
+
+
+def _part(pair, i: int):
+    return pair[i]
+
+
+def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, client, kernel: Callable,
+                                  chunk: int | None = None):
+    """Rows ``sources`` of the distance (and predecessor) matrix of ``G``, computed on the workers of ``client``.
+
+    Parameters
+    ----------
+    G : Graph
+        Validated, with weights (what :func:`graphs.multi_source_sssp` prepared).
+    sources : numpy.ndarray of int32
+        Validated source ids.
+    method : {"dijkstra", "spmm"}
+    client : distributed.Client
+    kernel : callable
+        :func:`graphs.multi_source_sssp` itself, run on each chunk of sources.
+    chunk : int, optional
+        Sources per task; default: about :data:`ROW_BLOCK_BYTES` of output
+        per task, and at least one task per worker.
+
+    Returns
+    -------
+    D : dask.array.Array (k, n)
+    P : dask.array.Array (k, n) of int32
+
+    Raises
+    ------
+    NegativeCycleError
+        From the worker that met it (the call waits for every chunk).
+
+    Examples
+    --------
+    >>> from graphs import Graph, multi_source_sssp
+    >>> from distributed import Client
+    >>> client = Client(processes=False, n_workers=1, dashboard_address=None)  # doctest: +SKIP
+    >>> D, P = multi_source_sssp(Graph.from_edges([0, 1], [1, 2], [1.0, 2.0]), client=client)  # doctest: +SKIP
+    >>> D.compute()  # doctest: +SKIP
+    array([[ 0.,  1.,  3.],
+           [inf,  0.,  2.],
+           [inf, inf,  0.]])
+    """
+    import dask
+    import dask.array as da
+    from distributed import Client, wait
+
+    if not isinstance(client, Client):
+        raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")
+    workers = sorted(client.scheduler_info(n_workers=-1)["workers"])
+    if not workers:
+        raise ValueError("the Dask cluster has no workers")
+    k, n = int(sources.shape[0]), int(G.n)
+    dtype = np.dtype(G.weights.dtype)
+    if chunk is None:
+        per_row = max(1, n * (dtype.itemsize + 4))
+        chunk = max(1, min(-(-k // len(workers)), ROW_BLOCK_BYTES // per_row))
+    chunk = int(chunk)
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk}")
+    Gf = client.scatter(G, broadcast=True)
+    cuts = list(range(0, k, chunk))
+    pairs = [client.submit(_rows, kernel, Gf, sources[a : a + chunk], method, pure=False,
+                           workers=[workers[c % len(workers)]], allow_other_workers=True)
+             for c, a in enumerate(cuts)]
+    wait(pairs)
+    for f in pairs:
+        if f.status == "error":
+            f.result()  # raises the worker's exception here
+    if G.device == "gpu":
+        import cupy
+
+        metas = (cupy.empty((0, 0), dtype), cupy.empty((0, 0), np.int32))
+    else:
+        metas = (np.empty((0, 0), dtype), np.empty((0, 0), np.int32))
+    out = []
+    for i, dt in ((0, dtype), (1, np.dtype(np.int32))):
+        blocks = [da.from_delayed(dask.delayed(client.submit(_part, f, i, workers=[workers[c % len(workers)]],
+                                                             allow_other_workers=True)),
+                                  (min(chunk, k - a), n), dtype=dt, meta=metas[i])
+                  for c, (a, f) in enumerate(zip(cuts, pairs))]
+        out.append(da.concatenate(blocks, axis=0) if blocks else da.zeros((0, n), dtype=dt))
+    return out[0], out[1]

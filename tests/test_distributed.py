@@ -1,0 +1,369 @@
+"""apsp.shortest_paths(..., client=) and graphs.multi_source_sssp(..., client=) on a two-process Dask cluster.
+
+Every result is compared with the single-process call (exactly: integer-valued
+weights); predecessors are checked to be valid trees whose paths add up to the
+distances, and equal to single-process ones where both use the same block.
+The cluster is one module-scoped ``LocalCluster(n_workers=2, threads_per_worker=1,
+processes=True)``; deselect with ``-m "not distributed"``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import apsp
+import graphs
+import semiring as sr
+from apsp.distributed import WorkerLostError
+from apsp.tile_schedule import owner, process_grid, tile_ranges
+from semiring.backend import gpu_available
+
+distributed = pytest.importorskip("distributed")
+da = pytest.importorskip("dask.array")
+
+pytestmark = pytest.mark.distributed
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                       worker_dashboard_address=None)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def _random(n, seed, dtype=np.float64, density=0.3, lo=1, hi=9, S=sr.min_plus):
+    rng = np.random.default_rng(seed)
+    W = rng.integers(lo, hi, (n, n)).astype(dtype)
+    W[rng.random((n, n)) > density] = S.zero_value(np.dtype(dtype))
+    return W
+
+
+def _check_paths(S, W, D, P):
+    """Every finite off-diagonal entry has a path in P that is a walk of W whose product is D[i, j]."""
+    n = W.shape[0]
+    zero = S.zero_value(D.dtype)
+    add, mul = S.add_ufunc, S.mul_ufunc
+    for i in range(n):
+        for j in range(n):
+            if i == j or D[i, j] == zero:
+                continue
+            p = apsp.path(P, i, j)
+            assert p[0] == i and p[-1] == j, (i, j, p)
+            assert len(set(p)) == len(p)
+            w = S.one_value(D.dtype)
+            for u, v in zip(p, p[1:]):
+                assert W[u, v] != zero, (i, j, p)
+                w = mul(np.asarray(w, D.dtype), np.asarray(W[u, v], D.dtype))
+            assert add(np.asarray(w, D.dtype), np.asarray(D[i, j], D.dtype)) == D[i, j] and w == D[i, j], (i, j, p, w)
+
+
+def test_import_apsp_does_not_import_dask():
+    code = ("import sys, apsp, graphs, semiring; bad = sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('dask', 'distributed')); print(bad); assert not bad")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ})
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("n,b", [(1, 4), (5, 8), (37, 8), (48, 16), (30, 30)])
+def test_dense_min_plus_matches_single_process(client, n, b):
+    W = _random(n, n + b, density=0.25)
+    if n > 1:
+        W[0, n - 1] = -3.0  # a negative arc, no negative cycle (others are >= 1 and the way back is long)
+    ref = apsp.shortest_paths(W)
+    D = apsp.shortest_paths(W, client=client, block_size=b)
+    assert isinstance(D, np.ndarray) and D.dtype == W.dtype
+    np.testing.assert_array_equal(D, ref)
+
+
+@pytest.mark.parametrize("S,dtype", [(sr.min_plus, np.float32), (sr.min_plus, np.int32), (sr.max_min, np.float32),
+                                     (sr.max_min, np.float64), (sr.lor_land, np.bool_), (sr.min_max, np.int32)])
+def test_semirings_and_dtypes(client, S, dtype):
+    n = 41
+    if dtype == np.bool_:
+        W = np.random.default_rng(1).random((n, n)) < 0.05
+    else:
+        W = _random(n, 2, dtype, density=0.15, S=S)
+    ref = apsp.shortest_paths(W, semiring=S)
+    D = apsp.shortest_paths(W, semiring=S, client=client, block_size=16)
+    assert D.dtype == ref.dtype
+    np.testing.assert_array_equal(D, ref)
+
+
+def test_int32_near_the_sentinels_runs_wide(client):
+    big = 2**29
+    W = np.full((20, 20), np.iinfo(np.int32).max, np.int32)
+    for i in range(19):
+        W[i, i + 1] = big
+    W[19, 0] = -big + 5
+    ref = apsp.shortest_paths(W)
+    assert (ref == np.iinfo(np.int32).max).any() and (ref == big * 3).any()
+    np.testing.assert_array_equal(apsp.shortest_paths(W, client=client, block_size=6), ref)
+
+
+@pytest.mark.parametrize("S", [sr.min_plus, sr.max_min, sr.lor_land])
+def test_predecessors_are_valid_trees(client, S):
+    n = 45
+    if S is sr.lor_land:
+        W = np.random.default_rng(3).random((n, n)) < 0.06
+    else:
+        W = _random(n, 3, density=0.12, lo=0, hi=3, S=S)  # many ties, zero-weight cycles for min_plus
+    ref = apsp.shortest_paths(W, semiring=S)
+    D, P = apsp.shortest_paths(W, semiring=S, predecessors=True, client=client, block_size=16)
+    np.testing.assert_array_equal(D, ref)
+    assert P.dtype == np.int32
+    _check_paths(S, W, D, P)
+
+
+def test_predecessors_equal_single_process_with_its_block(client):
+    # the single-process predecessor schedule is blocked Floyd-Warshall with blocks of Job.pred_block = 128
+    W = _random(150, 4, density=0.08, lo=0, hi=4)
+    D0, P0 = apsp.shortest_paths(W, predecessors=True)
+    D, P = apsp.shortest_paths(W, predecessors=True, client=client, block_size=128)
+    np.testing.assert_array_equal(D, D0)
+    np.testing.assert_array_equal(P, P0)
+
+
+def test_sparse_input(client):
+    rng = np.random.default_rng(5)
+    n, m = 70, 300
+    r, c = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(0, 9, m).astype(np.float64)  # explicit zeros and parallel arcs
+    A = sp.coo_array((w, (r, c)), shape=(n, n))  # duplicates stay stored: the semiring add combines them
+    ref = apsp.shortest_paths(A)
+    np.testing.assert_array_equal(apsp.shortest_paths(A, client=client, block_size=32), ref)
+    np.testing.assert_array_equal(apsp.shortest_paths(A.tocsr(), client=client, block_size=32),
+                                  apsp.shortest_paths(A.tocsr()))
+    D, P = apsp.shortest_paths(A, client=client, block_size=32, predecessors=True)
+    np.testing.assert_array_equal(D, ref)
+    _check_paths(sr.min_plus, _dense(A), D, P)
+    B = sp.csr_array(A.tocsr() != 0)
+    np.testing.assert_array_equal(apsp.transitive_closure(B, client=client, block_size=32),
+                                  apsp.transitive_closure(B))
+
+
+def _dense(A):
+    """The min_plus dense matrix of a sparse one (missing: inf; duplicates: their minimum)."""
+    C = A.tocoo()
+    D = np.full(A.shape, np.inf)
+    np.minimum.at(D, (C.row, C.col), C.data)
+    return D
+
+
+def test_networkx_input_and_out(client):
+    nx = pytest.importorskip("networkx")
+    G = nx.gnp_random_graph(30, 0.1, seed=2, directed=True)
+    ref = apsp.shortest_paths(G)
+    out = np.empty_like(ref)
+    D = apsp.shortest_paths(G, client=client, block_size=8, out=out)
+    assert D is out
+    np.testing.assert_array_equal(out, ref)
+
+
+@pytest.mark.parametrize("b", [8, 64])
+def test_negative_cycle(client, b):
+    W = _random(40, 6, density=0.1)
+    W[3, 35] = 1.0
+    W[35, 17] = -4.0
+    W[17, 3] = 2.0
+    with pytest.raises(apsp.NegativeCycleError) as single:
+        apsp.shortest_paths(W)
+    with pytest.raises(apsp.NegativeCycleError) as err:
+        apsp.shortest_paths(W, client=client, block_size=b)
+    cyc = err.value.cycle
+    assert sorted(cyc) == sorted(single.value.cycle) == [3, 17, 35]
+    assert err.value.weight == -1.0
+    assert "negative cycle" in str(err.value)
+
+
+def test_negative_self_loop_in_a_later_tile(client):
+    W = _random(30, 7, density=0.1)
+    W[25, 25] = -1.0
+    with pytest.raises(apsp.NegativeCycleError) as err:
+        apsp.shortest_paths(W, client=client, block_size=8)
+    assert err.value.vertex == 25
+
+
+def test_dask_array_in_and_out(client):
+    W = _random(50, 8, np.float32, density=0.2)
+    ref = apsp.shortest_paths(W)
+    X = da.from_array(W, chunks=20)  # rechunked to the tiles
+    D = apsp.shortest_paths(X, block_size=16)  # the default client
+    assert isinstance(D, da.Array) and D.dtype == np.float32 and D.chunks[0][0] == 16
+    np.testing.assert_array_equal(D.compute(), ref)
+    D2, P2 = apsp.shortest_paths(da.from_array(W, chunks=25), block_size=25, predecessors=True, client=client)
+    assert isinstance(P2, da.Array) and P2.dtype == np.int32
+    np.testing.assert_array_equal(D2.compute(), ref)
+    _check_paths(sr.min_plus, W, ref, P2.compute())
+
+
+def test_dask_array_bad_entry_is_named(client):
+    W = _random(20, 9)
+    W[13, 4] = np.nan
+    with pytest.raises(sr.errors.InvalidEntryError, match="W\\[8:16, 0:8\\]"):
+        apsp.shortest_paths(da.from_array(W, chunks=8), client=client, block_size=8).compute()
+
+
+def test_bad_arguments(client):
+    W = _random(6, 1)
+    with pytest.raises(TypeError, match="client"):
+        apsp.shortest_paths(W, client=object())
+    with pytest.raises(sr.errors.UnsupportedOperationError, match="blocked Floyd-Warshall"):
+        apsp.shortest_paths(W, "squaring", client=client)
+    with pytest.raises(sr.errors.UnsupportedOperationError):
+        apsp.shortest_paths(W, semiring=sr.plus_times, client=client)
+    with pytest.raises(sr.errors.ShapeError):
+        apsp.shortest_paths(np.zeros((3, 4)), client=client)
+
+
+def _tile_version(name: str):
+    """The tile ``(i, j)`` a result key holds and the rounds applied to it (``-d``: its distances only)."""
+    kind, rest = name[len("apsp-"):].rsplit("-", 1)[0], name.split("-")
+    nums = [int(x) for x in rest if x.isdigit()]
+    if name.startswith("apsp-prepare"):
+        return (nums[-2], nums[-1]), 0
+    if name.startswith("apsp-close-diagonal"):
+        return (nums[-1], nums[-1]), nums[-1] + 1
+    if name.startswith("apsp-row-panel"):
+        return (nums[-2], nums[-1]), nums[-2] + 1
+    if name.startswith("apsp-column-panel"):
+        return (nums[-1], nums[-2]), nums[-2] + 1
+    if name.startswith("apsp-interior"):
+        return (nums[-2], nums[-1]), nums[-3] + 1
+    return kind, None
+
+
+def test_transfers_are_the_schedules_broadcasts(client):
+    """No tile moves except the diagonal and panel tiles a worker reads, each once per worker and round."""
+    n, b = 80, 16
+    W = _random(n, 10, density=0.3)
+    client.run(lambda dask_worker: dask_worker.transfer_incoming_log.clear())
+    D = apsp.shortest_paths(W, client=client, block_size=b)
+    np.testing.assert_array_equal(D, apsp.shortest_paths(W))
+    logs = client.run(lambda dask_worker: [k for e in dask_worker.transfer_incoming_log for k in e["keys"]])
+    workers = sorted(logs)
+    grid = process_grid(len(workers))
+    K = len(tile_ranges(n, b))
+
+    def at(i, j):
+        return workers[owner(i, j, grid)]
+
+    expected = {w: set() for w in workers}  # (tile, version) each worker must receive, from the layout alone
+    for k in range(K):
+        for r in range(K):
+            if r != k:
+                expected[at(k, r)].add(((k, k), k + 1))  # the closed diagonal to the row panel ...
+                expected[at(r, k)].add(((k, k), k + 1))  # ... and to the column panel
+        for i in range(K):
+            for j in range(K):
+                if i != k and j != k:
+                    expected[at(i, j)].add(((k, j), k + 1))  # the new row panel tile
+                    expected[at(i, j)].add(((i, k), k))  # the old column panel tile
+    total = 0
+    for w in workers:
+        got = [_tile_version(key if isinstance(key, str) else key[0]) for key in logs[w]]
+        assert len(got) == len(set(got)), f"a tile reached {w} twice"
+        want = {(t, v) for t, v in expected[w] if at(*t) != w}
+        assert set(got) == want, (w, sorted(set(got) ^ want)[:6])
+        total += len(got)
+    # p = 2 is a 1 x 2 grid: per round the diagonal goes to the other worker and each column panel tile
+    # to the owner of the other tile columns; row panel tiles stay (their readers own the same tile column)
+    assert grid == (1, 2) and total == K * (1 + (K - 1))
+
+
+def test_multi_source_sssp_rows_as_dask_arrays(client):
+    rng = np.random.default_rng(11)
+    n, m = 80, 400
+    G = graphs.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 20, m).astype(float))
+    D0, P0 = graphs.multi_source_sssp(G)
+    D, P = graphs.multi_source_sssp(G, client=client)
+    assert isinstance(D, da.Array) and isinstance(P, da.Array) and D.shape == (n, n)
+    np.testing.assert_array_equal(D.compute(), D0)
+    np.testing.assert_array_equal(P.compute(), P0)
+    src = [5, 0, 79, 5]
+    D1, P1 = graphs.multi_source_sssp(G, src, client=client)
+    np.testing.assert_array_equal(D1.compute(), D0[src])
+    # the predecessors' rows are shortest-path trees of their sources
+    Dd = D1.compute()
+    for r, s in enumerate(src):
+        for t in range(0, n, 7):
+            if np.isfinite(Dd[r, t]) and t != s:
+                p = graphs.path(P1[r].compute(), s, t) if hasattr(graphs, "path") else apsp.path(P1[r].compute(), s, t)
+                assert p[0] == s and p[-1] == t
+
+
+def test_multi_source_sssp_negative_weights_and_cycles(client):
+    G = graphs.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], [2.0, -1.0, 4.0, -2.0])
+    D0, _ = graphs.multi_source_sssp(G)
+    D, _ = graphs.multi_source_sssp(G, client=client)
+    np.testing.assert_array_equal(D.compute(), D0)
+    bad = graphs.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, -1.0, -1.0])
+    with pytest.raises(apsp.NegativeCycleError):
+        graphs.multi_source_sssp(bad, client=client)
+
+
+def test_a_worker_killed_mid_run_recovers_or_fails_clearly(client):
+    """A worker process dies during the run: the run starts again on the workers present and is right."""
+    n, b = 360, 40
+    W = _random(n, 12, density=0.05)
+    ref = apsp.shortest_paths(W)
+    X = da.from_array(W, chunks=b)
+    outcome = {}
+
+    def run():
+        try:
+            outcome["D"] = apsp.shortest_paths(X, client=client, block_size=b).compute()
+        except Exception as err:  # noqa: BLE001 - the test inspects it
+            outcome["error"] = err
+        outcome["done"] = time.perf_counter()
+
+    def interiors_done(dask_scheduler):
+        return sum(1 for k, ts in dask_scheduler.tasks.items()
+                   if str(k).startswith("apsp-interior") and ts.state in ("memory", "released", "forgotten"))
+
+    th = threading.Thread(target=run)
+    th.start()
+    deadline = time.time() + 30
+    while client.run_on_scheduler(interiors_done) < 60 and time.time() < deadline and th.is_alive():
+        time.sleep(0.01)
+    outcome["interiors"] = client.run_on_scheduler(interiors_done)
+    victim = sorted(client.scheduler_info(n_workers=-1)["workers"])[1]
+    killed_at = time.perf_counter()
+    try:
+        client.run(os._exit, 1, workers=[victim], wait=False)
+    except Exception:  # noqa: BLE001 - the worker went away mid-call
+        pass
+    th.join(120)
+    assert not th.is_alive()
+    assert outcome["done"] > killed_at, "the run finished before the worker was killed: make it longer"
+    assert outcome["interiors"] < (n // b) ** 2 * (n // b - 1) // 2, "killed too late to be mid-run"
+    if "error" in outcome:  # only if workers kept leaving: never here, with one kill
+        assert isinstance(outcome["error"], WorkerLostError), repr(outcome["error"])
+    else:  # the run was started again on the workers present
+        np.testing.assert_array_equal(outcome["D"], ref)
+    client.wait_for_workers(2, timeout=60)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs CuPy and a CUDA GPU")
+def test_gpu_tiles_match_one_gpu(client):
+    """CuPy input: CuPy tiles on the workers (both on the visible GPU here), a CuPy result, equal to one GPU's."""
+    cp = pytest.importorskip("cupy")
+    W = cp.asarray(_random(70, 13, np.float32, density=0.2))
+    ref = apsp.shortest_paths(W)
+    D = apsp.shortest_paths(W, client=client, block_size=32)
+    assert isinstance(D, cp.ndarray)
+    cp.testing.assert_array_equal(D, ref)
+    Dd = apsp.shortest_paths(da.from_array(_random(70, 13, np.float32, density=0.2), chunks=32), client=client,
+                             device="gpu", block_size=32)
+    cp.testing.assert_array_equal(cp.asarray(Dd.compute()), ref)
