@@ -257,6 +257,34 @@ def _product(S: "Semiring", X, Y, xp):
     return C
 
 
+def _scatter_extreme_gpu(ufunc, D, rows, cols, vals) -> None:
+    """``D[r, c] = ufunc(D[r, c], v)`` on CuPy arrays for ``ufunc`` minimum / maximum, exact in every dtype.
+
+    ``cupyx.scatter_min`` rounds float64 values through float32 (seen with
+    CuPy 14 on an H200), so repeated positions are resolved by two stable
+    sorts instead: by value, then by position; the first (minimum) or last
+    (maximum) entry of each position is written once, with no atomics.
+    """
+    import cupy as cp
+
+    if vals.size == 0:
+        return
+    key = rows.astype(cp.int64) * D.shape[1] + cols.astype(cp.int64)
+    by_value = cp.argsort(vals, kind="stable")
+    key = key[by_value]
+    by_key = cp.argsort(key, kind="stable")
+    key = key[by_key]
+    v = vals[by_value][by_key]
+    edge = cp.ones(key.size, dtype=cp.bool_)
+    if ufunc is np.minimum:
+        edge[1:] = key[1:] != key[:-1]  # first of each run: the smallest value
+    else:
+        edge[:-1] = key[1:] != key[:-1]  # last of each run: the largest value
+    key, v = key[edge], v[edge]
+    r, c = key // D.shape[1], key % D.shape[1]
+    D[r, c] = ufunc(D[r, c], v)
+
+
 def scatter_add(S: "Semiring", D, rows, cols, vals) -> None:
     """``D[r, c] = D[r, c] (+) v`` for every ``(r, c, v)``, repeated positions included, in place.
 
@@ -288,10 +316,8 @@ def scatter_add(S: "Semiring", D, rows, cols, vals) -> None:
     import cupyx
 
     ufunc = S.add_ufunc
-    if ufunc is np.minimum:
-        cupyx.scatter_min(D, (rows, cols), vals)
-    elif ufunc is np.maximum:
-        cupyx.scatter_max(D, (rows, cols), vals)
+    if ufunc is np.minimum or ufunc is np.maximum:
+        _scatter_extreme_gpu(ufunc, D, rows, cols, vals)
     elif ufunc is np.add:
         cupyx.scatter_add(D, (rows, cols), vals)
     elif ufunc is np.logical_or:

@@ -142,3 +142,28 @@ def test_cupy_sparse_and_cupy_graph_inputs_match_the_cpu():
     G = graphs.Graph.from_scipy(A).to("gpu")
     np.testing.assert_array_equal(cp.asnumpy(apsp.shortest_paths(G)), expected)
     np.testing.assert_array_equal(apsp.shortest_paths(A, device="gpu"), expected)  # host in, host out
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("semiring,dtype", [("min_plus", np.float64), ("max_plus", np.float64),
+                                            ("min_plus", np.int64), ("max_min", np.float32)])
+def test_gpu_dense_matrix_of_parallel_arcs_is_bit_exact(semiring, dtype):
+    """Parallel arcs meet in the semiring's add on the GPU exactly as on the CPU (float64 values that float32
+    cannot hold, int64 values above 2**53), repeated positions included."""
+    cp = pytest.importorskip("cupy")
+    from semiring.backend import gpu_available
+
+    if not gpu_available():  # pragma: no cover - depends on the machine
+        pytest.skip("no usable CUDA GPU")
+    rng = np.random.default_rng(int.from_bytes(__import__("os").urandom(4), "little"))
+    n, m = 97, 4000
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    if np.dtype(dtype).kind == "i":
+        w = rng.integers(2**53, 2**60, m).astype(dtype) | 1
+    else:
+        w = (rng.random(m) * 10 + 1 / 3).astype(dtype)
+    G = graphs.Graph.from_edges(src, dst, w, n=n)
+    want = G.to_dense(semiring)
+    got = G.to("gpu").to_dense(semiring)
+    assert isinstance(got, cp.ndarray)
+    np.testing.assert_array_equal(cp.asnumpy(got), want)
