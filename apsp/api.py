@@ -27,7 +27,7 @@ from .arguments import as_count
 from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
-from .exact_integers import narrow, sums_may_leave_int32, widen
+from .exact_integers import lower_infinity, narrow, plain_infinity, restore_infinity, sums_may_leave_int32, widen
 from .fw import floyd_warshall_inplace
 from .last_hop import applies, last_hop_predecessors
 from .matrix_input import matrix_source
@@ -338,8 +338,14 @@ def shortest_paths(
         P = (np.empty(D.shape, dtype=PRED_DTYPE) if _use_last_hops(S, D, original, chosen)
              else initial_predecessors(D, S.zero_value(D.dtype)))
     check_diagonal(S, D, original, whole=False)  # a self loop better than one
+    # Non-negative integer distances that cannot reach half the range: +inf lowered for plain sums.
+    stand_in = plain_infinity(D, S) if n and not predecessors else None
+    if stand_in is not None:
+        lower_infinity(D, stand_in)
     if n:
         _run(S, D, P, original, chosen, dev, block_size, progress)
+    if stand_in is not None:
+        restore_infinity(D, stand_in)
     result = (D, P) if predecessors else D
     if out is not None:
         return result

@@ -6,6 +6,16 @@ when weights of both signs meet (``(2**30 + 2**30) - 2**30`` saturates to
 ``+inf``, ``2**30 + (2**30 - 2**30)`` is ``2**30``), so near the edge of the
 range the answer would depend on the order in which a method adds.
 
+A second rule makes non-negative integer closures fast: when every finite
+weight is at least 0 and no shortest path can reach ``P = (iinfo.max - 1) // 2``
+(:func:`plain_infinity`), the ``+inf`` sentinel is lowered to ``P`` for the
+run (:func:`lower_infinity`).  Every entry then stays in ``[0, P]`` (a closure
+only ever lowers an entry, and its diagonal is 0), every sum of two entries is
+at most ``2 P < iinfo.max``, so the products pass the range check of
+:mod:`semiring.int_range` and run on plain sums (one fused add+min per pair on
+the GPU); a result of ``P`` or more is a path through a missing arc and becomes
+``+inf`` again (:func:`restore_infinity`).
+
 The closure algorithms only add two path weights at a time, so every sum they
 form (without a negative cycle) is bounded by ``2 (n - 1) max |w|`` over the
 finite weights.  When that bound may reach the int32 sentinels,
@@ -30,7 +40,8 @@ from semiring.backend import array_module
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["ADDITIVE_FAMILIES", "sums_may_leave_int32", "widen", "narrow"]
+__all__ = ["ADDITIVE_FAMILIES", "sums_may_leave_int32", "widen", "narrow", "plain_infinity", "lower_infinity",
+           "restore_infinity"]
 
 #: The families whose products are sums (the others never leave the input's values, or multiply).
 ADDITIVE_FAMILIES = ("min_plus", "max_plus")
@@ -87,3 +98,81 @@ def narrow(D):
     """
     xp = array_module(D)
     return xp.clip(D, _I32.min, _I32.max).astype(xp.int32)
+
+
+def _finite_extremes(W, sentinel: int) -> tuple[int, int] | None:
+    """``(min, max)`` of the entries of ``W`` other than ``sentinel`` (None if there are none), in row slabs."""
+    xp = array_module(W)
+    lo = hi = None
+    for r in range(0, W.shape[0], _ROWS):
+        X = W[r : r + _ROWS]
+        finite = X != sentinel
+        if not bool(finite.any()):
+            continue
+        a = int(xp.where(finite, X, sentinel).min())
+        b = int(xp.where(finite, X, 0).max())
+        lo = a if lo is None else min(lo, a)
+        hi = b if hi is None else max(hi, b)
+    return None if lo is None else (lo, hi)
+
+
+def plain_infinity(W, S: "Semiring") -> int | None:
+    """The stand-in ``P`` for ``+inf`` that lets a ``min_plus`` closure of ``W`` run on plain sums, or None.
+
+    Applies to int32 / int64 ``min_plus`` matrices whose finite entries are all
+    non-negative and whose longest possible shortest path, ``(n - 1) * max``,
+    stays below ``P = (iinfo.max - 1) // 2`` (:func:`semiring.int_range.padding_value`).
+    One pass over ``W``, in slabs of rows.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> W = np.array([[0, 7], [2**31 - 1, 0]], np.int32)
+    >>> plain_infinity(W, min_plus)
+    1073741823
+    >>> W[1, 0] = -1  # a negative weight: the saturating rule is needed
+    >>> plain_infinity(W, min_plus) is None
+    True
+    """
+    dtype = np.dtype(W.dtype)
+    if S.family != "min_plus" or dtype not in (np.dtype(np.int32), np.dtype(np.int64)) or W.shape[0] < 2:
+        return None
+    info = np.iinfo(dtype)
+    ext = _finite_extremes(W, int(info.max))
+    stand_in = (int(info.max) - 1) // 2
+    if ext is None:
+        return stand_in
+    lo, hi = ext
+    if lo < 0 or (W.shape[0] - 1) * hi >= stand_in:
+        return None
+    return stand_in
+
+
+def lower_infinity(D, stand_in: int) -> None:
+    """Replace the ``+inf`` sentinel of the integer matrix ``D`` by ``stand_in``, in place, in row slabs.
+
+    >>> D = np.array([[0, 2**31 - 1], [3, 0]], np.int32)
+    >>> lower_infinity(D, 1073741823); D
+    array([[         0, 1073741823],
+           [         3,          0]], dtype=int32)
+    """
+    xp = array_module(D)
+    top = np.iinfo(D.dtype).max
+    for r in range(0, D.shape[0], _ROWS):
+        X = D[r : r + _ROWS]
+        xp.putmask(X, X == top, D.dtype.type(stand_in))
+
+
+def restore_infinity(D, stand_in: int) -> None:
+    """Entries of ``D`` at or above ``stand_in`` become the ``+inf`` sentinel again, in place, in row slabs.
+
+    >>> D = np.array([[0, 1073741823], [3, 1073741830]], np.int32)
+    >>> restore_infinity(D, 1073741823); D
+    array([[         0, 2147483647],
+           [         3, 2147483647]], dtype=int32)
+    """
+    xp = array_module(D)
+    top = D.dtype.type(np.iinfo(D.dtype).max)
+    for r in range(0, D.shape[0], _ROWS):
+        X = D[r : r + _ROWS]
+        xp.putmask(X, X >= stand_in, top)

@@ -146,6 +146,49 @@ def test_int32_sums_are_formed_exactly_where_saturation_would_depend_on_the_orde
     assert_all_equal(all_results(W), want)
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("method", ["rkleene", "blocked-fw", "fw", "squaring"])
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 90), wmax=st.sampled_from([1, 100, 10**6]))
+def test_hypothesis_non_negative_integers_with_missing_arcs_run_on_a_stand_in_and_are_exact(dtype, method, seed,
+                                                                                          n, wmax):
+    from apsp.exact_integers import plain_infinity
+
+    rng = np.random.default_rng(seed)
+    top = np.iinfo(dtype).max
+    W = rng.integers(0, wmax + 1, (n, n)).astype(dtype)
+    W[rng.random((n, n)) < 0.8] = top
+    np.fill_diagonal(W, 0)
+    assert plain_infinity(W, sr.min_plus) == (int(top) - 1) // 2
+    got = apsp.shortest_paths(W, method=method, device="cpu")
+    ref = scipy_distances(np.where(W == top, np.inf, W.astype(np.float64)))
+    want = np.where(np.isinf(ref), 0, ref).astype(dtype)
+    want[np.isinf(ref)] = top
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_the_stand_in_rule_at_its_edge(dtype):
+    """Applies while (n - 1) * max weight < P = (iinfo.max - 1) // 2, with no negative weight; exact on both sides."""
+    from apsp.exact_integers import plain_infinity
+
+    n, top = 40, int(np.iinfo(dtype).max)
+    P = (top - 1) // 2
+    for w, applies in ((P // (n - 1), True), (P // (n - 1) + 1, False)):
+        W = np.full((n, n), top, dtype)
+        np.fill_diagonal(W, 0)
+        W[np.arange(n - 1), np.arange(1, n)] = w
+        assert (plain_infinity(W, sr.min_plus) is not None) == applies
+        steps = np.arange(n)[None, :] - np.arange(n)[:, None]
+        want = np.where(steps >= 0, steps.astype(object) * w, top)
+        for method in ("rkleene", "fw"):
+            got = apsp.shortest_paths(W, method=method, device="cpu")
+            assert np.array_equal(got.astype(object), want)
+    W = np.array([[0, 5], [-1, 0]], dtype)
+    assert plain_infinity(W, sr.min_plus) is None and plain_infinity(W.astype(np.float32), sr.min_plus) is None
+    assert plain_infinity(np.abs(W), sr.max_plus) is None
+
+
 # -- floats that overflow (an overflowed sum is an answer, not a cycle) ---------------------------
 @pytest.mark.parametrize("dtype,w", [(np.float64, -1e308), (np.float32, -3e38)])
 def test_an_overflowing_float_path_is_minus_inf_not_a_cycle(dtype, w):

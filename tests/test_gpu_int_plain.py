@@ -209,3 +209,42 @@ def test_apsp_int32_agrees_with_float32_on_gpu(rng, monkeypatch):
     Di = apsp.shortest_paths(cp.asarray(W))
     Df = apsp.shortest_paths(cp.asarray(W.astype(np.float32)))
     assert np.array_equal(cp.asnumpy(Di).astype(np.float32), cp.asnumpy(Df))
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_apsp_with_missing_arcs_runs_plain_and_exact(dtype, rng, kernels):
+    """+inf entries (missing arcs) are lowered to a stand-in so the products run on plain sums; exact."""
+    from scipy.sparse.csgraph import shortest_path
+
+    import apsp
+
+    n = 700
+    W = rng.integers(1, 1000, (n, n)).astype(dtype)  # no 0: SciPy's dense input reads 0 as no arc
+    W[rng.random((n, n)) < 0.97] = np.iinfo(dtype).max
+    np.fill_diagonal(W, 0)
+    got = cp.asnumpy(apsp.shortest_paths(cp.asarray(W)))
+    # the products run plain (the sub-closures replayed from CUDA graphs keep the saturating kernel)
+    assert any(spec.pad is not None and spec.mul == "(a + b)" for spec in kernels)
+    ref = shortest_path(np.where(W == np.iinfo(dtype).max, np.inf, W.astype(np.float64)), method="FW")
+    want = np.where(np.isinf(ref), 0, ref).astype(dtype)
+    want[np.isinf(ref)] = np.iinfo(dtype).max
+    assert np.array_equal(got, want)
+
+
+def test_apsp_at_the_edge_of_the_stand_in(kernels):
+    """A chain whose longest path is just below the stand-in (plain sums) and one just past it (saturating)."""
+    import apsp
+    from apsp.exact_integers import plain_infinity
+    from semiring import min_plus as mp
+
+    n = 300
+    P = (2**31 - 2) // 2
+    for w, plain in ((P // (n - 1), True), (P // (n - 1) + 1, False)):
+        W = np.full((n, n), np.iinfo(np.int32).max, np.int32)
+        np.fill_diagonal(W, 0)
+        W[np.arange(n - 1), np.arange(1, n)] = w
+        assert (plain_infinity(W, mp) is not None) == plain
+        got = cp.asnumpy(apsp.shortest_paths(cp.asarray(W)))
+        steps = np.arange(n)[None, :] - np.arange(n)[:, None]
+        want = np.where(steps >= 0, steps.astype(np.int64) * w, 2**31 - 1)
+        assert np.array_equal(got, np.minimum(want, 2**31 - 1).astype(np.int32))
