@@ -191,9 +191,14 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     rows = run_gpu(args) if args.gpu else run_cpu(args)
     info["load_avg_end"] = list(os.getloadavg())
-    stem = "csgraph-gpu" if args.gpu else "csgraph-cpu"
+    stem = "csgraph-cpu"
+    if args.gpu:
+        import cupy as cp
+
+        info["gpu"] = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+        stem = "csgraph-gpu-" + info["gpu"].lower().replace(" ", "-")
     load = f"load average {info['load_avg_start'][0]:.2f} at the start, {info['load_avg_end'][0]:.2f} at the end"
-    md = (f"# graphs.csgraph against scipy.sparse.csgraph ({'GPU' if args.gpu else 'CPU'}; CPU {info['cpu']}, "
+    md = (f"# graphs.csgraph against scipy.sparse.csgraph ({('GPU ' + info['gpu']) if args.gpu else 'CPU'}; CPU {info['cpu']}, "
           f"{info['cores']} cores; {info['simd']}; {info['date']}; {load})\n\n"
           f"Medians of {args.repeats} runs (SciPy's Floyd-Warshall: {args.scipy_repeats}); speedup = SciPy / ours; "
           f"'ours / engine rate' = engine time / our time (100% = no wrapper cost).\n\n" + table(rows))

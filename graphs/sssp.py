@@ -439,7 +439,8 @@ def johnson_potentials(G: Graph):
     return h
 
 
-def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "auto", client=None):
+def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "auto", client=None,
+                      predecessors: bool = True):
     """Shortest paths from many sources at once (all vertices by default: sparse APSP).
 
     Parameters
@@ -463,14 +464,19 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
         ``D`` and ``P`` come back as :class:`dask.array.Array` (row blocks per
         source chunk, left on the workers): rows of a matrix too large for
         one machine.
+    predecessors : bool, keyword-only
+        ``False`` skips the predecessor trees (``P`` is then ``None``): the
+        SpMM method recovers them in a second pass over the tight arcs, which
+        costs more than the distances on large graphs.
 
     Returns
     -------
     D : array (k, n)
         ``D[r, v]``: distance from ``sources[r]`` to ``v`` (weights' dtype;
         float64 hop counts for an unweighted graph).
-    P : int32 array (k, n)
-        Predecessors, one shortest-path tree per row.
+    P : int32 array (k, n), or None
+        Predecessors, one shortest-path tree per row (``None`` when
+        ``predecessors=False``).
 
     Raises
     ------
@@ -489,7 +495,11 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
            [ 3.,  4.,  0.]])
     >>> np.array_equal(multi_source_sssp(G, [2], method="spmm")[0], D[2:])
     True
+    >>> multi_source_sssp(G, [0], predecessors=False)
+    (array([[0., 1., 0.]]), None)
     """
+    if not isinstance(predecessors, (bool, np.bool_)):
+        raise TypeError(f"predecessors must be a bool, got {type(predecessors).__name__}")
     G = resolve_graph_device(as_graph(G), device)
     if method not in MULTI_METHODS:
         raise GraphError(f"method must be one of {', '.join(MULTI_METHODS)}, got {method!r}")
@@ -502,14 +512,15 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     if client is not None:  # on a Dask cluster: graphs.distributed_sssp
         from .distributed_sssp import distributed_multi_source_sssp
 
-        return distributed_multi_source_sssp(G, src, method, client, multi_source_sssp)
+        D, P = distributed_multi_source_sssp(G, src, method, client, multi_source_sssp)
+        return (D, P) if predecessors else (D, None)
     if method == "spmm":
-        return _multi_spmm(G, src)
+        return _multi_spmm(G, src, bool(predecessors))
     if G.device == "gpu":
         import cupy as cp
 
         D, P = multi_source_sssp(G.to("cpu"), src, "dijkstra")
-        return cp.asarray(D), cp.asarray(P)
+        return cp.asarray(D), (cp.asarray(P) if predecessors else None)
     dtype = G.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     k = src.shape[0]
@@ -518,9 +529,9 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     if not G.has_negative_weights:
         _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, G.weights, src, D, P, lo, hi, r0, r1),
                       k, G.nnz)
-        return D, P
-    _johnson(G, src, D, P)
-    return D, P
+    else:
+        _johnson(G, src, D, P)
+    return (D, P) if predecessors else (D, None)
 
 
 def _johnson(G: Graph, src: np.ndarray, D: np.ndarray, P: np.ndarray) -> None:
@@ -586,7 +597,7 @@ def _johnson(G: Graph, src: np.ndarray, D: np.ndarray, P: np.ndarray) -> None:
         _bellman_ford(G, src[r:r + 1], D[r], P[r])
 
 
-def _multi_spmm(G: Graph, src: np.ndarray):
+def _multi_spmm(G: Graph, src: np.ndarray, predecessors: bool = True):
     """Bellman-Ford on an ``n x k`` block: ``X = X (+) A^T (x) X`` until it stops changing.
 
     Each round is one min-plus sparse-times-dense product over the in-arcs
@@ -618,6 +629,8 @@ def _multi_spmm(G: Graph, src: np.ndarray):
         sssp(G.to("cpu"), int(src[col]), method="bellman-ford")
         raise AssertionError("unreachable: the single-source run raised")  # pragma: no cover
     D = xp.ascontiguousarray(X.T)
+    if not predecessors:
+        return D, None
     Dh = D.get() if xp is not np else D
     Gc = G.to("cpu")
     lo = neginf(dtype)

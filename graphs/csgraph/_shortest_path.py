@@ -357,12 +357,14 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
     return _as_kind(res, gpu_in)
 
 
-def _run_sources(G: Graph, src: np.ndarray, method: str):
-    """``multi_source_sssp`` with SciPy's error class and ``-9999`` predecessors."""
+def _run_sources(G: Graph, src: np.ndarray, method: str, predecessors: bool = True):
+    """``multi_source_sssp`` with SciPy's error class and ``-9999`` predecessors (``None`` when not asked for)."""
     try:
-        D, P = multi_source_sssp(G, src, method=method)
+        D, P = multi_source_sssp(G, src, method=method, predecessors=predecessors)
     except _LibraryNegativeCycleError as err:
         raise negative_cycle_error(err, f"Negative cycle detected on node {err.vertex}") from err
+    if P is None:
+        return D, P
     if G.device == "cpu":
         K.null_predecessors(P, NULL)
     else:
@@ -385,7 +387,7 @@ def _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype
     else:
         if dev == "gpu" and method == "dijkstra":
             method = "auto"  # the sparse-product search on the device
-        D, P = _run_sources(G, src, method)
+        D, P = _run_sources(G, src, method, bool(return_predecessors))
     return D, P, shape, gpu_in
 
 
@@ -492,7 +494,8 @@ def dijkstra(csgraph: Any, directed: bool = True, indices: Any = None, return_pr
     if limit != np.inf:
         far = D > limit
         D[far] = np.inf
-        P[far] = NULL
+        if P is not None:
+            P[far] = NULL
     return _finish(D, P, shape, gpu_in, return_predecessors)
 
 
