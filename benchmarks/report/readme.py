@@ -324,6 +324,39 @@ def einsum_cpu(src: Sources) -> list[list[str]]:
              f"{chain['ratio']:.3f}x the time"]]
 
 
+def gemm_gpu_int(src: Sources) -> list[list[str]]:
+    d = src("gemm-gpu-nvidia-h200-int.json")
+    rows, ceil = d["rows"], d["ceilings"]
+    plain = next(r for r in rows if r["dtype"] == "int32" and r["variant"].startswith("ours plain sums"))
+    sat = next(r for r in rows if r["dtype"] == "int32" and r["variant"].startswith("ours saturating, same"))
+    return [[f"GPU min-plus GEMM int32, n = {plain['n']}, plain sums (range-checked) / saturating",
+             f"{plain['tops']:.2f} / {sat['tops']:.2f} T/s",
+             f"int32 add+min ceiling {ceil['int32_wrap'] / 1e12:.2f} T/s (same run)",
+             f"{plain['fraction_of_ceiling']:.1%} of the ceiling"]]
+
+
+def csgraph_gpu(src: Sources) -> list[list[str]]:
+    rows = src("csgraph-gpu-nvidia-h200.json")["rows"]
+    fw = next(r for r in rows if r["what"].startswith("shortest_path(method='FW')"))
+    dj = next(r for r in rows if r["what"].startswith("dijkstra("))
+    k = re.search(r"<(\d+) sources>", dj["what"]).group(1)
+    scale = re.search(r"R-MAT scale (\d+)", dj["what"]).group(1)
+    return [[f"GPU `graphs.csgraph`: `shortest_path(method='FW')` {fw['size'].replace('n=', 'n = ')} (CuPy input) / "
+             f"`dijkstra` from {k} sources of R-MAT {scale}",
+             f"{fw['ours_s'] * 1e3:.1f} ms / {dj['ours_s']:.2f} s",
+             f"SciPy on the GPU machine's CPU {fw['scipy_s']:.1f} s / {dj['scipy_s']:.0f} s (timed on fewer, scaled)",
+             f"{_x(fw['speedup'], '.0f')} / {_x(dj['speedup'])}"]]
+
+
+def einsum_gpu(src: Sources) -> list[list[str]]:
+    rows = src("einsum-gpu-nvidia-h200.json")["rows"]
+    chain = next(r for r in rows if r["case"].startswith("chain"))
+    return [[f"GPU `semiring.einsum` `{chain['case'].split()[-1]}` min-plus, {chain['shape']}",
+             f"{chain['einsum_s'] * 1e3:.2f} ms",
+             f"the {chain['reference']} it reduces to {chain['reference_s'] * 1e3:.2f} ms",
+             f"{chain['ratio']:.3f}x the time"]]
+
+
 def _line(cells: list[str]) -> str:
     """One markdown table line; an empty cell is written ``| |``."""
     return "|" + "|".join(f" {c} " if c else " " for c in cells) + "|"
@@ -331,8 +364,8 @@ def _line(cells: list[str]) -> str:
 
 #: The table's rows, in order.
 ROWS: tuple[Callable[[Sources], list[list[str]]], ...] = (
-    gemm_cpu, apsp_cpu, traversal_cpu, gemm_gpu, apsp_gpu, traversal_gpu, mst_flow_cpu, mst_flow_gpu, single_pair,
-    csgraph_cpu, nx_backend_cpu, einsum_cpu,
+    gemm_cpu, apsp_cpu, traversal_cpu, gemm_gpu, gemm_gpu_int, apsp_gpu, traversal_gpu, mst_flow_cpu, mst_flow_gpu,
+    single_pair, csgraph_cpu, csgraph_gpu, nx_backend_cpu, einsum_cpu, einsum_gpu,
 )
 
 
