@@ -25,6 +25,7 @@ import operator
 from typing import Any
 
 import numpy as np
+import scipy
 import scipy.sparse as sp
 from scipy.sparse import csgraph as _scipy_csgraph
 
@@ -60,6 +61,10 @@ class NegativeCycleError(_scipy_csgraph.NegativeCycleError, _GraphsNegativeCycle
 
     def __init__(self, message: str = "", vertex: int = -1, cycle: list[int] | None = None, weight=None) -> None:
         _GraphsNegativeCycleError.__init__(self, vertex, cycle, weight, message=str(message))
+
+
+#: SciPy's (major, minor): a few conventions changed between releases (strong components' numbering, 1.18).
+SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
 
 def negative_cycle_error(err: Exception, message: str) -> NegativeCycleError:

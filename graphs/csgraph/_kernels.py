@@ -153,8 +153,16 @@ def depth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred):  #
 
 
 @nb.njit(cache=True)
-def strong_labels(indptr, indices, labels):  # pragma: no cover - jitted
-    """SciPy 1.17's strong components with SciPy's label numbering exactly.
+def strong_labels(indptr, indices, labels, forward=False):  # pragma: no cover - jitted
+    """Strong components numbered as SciPy numbers them: in the order a depth-first search completes them.
+
+    ``forward=False``: SciPy up to 1.17.  ``forward=True``: SciPy 1.18 and
+    later, whose iterative Tarjan search (Tarjan & Zwick, "Finding strong
+    components using depth-first search", European J. Combinatorics 119, 2024)
+    tries the successors in CSR order; it also numbers the components in the
+    order they complete, so only the visiting order differs.
+
+    Up to 1.17:
 
     SciPy (``_connected_components_directed2`` of
     ``scipy/sparse/csgraph/_traversal.pyx``; D. J. Pearce, "A space-efficient
@@ -186,7 +194,7 @@ def strong_labels(indptr, indices, labels):  # pragma: no cover - jitted
             continue
         depth = 0
         path[0] = v0
-        cursor[0] = indptr[v0 + 1]
+        cursor[0] = indptr[v0] if forward else indptr[v0 + 1]
         rindex[v0] = index
         first[0] = index
         index += 1
@@ -196,21 +204,34 @@ def strong_labels(indptr, indices, labels):  # pragma: no cover - jitted
             lo = indptr[v]
             low = rindex[v]
             child = -1
-            while k > lo:
-                k -= 1
-                w = indices[k]
-                rw = rindex[w]
-                if rw == VOID:
-                    child = w
-                    break
-                if rw < low:
-                    low = rw
+            if forward:
+                hi = indptr[v + 1]
+                while k < hi:
+                    w = indices[k]
+                    rw = rindex[w]
+                    if rw == VOID:
+                        child = w
+                        break
+                    if rw < low:
+                        low = rw
+                    k += 1
+            else:
+                while k > lo:
+                    k -= 1
+                    w = indices[k]
+                    rw = rindex[w]
+                    if rw == VOID:
+                        child = w
+                        k += 1
+                        break
+                    if rw < low:
+                        low = rw
             rindex[v] = low
             if child >= 0:
-                cursor[depth] = k + 1  # look at this arc again when the child returns (its low then)
+                cursor[depth] = k  # look at this arc again when the child returns (its low then)
                 depth += 1
                 path[depth] = child
-                cursor[depth] = indptr[child + 1]
+                cursor[depth] = indptr[child] if forward else indptr[child + 1]
                 rindex[child] = index
                 first[depth] = index
                 index += 1

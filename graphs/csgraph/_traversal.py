@@ -7,7 +7,8 @@ transpose), so node lists and predecessors equal SciPy's exactly.
 ``connected_components``: weak components reuse the library's union-find
 (:mod:`graphs._cc_kernels`) and are numbered by their smallest vertex, as
 SciPy's are; strong components run Pearce's variant of Tarjan's algorithm
-with SciPy 1.17's visiting order (:func:`graphs.csgraph._kernels.strong_labels`),
+with the installed SciPy's visiting order (successors in reverse CSR order up
+to SciPy 1.17, in CSR order from 1.18; :func:`graphs.csgraph._kernels.strong_labels`),
 because SciPy numbers them in the order its search completes them.  On
 the GPU, weak components run on the device (:func:`graphs.connected_components`);
 traversals and strong components run on a host copy and return CuPy arrays.
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .. import _cc_kernels as CC
 from ..components import connected_components as _components
@@ -25,6 +27,8 @@ from ..graph import Graph
 from . import _kernels as K
 from ._input import (
     NULL,
+    SCIPY_VERSION,
+    check_sparse_shape,
     check_vertex_index,
     gpu_csr,
     is_gpu_input,
@@ -203,7 +207,8 @@ def connected_components(csgraph: Any, directed: bool = True, connection: str = 
     Same parameters, defaults and results as SciPy's function of the same name,
     with SciPy's numbering of the labels (int32): weak components (and all
     components of an undirected graph) in the order of their smallest vertex,
-    strong components in the order SciPy 1.17's search completes them.  Added:
+    strong components in the order the installed SciPy's search completes them
+    (its visiting order changed in SciPy 1.18; both are followed).  Added:
     ``device``; on the GPU weak components run on the device.
 
     Parameters
@@ -250,17 +255,31 @@ def connected_components(csgraph: Any, directed: bool = True, connection: str = 
         if not gpu:
             labels = labels.get()
         return (int(k), labels) if return_labels else int(k)
-    A = scipy_csr(to_host(csgraph), True, dtype=None)
+    host = to_host(csgraph)
+    A = _strong_csr(host) if directed else scipy_csr(host, True, dtype=None)
     n = A.shape[0]
     if n == 0:
         k, labels = 0, np.zeros(0, dtype=np.int32)
     elif directed:
         labels = np.empty(n, dtype=np.int32)
-        k = K.strong_labels(A.indptr, A.indices, labels)
+        k = K.strong_labels(A.indptr, A.indices, labels, SCIPY_VERSION >= (1, 18))
     else:
         k, labels = CC.relabel_first_seen(CC.weak_labels(A.indptr, A.indices))
     labels = to_device_like(labels.astype(np.int32, copy=False), gpu)
     return (int(k), labels) if return_labels else int(k)
+
+
+def _strong_csr(host):
+    """The CSR the installed SciPy's strong components read.
+
+    Up to SciPy 1.17 the float64 reading of :func:`scipy_csr` (rows of a
+    non-float64 matrix sorted, duplicates summed); from 1.18 SciPy keeps the
+    input's dtype, so a sparse input's rows stay in their stored order.
+    """
+    if SCIPY_VERSION >= (1, 18) and sp.issparse(host):
+        check_sparse_shape(host.shape)
+        return host.tocsr()
+    return scipy_csr(host, True, dtype=None)
 
 
 def _to_cupyx(A):
