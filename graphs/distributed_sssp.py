@@ -34,8 +34,8 @@ __all__ = ["distributed_multi_source_sssp", "ROW_BLOCK_BYTES"]
 ROW_BLOCK_BYTES = 64 * 2**20
 
 
-def _rows(kernel: Callable, G, sources: np.ndarray, method: str):
-    return kernel(G, sources, method, device=G.device)
+def _rows(kernel: Callable, G, sources: np.ndarray, method: str, predecessors: bool = True):
+    return kernel(G, sources, method, device=G.device, predecessors=predecessors)
 
 
 def _part(pair, i: int):
@@ -43,7 +43,7 @@ def _part(pair, i: int):
 
 
 def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, client, kernel: Callable,
-                                  chunk: int | None = None):
+                                  chunk: int | None = None, predecessors: bool = True):
     """Rows ``sources`` of the distance (and predecessor) matrix of ``G``, computed on the workers of ``client``.
 
     Parameters
@@ -59,11 +59,13 @@ def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, 
     chunk : int, optional
         Sources per task; default: about :data:`ROW_BLOCK_BYTES` of output
         per task, and at least one task per worker.
+    predecessors : bool
+        ``False``: the workers skip the predecessor trees, and ``P`` is ``None``.
 
     Returns
     -------
     D : dask.array.Array (k, n)
-    P : dask.array.Array (k, n) of int32
+    P : dask.array.Array (k, n) of int32, or None
 
     Raises
     ------
@@ -93,14 +95,14 @@ def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, 
     k, n = int(sources.shape[0]), int(G.n)
     dtype = np.dtype(G.weights.dtype)
     if chunk is None:
-        per_row = max(1, n * (dtype.itemsize + 4))
+        per_row = max(1, n * (dtype.itemsize + (4 if predecessors else 0)))
         chunk = max(1, min(-(-k // len(workers)), ROW_BLOCK_BYTES // per_row))
     chunk = int(chunk)
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     Gf = client.scatter(G, broadcast=True)
     cuts = list(range(0, k, chunk))
-    pairs = [client.submit(_rows, kernel, Gf, sources[a : a + chunk], method, pure=False,
+    pairs = [client.submit(_rows, kernel, Gf, sources[a : a + chunk], method, predecessors, pure=False,
                            workers=[workers[c % len(workers)]], allow_other_workers=True)
              for c, a in enumerate(cuts)]
     wait(pairs)
@@ -114,10 +116,10 @@ def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, 
     else:
         metas = (np.empty((0, 0), dtype), np.empty((0, 0), np.int32))
     out = []
-    for i, dt in ((0, dtype), (1, np.dtype(np.int32))):
+    for i, dt in ((0, dtype), (1, np.dtype(np.int32)))[: 2 if predecessors else 1]:
         blocks = [da.from_delayed(dask.delayed(client.submit(_part, f, i, workers=[workers[c % len(workers)]],
                                                              allow_other_workers=True)),
                                   (min(chunk, k - a), n), dtype=dt, meta=metas[i])
                   for c, (a, f) in enumerate(zip(cuts, pairs))]
         out.append(da.concatenate(blocks, axis=0) if blocks else da.zeros((0, n), dtype=dt))
-    return out[0], out[1]
+    return out[0], (out[1] if predecessors else None)

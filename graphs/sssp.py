@@ -512,8 +512,8 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     if client is not None:  # on a Dask cluster: graphs.distributed_sssp
         from .distributed_sssp import distributed_multi_source_sssp
 
-        D, P = distributed_multi_source_sssp(G, src, method, client, multi_source_sssp)
-        return (D, P) if predecessors else (D, None)
+        return distributed_multi_source_sssp(G, src, method, client, multi_source_sssp,
+                                             predecessors=bool(predecessors))
     if method == "spmm":
         return _multi_spmm(G, src, bool(predecessors))
     if G.device == "gpu":

@@ -293,6 +293,9 @@ def test_multi_source_sssp_rows_as_dask_arrays(client):
     src = [5, 0, 79, 5]
     D1, P1 = graphs.multi_source_sssp(G, src, client=client)
     np.testing.assert_array_equal(D1.compute(), D0[src])
+    D2, none = graphs.multi_source_sssp(G, src, client=client, predecessors=False)
+    assert none is None and isinstance(D2, da.Array)
+    np.testing.assert_array_equal(D2.compute(), D0[src])
     # the predecessors' rows are shortest-path trees of their sources
     Dd = D1.compute()
     for r, s in enumerate(src):

@@ -251,3 +251,25 @@ def test_dimacs_graph_says_ids_are_0_based(tmp_path):
     G = graphs.read(p)
     with pytest.raises(VertexError, match="1-based id k is vertex k - 1"):
         graphs.sssp(G, 3)
+
+
+@pytest.mark.parametrize("method", ["dijkstra", "spmm"])
+@pytest.mark.parametrize("negative", [False, True])
+def test_multi_source_without_predecessors_gives_the_same_distances(method, negative):
+    rng = np.random.default_rng(5)
+    n, m = 70, 500
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(1, 30, m).astype(np.float64)
+    if negative:  # a DAG with some negative arcs: no cycle, Johnson's reweighting on the CPU
+        src, dst = np.minimum(src, dst), np.maximum(src, dst)
+        keep = src != dst
+        src, dst, w = src[keep], dst[keep], w[keep]
+        w[::7] = -3.0
+    G = Graph.from_edges(src, dst, w, n=n)
+    D0, P0 = graphs.multi_source_sssp(G, [0, 9, 33], method=method)
+    D1, P1 = graphs.multi_source_sssp(G, [0, 9, 33], method=method, predecessors=False)
+    assert P0 is not None and P1 is None
+    np.testing.assert_array_equal(D1, D0)
+    np.testing.assert_array_equal(D0, shortest_path(G.to_scipy(), indices=[0, 9, 33]))
+    with pytest.raises(TypeError, match="predecessors must be a bool"):
+        graphs.multi_source_sssp(G, [0], predecessors="no")
