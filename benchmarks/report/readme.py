@@ -316,12 +316,18 @@ def nx_backend_cpu(src: Sources) -> list[list[str]]:
              f"{_x(fw['speedup'])} / {_x(mf['speedup'])}"]]
 
 
-def einsum_cpu(src: Sources) -> list[list[str]]:
-    rows = src("einsum-cpu.json")["rows"]
-    chain = next(r for r in rows if r["case"].startswith("chain"))
-    return [[f"CPU `semiring.einsum` `{chain['case'].split()[-1]}` min-plus, {chain['shape']}",
-             f"{chain['einsum_s']:.3f} s", f"the {chain['reference']} it reduces to {chain['reference_s']:.3f} s",
+def _einsum_chain(src: Sources, name: str, device: str, seconds: bool) -> list[list[str]]:
+    """The chain row of an einsum result file (times in s, or in ms for the GPU)."""
+    chain = next(r for r in src(name)["rows"] if r["case"].startswith("chain"))
+    scale, unit, spec = (1, "s", ".3f") if seconds else (1e3, "ms", ".2f")
+    return [[f"{device} `semiring.einsum` `{chain['case'].split()[-1]}` min-plus, {chain['shape']}",
+             f"{chain['einsum_s'] * scale:{spec}} {unit}",
+             f"the {chain['reference']} it reduces to {chain['reference_s'] * scale:{spec}} {unit}",
              f"{chain['ratio']:.3f}x the time"]]
+
+
+def einsum_cpu(src: Sources) -> list[list[str]]:
+    return _einsum_chain(src, "einsum-cpu.json", "CPU", seconds=True)
 
 
 def gemm_gpu_int(src: Sources) -> list[list[str]]:
@@ -349,12 +355,7 @@ def csgraph_gpu(src: Sources) -> list[list[str]]:
 
 
 def einsum_gpu(src: Sources) -> list[list[str]]:
-    rows = src("einsum-gpu-nvidia-h200.json")["rows"]
-    chain = next(r for r in rows if r["case"].startswith("chain"))
-    return [[f"GPU `semiring.einsum` `{chain['case'].split()[-1]}` min-plus, {chain['shape']}",
-             f"{chain['einsum_s'] * 1e3:.2f} ms",
-             f"the {chain['reference']} it reduces to {chain['reference_s'] * 1e3:.2f} ms",
-             f"{chain['ratio']:.3f}x the time"]]
+    return _einsum_chain(src, "einsum-gpu-nvidia-h200.json", "GPU", seconds=False)
 
 
 def _line(cells: list[str]) -> str:
