@@ -14,8 +14,8 @@ kernels and states the rule and its proof.
 * :func:`rows_last_hop` picks ``P[i, j]`` for the rows ``r0:r1`` and returns
   the number of arcs it looked at, or ``-1`` when a row went over its budget
   or a reachable entry found no arc (the caller then falls back);
-* :func:`rows_are_trees` checks that every route of rows ``r0:r1`` leads back
-  to ``i`` without a repeated vertex.
+* :func:`repair_rows` follows every route of rows ``r0:r1`` back to ``i``
+  and mends the rows where one loops (rule 4).
 """
 
 from __future__ import annotations
@@ -230,28 +230,189 @@ def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, rel, budget)
 
 
 @njit(cache=True, nogil=True)
-def rows_are_trees(P, r0, r1):  # pragma: no cover - jitted
-    """True if, in every row ``i`` of ``r0:r1``, every route ``j <- P[i, j] <- ...`` reaches ``i`` without a loop."""
+def _classify(P, i, state, stack, cyc, cstart, todo, ntodo, bad_out):  # pragma: no cover - jitted
+    """Follow the routes of row ``i`` from the vertices ``todo[:ntodo]`` (in that order), whose ``state``
+    is 0; every other vertex has its final state already (2: its route reaches ``i``).  Sets ``state[v]``
+    to 2 if the route of ``v`` reaches ``i``, 3 if it loops or runs into a loop.  The loops' vertices go
+    to ``cyc`` (loop ``c``: ``cyc[cstart[c]:cstart[c + 1]]``), the vertices marked 3 to ``bad_out`` (in
+    increasing order when ``todo`` is).  Returns ``(vertices marked 3, loops)``; ``(-1, 0)`` if a route
+    stops short of ``i``."""
     n = P.shape[0]
-    state = np.zeros(n, dtype=np.int8)  # 0 unseen, 1 on the route being followed, 2 leads to i
+    bad = 0
+    ncyc = 0
+    cstart[0] = 0
+    for q in range(ntodo):
+        j = todo[q]
+        if state[j] != 0 or P[i, j] < 0:
+            continue
+        top = 0
+        v = j
+        while state[v] == 0:
+            state[v] = 1
+            stack[top] = v
+            top += 1
+            v = P[i, v]
+            if v < 0 or v >= n:
+                return -1, 0
+        if state[v] == 1:  # a new loop: the stack from v to the top
+            t = top - 1
+            while stack[t] != v:
+                t -= 1
+            c0 = cstart[ncyc]
+            for u in range(t, top):
+                cyc[c0 + u - t] = stack[u]
+            ncyc += 1
+            cstart[ncyc] = c0 + top - t
+        mark = np.int8(2) if state[v] == 2 else np.int8(3)
+        for t in range(top):
+            state[stack[t]] = mark
+    for q in range(ntodo):
+        j = todo[q]
+        if state[j] == 3:
+            bad_out[bad] = j
+            bad += 1
+    return bad, ncyc
+
+
+@njit(cache=True, nogil=True)
+def _arc_from_reached(D, start, src, wt, state, i, v, mi, lo, hi, rel):  # pragma: no cover - jitted
+    """The first arc into ``v`` in its sorted list (lightest, then smallest ``k``) that qualifies and comes
+    from a vertex whose route reaches ``i`` (``state`` 2); -1 if none."""
+    x = D[i, v]
+    ax = abs(x)
+    d = x + ax * rel if ax < hi else x
+    for t in range(start[v], start[v + 1]):
+        w = wt[t]
+        if mul(mi, w, lo, hi) > d:
+            return -1  # no later (heavier) arc can qualify
+        k = src[t]
+        if state[k] == 2 and mul(D[i, k], w, lo, hi) <= d:
+            return k
+    return -1
+
+
+CANDIDATES = 8  # qualifying arcs remembered per vertex by the repair (more: the list is scanned again)
+
+
+@njit(cache=True, nogil=True)
+def _reached_arc_cached(D, start, src, wt, state, i, v, mi, lo, hi, rel, cofs, ccount, cbuf, used):  # pragma: no cover - jitted
+    """:func:`_arc_from_reached` with the qualifying arcs into ``v`` remembered (at most
+    :data:`CANDIDATES`, in list order) after the first look, so later rounds only read their states.
+    Returns ``(k, used)``: the arc's tail or -1, and the slots of ``cbuf`` now in use."""
+    if cofs[v] < 0:
+        x = D[i, v]
+        ax = abs(x)
+        d = x + ax * rel if ax < hi else x
+        cofs[v] = used
+        c = 0
+        for t in range(start[v], start[v + 1]):
+            w = wt[t]
+            if mul(mi, w, lo, hi) > d:
+                break
+            k = src[t]
+            if mul(D[i, k], w, lo, hi) <= d:
+                if c == CANDIDATES:
+                    c += 1  # overflow: more qualifying arcs than remembered
+                    break
+                cbuf[used + c] = k
+                c += 1
+        ccount[v] = c
+        used += min(c, CANDIDATES)
+    c = ccount[v]
+    o = cofs[v]
+    for t in range(min(c, CANDIDATES)):
+        k = cbuf[o + t]
+        if state[k] == 2:
+            return k, used
+    if c > CANDIDATES:
+        return _arc_from_reached(D, start, src, wt, state, i, v, mi, lo, hi, rel), used
+    return -1, used
+
+
+@njit(cache=True, nogil=True)
+def repair_rows(D, start, src, wt, P, r0, r1, zero, lo, hi, rel):  # pragma: no cover - jitted
+    """Make every route of rows ``r0:r1`` reach ``i`` (rule 4 of :mod:`apsp.last_hop`); False if it cannot.
+
+    A row whose routes already reach ``i`` is left as it is.  Otherwise, in
+    rounds: the routes are followed from vertex 0 upwards, and each loop, in
+    the order it is met, is broken at its smallest vertex that has a
+    qualifying arc from a vertex whose route reaches ``i`` (the first such
+    arc of its sorted list: lightest, then smallest ``k``); its vertices then
+    count as reaching ``i`` for the loops after it, and the vertices that ran
+    into it follow.  A round that can break no loop instead takes the
+    vertices whose route loops or runs into a loop from 0 upwards, each
+    taking such an arc where it has one (and then counting as reaching
+    ``i``): along a shortest path with the fewest arcs the first such vertex
+    always has one.  A vertex only ever points at a vertex whose route
+    reaches ``i``, so no step makes a loop and each round mends at least one
+    vertex.
+    """
+    n = P.shape[0]
+    state = np.empty(n, dtype=np.int8)
     stack = np.empty(n, dtype=np.int32)
+    cyc = np.empty(n, dtype=np.int32)
+    cstart = np.empty(n + 1, dtype=np.int32)
+    cofs = np.empty(n, dtype=np.int32)
+    ccount = np.empty(n, dtype=np.int32)
+    cbuf = np.empty(CANDIDATES * n, dtype=np.int32)
+    every = np.arange(n).astype(np.int32)
+    todo = np.empty(n, dtype=np.int32)
+    badv = np.empty(n, dtype=np.int32)
     for i in range(r0, r1):
         state[:] = 0
         state[i] = 2
-        for j in range(n):
-            if state[j] != 0 or P[i, j] < 0:
-                continue
-            top = 0
-            v = j
-            while state[v] == 0:
-                state[v] = 1
-                stack[top] = v
-                top += 1
-                v = P[i, v]
-                if v < 0 or v >= n:
-                    return False  # a route that stops before reaching i
-            if state[v] == 1:
-                return False  # a loop
-            for t in range(top):
-                state[stack[t]] = 2
+        bad, ncyc = _classify(P, i, state, stack, cyc, cstart, every, n, badv)
+        if bad < 0:
+            return False
+        if bad == 0:
+            continue
+        mi = zero
+        for k in range(n):
+            x = D[i, k]
+            mi = x if x < mi else mi
+        cofs[:] = -1
+        used = 0
+        for _ in range(n + 1):
+            if bad < 0:
+                return False
+            if bad == 0:
+                break
+            mended = 0
+            for c in range(ncyc):
+                best_v = -1
+                best_k = -1
+                for t in range(cstart[c], cstart[c + 1]):
+                    v = cyc[t]
+                    if best_v >= 0 and v > best_v:
+                        continue
+                    k, used = _reached_arc_cached(D, start, src, wt, state, i, v, mi, lo, hi, rel,
+                                                  cofs, ccount, cbuf, used)
+                    if k >= 0:
+                        best_v = v
+                        best_k = k
+                if best_v >= 0:
+                    P[i, best_v] = best_k
+                    mended += 1
+                    for t in range(cstart[c], cstart[c + 1]):  # the loop's vertices now reach i
+                        state[cyc[t]] = 2
+            if mended == 0:
+                for q in range(bad):
+                    v = badv[q]
+                    k, used = _reached_arc_cached(D, start, src, wt, state, i, v, mi, lo, hi, rel,
+                                                  cofs, ccount, cbuf, used)
+                    if k >= 0:
+                        P[i, v] = k
+                        state[v] = 2
+                        mended += 1
+                if mended == 0:
+                    return False
+            # only the vertices still marked 3 can change: follow their routes again
+            nt = 0
+            for q in range(bad):
+                v = badv[q]
+                if state[v] == 3:
+                    state[v] = 0
+                    todo[nt] = v
+                    nt += 1
+            bad, ncyc = _classify(P, i, state, stack, cyc, cstart, todo, nt, badv)
     return True

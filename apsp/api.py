@@ -467,7 +467,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         arcs = W() if callable(W) else W
         if last_hop_predecessors(S, D, arcs, out=P) is not None:
             return
-        # a route would loop (zero-weight cycles): start again with the Pi update
+        # a route loops that rule 4 cannot mend (float rounding): start again with the Pi update
         D0, P0 = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), np, True)
         D[...], P[...] = D0, P0
         del D0, P0, arcs

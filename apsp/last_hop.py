@@ -19,7 +19,17 @@ computed in the dtype, as the closure computes them: saturating for integers)
    added the same weights in another order; rules 1 and 2 use the same test);
 3. otherwise (floating-point rounding only: in exact arithmetic some arc
    always qualifies) the ``k`` minimising ``D[i, k] + W[k, j]``, ties again
-   to the lightest arc, then the smallest ``k``.
+   to the lightest arc, then the smallest ``k``;
+4. where the routes of rules 1-3 loop (a zero-weight cycle: both arcs of a
+   weight-0 pair qualify and are the lightest), the row is mended in rounds
+   (:func:`repair_rows` of the template): following the routes from vertex 0
+   upwards, each loop, in the order it is met, is broken at its smallest
+   vertex that has a qualifying arc (the rule 2 test) from a vertex whose
+   route reaches ``i``, taking the first such arc in rule 2's order
+   (lightest, then smallest ``k``); a round that can break no loop gives
+   each vertex whose route loops or runs into one, from 0 upwards, such an
+   arc where it has one.  A vertex only ever points at a vertex whose route
+   already reaches ``i``, so mending makes no new loop.
 
 Why the routes are right.  Write ``p(j) = P[i, j]``.  ``D`` is the closure,
 so ``D[i, j] <= D[i, k] + W[k, j]`` for every arc; with rule 1 or 2 the last
@@ -32,11 +42,14 @@ weights add up to ``D[i, j] - D[i, i] = D[i, j]``.  It can only fail to
 reach ``i`` by looping, and a loop of tight arcs is a cycle of total weight
 zero (sum the equalities around it): with integer weights that needs a
 zero-weight cycle, with floats also additions that absorb an arc
-(``D + w == D``).  Every row is therefore checked (:func:`rows_are_trees`,
-``O(n)`` per row): if any route loops or stops short, :func:`last_hop_predecessors`
-returns ``None`` and the caller computes ``P`` by the Pi update instead
-(whose rule :mod:`apsp.predecessors` states).  The check makes the result
-sound whatever the rounding.
+(``D + w == D``).  Every row is therefore checked (``O(n)`` per row) and,
+where a route loops, mended by rule 4: along a shortest path from ``i`` with
+the fewest arcs, the first vertex whose route does not reach ``i`` has a
+qualifying arc from the vertex before it, so every round mends at least one
+vertex.  If a route stops short, or a round mends nothing (floating-point
+rounding), :func:`last_hop_predecessors` returns ``None`` and the caller
+computes ``P`` by the Pi update instead (whose rule :mod:`apsp.predecessors`
+states).  The check makes the result sound whatever the rounding.
 
 The cost.  Rule 1 is one comparison.  For rule 2 the arcs into each ``j``
 are sorted once by weight, keeping only those not heavier than
@@ -138,7 +151,7 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
     Returns
     -------
     P : array (n, n) of int32, or None
-        ``None`` when a route would loop (zero-weight cycles, absorbed
+        ``None`` when a route loops and rule 4 cannot mend it (absorbed
         float additions), a reachable entry has no arc into it, or a row
         exceeds its :func:`row_budget`.
 
@@ -190,7 +203,7 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
 
     def rows(r0: int, r1: int) -> None:
         done = mod.rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, rel, budget)
-        status.append(done >= 0 and bool(mod.rows_are_trees(P, r0, r1)))
+        status.append(done >= 0 and bool(mod.repair_rows(D, start, src, wt, P, r0, r1, zero, lo, hi, rel)))
 
     run_rows(rows, n, n * n * 8, align=1)
     return P if all(status) else None

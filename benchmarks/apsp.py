@@ -131,6 +131,19 @@ def cpu_benchmarks(n: int, small_n: int, repeats: int) -> dict:
         rows.append([f"dense {n} {name}", "distances only", f"{t_d:.3f}", "", ""])
         rows.append([f"dense {n} {name}", "with predecessors", f"{t_p:.3f}", f"{t_p / t_d:.2f}x the distances",
                      f"same distances: {same}"])
+    log(f"dense n={n} float64 with {n // 4} weight-0 pairs (zero-weight cycles): distances, then predecessors ...")
+    Wz = dense_graph(n, integer=True).astype(np.float64)
+    pairs = np.random.default_rng(7).integers(0, n, (n // 4, 2))
+    Wz[pairs[:, 0], pairs[:, 1]] = 0.0
+    Wz[pairs[:, 1], pairs[:, 0]] = 0.0
+    np.fill_diagonal(Wz, 0.0)
+    t_d, D = timed(lambda: apsp.shortest_paths(Wz), repeats)
+    t_p, (Dp, P) = timed(lambda: apsp.shortest_paths(Wz, predecessors=True), repeats)
+    pvd["float64 with weight-0 pairs"] = {"distances_seconds": t_d, "predecessors_seconds": t_p, "ratio": t_p / t_d,
+                                         "same_distances": bool(np.array_equal(D, Dp))}
+    rows.append([f"dense {n} float64, weight-0 pairs", "distances only", f"{t_d:.3f}", "", ""])
+    rows.append([f"dense {n} float64, weight-0 pairs", "with predecessors", f"{t_p:.3f}",
+                 f"{t_p / t_d:.2f}x the distances", f"same distances: {bool(np.array_equal(D, Dp))}"])
     Wi = dense_graph(n, integer=True)
     same = bool(np.array_equal(apsp.shortest_paths(Wi), floyd_warshall(Wi, directed=True)))
     results["dense"]["integer_weights_identical"] = same

@@ -109,18 +109,52 @@ def test_awkward_sizes_and_disconnected_graphs(dtype, n):
         assert (P[:half, half:] == -1).all()
 
 
-def test_zero_weight_cycles_fall_back_to_the_pi_update():
-    """1 <-> 2 weigh zero and are both reached through 3: the lightest tight arcs point at each other."""
+def test_zero_weight_cycles_are_mended_by_rule_4():
+    """1 <-> 2 weigh zero and are both reached through 3: the lightest tight arcs point at each other
+    (rules 1-3 make the loop 1 -> 2 -> 1); rule 4 breaks it at 1, the smaller vertex, with its arc from 3."""
     inf = np.inf
     W = np.full((4, 4), inf)
     W[0, 3] = W[3, 1] = W[3, 2] = 1.0
     W[1, 2] = W[2, 1] = 0.0
     D = apsp.shortest_paths(W)
-    assert last_hop_predecessors(sr.min_plus, D, W) is None  # P[0, 1] = 2 and P[0, 2] = 1: a loop
+    P = last_hop_predecessors(sr.min_plus, D, W)
+    assert P is not None
+    assert apsp.path(P, 0, 1) == [0, 3, 1] and apsp.path(P, 0, 2) == [0, 3, 1, 2]
     for method in METHODS:
         D, P = apsp.shortest_paths(W, method, predecessors=True)
         check_routes(sr.min_plus, W, D, P, exact=True)
         assert apsp.path(P, 0, 1) in ([0, 3, 1], [0, 3, 2, 1])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_zero_weight_cycles_give_trees_at_the_price_of_distances(seed):
+    """A complete graph with many weight-0 pairs: every route of the last-hop rule is mended (no fallback)
+    into a walk whose weights add up to the distance."""
+    rng = np.random.default_rng(seed)
+    n = 97 + 31 * seed
+    W = rng.integers(1, 20, (n, n)).astype(np.float64)
+    pairs = rng.integers(0, n, (n // 3, 2))
+    W[pairs[:, 0], pairs[:, 1]] = 0.0
+    W[pairs[:, 1], pairs[:, 0]] = 0.0
+    chain = rng.permutation(n)[:12]  # and a longer zero-weight cycle
+    W[chain, np.roll(chain, 1)] = 0.0
+    np.fill_diagonal(W, 0.0)
+    D = apsp.shortest_paths(W)
+    P = last_hop_predecessors(sr.min_plus, D, W)
+    assert P is not None
+    check_routes(sr.min_plus, W, D, P, exact=True)
+
+
+def test_the_pi_update_still_serves_when_the_last_hops_give_up(monkeypatch):
+    """If the last-hop pass returns None (float rounding it cannot mend), apsp restarts with the Pi update."""
+    import apsp.api as api
+
+    rng = np.random.default_rng(3)
+    W = rng.integers(1, 9, (60, 60)).astype(np.float64)
+    monkeypatch.setattr(api, "last_hop_predecessors", lambda *a, **k: None)
+    D, P = apsp.shortest_paths(W, predecessors=True)
+    np.testing.assert_array_equal(D, scipy_distances(W))
+    check_routes(sr.min_plus, W, D, P, exact=True)
 
 
 def test_loops_are_detected():
