@@ -194,10 +194,10 @@ def all_pairs_dijkstra_path_length(G: BackendGraph, cutoff: Any = None, weight: 
 # Dense all pairs ---------------------------------------------------------------
 
 
-def _dense(G: BackendGraph, weight: Any) -> np.ndarray:
-    """NetworkX's ``to_numpy_array(G, multigraph_weight=min, nonedge=inf)`` with a zero diagonal, float64."""
+def _dense(G: BackendGraph, weight: Any, dtype=np.float64) -> np.ndarray:
+    """NetworkX's ``to_numpy_array(G, multigraph_weight=min, nonedge=inf)`` with a zero diagonal, in ``dtype``."""
     n = len(G)
-    W = np.full((n, n), np.inf)
+    W = np.full((n, n), np.inf, dtype=dtype)
     w = G.weights(weight)
     if w is None:
         W[G.src, G.dst] = 1.0
@@ -207,6 +207,27 @@ def _dense(G: BackendGraph, weight: Any) -> np.ndarray:
         W[G.src, G.dst] = w
     np.fill_diagonal(W, 0.0)
     return W
+
+
+def _closure_dtype(G: BackendGraph, weight: Any) -> np.dtype:
+    """float32 when every path sum is an integer float32 holds exactly, else float64 (read off the arcs).
+
+    With integer-valued weights and ``max|w| * (n - 1) < 2**24`` the float32
+    closure, cast back, is the float64 one to the bit (and about twice as fast).
+    """
+    span = max(len(G) - 1, 1)
+    w = G.weights(weight)
+    if w is None:
+        return np.dtype(np.float32) if span < 2**24 else np.dtype(np.float64)
+    if w.dtype.kind == "f":
+        finite = w[np.isfinite(w)]
+        if finite.size and not (finite == np.round(finite)).all():
+            return np.dtype(np.float64)
+    else:
+        finite = w
+    if finite.size and float(np.abs(finite).max()) * span >= 2**24:
+        return np.dtype(np.float64)
+    return np.dtype(np.float32)
 
 
 def floyd_warshall_numpy(G: BackendGraph, nodelist: Any = None, weight: Any = "weight") -> np.ndarray:
@@ -233,30 +254,30 @@ def floyd_warshall_numpy(G: BackendGraph, nodelist: Any = None, weight: Any = "w
         missing = set(nodelist) - set(G.nodes)
         if missing:
             raise nx.NetworkXError(f"Nodes {missing} in nodelist is not in G")
-    W = _dense(G, weight)
-    if nodelist is not None:
-        perm = np.array([G.index[v] for v in nodelist], dtype=np.intp)
-        W = W[np.ix_(perm, perm)]
-    if W.shape[0] == 0:
-        return W
+    perm = None if nodelist is None else np.array([G.index[v] for v in nodelist], dtype=np.intp)
+    if len(G) == 0:
+        return _dense(G, weight)
     try:
-        return _closure(W)
+        return _closure(G, weight, perm)
     except NegativeCycleError:
+        W = _dense(G, weight)
+        if perm is not None:
+            W = W[np.ix_(perm, perm)]
         floyd_warshall_inplace(sr.min_plus, W)
         return W
 
 
-def _closure(W: np.ndarray) -> np.ndarray:
-    """``apsp.shortest_paths(W)`` in float64; in float32 when that is exact.
+def _closure(G: BackendGraph, weight: Any, perm: np.ndarray | None = None) -> np.ndarray:
+    """The float64 distance matrix of ``G`` (rows and columns in the order ``perm``), closed by
+    ``apsp.shortest_paths`` in float32 when that is exact (:func:`_closure_dtype`), in place.
 
-    With integer-valued weights and ``max|w| * (n - 1) < 2**24`` every path
-    sum is an integer float32 holds exactly, so the float32 closure, cast back,
-    is the float64 one to the bit (and about twice as fast).
+    Raises ``NegativeCycleError`` on a negative cycle.
     """
-    finite = W[np.isfinite(W)]
-    if finite.size and np.abs(finite).max() * max(W.shape[0] - 1, 1) < 2**24 and (finite == np.round(finite)).all():
-        return dense_shortest_paths(W.astype(np.float32)).astype(np.float64)
-    return dense_shortest_paths(W)
+    W = _dense(G, weight, _closure_dtype(G, weight))
+    if perm is not None:
+        W = W[np.ix_(perm, perm)]
+    D = dense_shortest_paths(W, out=W)  # the matrix is ours: closed in place
+    return D if D.dtype == np.float64 else D.astype(np.float64)
 
 
 def _inf() -> float:
@@ -272,14 +293,14 @@ def floyd_warshall(G: BackendGraph, weight: Any = "weight") -> dict:
     ``NotImplementedError``: NetworkX's in-place loops then give an
     order-dependent answer, which it computes itself when falling back.
     """
-    W = _dense(G, weight)
     w = G.weights(weight)
     if w is not None and w.size and ((G.src == G.dst) & (w < 0)).any():
         raise NotImplementedError("negative self loop: NetworkX's floyd_warshall result is order-dependent")
-    n = len(G)
-    if n:
+    if len(G) == 0:
+        W = _dense(G, weight)
+    else:
         try:
-            W = _closure(W)
+            W = _closure(G, weight)
         except NegativeCycleError as exc:
             raise NotImplementedError("negative cycle: NetworkX's floyd_warshall result is order-dependent") from exc
     rows = W.tolist()
