@@ -352,3 +352,13 @@ def test_networkx_own_tests_through_the_backend(tmp_path):
     assert out.returncode == 0, out.stdout[-5000:]
     assert counts.get("failed", 0) == 0 and counts.get("error", 0) == counts.get("errors", 0) == 0
     assert counts["passed"] > 600
+
+
+def test_integer_weights_at_int64s_minimum_go_back_to_networkx():
+    """Path sums beyond int64 are NetworkX's (exact Python ints); the range check must not wrap at -2**63."""
+    G = nx.DiGraph([(0, 1, {"weight": -(2**63)}), (1, 2, {"weight": -5})])
+    with pytest.raises(NotImplementedError):
+        nx.single_source_bellman_ford_path_length(G, 0, backend=B)
+    assert nx.single_source_bellman_ford_path_length(G, 0) == {0: 0, 1: -(2**63), 2: -(2**63) - 5}
+    H = nx.DiGraph([(0, 1, {"weight": 7}), (1, 2, {"weight": -5})])  # small integers: computed here, as ints
+    assert nx.single_source_bellman_ford_path_length(H, 0, backend=B) == {0: 0, 1: 7, 2: 2}

@@ -63,7 +63,7 @@ def _weights(G: BackendGraph, weight: Any, *, negative: bool) -> np.ndarray | No
     if w.dtype.kind == "f":
         if not np.isfinite(w).all():
             raise NotImplementedError("edge weights of inf or NaN: NetworkX's result is its own")
-    elif int(np.abs(w).max()) >= INT_HEADROOM // max(len(G), 1):
+    elif max(-int(w.min()), int(w.max())) >= INT_HEADROOM // max(len(G), 1):  # Python ints: no wrap at int64's min
         raise NotImplementedError("integer weights whose path sums may exceed int64")
     if not negative and (w < 0).any():
         raise NotImplementedError("negative weights with Dijkstra: NetworkX's result depends on its visiting order")
@@ -225,8 +225,8 @@ def _closure_dtype(G: BackendGraph, weight: Any) -> np.dtype:
             return np.dtype(np.float64)
     else:
         finite = w
-    if finite.size and float(np.abs(finite).max()) * span >= 2**24:
-        return np.dtype(np.float64)
+    if finite.size and max(abs(float(finite.min())), abs(float(finite.max()))) * span >= 2**24:
+        return np.dtype(np.float64)  # (no np.abs: it wraps at int64's minimum)
     return np.dtype(np.float32)
 
 
