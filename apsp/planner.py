@@ -235,6 +235,8 @@ def float32_exact(semiring_name: str, n: int, weights=None) -> bool:
     False
     >>> float32_exact("min_plus", 10, np.array([0.5]))
     False
+    >>> float32_exact("min_plus", 10, np.array([-2**63, 1]))  # int64's minimum: no wrap-around
+    False
     """
     w = None if weights is None else np.asarray(weights.get() if hasattr(weights, "get") else weights)
     if semiring_name in ("min_plus", "max_plus"):
@@ -244,7 +246,7 @@ def float32_exact(semiring_name: str, n: int, weights=None) -> bool:
             return max(n - 1, 0) <= 2**24
         if w.dtype.kind == "f" and not bool(np.all(np.isfinite(w) & (w == np.round(w)))):
             return False
-        top = float(np.abs(w).max())
+        top = max(abs(float(w.min())), abs(float(w.max())))  # not np.abs: it wraps at int64's minimum
         return max(n - 1, 0) * top <= 2**24
     if semiring_name in ("max_min", "min_max"):
         if w is None or w.size == 0 or w.dtype.kind == "b":
