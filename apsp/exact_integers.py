@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from semiring.backend import array_module
+from semiring.int_range import padding_value
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -137,9 +138,8 @@ def plain_infinity(W, S: "Semiring") -> int | None:
     dtype = np.dtype(W.dtype)
     if S.family != "min_plus" or dtype not in (np.dtype(np.int32), np.dtype(np.int64)) or W.shape[0] < 2:
         return None
-    info = np.iinfo(dtype)
-    ext = _finite_extremes(W, int(info.max))
-    stand_in = (int(info.max) - 1) // 2
+    ext = _finite_extremes(W, int(np.iinfo(dtype).max))
+    stand_in = padding_value(dtype)  # (iinfo.max - 1) // 2: twice it does not wrap
     if ext is None:
         return stand_in
     lo, hi = ext

@@ -17,6 +17,16 @@ def _find(parent, v):
     return v
 
 
+@njit(inline="always")
+def _link(parent, a, b):
+    """Join the distinct roots ``a`` and ``b`` under the smaller; return it (the new root)."""
+    if a < b:
+        parent[b] = a
+        return a
+    parent[a] = b
+    return b
+
+
 @njit(cache=True, nogil=True)
 def weak_labels(indptr, indices):  # pragma: no cover - jitted
     """Union-find over every arc (direction ignored); returns each vertex's root."""
@@ -27,10 +37,7 @@ def weak_labels(indptr, indices):  # pragma: no cover - jitted
             a = _find(parent, u)
             b = _find(parent, indices[e])
             if a != b:
-                if a < b:
-                    parent[b] = a
-                else:
-                    parent[a] = b
+                _link(parent, a, b)
     for v in range(n):
         parent[v] = _find(parent, v)
     return parent

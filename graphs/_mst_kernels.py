@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._cc_kernels import _find  # union-find with path halving
+from ._cc_kernels import _find, _link  # union-find with path halving, union by the smaller root
 
 __all__ = ["NONE", "all_equal", "forest_in_arc_order", "candidate_edges", "filter_chunk", "merge_minima", "join_minima", "compress"]
 
@@ -94,11 +94,7 @@ def forest_in_arc_order(indptr, indices, undirected, parent, tree):  # pragma: n
                 continue
             rv = _find(parent, rv)
             if rv != ru:
-                if ru < rv:
-                    parent[rv] = ru
-                else:
-                    parent[ru] = rv
-                    ru = rv
+                ru = _link(parent, ru, rv)
                 tree[k] = e
                 k += 1
                 parent[v] = ru  # v straight at the new root: later finds of v take one step
@@ -187,10 +183,7 @@ def join_minima(lo, hi, eu, ev, eid, bi, parent, tree, k):  # pragma: no cover -
             ra = _find(parent, a)
             rb = _find(parent, b)
             if ra != rb:
-                if ra < rb:
-                    parent[rb] = ra
-                else:
-                    parent[ra] = rb
+                _link(parent, ra, rb)
                 tree[k] = d
                 k += 1
     return k

@@ -463,41 +463,6 @@ def _bucket_push(u, b, free, ent_v, ent_next, head):  # pragma: no cover - jitte
     return nxt
 
 
-@njit(inline="always")
-def _ids_push(hk, size, key):  # pragma: no cover - jitted
-    """Push ``key`` on the binary min-heap ``hk[:size]``; return the new size."""
-    i = size
-    while i > 0:
-        p = (i - 1) >> 1
-        if hk[p] <= key:
-            break
-        hk[i] = hk[p]
-        i = p
-    hk[i] = key
-    return size + 1
-
-
-@njit(inline="always")
-def _ids_pop(hk, size):  # pragma: no cover - jitted
-    """Remove the root of the min-heap ``hk[:size]`` (read it before); return the new size."""
-    size -= 1
-    key = hk[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[c] >= key:
-            break
-        hk[i] = hk[c]
-        i = c
-    if size > 0:
-        hk[i] = key
-    return size
-
-
 @njit(cache=True, nogil=True)
 def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):  # pragma: no cover - jitted
     """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0 and finite, ``delta > 0``.
@@ -529,6 +494,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     nb = int(wmax / delta) + 2
     head = np.full(nb, -1, dtype=np.int64)
     ids = np.empty(pool + 1, dtype=np.int64)  # bucket numbers; at most one per entry pushed
+    # (a min-heap of bucket numbers: the binary heap of _heap_push / _heap_pop, keys as their own values)
     nids = 0
     ent_v = np.empty(pool, dtype=np.int32)
     ent_next = np.empty(pool, dtype=np.int64)
@@ -545,12 +511,12 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     ent_v[k] = s
     ent_next[k] = -1
     head[0] = k
-    nids = _ids_push(ids, nids, 0)
+    nids = _heap_push(ids, ids, nids, 0, 0)
     cur = -1
     buckets = 0
     while nids > 0:
         nxtb = ids[0]
-        nids = _ids_pop(ids, nids)
+        nids = _heap_pop(ids, ids, nids)
         if nxtb <= cur:
             continue  # a bucket already emptied (its number was pushed again while it was current)
         cur = nxtb
@@ -588,7 +554,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                             return -1
                         b = int(nd / delta)
                         if head[b % nb] < 0 and b != cur:
-                            nids = _ids_push(ids, nids, b)
+                            nids = _heap_push(ids, ids, nids, b, b)
                         free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
         for t in range(ns):
             v = settled[t]
@@ -603,7 +569,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                         return -1
                     b = int(nd / delta)
                     if head[b % nb] < 0:
-                        nids = _ids_push(ids, nids, b)
+                        nids = _heap_push(ids, ids, nids, b, b)
                     free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
     return buckets
 

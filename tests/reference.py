@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+import apsp
+import semiring as sr
 from semiring import Semiring
 from semiring.dtypes import neginf, posinf
 
@@ -152,3 +154,45 @@ def strong_components_by_completion(indptr, indices, forward: bool = True) -> np
             visit(v)
     return np.array(labels, dtype=np.int32)
 
+
+def check_routes(S, W: np.ndarray, D: np.ndarray, P: np.ndarray, exact: bool, rtol: float = 0.0) -> None:
+    """Every ``apsp.path(P, i, j)`` runs along arcs of ``W`` from ``i`` to ``j``, visits no vertex twice and
+    weighs ``D[i, j]`` (combined with ``S``'s ``mul``; exactly, or within ``rtol`` of the arcs' size)."""
+    n = W.shape[0]
+    zero = S.zero_value(W.dtype)
+    assert P.dtype == np.int32 and P.shape == (n, n)
+    for i in range(n):
+        assert P[i, i] == -1
+        for j in range(n):
+            p = apsp.path(P, i, j)
+            if i == j:
+                assert p == [i]
+                continue
+            if D[i, j] == zero:
+                assert p == [] and P[i, j] == -1, (i, j)
+                continue
+            assert p[0] == i and p[-1] == j and len(set(p)) == len(p), (i, j, p)
+            arcs = [W[a, b] for a, b in zip(p, p[1:])]
+            assert all(w != zero for w in arcs), (i, j, p)
+            if S is sr.min_plus or S is sr.max_plus:
+                total = sum(float(w) for w in arcs)
+                scale = sum(abs(float(w)) for w in arcs)
+            elif S is sr.max_min:
+                total, scale = min(float(w) for w in arcs), 0.0
+            else:  # min_max
+                total, scale = max(float(w) for w in arcs), 0.0
+            if exact:
+                assert total == float(D[i, j]), (i, j, p, total, D[i, j])
+            else:
+                assert abs(total - float(D[i, j])) <= rtol * max(scale, 1.0), (i, j, p, total, D[i, j])
+
+
+def random_csr_with_explicit_zeros(seed: int, n: int, density: float = 0.2):
+    """A random SciPy CSR array (duplicates summed) of weights in [0.01, 1.01), a tenth of them explicit zeros."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    m = int(density * n * n)
+    data = rng.random(m) + 0.01
+    data[rng.random(m) < 0.1] = 0.0  # explicit zeros: edges of weight 0
+    return sp.coo_array((data, (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n)).tocsr()

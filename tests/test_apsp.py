@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import check_routes
 from test_apsp_strategies import (
     SETTINGS,
     cycle_weight,
@@ -36,26 +37,9 @@ def as_dtype(X: np.ndarray, dt: np.dtype) -> np.ndarray:
     return out
 
 
-def path_weight(W: np.ndarray, p: list[int]) -> float:
-    return float(sum(W[a, b] for a, b in zip(p, p[1:])))
-
-
 def assert_valid_paths(W: np.ndarray, D: np.ndarray, P: np.ndarray) -> None:
     """Every path of ``P`` runs along edges of ``W`` from ``i`` to ``j`` and weighs ``D[i, j]``."""
-    n = W.shape[0]
-    assert P.dtype == np.int32 and P.shape == (n, n)
-    for i in range(n):
-        assert P[i, i] == -1
-        for j in range(n):
-            p = apsp.path(P, i, j)
-            if i == j:
-                assert p == [i]
-            elif np.isinf(D[i, j]):
-                assert p == [] and P[i, j] == -1
-            else:
-                assert p[0] == i and p[-1] == j
-                assert all(np.isfinite(W[a, b]) for a, b in zip(p, p[1:])), (i, j, p)
-                assert path_weight(W, p) == D[i, j], (i, j, p)
+    check_routes(sr.min_plus, W, D, P, exact=True)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference import check_routes
 from test_apsp_strategies import SETTINGS, scipy_distances, weighted_digraphs
 
 import apsp
@@ -31,38 +32,6 @@ def in_dtype(W: np.ndarray, dt) -> np.ndarray:
     fin = np.isfinite(W)
     out[fin] = W[fin].astype(dt)
     return out
-
-
-def check_routes(S, W: np.ndarray, D: np.ndarray, P: np.ndarray, exact: bool, rtol: float = 0.0) -> None:
-    """Every ``path(P, i, j)`` runs along arcs of ``W`` from ``i`` to ``j``, visits no vertex twice and
-    weighs ``D[i, j]`` (combined with ``S``'s ``mul``; exactly, or within ``rtol`` of the arcs' size)."""
-    n = W.shape[0]
-    zero = S.zero_value(W.dtype)
-    assert P.dtype == np.int32 and P.shape == (n, n)
-    for i in range(n):
-        assert P[i, i] == -1
-        for j in range(n):
-            p = apsp.path(P, i, j)
-            if i == j:
-                assert p == [i]
-                continue
-            if D[i, j] == zero:
-                assert p == [] and P[i, j] == -1, (i, j)
-                continue
-            assert p[0] == i and p[-1] == j and len(set(p)) == len(p), (i, j, p)
-            arcs = [W[a, b] for a, b in zip(p, p[1:])]
-            assert all(w != zero for w in arcs), (i, j, p)
-            if S is sr.min_plus or S is sr.max_plus:
-                total = sum(float(w) for w in arcs)
-                scale = sum(abs(float(w)) for w in arcs)
-            elif S is sr.max_min:
-                total, scale = min(float(w) for w in arcs), 0.0
-            else:  # min_max
-                total, scale = max(float(w) for w in arcs), 0.0
-            if exact:
-                assert total == float(D[i, j]), (i, j, p, total, D[i, j])
-            else:
-                assert abs(total - float(D[i, j])) <= rtol * max(scale, 1.0), (i, j, p, total, D[i, j])
 
 
 @SETTINGS

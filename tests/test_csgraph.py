@@ -12,7 +12,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as scs
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import strong_components_by_completion
+from reference import random_csr_with_explicit_zeros, strong_components_by_completion
 
 import graphs
 from graphs import csgraph as gcs
@@ -394,7 +394,7 @@ def test_component_labels_are_scipys(seed, n, directed, density, connection, den
 
 
 # Labels SciPy 1.18.1 returned for connected_components(A, directed=True, connection="strong") on the graphs
-# of tests/test_csgraph_gpu.py::sparse_graph(seed, 60, 0.05), seeds 0, 1, 2 (recorded on the GPU machine).
+# random_csr_with_explicit_zeros(seed, 60, 0.05) of tests/reference.py, seeds 0, 1, 2 (recorded on the GPU machine).
 SCIPY_1_18_STRONG = {
     0: [3, 4, 3, 1, 3, 3, 6, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
         3, 8, 3, 3, 3, 3, 3, 3, 3, 2, 3, 9, 3, 3, 3, 7, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5, 3, 3, 3, 3],
@@ -405,19 +405,11 @@ SCIPY_1_18_STRONG = {
 }
 
 
-def _gpu_test_graph(seed, n=60, density=0.05):
-    rng = np.random.default_rng(seed)
-    m = int(density * n * n)
-    data = rng.random(m) + 0.01
-    data[rng.random(m) < 0.1] = 0.0
-    return sp.coo_array((data, (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n)).tocsr()
-
-
 @pytest.mark.parametrize("seed", sorted(SCIPY_1_18_STRONG))
 def test_strong_labels_follow_scipy_1_18_when_it_is_installed(seed, monkeypatch):
     from graphs.csgraph import _traversal
 
-    A = _gpu_test_graph(seed)
+    A = random_csr_with_explicit_zeros(seed, 60, 0.05)
     monkeypatch.setattr(_traversal, "SCIPY_VERSION", (1, 18))
     k, labels = gcs.connected_components(A, directed=True, connection="strong")
     np.testing.assert_array_equal(labels, SCIPY_1_18_STRONG[seed])

@@ -10,6 +10,7 @@ import scipy.sparse.csgraph as scs
 cp = pytest.importorskip("cupy")
 
 import cupyx.scipy.sparse as csp  # noqa: E402
+from reference import random_csr_with_explicit_zeros  # noqa: E402
 
 from graphs import csgraph as gcs  # noqa: E402
 from semiring.backend import gpu_available  # noqa: E402
@@ -26,11 +27,7 @@ def dense_graph(seed, n, density=0.3):
 
 
 def sparse_graph(seed, n, density=0.2):
-    rng = np.random.default_rng(seed)
-    m = int(density * n * n)
-    data = rng.random(m) + 0.01
-    data[rng.random(m) < 0.1] = 0.0  # explicit zeros: edges of weight 0
-    return sp.coo_array((data, (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n)).tocsr()
+    return random_csr_with_explicit_zeros(seed, n, density)
 
 
 @pytest.mark.parametrize("seed", range(4))

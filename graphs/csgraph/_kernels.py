@@ -183,7 +183,7 @@ def strong_labels(indptr, indices, labels, forward=False):  # pragma: no cover -
     rindex = labels
     rindex[:] = VOID
     path = np.empty(n, dtype=np.int32)  # the vertices of the current search path
-    cursor = np.empty(n, dtype=np.int64)  # next arc to look at (downwards) of each vertex on the path
+    cursor = np.empty(n, dtype=np.int64)  # arcs of each path vertex looked at so far (in visiting order)
     first = np.empty(n, dtype=np.int32)  # rindex of each path vertex when it was visited (its root test)
     comp = np.empty(n, dtype=np.int32)  # Pearce's stack of finished vertices whose component is open
     top = 0
@@ -194,7 +194,7 @@ def strong_labels(indptr, indices, labels, forward=False):  # pragma: no cover -
             continue
         depth = 0
         path[0] = v0
-        cursor[0] = indptr[v0] if forward else indptr[v0 + 1]
+        cursor[0] = 0
         rindex[v0] = index
         first[0] = index
         index += 1
@@ -202,36 +202,24 @@ def strong_labels(indptr, indices, labels, forward=False):  # pragma: no cover -
             v = path[depth]
             k = cursor[depth]
             lo = indptr[v]
+            last = indptr[v + 1] - 1
             low = rindex[v]
             child = -1
-            if forward:
-                hi = indptr[v + 1]
-                while k < hi:
-                    w = indices[k]
-                    rw = rindex[w]
-                    if rw == VOID:
-                        child = w
-                        break
-                    if rw < low:
-                        low = rw
-                    k += 1
-            else:
-                while k > lo:
-                    k -= 1
-                    w = indices[k]
-                    rw = rindex[w]
-                    if rw == VOID:
-                        child = w
-                        k += 1
-                        break
-                    if rw < low:
-                        low = rw
+            while k <= last - lo:  # the k-th arc in visiting order: CSR order, or reverse CSR order
+                w = indices[lo + k] if forward else indices[last - k]
+                rw = rindex[w]
+                if rw == VOID:
+                    child = w
+                    break
+                if rw < low:
+                    low = rw
+                k += 1
             rindex[v] = low
             if child >= 0:
                 cursor[depth] = k  # look at this arc again when the child returns (its low then)
                 depth += 1
                 path[depth] = child
-                cursor[depth] = indptr[child] if forward else indptr[child + 1]
+                cursor[depth] = 0
                 rindex[child] = index
                 first[depth] = index
                 index += 1
