@@ -13,6 +13,7 @@ minimum) when building ``W``.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ import semiring as sr
 from semiring import Semiring
 from semiring.backend import array_module, is_cupy_array, resolve_device, to_device
 from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
+from semiring.int_range import sums_in_range
 from semiring.validate import check_array, check_matrix
 
 from .arguments import as_count
@@ -343,7 +345,9 @@ def shortest_paths(
     if stand_in is not None:
         lower_infinity(D, stand_in)
     if n:
-        _run(S, D, P, original, chosen, dev, block_size, progress)
+        # under the stand-in every entry stays in [0, stand_in]: all sums are plain-exact
+        with sums_in_range() if stand_in is not None else nullcontext():
+            _run(S, D, P, original, chosen, dev, block_size, progress)
     if stand_in is not None:
         restore_infinity(D, stand_in)
     result = (D, P) if predecessors else D

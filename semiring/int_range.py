@@ -15,14 +15,24 @@ grow more negative than its inputs stays exact.  :data:`PLAIN_FAMILIES` lists th
 families and dtypes the plain kernels exist for, and :data:`counts` records how
 often each kind of kernel was chosen (an introspection hook for tests and
 benchmarks).
+
+A caller that has *proved* the range for a whole computation (APSP after
+lowering ``+inf`` to :func:`padding_value`, :mod:`apsp.exact_integers`) says so
+with :func:`sums_in_range`: inside it the dispatchers take the plain kernels
+without reading the operands (on the GPU: also while a CUDA graph is being
+captured, where no read-back is possible).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import numpy as np
 
 __all__ = ["PLAIN_FAMILIES", "PLAIN_DTYPES", "counts", "plain_sums_exact", "operand_extremes",
-           "plain_path_applies", "padding_value"]
+           "plain_path_applies", "padding_value", "sums_in_range", "sums_known_in_range"]
 
 #: Built-in families whose integer product has a plain-sum kernel.
 PLAIN_FAMILIES = frozenset({"min_plus"})
@@ -33,7 +43,43 @@ PLAIN_DTYPES = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
 #: How often the dispatchers chose each integer min-plus kernel: ``"plain"`` (range check
 #: passed) and ``"saturating"`` (range check failed).  Products too small to be worth the
 #: check, and witness products, are not counted.
-counts = {"plain": 0, "saturating": 0}
+counts = {"plain": 0, "saturating": 0, "proved": 0}
+
+_PROVED: ContextVar[bool] = ContextVar("semiring_int_range_proved", default=False)
+
+
+@contextmanager
+def sums_in_range() -> Iterator[None]:
+    """Within this block every integer min-plus product is known to pass :func:`plain_sums_exact`.
+
+    The caller guarantees it (for example, every entry of every operand lies in
+    ``[0, padding_value(dtype)]``); the dispatchers then use the plain kernel
+    without reading the operands' extremes, and count ``counts["proved"]``.
+    Witness products keep the saturating kernel.  The scope is per thread and
+    per asyncio task (a :class:`contextvars.ContextVar`) and nests.
+
+    Examples
+    --------
+    >>> sums_known_in_range()
+    False
+    >>> with sums_in_range():
+    ...     sums_known_in_range()
+    True
+    """
+    token = _PROVED.set(True)
+    try:
+        yield
+    finally:
+        _PROVED.reset(token)
+
+
+def sums_known_in_range() -> bool:
+    """Whether the current code runs inside :func:`sums_in_range`.
+
+    >>> sums_known_in_range()
+    False
+    """
+    return _PROVED.get()
 
 
 def plain_sums_exact(amin: int, amax: int, bmin: int, bmax: int, dtype) -> bool:
@@ -124,6 +170,9 @@ def plain_path_applies(family: str | None, A, B) -> bool:
     """
     if family not in PLAIN_FAMILIES or np.dtype(A.dtype) not in PLAIN_DTYPES:
         return False
+    if sums_known_in_range():
+        counts["proved"] += 1
+        return True
     ok = plain_sums_exact(*operand_extremes(A), *operand_extremes(B), A.dtype)
     counts["plain" if ok else "saturating"] += 1
     return ok

@@ -223,7 +223,7 @@ def test_apsp_with_missing_arcs_runs_plain_and_exact(dtype, rng, kernels):
     W[rng.random((n, n)) < 0.97] = np.iinfo(dtype).max
     np.fill_diagonal(W, 0)
     got = cp.asnumpy(apsp.shortest_paths(cp.asarray(W)))
-    # the products run plain (the sub-closures replayed from CUDA graphs keep the saturating kernel)
+    # the products run plain (the range is proved by the stand-in)
     assert any(spec.pad is not None and spec.mul == "(a + b)" for spec in kernels)
     ref = shortest_path(np.where(W == np.iinfo(dtype).max, np.inf, W.astype(np.float64)), method="FW")
     want = np.where(np.isinf(ref), 0, ref).astype(dtype)
@@ -248,3 +248,30 @@ def test_apsp_at_the_edge_of_the_stand_in(kernels):
         steps = np.arange(n)[None, :] - np.arange(n)[:, None]
         want = np.where(steps >= 0, steps.astype(np.int64) * w, 2**31 - 1)
         assert np.array_equal(got, np.minimum(want, 2**31 - 1).astype(np.int32))
+
+
+def test_apsp_stand_in_runs_every_product_plain_also_in_replayed_graphs(rng, kernels, monkeypatch):
+    """Under the stand-in the range is proved once: every tiled product (also those recorded into and
+    replayed from CUDA graphs) runs plain, none is read back, and the result is exact."""
+    import apsp
+    from apsp.cuda import graph_replay
+
+    monkeypatch.setattr(config, "plain_int_min_work", 1 << 40)  # nothing may pass by the checked route
+    graph_replay.clear()
+    n = 2600  # two sub-closures of 1344 / 1256 vertices, each replayed on the second call
+    W = rng.integers(1, 101, (n, n)).astype(np.int32)
+    W[rng.random((n, n)) < 0.5] = np.iinfo(np.int32).max
+    np.fill_diagonal(W, 0)
+    want = apsp.shortest_paths(W.astype(np.float32), device="cpu")
+    want = np.where(np.isinf(want), np.iinfo(np.int32).max, want).astype(np.int32)
+    for _ in range(2):
+        kernels.clear()
+        before = dict(int_range.counts)
+        got = cp.asnumpy(apsp.shortest_paths(cp.asarray(W)))
+        assert np.array_equal(got, want)
+        assert kernels and all(plain_was_used([spec]) for spec in kernels)
+        assert int_range.counts["saturating"] == before["saturating"]
+        assert int_range.counts["plain"] == before["plain"]
+        assert int_range.counts["proved"] > before["proved"]
+    assert any(key[-1] for key in graph_replay._CACHE), "no captured graph keyed as proved"
+    graph_replay.clear()

@@ -160,7 +160,7 @@ def test_dispatched_product_exact_on_awkward_sizes(m, k, n, dtype, always_check)
     B = rng.integers(-h + 1, h - 1, (k, n), dtype=np.int64).astype(dtype)
     A.flat[0], B.flat[-1] = h, h - 2  # max sum hi - 1: still plain
     got, c = counted(lambda: min_plus.matmul(A, B))
-    assert c == {"plain": 1, "saturating": 0}
+    assert c == {"plain": 1, "saturating": 0, "proved": 0}
     assert np.array_equal(got, saturating_product(A, B))
     C0 = rng.integers(-h, h, (m, n), dtype=np.int64).astype(dtype)
     C0[rng.random((m, n)) < 0.3] = hi
@@ -171,7 +171,7 @@ def test_dispatched_product_exact_on_awkward_sizes(m, k, n, dtype, always_check)
         B2 = B.copy()
         B2.flat[-1] = poke
         got, c = counted(lambda B2=B2: min_plus.matmul(A, B2))
-        assert c == {"plain": 0, "saturating": 1}
+        assert c == {"plain": 0, "saturating": 1, "proved": 0}
         assert np.array_equal(got, saturating_product(A, B2))
 
 
@@ -181,18 +181,18 @@ def test_dispatcher_choice():
     n = 128  # 128**3 == PLAIN_MIN_WORK
     A = rng.integers(1, 1000, (n, n)).astype(np.int32)
     _, c = counted(lambda: min_plus.matmul(A, A))
-    assert c == {"plain": 1, "saturating": 0}
+    assert c == {"plain": 1, "saturating": 0, "proved": 0}
     _, c = counted(lambda: min_plus.matmul(A[:64, :64], A[:64, :64]))  # below the threshold
-    assert c == {"plain": 0, "saturating": 0}
+    assert c == {"plain": 0, "saturating": 0, "proved": 0}
     _, c = counted(lambda: min_plus.matmul(A, A, witness=True))
-    assert c == {"plain": 0, "saturating": 0}
+    assert c == {"plain": 0, "saturating": 0, "proved": 0}
     _, c = counted(lambda: min_plus.matmul(A.astype(np.float32), A.astype(np.float32)))
-    assert c == {"plain": 0, "saturating": 0}
+    assert c == {"plain": 0, "saturating": 0, "proved": 0}
     _, c = counted(lambda: max_plus.matmul(A, A))
-    assert c == {"plain": 0, "saturating": 0}
+    assert c == {"plain": 0, "saturating": 0, "proved": 0}
     A[3, 4] = np.iinfo(np.int32).max  # "no edge"
     got, c = counted(lambda: min_plus.matmul(A, A))
-    assert c == {"plain": 0, "saturating": 1}
+    assert c == {"plain": 0, "saturating": 1, "proved": 0}
     assert np.array_equal(got, numpy_reference(A, A))
 
 
@@ -217,6 +217,26 @@ def test_apsp_int_matches_float(dtype):
     W = rng.integers(1, 100, (n, n)).astype(dtype)
     np.fill_diagonal(W, 0)
     D, c = counted(lambda: apsp.shortest_paths(W))
-    assert c["plain"] >= 1 and c["saturating"] == 0
+    assert c["plain"] + c["proved"] >= 1 and c["saturating"] == 0
     want = scipy_csgraph.floyd_warshall(W.astype(np.float64), directed=True)
     assert np.array_equal(np.asarray(D, dtype=np.float64), want)
+
+
+def test_proved_scope_skips_the_check_and_stays_exact():
+    """Inside ``sums_in_range`` the CPU dispatcher takes the plain kernel unread (counted as proved);
+    the CPU APSP of a graph with missing arcs runs under it and stays exact."""
+    import apsp
+
+    rng = np.random.default_rng(5)
+    A = rng.integers(0, int_range.padding_value(np.int32) + 1, (300, 300)).astype(np.int32)
+    with int_range.sums_in_range():
+        got, c = counted(lambda: min_plus.matmul(A, A))
+    assert c == {"plain": 0, "saturating": 0, "proved": 1}
+    assert np.array_equal(got[:40], numpy_reference(A[:40], A))
+    W = rng.integers(1, 50, (400, 400)).astype(np.int32)
+    W[rng.random((400, 400)) < 0.9] = np.iinfo(np.int32).max
+    np.fill_diagonal(W, 0)
+    got, c = counted(lambda: apsp.shortest_paths(W, device="cpu"))
+    assert c["proved"] > 0 and c["saturating"] == 0
+    ref = apsp.shortest_paths(W.astype(np.float64), device="cpu")
+    assert np.array_equal(got, np.where(np.isinf(ref), np.iinfo(np.int32).max, ref).astype(np.int32))

@@ -11,7 +11,11 @@ graph, copy it back (Buluc, Gilbert & Budak 2010 observe the same launch
 overhead; graphs are the modern cure).
 
 Used for distances only (the predecessor schedule is the blocked one, see
-:mod:`apsp.rkleene`).  Anything that goes wrong while capturing falls back to
+:mod:`apsp.rkleene`).  Integer products decide plain vs saturating sums by
+reading their operands, which a capture cannot do, so captured closures keep
+the saturating kernel, unless the closure runs inside
+:func:`semiring.int_range.sums_in_range` (APSP's stand-in for ``+inf`` proves
+the range): then the graph records the plain kernels, and the cache keys on it.  Anything that goes wrong while capturing falls back to
 running the closure directly; the first closure of each size always runs
 directly (it also compiles the kernels and sizes the scratch).  The closure
 that is run and captured is a parameter (R-Kleene passes itself), so this
@@ -26,6 +30,8 @@ from typing import TYPE_CHECKING
 
 import cupy
 import numpy as np
+
+from semiring.int_range import sums_known_in_range
 
 if TYPE_CHECKING:
     from ..closure_state import Job
@@ -86,7 +92,8 @@ def closure_via_graph(job: "Job", r0: int, r1: int, close: WholeClosure) -> None
     """
     n = r1 - r0
     blk = job.D[r0:r1, r0:r1]
-    key = (job.S, np.dtype(job.D.dtype).str, n, job.base_size, cupy.cuda.Device().id)
+    # A closure under semiring.int_range.sums_in_range records plain integer kernels.
+    key = (job.S, np.dtype(job.D.dtype).str, n, job.base_size, cupy.cuda.Device().id, sums_known_in_range())
     entry = _CACHE.get(key)
     if entry is None or entry is _FAILED:
         X = cupy.empty((n, n), dtype=job.D.dtype)

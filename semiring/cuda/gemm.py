@@ -42,7 +42,7 @@ import numpy as np
 from ..families import bitpacked_boolean
 from ..generic import generic_matmul
 from ..int_range import counts as plain_counts
-from ..int_range import padding_value, plain_sums_exact
+from ..int_range import padding_value, plain_sums_exact, sums_known_in_range
 from .compile import kernel, tile_for_shape, tile_of
 from .layout import is_aligned, out_row_view, row_view
 from .ops import KernelSpec, ctype_of, expression, literal, spec_for
@@ -229,11 +229,17 @@ def plain_int_applies(spec: KernelSpec, A, B, m: int, n: int, k: int, witness: b
 
     The check reads ``min`` / ``max`` of ``A`` and ``B`` (one host synchronisation);
     it is skipped (saturating kernel) for witness products, small products, and
-    while the current stream is capturing a CUDA graph.  Updates
-    :data:`semiring.int_range.counts` when it runs.
+    while the current stream is capturing a CUDA graph.  Inside
+    :func:`semiring.int_range.sums_in_range` the caller has proved the range:
+    every such product (any size, captured or not) runs plain, unread.  Updates
+    :data:`semiring.int_range.counts`.
     """
-    if (witness or spec not in _PLAIN_INT_SPECS or config.plain_int != "auto"
-            or m * n * k < config.plain_int_min_work or cp.cuda.get_current_stream().is_capturing()):
+    if witness or spec not in _PLAIN_INT_SPECS or config.plain_int != "auto":
+        return False
+    if sums_known_in_range():
+        plain_counts["proved"] += 1
+        return True
+    if m * n * k < config.plain_int_min_work or cp.cuda.get_current_stream().is_capturing():
         return False
     amin, amax, bmin, bmax = (int(x) for x in cp.stack((*_extremes(A), *_extremes(B))).get())
     ok = plain_sums_exact(amin, amax, bmin, bmax, np.dtype(spec.dtype))
