@@ -13,7 +13,6 @@ minimum) when building ``W``.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -337,19 +336,11 @@ def shortest_paths(
         _check_in_blocks(D, S)
     D, P = working_matrix(S, D, xp, False, copy=copy)
     if predecessors:  # the initial predecessors only where the Pi update will run
-        P = (np.empty(D.shape, dtype=PRED_DTYPE) if _use_last_hops(S, D, original, chosen)
+        P = (xp.empty(D.shape, dtype=PRED_DTYPE) if _use_last_hops(S, D, original, chosen)
              else initial_predecessors(D, S.zero_value(D.dtype)))
     check_diagonal(S, D, original, whole=False)  # a self loop better than one
-    # Non-negative integer distances that cannot reach half the range: +inf lowered for plain sums.
-    stand_in = plain_infinity(D, S) if n and not predecessors else None
-    if stand_in is not None:
-        lower_infinity(D, stand_in)
     if n:
-        # under the stand-in every entry stays in [0, stand_in]: all sums are plain-exact
-        with sums_in_range() if stand_in is not None else nullcontext():
-            _run(S, D, P, original, chosen, dev, block_size, progress)
-    if stand_in is not None:
-        restore_infinity(D, stand_in)
+        _run(S, D, P, original, chosen, dev, block_size, progress)
     result = (D, P) if predecessors else D
     if out is not None:
         return result
@@ -466,28 +457,74 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     if P is not None and _use_last_hops(S, D, W, method):
         # distances at full speed, then the predecessors read off them (apsp.last_hop)
         with bar:
-            _closure(S, D, None, W, method, dev, block_size, base, bar)
+            _distances(S, D, W, method, dev, block_size, base, bar)
         check_diagonal(S, D, W, whole=True)
         arcs = W() if callable(W) else W
-        if last_hop_predecessors(S, D, arcs, out=P) is not None:
+        if _last_hops(S, D, arcs, P) is not None:
             return
         # a route loops that rule 4 cannot mend (float rounding): start again with the Pi update
-        D0, P0 = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), np, True)
+        arcs = to_device(arcs, dev)
+        D0, P0 = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), xp, True)
         D[...], P[...] = D0, P0
         del D0, P0, arcs
         bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
     with bar:
-        _closure(S, D, P, W, method, dev, block_size, base, bar)
+        if P is None:
+            _distances(S, D, W, method, dev, block_size, base, bar)
+        else:
+            _closure(S, D, P, W, method, dev, block_size, base, bar)
     check_diagonal(S, D, W, whole=True)
+
+
+def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:
+    """Close ``D`` without predecessors; non-negative integer distances that cannot reach half the range
+    run with ``+inf`` lowered to a stand-in, on plain sums (:mod:`apsp.exact_integers`)."""
+    stand_in = plain_infinity(D, S)
+    if stand_in is None:
+        _closure(S, D, None, W, method, dev, block_size, base, bar)
+        return
+    lower_infinity(D, stand_in)
+    try:
+        with sums_in_range():  # every entry stays in [0, stand_in]: all sums are plain-exact
+            _closure(S, D, None, W, method, dev, block_size, base, bar)
+    finally:
+        restore_infinity(D, stand_in)
 
 
 def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
     """Whether the predecessors are read off the distances (:mod:`apsp.last_hop`) rather than carried."""
-    return method != "fw" and W is not None and applies(S, D) and D.flags.c_contiguous
+    if method == "fw" or W is None or not D.flags.c_contiguous:
+        return False
+    if is_cupy_array(D):
+        from .cuda.last_hop import gpu_applies
+
+        return gpu_applies(S, D)
+    return applies(S, D)
+
+
+def _last_hops(S: Semiring, D, W, P):
+    """The last-hop predecessors of the closure ``D`` into ``P`` on ``D``'s device, or ``None`` (Pi update)."""
+    if is_cupy_array(D):
+        from .cuda.last_hop import last_hop_predecessors_gpu
+
+        return last_hop_predecessors_gpu(S, D, W, out=P)
+    return last_hop_predecessors(S, D, W, out=P)
+
+
+def _packed(S: Semiring, D, bar: Progress) -> bool:
+    """Close ``D`` on packed 16-bit lanes when that is exact (:mod:`apsp.cuda.packed_closure`); whether it did."""
+    from .cuda.packed_closure import packed_applies, packed_closure
+
+    if not packed_applies(S, D):
+        return False
+    packed_closure(D, progress=bar)
+    return True
 
 
 def _closure(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:
     """Close ``D`` (and ``P``, by the Pi update) in place with ``method``."""
+    if method == "rkleene" and P is None and dev == "gpu" and _packed(S, D, bar):
+        return
     job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
     if method == "rkleene":
         rkleene(job)

@@ -31,6 +31,7 @@ policy in :mod:`semiring.dtypes`.)
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -54,7 +55,8 @@ _ROWS = 1024  # rows scanned at a time: bounded temporary memory
 def sums_may_leave_int32(W, S: "Semiring") -> bool:
     """Whether a closure of the int32 matrix ``W`` over ``S`` may form a sum that reaches a sentinel.
 
-    ``False`` for other dtypes and families.  One pass over ``W``, in slabs of rows.
+    ``False`` for other dtypes and families.  One pass over ``W`` (row slabs on
+    the CPU; two fused reductions on the GPU).
 
     Examples
     --------
@@ -65,16 +67,9 @@ def sums_may_leave_int32(W, S: "Semiring") -> bool:
     """
     if np.dtype(W.dtype) != np.int32 or S.family not in ADDITIVE_FAMILIES or W.shape[0] < 2:
         return False
-    xp = array_module(W)
     n = W.shape[0]
-    big = 0
-    for r in range(0, n, _ROWS):
-        X = W[r : r + _ROWS]
-        inner = (X != _I32.max) & (X != _I32.min)
-        if bool(inner.any()):
-            hi = int(xp.where(inner, X, 0).max())
-            lo = int(xp.where(inner, X, 0).min())
-            big = max(big, hi, -lo)
+    ext = masked_extremes(W, (int(_I32.max), int(_I32.min)))
+    big = 0 if ext is None else max(ext[1], -ext[0], 0)
     return 2 * (n - 1) * big >= _I32.max
 
 
@@ -101,20 +96,62 @@ def narrow(D):
     return xp.clip(D, _I32.min, _I32.max).astype(xp.int32)
 
 
-def _finite_extremes(W, sentinel: int) -> tuple[int, int] | None:
-    """``(min, max)`` of the entries of ``W`` other than ``sentinel`` (None if there are none), in row slabs."""
+def masked_extremes(W, excluded: tuple[int, ...]) -> tuple[int, int] | None:
+    """``(min, max)`` of the entries of the integer matrix ``W`` not in ``excluded`` (None if there are none).
+
+    ``excluded`` must contain ``iinfo(W.dtype).max`` (a sentinel).  On the CPU
+    one pass in slabs of rows (bounded temporaries); on the GPU two fused
+    reductions over the whole matrix and one read-back.
+
+    >>> masked_extremes(np.array([[5, 2**31 - 1], [-3, 0]], np.int32), (2**31 - 1,))
+    (-3, 5)
+    """
+    top = int(np.iinfo(W.dtype).max)
+    if not 1 <= len(excluded) <= 2 or top not in excluded:
+        raise ValueError(f"masked_extremes: excluded must be one or two values including iinfo.max ({top}), "
+                         f"got {excluded}")
+    ex = (int(excluded[0]), int(excluded[-1]))
     xp = array_module(W)
+    if xp is not np:
+        lo, hi = (int(v) for v in _gpu_extremes(W, ex).get())
+        return None if lo == top else (lo, hi)
     lo = hi = None
     for r in range(0, W.shape[0], _ROWS):
         X = W[r : r + _ROWS]
-        finite = X != sentinel
-        if not bool(finite.any()):
+        keep = (X != ex[0]) & (X != ex[1])
+        if not bool(keep.any()):
             continue
-        a = int(xp.where(finite, X, sentinel).min())
-        b = int(xp.where(finite, X, 0).max())
+        a = int(np.where(keep, X, top).min())
+        b = int(np.where(keep, X, np.iinfo(W.dtype).min).max())
         lo = a if lo is None else min(lo, a)
         hi = b if hi is None else max(hi, b)
     return None if lo is None else (lo, hi)
+
+
+def _gpu_extremes(W, ex: tuple[int, int]):
+    """``[min, max]`` over the entries of the CuPy matrix ``W`` not in ``ex`` (a CuPy array of two;
+    ``min`` is ``iinfo.max`` when there are none)."""
+    import cupy
+
+    info = np.iinfo(W.dtype)
+    t = W.dtype.type
+    args = (t(ex[0]), t(ex[1]))
+    lo = _reduction("min")(W, *args, t(info.max))
+    hi = _reduction("max")(W, *args, t(info.min))
+    return cupy.stack((lo, hi))
+
+
+@functools.cache
+def _reduction(op: str):
+    import cupy
+
+    return cupy.ReductionKernel("T x, T e1, T e2, T fill", "T y", "(x == e1 || x == e2) ? fill : x",
+                                f"{op}(a, b)", "y = a", "0", f"masked_{op}")
+
+
+def _finite_extremes(W, sentinel: int) -> tuple[int, int] | None:
+    """``(min, max)`` of the entries of ``W`` other than ``sentinel`` (None if there are none)."""
+    return masked_extremes(W, (sentinel,))
 
 
 def plain_infinity(W, S: "Semiring") -> int | None:
@@ -158,6 +195,9 @@ def lower_infinity(D, stand_in: int) -> None:
     """
     xp = array_module(D)
     top = np.iinfo(D.dtype).max
+    if xp is not np:  # one in-place pass
+        _elementwise("if (x == a) x = b;")(D.dtype.type(top), D.dtype.type(stand_in), D)
+        return
     for r in range(0, D.shape[0], _ROWS):
         X = D[r : r + _ROWS]
         xp.putmask(X, X == top, D.dtype.type(stand_in))
@@ -173,6 +213,17 @@ def restore_infinity(D, stand_in: int) -> None:
     """
     xp = array_module(D)
     top = D.dtype.type(np.iinfo(D.dtype).max)
+    if xp is not np:  # one in-place pass
+        _elementwise("if (x >= b) x = a;")(top, D.dtype.type(stand_in), D)
+        return
     for r in range(0, D.shape[0], _ROWS):
         X = D[r : r + _ROWS]
         xp.putmask(X, X >= stand_in, top)
+
+
+@functools.cache
+def _elementwise(body: str):
+    """An in-place CuPy kernel ``x <- body`` with scalars ``a``, ``b`` of the matrix's type."""
+    import cupy
+
+    return cupy.ElementwiseKernel("T a, T b", "T x", body, "exact_integers_" + str(abs(hash(body)) % 10**8))

@@ -80,7 +80,7 @@ from .predecessors import PRED_DTYPE
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["last_hop_predecessors", "applies", "row_budget", "QUALIFY_ULPS"]
+__all__ = ["last_hop_predecessors", "applies", "row_budget", "threshold_in", "QUALIFY_ULPS"]
 
 #: Floats: an arc qualifies in rule 2 when its sum is within this many units of rounding
 #: (``eps * |D[i, j]|``) of the distance (the closure associated the same sums differently).
@@ -114,7 +114,7 @@ def row_budget(n: int, arcs: int) -> int:
     return 64 * n + arcs // 8
 
 
-def _threshold_in(T: np.ndarray, dtype: np.dtype) -> np.ndarray:
+def threshold_in(T: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """``T`` (float64) as ``dtype``, rounded up with a margin for the rounding of the sums it bounds."""
     if dtype.kind == "f":
         fin = np.finfo(dtype)
@@ -185,7 +185,7 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
         parts.append((T, arcs))
 
     run_rows(bound, n, n * n * 8, align=1)
-    T = _threshold_in(np.maximum.reduce([p[0] for p in parts]), D.dtype)
+    T = threshold_in(np.maximum.reduce([p[0] for p in parts]), D.dtype)
     if D.dtype in PLAIN_DTYPES and S.family in PLAIN_FAMILIES:
         # no sentinel anywhere and no sum near the range's ends (a complete graph): plain sums are
         # the saturating ones (semiring.int_range), and the scan runs on vpaddd instead

@@ -49,7 +49,7 @@ may point outside them, so ties (zero-weight cycles; ``max_min``, ``lor_land``
 everywhere) can splice different trees into loops.  With predecessors the
 closure therefore runs the full-row schedule of :mod:`apsp.blocked_fw` (same
 ``n^3`` work, same witness GEMMs), for which the trees are guaranteed.  (For
-``min_plus`` on the CPU the driver avoids all this: it closes the distances
+``min_plus`` the driver avoids all this on either device: it closes the distances
 alone and reads the predecessors off them, :mod:`apsp.last_hop`.)
 
 Module structure.  R-Kleene and blocked Floyd-Warshall call each other (each

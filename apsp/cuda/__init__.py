@@ -4,9 +4,11 @@
   diagonal block (R-Kleene's base case) and the row-panel pivot step of the
   predecessor-consistent blocked Floyd-Warshall;
 * :mod:`apsp.cuda.graph_replay` -- R-Kleene's small sub-closures captured once
-  and replayed as CUDA graphs.
+  and replayed as CUDA graphs;
+* :mod:`apsp.cuda.last_hop` -- the predecessors read off a finished ``min_plus``
+  closure on the device (the rule of :mod:`apsp.last_hop`).
 
-Both modules import CuPy when they are imported; the CPU modules of
+These modules import CuPy when they are imported; the CPU modules of
 :mod:`apsp` import them only inside the functions that handle CuPy arrays.
 This package itself imports nothing.
 """

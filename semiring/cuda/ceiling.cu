@@ -33,3 +33,6 @@ CEILING_KERNEL(ceiling_f64_min_plus, double, { double s_ = x[i] + y; x[i] = s_ <
 CEILING_KERNEL(ceiling_i32_min_plus_wrap, int, x[i] = min(x[i] + y, z[i]))
 // int32 with the library's exact saturating semantics (what the int32 GEMM executes)
 CEILING_KERNEL(ceiling_i32_min_plus_sat, int, x[i] = sr_min(sr_minplus_mul_i32(x[i], y), z[i]))
+// Two 16-bit lanes per instruction (DPX on sm_90, emulated elsewhere): each step is two pairs
+CEILING_KERNEL(ceiling_u16x2_min_plus, unsigned, x[i] = __viaddmin_u16x2(x[i], y, z[i]))
+CEILING_KERNEL(ceiling_s16x2_min_plus, unsigned, x[i] = __viaddmin_s16x2(x[i], y, z[i]))

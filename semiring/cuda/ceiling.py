@@ -13,14 +13,18 @@ import numpy as np
 
 from .compile import kernel
 
-__all__ = ["CEILINGS", "measure_ceiling"]
+__all__ = ["CEILINGS", "LANES", "measure_ceiling"]
 
 CEILINGS = {
     "float32": ("ceiling_f32_min_plus", np.float32),
     "float64": ("ceiling_f64_min_plus", np.float64),
     "int32_wrap": ("ceiling_i32_min_plus_wrap", np.int32),
     "int32": ("ceiling_i32_min_plus_sat", np.int32),
+    "u16x2": ("ceiling_u16x2_min_plus", np.uint32),
+    "s16x2": ("ceiling_s16x2_min_plus", np.uint32),
 }
+#: Pairs per step of a chain: the packed 16-bit kernels do two.
+LANES = {"u16x2": 2, "s16x2": 2}
 _CH, _UNROLL = 16, 8
 
 
@@ -48,5 +52,5 @@ def measure_ceiling(which: str, iters: int = 4096, repeats: int = 5) -> float:
         stop.record()
         stop.synchronize()
         times.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
-    pairs = blocks * threads * iters * _UNROLL * _CH
+    pairs = blocks * threads * iters * _UNROLL * _CH * LANES.get(which, 1)
     return pairs / float(np.median(times))

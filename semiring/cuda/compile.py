@@ -218,6 +218,10 @@ def spec_defines(spec: KernelSpec) -> dict:
     }
     if spec.pad is not None:
         defines["SR_PAD"] = spec.pad
+    if spec.muladd is not None:
+        defines["SR_MULADD(c, a, b)"] = spec.muladd
+    if spec.dup_out:
+        defines["SR_DUP_OUT"] = 1
     return defines
 
 

@@ -78,6 +78,15 @@ constexpr int C_VEC = 4;       // C (and W) rows are 16-byte aligned: vector epi
 __device__ __forceinline__ T add(T a, T b) { return sr_add_op(a, b); }
 __device__ __forceinline__ T mul(T a, T b) { return sr_mul_op(a, b); }
 __device__ __forceinline__ T zero() { return sr_zero(); }
+// acc (+) a (x) b: one fused instruction where the host gives SR_MULADD(c, a, b) (the packed
+// 16-bit min-plus kernel: __viaddmin_u16x2), else add(acc, mul(a, b)).
+__device__ __forceinline__ T muladd(T c, T a, T b) {
+#ifdef SR_MULADD
+    return SR_MULADD(c, a, b);
+#else
+    return add(c, mul(a, b));
+#endif
+}
 // What the dense kernel pads partial tiles with: the semiring zero, unless the host gives
 // SR_PAD (the plain-sum integer min-plus kernel, where zero + zero would wrap around).
 #ifdef SR_PAD
@@ -232,7 +241,7 @@ __device__ __forceinline__ void mma_tile(const T* As, const T* Bs, T (&acc)[TM][
 #pragma unroll
                 for (int i = 0; i < TM; i++) {
 #pragma unroll
-                    for (int j = 0; j < TN; j++) acc[i][j] = add(acc[i][j], mul(a[i][v], b[j]));
+                    for (int j = 0; j < TN; j++) acc[i][j] = muladd(acc[i][j], a[i][v], b[j]);
                 }
             }
         }
@@ -335,6 +344,21 @@ __device__ __forceinline__ void store_acc(T (&acc)[TM][TN], int (&win)[TM][TN], 
                     if (c0 + e < N) crow[c0 + e] = accumulate ? add(crow[c0 + e], acc[i][ch * V + e]) : acc[i][ch * V + e];
                 }
             }
+#ifdef SR_DUP_OUT
+            // Packed 16-bit lanes: W (unsigned, row stride ldw) also receives every lane of the
+            // stored C as a 32-bit word holding it twice, the layout the left operand is read in.
+            if (!WIT && W != nullptr) {
+                unsigned* drow = reinterpret_cast<unsigned*>(W) + (long long)r * ldw;
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    if (c0 + e < N) {
+                        unsigned v = (unsigned)crow[c0 + e];
+                        drow[2 * (c0 + e)] = (v & 0xFFFFu) * 0x10001u;
+                        drow[2 * (c0 + e) + 1] = (v >> 16) * 0x10001u;
+                    }
+                }
+            }
+#endif
             if (WIT) {
                 int* wrow = W + (long long)r * ldw;
 #pragma unroll

@@ -87,7 +87,10 @@ class KernelSpec:
 
     ``pad``, where set, is what the tiled GEMM pads partial tiles with instead of
     ``zero`` (``SR_PAD``; the plain-sum integer kernels of :mod:`.gemm` need a value
-    whose double cannot wrap around).
+    whose double cannot wrap around).  ``muladd``, where set, is one expression in
+    ``c``, ``a``, ``b`` for ``c (+) a (x) b`` (``SR_MULADD``: a fused instruction), and
+    ``dup_out`` makes the dense kernel also write each 16-bit lane of C, twice, into a
+    32-bit word of ``W`` (``SR_DUP_OUT``; :mod:`.packed`).
     """
 
     add: str
@@ -96,6 +99,8 @@ class KernelSpec:
     zero: str
     dtype: str
     pad: str | None = None
+    muladd: str | None = None
+    dup_out: bool = False
 
 
 def ctype_of(dtype) -> str:

@@ -1,0 +1,306 @@
+"""Small non-negative integer distances on two 16-bit lanes per word (DPX): hop counts past the fp32 ceiling.
+
+When every finite weight of a ``min_plus`` closure is a non-negative integer
+and no shortest path can reach ``INF = 0x7FFF`` (``(n - 1) * max_w < INF``;
+hop counts of up to 32 767 vertices, weights up to ``32766 / (n - 1)``),
+the closure runs in ``uint16`` lanes on the packed kernel of
+:mod:`semiring.cuda.packed` (one ``VIADDMNMX.U16x2`` per two pairs on
+Hopper: twice the fp32 and int32 min-plus ceilings).  It is exact there: every
+walk weight below ``INF`` is represented exactly, a sum at or above ``INF``
+stands for ``+inf`` and can never be a shortest distance, so each entry ends at
+its true distance (or ``INF`` when there is no path).
+:func:`apsp.shortest_paths` picks this route by itself (:func:`packed_applies`),
+for distances and for the distances under last-hop predecessors.
+
+The closure is R-Kleene (:mod:`apsp.rkleene`, Buluc, Gilbert & Budak 2010)
+over two copies of the matrix: ``P``, the lanes packed two per word (right
+operands and outputs), and ``U``, each lane duplicated in a word (left
+operands).  Every product writes both (the kernel's epilogue), the leaves of
+at most :data:`LEAF` vertices are closed by Floyd-Warshall in shared memory
+(writing both), and the four products whose output overlaps an operand
+accumulate into the block from a scratch copy of that operand, as in
+:mod:`apsp.rkleene`.  Diagonal blocks of at most :data:`GRAPH_MAX` vertices
+are closed through a scratch pair whose closure is captured once per size as
+a CUDA graph and replayed (as :mod:`apsp.cuda.graph_replay` does for the
+ordinary closure): below that size the recursion is bound by launches.  The matrix is padded to a multiple of 64 vertices with
+isolated vertices, so every block boundary falls on a 128-byte boundary of
+both copies.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cupy
+import numpy as np
+
+from semiring.cuda.compile import arch_options
+from semiring.cuda.packed import INF, dpx_native, duplicated, packed_matmul_into
+
+if TYPE_CHECKING:
+    from semiring import Semiring
+
+    from ..progress import Progress
+
+__all__ = ["packed_applies", "packed_closure", "config", "PackedConfig", "LEAF", "GRAPH_MAX", "fits",
+           "clear_graphs"]
+
+#: Diagonal blocks of at most this many vertices are closed by the shared-memory kernel.
+LEAF = 128
+#: Diagonal blocks of at most this many vertices are closed by replaying a captured CUDA graph.
+GRAPH_MAX = 2048
+_GRAPH_ENTRIES = 8
+_GRAPHS: dict = {}
+_FAILED = object()
+_ALIGN = 64
+_ROWS = 1024  # rows scanned at a time by the applicability check
+
+
+@dataclass
+class PackedConfig:
+    """When :func:`apsp.shortest_paths` takes the packed route.
+
+    mode : ``"auto"`` (on Hopper, for ``n >= min_n``, when exact), ``"on"`` (whenever
+        exact, any GPU: the DPX intrinsics are emulated elsewhere) or ``"off"``.
+    min_n : below this many vertices ``"auto"`` keeps the ordinary closure.
+    """
+
+    mode: str = "auto"
+    min_n: int = 1024
+
+
+config = PackedConfig()
+
+_LEAF_KERNEL = r"""
+#define LEAF 128
+// Floyd-Warshall closure of the b x b diagonal block (b <= LEAF) of the lanes L (row stride ldl,
+// uint16) in shared memory; writes L back and each lane, duplicated, into U (row stride ldu).
+// Pivot row and column do not change in their own step (the diagonal is 0), so the in-place
+// update equals the sequential algorithm.  Every value stays <= INF, every sum <= 2 INF.
+extern "C" __global__ void __launch_bounds__(1024) packed_leaf(unsigned short* L, long long ldl, unsigned* U,
+                                                                long long ldu, int b) {
+    __shared__ unsigned short s[LEAF][LEAF + 2];  // 33 KB: lanes are <= INF
+    const int tid = threadIdx.x, nt = blockDim.x;
+    for (int e = tid; e < b * b; e += nt) s[e / b][e % b] = L[(long long)(e / b) * ldl + e % b];
+    for (int k = 0; k < b; k++) {
+        __syncthreads();
+        for (int e = tid; e < b * b; e += nt) {
+            const int i = e / b, j = e % b;
+            const int v = (int)s[i][k] + (int)s[k][j];
+            if (v < (int)s[i][j]) s[i][j] = (unsigned short)v;
+        }
+    }
+    __syncthreads();
+    for (int e = tid; e < b * b; e += nt) {
+        const unsigned v = (unsigned)s[e / b][e % b];
+        L[(long long)(e / b) * ldl + e % b] = (unsigned short)v;
+        U[(long long)(e / b) * ldu + e % b] = v * 0x10001u;
+    }
+}
+"""
+
+_TO_LANES = cupy.ElementwiseKernel("T x", "uint16 y", f"y = x >= (T){INF} ? {INF} : (unsigned short)x",
+                                   "packed_to_lanes")
+_FROM_LANES = cupy.ElementwiseKernel("uint16 y, T big", "T x", f"x = y >= {INF} ? big : (T)y", "packed_from_lanes")
+
+
+@functools.cache
+def _leaf():
+    mod = cupy.RawModule(code=_LEAF_KERNEL, options=("-std=c++17", *arch_options()))
+    return mod.get_function("packed_leaf")
+
+
+def _capture(sub: "_State"):
+    """Record ``sub.close(0, n)`` into a CUDA graph on a private stream; None if capturing fails."""
+    stream = cupy.cuda.Stream(non_blocking=True)
+    graph = None
+    try:
+        with stream:
+            stream.begin_capture()
+            try:
+                sub.close(0, sub.L.shape[0])
+            finally:
+                graph = stream.end_capture()
+    except Exception:  # capture unsupported here: run directly from now on
+        return None
+    return graph
+
+
+def clear_graphs() -> None:
+    """Forget the captured sub-closures (frees their scratch blocks)."""
+    _GRAPHS.clear()
+
+
+def fits(n: int, max_weight: int) -> bool:
+    """Whether every shortest path of ``n`` vertices with integer weights ``0 .. max_weight`` stays below ``INF``.
+
+    >>> fits(16384, 1), fits(32768, 1), fits(1000, 32), fits(1000, 33)
+    (True, False, True, False)
+    """
+    return (n - 1) * max_weight < INF
+
+
+def _extremes(D) -> tuple[float, float, bool] | None:
+    """``(min, max, integral)`` of the entries of ``D`` below ``INF``, None if there are none; row slabs."""
+    lo = hi = None
+    integral = True
+    float_kind = D.dtype.kind == "f"
+    for r in range(0, D.shape[0], _ROWS):
+        X = D[r : r + _ROWS]
+        small = X < INF
+        if not bool(small.any()):
+            continue
+        a = float(cupy.where(small, X, INF).min())
+        b = float(cupy.where(small, X, 0).max())
+        lo = a if lo is None else min(lo, a)
+        hi = b if hi is None else max(hi, b)
+        if float_kind and integral:
+            integral = bool(cupy.all(~small | (X == cupy.floor(X))))
+    return None if lo is None else (lo, hi, integral)
+
+
+def packed_applies(S: "Semiring", D) -> bool:
+    """Whether the closure of the CuPy matrix ``D`` over ``S`` may run on packed 16-bit lanes, exactly.
+
+    ``S`` is ``min_plus``; ``D`` holds non-negative integers (any real or signed
+    integer dtype) or values at or above ``INF`` (``+inf``, the integer sentinel,
+    the stand-in of :mod:`apsp.exact_integers`), and :func:`fits` holds for its
+    largest entry below ``INF``; plus the :data:`config` switches.  One pass over
+    ``D`` (a few CuPy reductions per slab of rows).
+    """
+    n = D.shape[0]
+    if config.mode == "off" or S.family != "min_plus" or D.dtype.kind not in "fi" or n < 2:
+        return False
+    if config.mode == "auto" and (n < config.min_n or not dpx_native()):
+        return False
+    ext = _extremes(D)
+    if ext is None:
+        return True
+    lo, hi, integral = ext
+    return integral and lo >= 0 and fits(n, int(hi))
+
+
+def packed_closure(D, progress: "Progress | None" = None) -> None:
+    """Close the CuPy matrix ``D`` (``min_plus``, diagonal already ``<= 0``) in place on packed lanes.
+
+    Parameters
+    ----------
+    D : cupy.ndarray (n, n)
+        Non-negative integer entries, values at or above ``INF`` meaning no arc
+        (see :func:`packed_applies`, which the caller checked).  On return,
+        unreachable entries hold the dtype's ``+inf`` (float ``inf``, the
+        integer sentinel ``iinfo.max``).
+    progress : Progress, optional
+        Advanced by the multiply-adds of each product and leaf.
+
+    Examples
+    --------
+    >>> import cupy as cp
+    >>> D = cp.array([[0, 1, cp.inf], [cp.inf, 0, 1], [1, cp.inf, 0]], dtype=cp.float32)
+    >>> packed_closure(D); D
+    array([[0., 1., 2.],
+           [2., 0., 1.],
+           [1., 2., 0.]], dtype=float32)
+    """
+    n = D.shape[0]
+    if n == 0:
+        return
+    npad = -(-n // _ALIGN) * _ALIGN
+    L = cupy.full((npad, npad), INF, dtype=cupy.uint16)
+    L[:n, :n] = _TO_LANES(D)
+    idx = cupy.arange(n, npad)
+    L[idx, idx] = 0
+    U = duplicated(L)
+    Pk = L.view(cupy.uint32)  # two lanes per word
+    state = _State(L, Pk, U, progress)
+    state.close(0, npad)
+    big = np.inf if D.dtype.kind == "f" else np.iinfo(D.dtype).max
+    _FROM_LANES(L[:n, :n], D.dtype.type(big), D)
+
+
+class _State:
+    """The two copies, their scratch buffers and the recursion (R-Kleene)."""
+
+    def __init__(self, L, Pk, U, progress, replay: bool = True) -> None:
+        self.L, self.Pk, self.U, self.progress = L, Pk, U, progress
+        self.replay = replay
+        self.scratch_p = None
+        self.scratch_u = None
+
+    def _close_via_graph(self, r0: int, r1: int) -> None:
+        """Close the diagonal block through a scratch pair whose closure is captured once per size and
+        then replayed as a CUDA graph (a few hundred launches become three operations)."""
+        n = r1 - r0
+        key = (n, cupy.cuda.Device().id)
+        entry = _GRAPHS.get(key)
+        if entry is None or entry is _FAILED:
+            Ls = cupy.empty((n, n), dtype=cupy.uint16)
+            sub = _State(Ls, Ls.view(cupy.uint32), cupy.empty((n, n), dtype=cupy.uint32), None, replay=False)
+            Ls[...] = self.L[r0:r1, r0:r1]
+            sub.U[...] = self.U[r0:r1, r0:r1]
+            sub.close(0, n)  # the direct run: compiles, sizes the scratch, gives the answer
+            self.L[r0:r1, r0:r1] = Ls
+            self.U[r0:r1, r0:r1] = sub.U
+            if entry is None:
+                graph = _capture(sub)
+                _GRAPHS[key] = _FAILED if graph is None else (sub, graph)
+                while len(_GRAPHS) > _GRAPH_ENTRIES:
+                    _GRAPHS.pop(next(iter(_GRAPHS)))
+        else:
+            sub, graph = entry
+            sub.L[...] = self.L[r0:r1, r0:r1]
+            sub.U[...] = self.U[r0:r1, r0:r1]
+            graph.launch(stream=cupy.cuda.get_current_stream())
+            self.L[r0:r1, r0:r1] = sub.L
+            self.U[r0:r1, r0:r1] = sub.U
+        if self.progress is not None:
+            self.progress.update(float(n) ** 3)
+
+    def _copy_p(self, r0, r1, c0, c1):
+        """Scratch copy of the packed block (rows r0:r1, lane columns c0:c1)."""
+        X = self.Pk[r0:r1, c0 // 2 : c1 // 2]
+        if self.scratch_p is None or self.scratch_p.size < X.size:
+            self.scratch_p = cupy.empty(X.size, dtype=cupy.uint32)
+        T = self.scratch_p[: X.size].reshape(X.shape)
+        T[...] = X
+        return T
+
+    def _copy_u(self, r0, r1, c0, c1):
+        X = self.U[r0:r1, c0:c1]
+        if self.scratch_u is None or self.scratch_u.size < X.size:
+            self.scratch_u = cupy.empty(X.size, dtype=cupy.uint32)
+        T = self.scratch_u[: X.size].reshape(X.shape)
+        T[...] = X
+        return T
+
+    def product(self, A2, B, rows: tuple[int, int], cols: tuple[int, int]) -> None:
+        """Block (rows x cols) (+)= A2 (x) B, both copies."""
+        (r0, r1), (c0, c1) = rows, cols
+        packed_matmul_into(A2, B, self.Pk[r0:r1, c0 // 2 : c1 // 2], self.U[r0:r1, c0:c1], accumulate=True)
+        if self.progress is not None:
+            self.progress.update(float(r1 - r0) * A2.shape[1] * (c1 - c0))
+
+    def close(self, r0: int, r1: int) -> None:
+        n = r1 - r0
+        if LEAF < n <= GRAPH_MAX and self.replay:
+            self._close_via_graph(r0, r1)
+            return
+        if n <= LEAF:
+            _leaf()((1,), (1024,), (self.L[r0:r1, r0:r1], np.int64(self.L.shape[1]), self.U[r0:r1, r0:r1],
+                                    np.int64(self.U.shape[1]), np.int32(n)))
+            if self.progress is not None:
+                self.progress.update(float(n) ** 3)
+            return
+        m = r0 + (n // _ALIGN + 1) // 2 * _ALIGN  # about half, on the 64-vertex grid
+        a, b = (r0, m), (m, r1)
+        P, U = self.Pk, self.U
+        self.close(*a)
+        self.product(U[r0:m, r0:m], self._copy_p(r0, m, m, r1), a, b)  # A12 = A11 A12
+        self.product(self._copy_u(m, r1, r0, m), P[r0:m, r0 // 2 : m // 2], b, a)  # A21 = A21 A11
+        self.product(U[m:r1, r0:m], P[r0:m, m // 2 : r1 // 2], b, b)  # A22 (+)= A21 A12
+        self.close(*b)
+        self.product(U[m:r1, m:r1], self._copy_p(m, r1, r0, m), b, a)  # A21 = A22 A21
+        self.product(self._copy_u(r0, m, m, r1), P[m:r1, m // 2 : r1 // 2], a, b)  # A12 = A12 A22
+        self.product(U[r0:m, m:r1], P[m:r1, r0 // 2 : m // 2], a, a)  # A11 (+)= A12 A21
