@@ -43,13 +43,13 @@ def rng():
 def graph(rng, n: int, dtype, density: float, negative: bool, zero_pairs: int = 0) -> np.ndarray:
     """Integer-valued weights 1..30 (shifted by potentials when ``negative``), missing arcs as the zero."""
     W = rng.integers(1, 31, (n, n)).astype(np.float64)
-    if negative and n:
-        p = rng.integers(0, 20, n).astype(np.float64)
-        W = W + p[:, None] - p[None, :]  # same cycle weights: no negative cycle
     if zero_pairs and n > 1:
         pairs = rng.integers(0, n, (zero_pairs, 2))
         W[pairs[:, 0], pairs[:, 1]] = 0.0
         W[pairs[:, 1], pairs[:, 0]] = 0.0
+    if negative and n:
+        p = rng.integers(0, 20, n).astype(np.float64)
+        W = W + p[:, None] - p[None, :]  # same cycle weights: no negative cycle (zero-weight ones stay)
     W[rng.random((n, n)) >= density] = np.inf
     np.fill_diagonal(W, 0.0)
     dt = np.dtype(dtype)
