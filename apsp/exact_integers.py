@@ -136,17 +136,22 @@ def _gpu_extremes(W, ex: tuple[int, int]):
     info = np.iinfo(W.dtype)
     t = W.dtype.type
     args = (t(ex[0]), t(ex[1]))
-    lo = _reduction("min")(W, *args, t(info.max))
-    hi = _reduction("max")(W, *args, t(info.min))
+    # along the rows first: a custom reduction to one value runs in a single thread block
+    lo = _reduction("min", W.dtype.str)(W, *args, t(info.max), axis=1).min()
+    hi = _reduction("max", W.dtype.str)(W, *args, t(info.min), axis=1).max()
     return cupy.stack((lo, hi))
 
 
 @functools.cache
-def _reduction(op: str):
+def _reduction(op: str, dtype: str):
+    """``op`` ("min" / "max") over the entries not equal to ``e1`` / ``e2`` (those read as ``fill``)."""
     import cupy
 
+    info = np.iinfo(dtype)
+    suffix = "LL" if info.bits == 64 else ""
+    identity = f"{info.max}{suffix}" if op == "min" else f"(-{info.max}{suffix} - 1)"
     return cupy.ReductionKernel("T x, T e1, T e2, T fill", "T y", "(x == e1 || x == e2) ? fill : x",
-                                f"{op}(a, b)", "y = a", "0", f"masked_{op}")
+                                f"{op}(a, b)", "y = a", identity, f"masked_{op}")
 
 
 def _finite_extremes(W, sentinel: int) -> tuple[int, int] | None:

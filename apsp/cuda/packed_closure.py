@@ -16,7 +16,7 @@ The closure is R-Kleene (:mod:`apsp.rkleene`, Buluc, Gilbert & Budak 2010)
 over two copies of the matrix: ``P``, the lanes packed two per word (right
 operands and outputs), and ``U``, each lane duplicated in a word (left
 operands).  Every product writes both (the kernel's epilogue), the leaves of
-at most :data:`LEAF` vertices are closed by Floyd-Warshall in shared memory
+exactly :data:`LEAF` vertices are closed by Floyd-Warshall in shared memory
 (writing both), and the four products whose output overlaps an operand
 accumulate into the block from a scratch copy of that operand, as in
 :mod:`apsp.rkleene`.  Diagonal blocks of at most :data:`GRAPH_MAX` vertices
@@ -47,15 +47,15 @@ if TYPE_CHECKING:
 __all__ = ["packed_applies", "packed_closure", "config", "PackedConfig", "LEAF", "GRAPH_MAX", "fits",
            "clear_graphs"]
 
-#: Diagonal blocks of at most this many vertices are closed by the shared-memory kernel.
-LEAF = 128
+#: The diagonal blocks closed by the shared-memory kernel: exactly this many vertices (the matrix
+#: is padded to a multiple of it, and every split falls on it).
+LEAF = 64
 #: Diagonal blocks of at most this many vertices are closed by replaying a captured CUDA graph.
 GRAPH_MAX = 2048
 _GRAPH_ENTRIES = 8
 _GRAPHS: dict = {}
 _FAILED = object()
-_ALIGN = 64
-_ROWS = 1024  # rows scanned at a time by the applicability check
+_ALIGN = LEAF
 
 
 @dataclass
@@ -74,33 +74,54 @@ class PackedConfig:
 config = PackedConfig()
 
 _LEAF_KERNEL = r"""
-#define LEAF 128
-// Floyd-Warshall closure of the b x b diagonal block (b <= LEAF) of the lanes L (row stride ldl,
-// uint16) in shared memory; writes L back and each lane, duplicated, into U (row stride ldu).
-// Pivot row and column do not change in their own step (the diagonal is 0), so the in-place
-// update equals the sequential algorithm.  Every value stays <= INF, every sum <= 2 INF.
+// Floyd-Warshall closure of one 64 x 64 diagonal block of the lanes L (row stride ldl, uint16)
+// in shared memory, 1024 threads: thread (tx, ty) = (tid % 64, tid / 64) owns column tx of rows
+// ty, ty + 16, ty + 32, ty + 48 in registers.  Pivot row and column do not change in their own
+// step (the diagonal is 0), so each step reads them from shared memory, updates the four
+// entries, and publishes them for the next step.  Every value stays <= INF, every sum <= 2 INF.
+// Writes L back and each lane, duplicated, into U (row stride ldu).
 extern "C" __global__ void __launch_bounds__(1024) packed_leaf(unsigned short* L, long long ldl, unsigned* U,
-                                                                long long ldu, int b) {
-    __shared__ unsigned short s[LEAF][LEAF + 2];  // 33 KB: lanes are <= INF
-    const int tid = threadIdx.x, nt = blockDim.x;
-    for (int e = tid; e < b * b; e += nt) s[e / b][e % b] = L[(long long)(e / b) * ldl + e % b];
-    for (int k = 0; k < b; k++) {
+                                                                long long ldu) {
+    __shared__ int s[64][65];
+    const int tx = threadIdx.x & 63, ty = threadIdx.x >> 6;
+    int d[4];
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        d[q] = L[(long long)(ty + 16 * q) * ldl + tx];
+        s[ty + 16 * q][tx] = d[q];
+    }
+    for (int k = 0; k < 64; k++) {
         __syncthreads();
-        for (int e = tid; e < b * b; e += nt) {
-            const int i = e / b, j = e % b;
-            const int v = (int)s[i][k] + (int)s[k][j];
-            if (v < (int)s[i][j]) s[i][j] = (unsigned short)v;
+        const int bk = s[k][tx];
+        int a[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) a[q] = s[ty + 16 * q][k];
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            d[q] = min(d[q], a[q] + bk);
+            s[ty + 16 * q][tx] = d[q];
         }
     }
-    __syncthreads();
-    for (int e = tid; e < b * b; e += nt) {
-        const unsigned v = (unsigned)s[e / b][e % b];
-        L[(long long)(e / b) * ldl + e % b] = (unsigned short)v;
-        U[(long long)(e / b) * ldu + e % b] = v * 0x10001u;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const unsigned v = (unsigned)d[q];
+        L[(long long)(ty + 16 * q) * ldl + tx] = (unsigned short)v;
+        U[(long long)(ty + 16 * q) * ldu + tx] = v * 0x10001u;
     }
 }
 """
 
+#: Reductions over the entries below ``lim`` (the others read as ``fill``): least, greatest, and the
+#: number of entries with a fractional part (floats).
+_BELOW = {
+    "min": cupy.ReductionKernel("T x, T lim, T fill", "T y", "x < lim ? x : fill", "min(a, b)", "y = a", "32767",
+                                "packed_below_min"),
+    "max": cupy.ReductionKernel("T x, T lim, T fill", "T y", "x < lim ? x : fill", "max(a, b)", "y = a", "-1",
+                                "packed_below_max"),
+    "frac": cupy.ReductionKernel("T x, T lim, T fill", "float64 y", "(x < lim && x != floor(x)) ? 1.0 : 0.0",
+                                 "a + b", "y = a", "0", "packed_below_frac"),
+}
 _TO_LANES = cupy.ElementwiseKernel("T x", "uint16 y", f"y = x >= (T){INF} ? {INF} : (unsigned short)x",
                                    "packed_to_lanes")
 _FROM_LANES = cupy.ElementwiseKernel("uint16 y, T big", "T x", f"x = y >= {INF} ? big : (T)y", "packed_from_lanes")
@@ -143,22 +164,18 @@ def fits(n: int, max_weight: int) -> bool:
 
 
 def _extremes(D) -> tuple[float, float, bool] | None:
-    """``(min, max, integral)`` of the entries of ``D`` below ``INF``, None if there are none; row slabs."""
-    lo = hi = None
-    integral = True
-    float_kind = D.dtype.kind == "f"
-    for r in range(0, D.shape[0], _ROWS):
-        X = D[r : r + _ROWS]
-        small = X < INF
-        if not bool(small.any()):
-            continue
-        a = float(cupy.where(small, X, INF).min())
-        b = float(cupy.where(small, X, 0).max())
-        lo = a if lo is None else min(lo, a)
-        hi = b if hi is None else max(hi, b)
-        if float_kind and integral:
-            integral = bool(cupy.all(~small | (X == cupy.floor(X))))
-    return None if lo is None else (lo, hi, integral)
+    """``(min, max, integral)`` of the entries of ``D`` below ``INF``, None if there are none.
+
+    Fused reductions along the rows, then over the row results: one read of ``D``
+    per quantity and one read-back."""
+    t = D.dtype.type
+    lim = t(INF)
+    lo = _BELOW["min"](D, lim, t(INF), axis=1).min()
+    hi = _BELOW["max"](D, lim, t(-1), axis=1).max()
+    frac = _BELOW["frac"](D, lim, t(0), axis=1).sum() if D.dtype.kind == "f" else cupy.zeros((), cupy.float64)
+    lo, hi, frac = (float(v) for v in cupy.stack((lo.astype(cupy.float64), hi.astype(cupy.float64),
+                                                   frac.astype(cupy.float64))).get())
+    return None if lo >= INF else (lo, hi, frac == 0)
 
 
 def packed_applies(S: "Semiring", D) -> bool:
@@ -289,7 +306,7 @@ class _State:
             return
         if n <= LEAF:
             _leaf()((1,), (1024,), (self.L[r0:r1, r0:r1], np.int64(self.L.shape[1]), self.U[r0:r1, r0:r1],
-                                    np.int64(self.U.shape[1]), np.int32(n)))
+                                    np.int64(self.U.shape[1])))
             if self.progress is not None:
                 self.progress.update(float(n) ** 3)
             return

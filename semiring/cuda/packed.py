@@ -28,7 +28,7 @@ from __future__ import annotations
 import cupy as cp
 import numpy as np
 
-from .compile import kernel, tile_for_shape
+from .compile import kernel, tile_for_shape, tile_of
 from .gemm import ACCUMULATE, C_VEC, _launch_args
 from .layout import is_aligned, row_view
 from .ops import KernelSpec
@@ -37,6 +37,8 @@ __all__ = ["INF", "SPEC", "packed_matmul_into", "duplicated", "dpx_native"]
 
 #: ``+inf`` of a lane.
 INF = 0x7FFF
+#: Products too small to fill the GPU with the default tile take the small one.
+SMALL_TILES = True
 
 #: The packed min-plus specialisation of the tiled kernel.
 SPEC = KernelSpec(add="__vminu2(a, b)", mul="__vadd2(a, b)", ctype="unsigned int", zero="0x7FFF7FFFu",
@@ -116,7 +118,7 @@ def packed_matmul_into(A2, B, C, C2=None, accumulate: bool = True) -> None:
     if Ct is not C or (C2 is not None and row_view(C2, output=True)[0] is not C2):
         raise ValueError("packed_matmul_into: C and C2 must be row-major views")
     ldw = row_view(C2, output=True)[1] if C2 is not None else 0
-    tile = tile_for_shape(SPEC, False, m, w)
+    tile = tile_for_shape(SPEC, False, m, w) if SMALL_TILES else tile_of(SPEC, False)
     flags = (ACCUMULATE if accumulate else 0) | (C_VEC if is_aligned(C, ldc) else 0)
     vec = 4 if (is_aligned(A2, lda) and is_aligned(B, ldb)) else 1
     smem = tile.smem(4)
