@@ -90,6 +90,9 @@ SUITES: tuple[Suite, ...] = (
     Suite("einsum", "einsum", "cpu", "Semiring einsum on the CPU", ("einsum-cpu.json",), layout="einsum", optional=True),
     Suite("einsum_gpu", "einsum", "gpu", "Semiring einsum on the GPU", ("einsum-gpu*.json",),
           layout="einsum", argv=("--gpu",), quick_argv=("--gpu", "--quick"), optional=True),
+    Suite("integers_gpu", "integers_gpu", "gpu",
+          "Integers and paths on the GPU: int32 and packed 16-bit lanes against float32, predecessors",
+          ("integers-gpu-*.json",), layout="own_markdown", optional=True),
 )
 
 

@@ -229,10 +229,21 @@ def _cell(v: object) -> str:
     return str(v)
 
 
+def own_markdown(r: Result) -> str:
+    """The tables the script wrote beside its JSON (``<stem>.md``, without its title line); else ``generic``."""
+    md = r.path.with_suffix(".md")
+    if not md.is_file():
+        return generic(r)
+    lines = md.read_text().splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(lines).strip() + "\n"
+
+
 RENDERERS: dict[str, Callable[[Result], str]] = {
     "gemm_cpu": gemm_cpu, "gemm_gpu": gemm_gpu, "apsp_cpu": apsp_cpu, "apsp_gpu": apsp_gpu,
     "traversal_cpu": traversal_cpu, "traversal_gpu": traversal_gpu, "mst_flow": mst_flow,
-    "single_pair": single_pair, "generic": generic,
+    "single_pair": single_pair, "generic": generic, "own_markdown": own_markdown,
 }
 
 
