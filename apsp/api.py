@@ -524,7 +524,7 @@ def _packed(S: Semiring, D, bar: Progress) -> bool:
 
     if not packed_applies(S, D):
         return False
-    packed_closure(D, progress=bar)
+    packed_closure(D, progress=bar, checked=True)
     return True
 
 

@@ -191,45 +191,37 @@ def hop_rows(ceil: dict, n: int, repeats: int) -> list:
     return [row]
 
 
+#: The tables of the report: part, header cells, and the cells of one row.
+TABLES = (
+    ("gemm", ["GEMM", "n", "ms", "T/s", "of ceiling"],
+     lambda r: [r["case"], r["n"], f"{r['seconds'] * 1e3:.2f}", f"{r['tops']:.2f}",
+                f"{r['fraction_of_ceiling']:.1%} of {r['ceiling']}"]),
+    ("apsp-int32", ["APSP int32 vs float32", "n", "float32 ms", "int32 ms", "int32 / float32", "equal"],
+     lambda r: [r["case"], r["n"], f"{r['float32_s'] * 1e3:.1f}", f"{r['int32_s'] * 1e3:.1f}", f"{r['ratio']:.2f}x",
+                r["equal"]]),
+    ("predecessors", ["APSP with predecessors", "n", "distances ms", "with predecessors ms", "ratio",
+                      "sampled routes valid"],
+     lambda r: [r["case"], r["n"], f"{r['distances_s'] * 1e3:.1f}", f"{r['predecessors_s'] * 1e3:.1f}",
+                f"{r['ratio']:.2f}x", r["routes_ok"]]),
+    ("hop-counts", ["hop-count APSP", "n", "packed ms", "float32 ms", "n^3/t", "of fp32 ceiling", "of u16x2 ceiling",
+                    "exact (float32; SciPy BFS, 256 rows)"],
+     lambda r: [f"{r['case']} (diameter {r['diameter']})", r["n"], f"{r['packed_s'] * 1e3:.1f}",
+                f"{r['float32_s'] * 1e3:.1f}", f"{r['rate_tops']:.2f} T/s", f"{r['fraction_of_fp32_ceiling']:.2f}x",
+                f"{r['fraction_of_u16x2_ceiling']:.1%}", f"{r['equal_float32']}; {r['equal_scipy_256_rows']}"]),
+)
+
+
 def markdown(res: dict) -> str:
     c = res["ceilings"]
     lines = [f"# Integers and paths on the GPU ({res['device']})", "",
              "Ceilings in the same run (pairs per second): " + ", ".join(f"{k} {v / 1e12:.2f} T/s" for k, v in c.items()),
              ""]
-    parts = {r["part"] for r in res["rows"]}
-    if "gemm" in parts:
-        lines += ["| GEMM | n | ms | T/s | of ceiling |", "| --- | --- | --- | --- | --- |"]
-        for r in res["rows"]:
-            if r["part"] == "gemm":
-                lines.append(f"| {r['case']} | {r['n']} | {r['seconds'] * 1e3:.2f} | {r['tops']:.2f} | "
-                             f"{r['fraction_of_ceiling']:.1%} of {r['ceiling']} |")
-        lines.append("")
-    if "apsp-int32" in parts:
-        lines += ["| APSP int32 vs float32 | n | float32 ms | int32 ms | int32 / float32 | equal |",
-                  "| --- | --- | --- | --- | --- | --- |"]
-        for r in res["rows"]:
-            if r["part"] == "apsp-int32":
-                lines.append(f"| {r['case']} | {r['n']} | {r['float32_s'] * 1e3:.1f} | {r['int32_s'] * 1e3:.1f} | "
-                             f"{r['ratio']:.2f}x | {r['equal']} |")
-        lines.append("")
-    if "predecessors" in parts:
-        lines += ["| APSP with predecessors | n | distances ms | with predecessors ms | ratio | sampled routes valid |",
-                  "| --- | --- | --- | --- | --- | --- |"]
-        for r in res["rows"]:
-            if r["part"] == "predecessors":
-                lines.append(f"| {r['case']} | {r['n']} | {r['distances_s'] * 1e3:.1f} | "
-                             f"{r['predecessors_s'] * 1e3:.1f} | {r['ratio']:.2f}x | {r['routes_ok']} |")
-        lines.append("")
-    if "hop-counts" in parts:
-        lines += ["| hop-count APSP | n | packed ms | float32 ms | n^3/t | of fp32 ceiling | of u16x2 ceiling | "
-                  "exact (float32; SciPy BFS, 256 rows) |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-        for r in res["rows"]:
-            if r["part"] == "hop-counts":
-                lines.append(f"| {r['case']} (diameter {r['diameter']}) | {r['n']} | {r['packed_s'] * 1e3:.1f} | "
-                             f"{r['float32_s'] * 1e3:.1f} | {r['rate_tops']:.2f} T/s | "
-                             f"{r['fraction_of_fp32_ceiling']:.2f}x | {r['fraction_of_u16x2_ceiling']:.1%} | "
-                             f"{r['equal_float32']}; {r['equal_scipy_256_rows']} |")
-        lines.append("")
+    for part, header, cells in TABLES:
+        rows = [r for r in res["rows"] if r["part"] == part]
+        if rows:
+            lines += ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+            lines += ["| " + " | ".join(str(x) for x in cells(r)) + " |" for r in rows]
+            lines.append("")
     lines += [f"Command: `{res['command']}`", ""]
     return "\n".join(lines)
 

@@ -196,3 +196,15 @@ def random_csr_with_explicit_zeros(seed: int, n: int, density: float = 0.2):
     data = rng.random(m) + 0.01
     data[rng.random(m) < 0.1] = 0.0  # explicit zeros: edges of weight 0
     return sp.coo_array((data, (rng.integers(0, n, m), rng.integers(0, n, m))), shape=(n, n)).tocsr()
+
+
+def with_sentinels(W: np.ndarray, dtype) -> np.ndarray:
+    """Integer-valued float ``W`` in ``dtype``: floats as they are, integers with ``inf`` as ``iinfo.max``
+    (built in the integer dtype directly: a float detour would round ``iinfo(int64).max``)."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return W.astype(dt)
+    out = np.full(W.shape, np.iinfo(dt).max, dtype=dt)
+    fin = np.isfinite(W)
+    out[fin] = W[fin].astype(dt)
+    return out

@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 import pytest
-from reference import check_routes
+from reference import check_routes, with_sentinels
 
 import apsp
 import semiring as sr
@@ -52,13 +52,7 @@ def graph(rng, n: int, dtype, density: float, negative: bool, zero_pairs: int = 
         W = W + p[:, None] - p[None, :]  # same cycle weights: no negative cycle (zero-weight ones stay)
     W[rng.random((n, n)) >= density] = np.inf
     np.fill_diagonal(W, 0.0)
-    dt = np.dtype(dtype)
-    if dt.kind == "f":
-        return W.astype(dt)
-    out = np.full(W.shape, np.iinfo(dt).max, dtype=dt)
-    fin = np.isfinite(W)
-    out[fin] = W[fin].astype(dt)
-    return out
+    return with_sentinels(W, dtype)
 
 
 def both(W: np.ndarray):

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from reference import check_routes
+from reference import with_sentinels as in_dtype
 from test_apsp_strategies import SETTINGS, scipy_distances, weighted_digraphs
 
 import apsp
@@ -21,17 +22,6 @@ from apsp.last_hop import applies, last_hop_predecessors
 
 METHODS = ["rkleene", "blocked-fw", "squaring", "fw"]
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
-
-
-def in_dtype(W: np.ndarray, dt) -> np.ndarray:
-    """Integer-valued float ``W`` in ``dt``, ``inf`` as the integer sentinel."""
-    dt = np.dtype(dt)
-    if dt.kind == "f":
-        return W.astype(dt)
-    out = np.full(W.shape, np.iinfo(dt).max, dtype=dt)
-    fin = np.isfinite(W)
-    out[fin] = W[fin].astype(dt)
-    return out
 
 
 @SETTINGS

@@ -14,6 +14,7 @@ import os
 
 import numpy as np
 import pytest
+from reference import with_sentinels
 
 import apsp
 import semiring as sr
@@ -94,13 +95,7 @@ def hop_graph(rng, n, density, dtype, max_w=1):
     W = rng.integers(1, max_w + 1, (n, n)).astype(np.float64)
     W[rng.random((n, n)) >= density] = np.inf
     np.fill_diagonal(W, 0.0)
-    dt = np.dtype(dtype)
-    if dt.kind == "f":
-        return W.astype(dt)
-    out = np.full(W.shape, np.iinfo(dt).max, dtype=dt)  # (a float detour would round iinfo(int64).max)
-    fin = np.isfinite(W)
-    out[fin] = W[fin].astype(dt)
-    return out
+    return with_sentinels(W, dtype)
 
 
 def as_float(D):
@@ -204,3 +199,14 @@ def test_replayed_sub_closures_are_exact(rng):
         assert cp.array_equal(D, want)
     assert len(pc._GRAPHS) == 2 and all(v is not pc._FAILED for v in pc._GRAPHS.values())
     pc.clear_graphs()
+
+
+def test_bad_input_is_named():
+    with pytest.raises(TypeError, match="square CuPy array"):
+        pc.packed_closure(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="non-negative integers"):
+        pc.packed_closure(cp.asarray([[0.0, -1.0], [1.0, 0.0]]))
+    with pytest.raises(ValueError, match="non-negative integers"):
+        pc.packed_closure(cp.asarray([[0.0, 0.5], [1.0, 0.0]]))
+    with pytest.raises(ValueError, match=r"\(n - 1\) \* max"):
+        pc.packed_closure(cp.asarray([[0, 20000, 1], [1, 0, 1], [1, 1, 0]], dtype=cp.float32))  # 2 * 20000

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import cupy
 import numpy as np
 
-from semiring.cuda.compile import arch_options, source_of, spec_defines
+from semiring.cuda.compile import build_module, source_of, spec_defines
 from semiring.cuda.ops import spec_for
 
 from ..fw import floyd_warshall_inplace, floyd_warshall_panel_inplace
@@ -39,7 +39,7 @@ from ..fw import floyd_warshall_inplace, floyd_warshall_panel_inplace
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["TILE", "close_block_gpu", "panel_closure_pred_gpu", "semiring_device_functions"]
+__all__ = ["TILE", "close_block_gpu", "panel_closure_pred_gpu", "semiring_device_functions", "semiring_module"]
 
 TILE = 128
 
@@ -175,19 +175,19 @@ class _Kernels:
         self.panel_step = module.get_function("panel_step")
 
 
+def semiring_module(S: "Semiring", dtype, code: str, name: str) -> "cupy.RawModule | None":
+    """``code`` compiled after the device functions of ``S`` in ``dtype`` (checked by loading kernel ``name``).
+
+    ``None`` when ``S`` has no CUDA expressions (:func:`semiring_device_functions`).
+    """
+    head = semiring_device_functions(S, dtype)
+    return None if head is None else build_module(head + code, name)
+
+
 @functools.cache
 def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
-    head = semiring_device_functions(S, np.dtype(dtype_name))
-    if head is None:
-        return None
-    base = ("-std=c++17",)
-    arch = tuple(arch_options())
-    try:
-        return _Kernels(cupy.RawModule(code=head + _KERNELS, options=base + arch))
-    except cupy.cuda.compiler.CompileException:
-        if not arch:
-            raise
-        return _Kernels(cupy.RawModule(code=head + _KERNELS, options=base))  # the architecture flag was refused
+    mod = semiring_module(S, np.dtype(dtype_name), _KERNELS, "fw_block")
+    return None if mod is None else _Kernels(mod)
 
 
 def _row_stride(X) -> int | None:

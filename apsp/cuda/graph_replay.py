@@ -36,7 +36,7 @@ from semiring.int_range import sums_known_in_range
 if TYPE_CHECKING:
     from ..closure_state import Job
 
-__all__ = ["GRAPH_MAX", "closure_via_graph", "clear"]
+__all__ = ["GRAPH_MAX", "closure_via_graph", "clear", "capture"]
 
 #: Largest diagonal block replayed from a graph (its scratch holds ``GRAPH_MAX^2`` entries).
 GRAPH_MAX = 2048
@@ -60,15 +60,19 @@ def clear() -> None:
     _CACHE.clear()
 
 
-def _capture(sub: "Job", close: WholeClosure):
-    """Record ``close(sub)`` into a graph on a private stream; None if the capture fails."""
+def capture(run: Callable[[], None]):
+    """Record what ``run()`` launches into a CUDA graph on a private stream; None if the capture fails.
+
+    ``run`` must not allocate or synchronise (run it once directly first, so that
+    kernels are compiled and scratch buffers sized).
+    """
     stream = cupy.cuda.Stream(non_blocking=True)
     graph = None
     try:
         with stream:
             stream.begin_capture()
             try:
-                close(sub)
+                run()
             finally:
                 graph = stream.end_capture()
     except Exception:  # capture unsupported here: run directly from now on
@@ -102,7 +106,7 @@ def closure_via_graph(job: "Job", r0: int, r1: int, close: WholeClosure) -> None
         close(sub)  # the direct run: compiles, allocates the scratch, gives the answer
         blk[...] = X
         if entry is None:
-            graph = _capture(sub, close)
+            graph = capture(lambda: close(sub))
             _CACHE[key] = _FAILED if graph is None else _Captured(X, sub, graph)
             while len(_CACHE) > _MAX_ENTRIES:
                 _CACHE.popitem(last=False)

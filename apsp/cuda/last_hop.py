@@ -34,12 +34,11 @@ from typing import TYPE_CHECKING
 import cupy
 import numpy as np
 
-from semiring.cuda.compile import arch_options
 from semiring.dispatch import sentinels
 
 from ..last_hop import QUALIFY_ULPS, last_hop_predecessors, row_budget, threshold_in
 from ..predecessors import PRED_DTYPE
-from .fw_kernels import semiring_device_functions
+from .fw_kernels import semiring_device_functions, semiring_module
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -215,23 +214,19 @@ class _Kernels:
 
 @functools.cache
 def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
-    head = semiring_device_functions(S, np.dtype(dtype_name))
-    if head is None:
-        return None
-    base = ("-std=c++17",)
-    arch = tuple(arch_options())
-    try:
-        return _Kernels(cupy.RawModule(code=head + _KERNELS, options=base + arch))
-    except cupy.cuda.compiler.CompileException:
-        if not arch:
-            raise
-        return _Kernels(cupy.RawModule(code=head + _KERNELS, options=base))
+    mod = semiring_module(S, np.dtype(dtype_name), _KERNELS, "lh_rows")
+    return None if mod is None else _Kernels(mod)
 
 
 def gpu_applies(S: "Semiring", D) -> bool:
     """Whether :func:`last_hop_predecessors_gpu` handles ``S`` and the CuPy matrix ``D``.
 
     Built-in ``min_plus`` in a float or signed integer dtype with CUDA expressions.
+
+    >>> import cupy as cp
+    >>> from semiring import min_plus, max_plus
+    >>> gpu_applies(min_plus, cp.zeros((2, 2))), gpu_applies(max_plus, cp.zeros((2, 2)))
+    (True, False)
     """
     return (isinstance(D, cupy.ndarray) and S.family == "min_plus" and D.dtype.kind in "fi"
             and semiring_device_functions(S, D.dtype) is not None)

@@ -36,8 +36,10 @@ from typing import TYPE_CHECKING
 import cupy
 import numpy as np
 
-from semiring.cuda.compile import arch_options
+from semiring.cuda.compile import build_module
 from semiring.cuda.packed import INF, dpx_native, duplicated, packed_matmul_into
+
+from .graph_replay import capture
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -129,28 +131,15 @@ _FROM_LANES = cupy.ElementwiseKernel("uint16 y, T big", "T x", f"x = y >= {INF} 
 
 @functools.cache
 def _leaf():
-    mod = cupy.RawModule(code=_LEAF_KERNEL, options=("-std=c++17", *arch_options()))
-    return mod.get_function("packed_leaf")
-
-
-def _capture(sub: "_State"):
-    """Record ``sub.close(0, n)`` into a CUDA graph on a private stream; None if capturing fails."""
-    stream = cupy.cuda.Stream(non_blocking=True)
-    graph = None
-    try:
-        with stream:
-            stream.begin_capture()
-            try:
-                sub.close(0, sub.L.shape[0])
-            finally:
-                graph = stream.end_capture()
-    except Exception:  # capture unsupported here: run directly from now on
-        return None
-    return graph
+    return build_module(_LEAF_KERNEL, "packed_leaf").get_function("packed_leaf")
 
 
 def clear_graphs() -> None:
-    """Forget the captured sub-closures (frees their scratch blocks)."""
+    """Forget the captured sub-closures (frees their scratch blocks).
+
+    >>> clear_graphs(); len(_GRAPHS)
+    0
+    """
     _GRAPHS.clear()
 
 
@@ -184,8 +173,18 @@ def packed_applies(S: "Semiring", D) -> bool:
     ``S`` is ``min_plus``; ``D`` holds non-negative integers (any real or signed
     integer dtype) or values at or above ``INF`` (``+inf``, the integer sentinel,
     the stand-in of :mod:`apsp.exact_integers`), and :func:`fits` holds for its
-    largest entry below ``INF``; plus the :data:`config` switches.  One pass over
-    ``D`` (a few CuPy reductions per slab of rows).
+    largest entry below ``INF``; plus the :data:`config` switches.  Three fused
+    reductions over ``D`` and one read-back.
+
+    Examples
+    --------
+    >>> import cupy as cp
+    >>> from semiring import min_plus
+    >>> config.mode = "on"
+    >>> D = cp.array([[0, 1], [cp.inf, 0]], dtype=cp.float32)
+    >>> packed_applies(min_plus, D), packed_applies(min_plus, D - 0.5)
+    (True, False)
+    >>> config.mode = "auto"
     """
     n = D.shape[0]
     if config.mode == "off" or S.family != "min_plus" or D.dtype.kind not in "fi" or n < 2:
@@ -199,7 +198,7 @@ def packed_applies(S: "Semiring", D) -> bool:
     return integral and lo >= 0 and fits(n, int(hi))
 
 
-def packed_closure(D, progress: "Progress | None" = None) -> None:
+def packed_closure(D, progress: "Progress | None" = None, *, checked: bool = False) -> None:
     """Close the CuPy matrix ``D`` (``min_plus``, diagonal already ``<= 0``) in place on packed lanes.
 
     Parameters
@@ -211,6 +210,17 @@ def packed_closure(D, progress: "Progress | None" = None) -> None:
         integer sentinel ``iinfo.max``).
     progress : Progress, optional
         Advanced by the multiply-adds of each product and leaf.
+    checked : bool
+        The caller has established :func:`packed_applies` (``config`` aside);
+        otherwise the entries are checked here.
+
+    Raises
+    ------
+    TypeError
+        ``D`` is not a square CuPy array of a real or signed integer dtype.
+    ValueError
+        An entry below ``INF`` is negative or not an integer, or the distances
+        may not fit (:func:`fits`).
 
     Examples
     --------
@@ -221,9 +231,18 @@ def packed_closure(D, progress: "Progress | None" = None) -> None:
            [2., 0., 1.],
            [1., 2., 0.]], dtype=float32)
     """
+    if not isinstance(D, cupy.ndarray) or D.ndim != 2 or D.shape[0] != D.shape[1] or D.dtype.kind not in "fi":
+        raise TypeError(f"packed_closure: D must be a square CuPy array of a real or signed integer dtype, "
+                        f"got {type(D).__name__} {getattr(D, 'shape', '')} {getattr(D, 'dtype', '')}")
     n = D.shape[0]
     if n == 0:
         return
+    if not checked:
+        ext = _extremes(D)
+        if ext is not None and not (ext[2] and ext[0] >= 0 and fits(n, int(ext[1]))):
+            raise ValueError(f"packed_closure: D's entries below {INF} must be non-negative integers whose "
+                             f"paths stay below {INF} ((n - 1) * max < {INF}); got min {ext[0]}, max {ext[1]}, "
+                             f"integral {ext[2]}, n = {n}")
     npad = -(-n // _ALIGN) * _ALIGN
     L = cupy.full((npad, npad), INF, dtype=cupy.uint16)
     L[:n, :n] = _TO_LANES(D)
@@ -261,7 +280,7 @@ class _State:
             self.L[r0:r1, r0:r1] = Ls
             self.U[r0:r1, r0:r1] = sub.U
             if entry is None:
-                graph = _capture(sub)
+                graph = capture(lambda: sub.close(0, n))
                 _GRAPHS[key] = _FAILED if graph is None else (sub, graph)
                 while len(_GRAPHS) > _GRAPH_ENTRIES:
                     _GRAPHS.pop(next(iter(_GRAPHS)))

@@ -46,7 +46,11 @@ SPEC = KernelSpec(add="__vminu2(a, b)", mul="__vadd2(a, b)", ctype="unsigned int
 
 
 def dpx_native() -> bool:
-    """Whether the current GPU runs DPX instructions in hardware (compute capability 9.x: Hopper)."""
+    """Whether the current GPU runs DPX instructions in hardware (compute capability 9.x: Hopper).
+
+    >>> isinstance(dpx_native(), bool)
+    True
+    """
     return int(cp.cuda.Device().compute_capability) // 10 == 9
 
 
