@@ -154,11 +154,6 @@ def _reduction(op: str, dtype: str):
                                 f"{op}(a, b)", "y = a", identity, f"masked_{op}")
 
 
-def _finite_extremes(W, sentinel: int) -> tuple[int, int] | None:
-    """``(min, max)`` of the entries of ``W`` other than ``sentinel`` (None if there are none)."""
-    return masked_extremes(W, (sentinel,))
-
-
 def plain_infinity(W, S: "Semiring") -> int | None:
     """The stand-in ``P`` for ``+inf`` that lets a ``min_plus`` closure of ``W`` run on plain sums, or None.
 
@@ -180,7 +175,7 @@ def plain_infinity(W, S: "Semiring") -> int | None:
     dtype = np.dtype(W.dtype)
     if S.family != "min_plus" or dtype not in (np.dtype(np.int32), np.dtype(np.int64)) or W.shape[0] < 2:
         return None
-    ext = _finite_extremes(W, int(np.iinfo(dtype).max))
+    ext = masked_extremes(W, (int(np.iinfo(dtype).max),))
     stand_in = padding_value(dtype)  # (iinfo.max - 1) // 2: twice it does not wrap
     if ext is None:
         return stand_in

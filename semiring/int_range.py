@@ -41,8 +41,9 @@ PLAIN_FAMILIES = frozenset({"min_plus"})
 PLAIN_DTYPES = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
 
 #: How often the dispatchers chose each integer min-plus kernel: ``"plain"`` (range check
-#: passed) and ``"saturating"`` (range check failed).  Products too small to be worth the
-#: check, and witness products, are not counted.
+#: passed), ``"saturating"`` (range check failed) and ``"proved"`` (plain, unread, inside
+#: :func:`sums_in_range`).  Products too small to be worth the check, and witness products,
+#: are not counted.
 counts = {"plain": 0, "saturating": 0, "proved": 0}
 
 _PROVED: ContextVar[bool] = ContextVar("semiring_int_range_proved", default=False)

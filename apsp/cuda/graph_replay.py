@@ -15,8 +15,9 @@ Used for distances only (the predecessor schedule is the blocked one, see
 reading their operands, which a capture cannot do, so captured closures keep
 the saturating kernel, unless the closure runs inside
 :func:`semiring.int_range.sums_in_range` (APSP's stand-in for ``+inf`` proves
-the range): then the graph records the plain kernels, and the cache keys on it.  Anything that goes wrong while capturing falls back to
-running the closure directly; the first closure of each size always runs
+the range): then the graph records the plain kernels, and the cache keys on
+it.  Anything that goes wrong while capturing falls back to running the
+closure directly; the first closure of each size always runs
 directly (it also compiles the kernels and sizes the scratch).  The closure
 that is run and captured is a parameter (R-Kleene passes itself), so this
 module does not import :mod:`apsp.rkleene`.

@@ -191,11 +191,18 @@ def packed_applies(S: "Semiring", D) -> bool:
         return False
     if config.mode == "auto" and (n < config.min_n or not dpx_native()):
         return False
+    return _violation(D) is None
+
+
+def _violation(D) -> str | None:
+    """Why the lanes cannot hold ``D``'s closure exactly (the entries seen), or None when they can."""
     ext = _extremes(D)
     if ext is None:
-        return True
+        return None
     lo, hi, integral = ext
-    return integral and lo >= 0 and fits(n, int(hi))
+    if integral and lo >= 0 and fits(D.shape[0], int(hi)):
+        return None
+    return f"got min {lo}, max {hi}, integral {integral}, n = {D.shape[0]}"
 
 
 def packed_closure(D, progress: "Progress | None" = None, *, checked: bool = False) -> None:
@@ -237,21 +244,16 @@ def packed_closure(D, progress: "Progress | None" = None, *, checked: bool = Fal
     n = D.shape[0]
     if n == 0:
         return
-    if not checked:
-        ext = _extremes(D)
-        if ext is not None and not (ext[2] and ext[0] >= 0 and fits(n, int(ext[1]))):
-            raise ValueError(f"packed_closure: D's entries below {INF} must be non-negative integers whose "
-                             f"paths stay below {INF} ((n - 1) * max < {INF}); got min {ext[0]}, max {ext[1]}, "
-                             f"integral {ext[2]}, n = {n}")
+    why = None if checked else _violation(D)
+    if why is not None:
+        raise ValueError(f"packed_closure: D's entries below {INF} must be non-negative integers whose "
+                         f"paths stay below {INF} ((n - 1) * max < {INF}); {why}")
     npad = -(-n // _ALIGN) * _ALIGN
     L = cupy.full((npad, npad), INF, dtype=cupy.uint16)
     L[:n, :n] = _TO_LANES(D)
     idx = cupy.arange(n, npad)
     L[idx, idx] = 0
-    U = duplicated(L)
-    Pk = L.view(cupy.uint32)  # two lanes per word
-    state = _State(L, Pk, U, progress)
-    state.close(0, npad)
+    _State(L, duplicated(L), progress).close(0, npad)
     big = np.inf if D.dtype.kind == "f" else np.iinfo(D.dtype).max
     _FROM_LANES(L[:n, :n], D.dtype.type(big), D)
 
@@ -259,11 +261,11 @@ def packed_closure(D, progress: "Progress | None" = None, *, checked: bool = Fal
 class _State:
     """The two copies, their scratch buffers and the recursion (R-Kleene)."""
 
-    def __init__(self, L, Pk, U, progress, replay: bool = True) -> None:
-        self.L, self.Pk, self.U, self.progress = L, Pk, U, progress
+    def __init__(self, L, U, progress, replay: bool = True) -> None:
+        self.L, self.U, self.progress = L, U, progress
+        self.Pk = L.view(cupy.uint32)  # the lanes, two per word
         self.replay = replay
-        self.scratch_p = None
-        self.scratch_u = None
+        self.scratch: dict[str, object] = {}
 
     def _close_via_graph(self, r0: int, r1: int) -> None:
         """Close the diagonal block through a scratch pair whose closure is captured once per size and
@@ -273,7 +275,7 @@ class _State:
         entry = _GRAPHS.get(key)
         if entry is None or entry is _FAILED:
             Ls = cupy.empty((n, n), dtype=cupy.uint16)
-            sub = _State(Ls, Ls.view(cupy.uint32), cupy.empty((n, n), dtype=cupy.uint32), None, replay=False)
+            sub = _State(Ls, cupy.empty((n, n), dtype=cupy.uint32), None, replay=False)
             Ls[...] = self.L[r0:r1, r0:r1]
             sub.U[...] = self.U[r0:r1, r0:r1]
             sub.close(0, n)  # the direct run: compiles, sizes the scratch, gives the answer
@@ -294,20 +296,12 @@ class _State:
         if self.progress is not None:
             self.progress.update(float(n) ** 3)
 
-    def _copy_p(self, r0, r1, c0, c1):
-        """Scratch copy of the packed block (rows r0:r1, lane columns c0:c1)."""
-        X = self.Pk[r0:r1, c0 // 2 : c1 // 2]
-        if self.scratch_p is None or self.scratch_p.size < X.size:
-            self.scratch_p = cupy.empty(X.size, dtype=cupy.uint32)
-        T = self.scratch_p[: X.size].reshape(X.shape)
-        T[...] = X
-        return T
-
-    def _copy_u(self, r0, r1, c0, c1):
-        X = self.U[r0:r1, c0:c1]
-        if self.scratch_u is None or self.scratch_u.size < X.size:
-            self.scratch_u = cupy.empty(X.size, dtype=cupy.uint32)
-        T = self.scratch_u[: X.size].reshape(X.shape)
+    def _copy(self, role: str, X):
+        """A copy of the block ``X`` in the scratch buffer ``role`` (grown on demand, then reused)."""
+        buf = self.scratch.get(role)
+        if buf is None or buf.size < X.size:
+            buf = self.scratch[role] = cupy.empty(X.size, dtype=cupy.uint32)
+        T = buf[: X.size].reshape(X.shape)
         T[...] = X
         return T
 
@@ -333,10 +327,10 @@ class _State:
         a, b = (r0, m), (m, r1)
         P, U = self.Pk, self.U
         self.close(*a)
-        self.product(U[r0:m, r0:m], self._copy_p(r0, m, m, r1), a, b)  # A12 = A11 A12
-        self.product(self._copy_u(m, r1, r0, m), P[r0:m, r0 // 2 : m // 2], b, a)  # A21 = A21 A11
+        self.product(U[r0:m, r0:m], self._copy("P", P[r0:m, m // 2 : r1 // 2]), a, b)  # A12 = A11 A12
+        self.product(self._copy("U", U[m:r1, r0:m]), P[r0:m, r0 // 2 : m // 2], b, a)  # A21 = A21 A11
         self.product(U[m:r1, r0:m], P[r0:m, m // 2 : r1 // 2], b, b)  # A22 (+)= A21 A12
         self.close(*b)
-        self.product(U[m:r1, m:r1], self._copy_p(m, r1, r0, m), b, a)  # A21 = A22 A21
-        self.product(self._copy_u(r0, m, m, r1), P[m:r1, m // 2 : r1 // 2], a, b)  # A12 = A12 A22
+        self.product(U[m:r1, m:r1], self._copy("P", P[m:r1, r0 // 2 : m // 2]), b, a)  # A21 = A22 A21
+        self.product(self._copy("U", U[r0:m, m:r1]), P[m:r1, m // 2 : r1 // 2], a, b)  # A12 = A12 A22
         self.product(U[r0:m, m:r1], P[m:r1, r0 // 2 : m // 2], a, a)  # A11 (+)= A12 A21
