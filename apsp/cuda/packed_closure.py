@@ -38,6 +38,7 @@ import numpy as np
 
 from semiring.cuda.compile import build_module
 from semiring.cuda.packed import INF, dpx_native, duplicated, packed_matmul_into
+from semiring.errors import InvalidEntryError
 
 from .graph_replay import capture
 
@@ -225,9 +226,10 @@ def packed_closure(D, progress: "Progress | None" = None, *, checked: bool = Fal
     ------
     TypeError
         ``D`` is not a square CuPy array of a real or signed integer dtype.
-    ValueError
-        An entry below ``INF`` is negative or not an integer, or the distances
-        may not fit (:func:`fits`).
+    InvalidEntryError
+        (a ``ValueError``) An entry below ``INF`` is negative or not an integer,
+        or the distances may not fit (:func:`fits`); the message gives the
+        least and greatest such entry.
 
     Examples
     --------
@@ -246,7 +248,7 @@ def packed_closure(D, progress: "Progress | None" = None, *, checked: bool = Fal
         return
     why = None if checked else _violation(D)
     if why is not None:
-        raise ValueError(f"packed_closure: D's entries below {INF} must be non-negative integers whose "
+        raise InvalidEntryError(f"packed_closure: D's entries below {INF} must be non-negative integers whose "
                          f"paths stay below {INF} ((n - 1) * max < {INF}); {why}")
     npad = -(-n // _ALIGN) * _ALIGN
     L = cupy.full((npad, npad), INF, dtype=cupy.uint16)
