@@ -249,7 +249,7 @@ def packed_closure(D, progress: "Progress | None" = None, *, checked: bool = Fal
     why = None if checked else _violation(D)
     if why is not None:
         raise InvalidEntryError(f"packed_closure: D's entries below {INF} must be non-negative integers whose "
-                         f"paths stay below {INF} ((n - 1) * max < {INF}); {why}")
+                                f"paths stay below {INF} ((n - 1) * max < {INF}); {why}")
     npad = -(-n // _ALIGN) * _ALIGN
     L = cupy.full((npad, npad), INF, dtype=cupy.uint16)
     L[:n, :n] = _TO_LANES(D)
