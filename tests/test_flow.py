@@ -282,7 +282,8 @@ def _emulated_gpu_flow(G, s, t, rng):
     """The GPU driver's loop with its kernels written out in NumPy, vertices in random order.
 
     One sweep steps the vertices one after another in a random order (a legal
-    interleaving of the lock-free kernel ``flow_push_relabel``); global relabels are
+    interleaving of the lock-free kernel ``flow_discharge``: push along every residual
+    arc to a lower head, in arc order, until the excess is gone, else relabel); global relabels are
     the BFS of ``flow_bfs_level``.  Checks the algorithm, not the CUDA code.
     """
     cap, tol = capacities(G)
@@ -324,19 +325,24 @@ def _emulated_gpu_flow(G, s, t, rng):
                     for _ in range(2):
                         if u in (sink, blocked) or not excess[u] > tol or label[u] >= n:
                             break
-                        arcs = [a for a in range(ptr[u], ptr[u + 1]) if res[a] > tol]
-                        if not arcs or min(label[head[a]] for a in arcs) >= n:
-                            label[u] = n
-                            break
-                        amin = min(arcs, key=lambda a: label[head[a]])
-                        if label[u] > label[head[amin]]:
-                            d = min(excess[u], res[amin])
-                            res[amin] -= d
-                            res[mate[amin]] += d
-                            excess[u] -= d
-                            excess[head[amin]] += d
-                        else:
-                            label[u] = min(label[head[amin]] + 1, n)
+                        hu, left, hmin = label[u], excess[u], n
+                        for a in range(ptr[u], ptr[u + 1]):
+                            if not res[a] > tol:
+                                continue
+                            v = head[a]
+                            if label[v] < hu:
+                                d = min(left, res[a])
+                                res[a] -= d
+                                res[mate[a]] += d
+                                excess[v] += d
+                                excess[u] -= d
+                                left -= d
+                                if not left > tol:
+                                    break
+                            else:
+                                hmin = min(hmin, label[v])
+                        if left > tol:
+                            label[u] = min(hmin + 1, n)
             relabel(sink, blocked)
 
     phase(t, s)

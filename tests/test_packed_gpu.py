@@ -169,7 +169,7 @@ def test_shortest_paths_takes_the_packed_route(dtype, rng, monkeypatch):
     monkeypatch.setattr(pc.config, "mode", "on")
     calls = []
     real = pc.packed_closure
-    monkeypatch.setattr(pc, "packed_closure", lambda D, progress=None: calls.append(D.shape) or real(D, progress))
+    monkeypatch.setattr(pc, "packed_closure", lambda D, progress=None, **kw: calls.append(D.shape) or real(D, progress, **kw))
     n = 1100
     W = hop_graph(rng, n, 4.0 / n, dtype)
     D = cp.asnumpy(apsp.shortest_paths(cp.asarray(W)))

@@ -2,9 +2,11 @@
 
 The host loop of each phase is short on purpose: a global relabel (a backward BFS
 from the sink, one launch per level, the frontier's length kept on the device and
-read back once per :data:`BFS_BATCH` levels), then rounds of push/relabel sweeps
-over all vertices (Hong & He's lock-free push-relabel; a thread per vertex, a
-warp per vertex of more than :data:`HEAVY` arcs), then a global relabel
+read back once per :data:`BFS_BATCH` levels; a warp per frontier vertex of more
+than 32 arcs), then rounds of sweeps over all vertices, each discharging every
+active vertex (Hong & He's lock-free push-relabel, but pushing along every lower
+residual arc in one scan; a thread per vertex, a warp per vertex of more than
+:data:`HEAVY` arcs), then a global relabel
 again, until no active vertex is left (one count read back per cycle).  The
 number of sweeps in a cycle follows the depth of the last BFS (flow needs about
 that many hops to reach the sink), between :data:`MIN_SWEEPS` and
@@ -36,7 +38,7 @@ from . import launch
 __all__ = ["maximum_flow_gpu"]
 
 FILE = "flow.cu"
-ITERS = 4  # push/relabel steps per vertex and sweep
+ITERS = 4  # discharges per vertex and sweep
 HEAVY = 64  # vertices with more arcs are stepped by a warp each (power-law hubs)
 MIN_SWEEPS, MAX_SWEEPS = 8, 512  # sweeps between global relabels
 BFS_BATCH = 8  # BFS levels launched between reads of the frontier's length
@@ -44,7 +46,7 @@ BFS_BATCH = 8  # BFS levels launched between reads of the frontier's length
 
 def _module():
     """The compiled ``flow.cu`` (looked up in :mod:`.launch` at each call)."""
-    return launch.module(FILE, "flow_push_relabel_i64")
+    return launch.module(FILE, "flow_discharge_i64")
 
 
 class _Network:
@@ -56,8 +58,8 @@ class _Network:
         self.is_float = self.cap0.dtype.kind == "f"
         sfx = "f64" if self.is_float else "i64"
         mod = _module()
-        self.k_push = mod.get_function(f"flow_push_relabel_{sfx}")
-        self.k_heavy = mod.get_function(f"flow_push_relabel_heavy_{sfx}")
+        self.k_push = mod.get_function(f"flow_discharge_{sfx}")
+        self.k_heavy = mod.get_function(f"flow_discharge_heavy_{sfx}")
         self.heavy = cp.flatnonzero(cp.diff(self.ptr) > HEAVY).astype(cp.int32)
         self.k_bfs = mod.get_function(f"flow_bfs_level_{sfx}")
         self.k_count = mod.get_function(f"flow_count_active_{sfx}")
