@@ -19,7 +19,9 @@ hub pairs this halves the work.
   algorithm for the maximum network flow problem with nonblocking global
   relabeling heuristic", IEEE TPDS 22, 2011) in the cycles of Harish, Vineet &
   Narayanan ("Large graph algorithms for massively multithreaded architectures",
-  IIIT Hyderabad 2009): a few push/relabel sweeps over all active vertices, then
+  IIIT Hyderabad 2009): a few sweeps over all active vertices, each vertex
+  discharged in one scan of its arcs (pushing along every residual arc to a lower
+  neighbour, not only to the lowest, so a hub fills many arcs per scan), then
   one global relabel (level-synchronous backward BFS from the sink), which also
   does the gap heuristic's work (kernels in ``graphs/cuda/flow.cu``).
 

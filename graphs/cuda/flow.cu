@@ -11,9 +11,9 @@
 // flow problem with nonblocking global relabeling heuristic", IEEE TPDS 22 (2011) (the
 // lock-free push and relabel: stale reads of neighbours' labels, excesses and residuals
 // stay safe because only a vertex lowers its own excess and its own arcs' residuals; its
-// step pushes along one arc, to the lowest neighbour, ours along every lower one); Harish, Vineet & Narayanan, "Large graph algorithms for massively
-// multithreaded architectures" (2009) (rounds of pushes and relabels, then one global
-// relabel).
+// step pushes along one arc, to the lowest neighbour, ours along every lower one);
+// Harish, Vineet & Narayanan, "Large graph algorithms for massively multithreaded
+// architectures" (2009) (rounds of pushes and relabels, then one global relabel).
 #include "sparse_device.cuh"
 
 __device__ __forceinline__ long long flow_atomic_add(long long* p, long long d) {
