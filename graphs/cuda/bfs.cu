@@ -68,19 +68,9 @@ extern "C" __global__ void bfs_push(const i64* __restrict__ ptr, const int* __re
             }
         }
         if (crow != nullptr) sp_list_chunks(u, nch, crow, cnum, chunk_count);
-        unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
-        while (big) {
-            const int src = __ffs(big) - 1;
-            big &= big - 1;
-            const int uu = __shfl_sync(SP_FULL, u, src);
-            const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
-            for (i64 e = aa + lane; e < bb; e += 32)
-                mf += bfs_claim(uu, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
-        }
-        if (b - a < 32) {
-            for (i64 e = a; e < b; e++)
-                mf += bfs_claim(u, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
-        }
+        sp_sweep_arcs(u, 0, a, b, [&](int x, int, i64 e) {
+            mf += bfs_claim(x, idx[e], d, ptr, level, parent, visited, next_q, next_bm, count, other_level, meet);
+        });
     }
     mf = sp_warp_sum(mf);
     scanned = sp_warp_sum(scanned);
@@ -246,19 +236,9 @@ extern "C" __global__ void bfs_small(const i64* __restrict__ ptr, const int* __r
                     }
                 }
             }
-            unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
-            while (big) {
-                const int src = __ffs(big) - 1;
-                big &= big - 1;
-                const int uu = __shfl_sync(SP_FULL, u, src);
-                const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
-                for (i64 e = aa + lane; e < bb; e += 32)
-                    bfs_small_claim(uu, idx[e], d, ptr, level, parent, visited, nxt, &s_count, &s_mf);
-            }
-            if (b - a < 32) {
-                for (i64 e = a; e < b; e++)
-                    bfs_small_claim(u, idx[e], d, ptr, level, parent, visited, nxt, &s_count, &s_mf);
-            }
+            sp_sweep_arcs(u, 0, a, b, [&](int x, int, i64 e) {
+                bfs_small_claim(x, idx[e], d, ptr, level, parent, visited, nxt, &s_count, &s_mf);
+            });
         }
         __syncthreads();
         const int nheavy = s_nheavy < SMALL_HEAVY_CAP ? s_nheavy : SMALL_HEAVY_CAP;

@@ -159,6 +159,20 @@ extern "C" __global__ void flow_discharge_heavy_f64(const i64* ptr, const int* h
     flow_discharge_heavy<double>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, list, count);
 }
 
+// f(x, a) for every arc a of every vertex x of the frontier list, a warp per 32 entries
+// (sp_sweep_arcs: a hub's arcs are swept by the whole warp, not by one thread).  Called by
+// every lane of the grid.
+template <typename F>
+__device__ __forceinline__ void flow_for_frontier_arcs(const i64* __restrict__ ptr, const int* __restrict__ frontier,
+                                                       int len, F&& f) {
+    for (i64 base = sp_warp_id() * 32; base < len; base += sp_warp_count() * 32) {
+        const i64 k = base + (threadIdx.x & 31);
+        const int x = k < len ? frontier[k] : -1;
+        const i64 a0 = x >= 0 ? ptr[x] : 0, a1 = x >= 0 ? ptr[x + 1] : 0;
+        sp_sweep_arcs(x, 0, a0, a1, [&](int y, int, i64 a) { f(y, a); });
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // Global relabel: one BFS level per launch from a frontier list.  The frontier's length
 // is read on the device (counts[i % 3]), so the host launches levels without reading
@@ -167,36 +181,6 @@ extern "C" __global__ void flow_discharge_heavy_f64(const i64* ptr, const int* h
 // it still has label n, is not `blocked`, and its arc y -> x into the frontier vertex x
 // has residual capacity; atomicCAS makes it join once.
 // ---------------------------------------------------------------------------------
-// f(x, a) for every arc a of every vertex x of the frontier list: a lane per vertex of
-// at most 32 arcs, the whole warp (lanes strided over the arcs) per longer vertex, so a
-// hub's arcs do not hold up its level in one thread.  Called by every lane of the grid.
-template <typename F>
-__device__ __forceinline__ void flow_for_frontier_arcs(const i64* __restrict__ ptr, const int* __restrict__ frontier,
-                                                       int len, F&& f) {
-    const int lane = threadIdx.x & 31;
-    for (i64 base = sp_warp_id() * 32; base < len; base += sp_warp_count() * 32) {
-        const i64 k = base + lane;
-        const int x = k < len ? frontier[k] : -1;
-        i64 a0 = 0, a1 = 0;
-        if (x >= 0) {
-            a0 = ptr[x];
-            a1 = ptr[x + 1];
-        }
-        const bool big = a1 - a0 > 32;
-        if (!big) {
-            for (i64 a = a0; a < a1; a++) f(x, a);
-        }
-        unsigned todo = __ballot_sync(SP_FULL, big);
-        while (todo) {
-            const int src = __ffs(todo) - 1;
-            todo &= todo - 1;
-            const int y = __shfl_sync(SP_FULL, x, src);
-            const i64 b0 = __shfl_sync(SP_FULL, a0, src), b1 = __shfl_sync(SP_FULL, a1, src);
-            for (i64 a = b0 + lane; a < b1; a += 32) f(y, a);
-        }
-    }
-}
-
 template <typename C>
 __device__ void flow_bfs_level(const i64* __restrict__ ptr, const int* __restrict__ head,
                                const i64* __restrict__ mate, const C* __restrict__ res, int* label, long long n,

@@ -80,22 +80,10 @@ extern "C" __global__ void sssp_relax(const i64* __restrict__ ptr, const int* __
             }
         }
         sp_list_chunks(u, nch, crow, cnum, chunk_count);
-        unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
-        while (big) {
-            const int src = __ffs(big) - 1;
-            big &= big - 1;
-            const int uu = __shfl_sync(SP_FULL, u, src);
-            const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
-            const T dd = sp_shfl(du, src);
-            for (i64 e = aa + lane; e < bb; e += 32)
-                sssp_relax_one(uu, idx[e], sr_mul_op(dd, w[e]), dist, pred, threshold, it, epoch, near_mark,
-                               far_mark, next_near, far, counts);
-        }
-        if (b - a < 32) {
-            for (i64 e = a; e < b; e++)
-                sssp_relax_one(u, idx[e], sr_mul_op(du, w[e]), dist, pred, threshold, it, epoch, near_mark,
-                               far_mark, next_near, far, counts);
-        }
+        sp_sweep_arcs(u, du, a, b, [&](int x, T dx, i64 e) {
+            sssp_relax_one(x, idx[e], sr_mul_op(dx, w[e]), dist, pred, threshold, it, epoch, near_mark, far_mark,
+                           next_near, far, counts);
+        });
     }
     scanned = sp_warp_sum(scanned);
     if (lane == 0 && scanned) atomicAdd(&stats[0], scanned);

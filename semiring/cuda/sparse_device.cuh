@@ -26,9 +26,10 @@ __device__ __forceinline__ T sp_shfl_down(T v, int off, int width) {
     }
 }
 
-__device__ __forceinline__ T sp_shfl(T v, int src) {
-    if constexpr (sizeof(T) == 1) {
-        return (T)__shfl_sync(SP_FULL, (int)v, src);
+template <typename V>
+__device__ __forceinline__ V sp_shfl(V v, int src) {
+    if constexpr (sizeof(V) == 1) {
+        return (V)__shfl_sync(SP_FULL, (int)v, src);
     } else {
         return __shfl_sync(SP_FULL, v, src);
     }
@@ -53,6 +54,27 @@ __device__ __forceinline__ int sp_append(int* counter) {
     if (lane == leader) base = atomicAdd(counter, __popc(mask));
     base = __shfl_sync(mask, base, leader);
     return base + rank;
+}
+
+// Each lane of a warp holds a vertex u, its arcs [a, b) (a == b: none) and a value val;
+// f(u, val, e) runs for every arc e of every lane's vertex: a vertex of 32 arcs or more
+// is swept by the whole warp (u and val broadcast from its lane, lanes strided over the
+// arcs), a shorter one by its own lane.  Called by all 32 lanes, converged.
+template <typename V, typename F>
+__device__ __forceinline__ void sp_sweep_arcs(int u, V val, i64 a, i64 b, F&& f) {
+    const int lane = threadIdx.x & 31;
+    unsigned big = __ballot_sync(SP_FULL, b - a >= 32);
+    while (big) {
+        const int src = __ffs(big) - 1;
+        big &= big - 1;
+        const int uu = __shfl_sync(SP_FULL, u, src);
+        const V vv = sp_shfl(val, src);
+        const i64 aa = __shfl_sync(SP_FULL, a, src), bb = __shfl_sync(SP_FULL, b, src);
+        for (i64 e = aa + lane; e < bb; e += 32) f(uu, vv, e);
+    }
+    if (b - a < 32) {
+        for (i64 e = a; e < b; e++) f(u, val, e);
+    }
 }
 
 // Long rows are cut into chunks of `chunk` arcs, each listed as (row, chunk number) for a
