@@ -2,8 +2,8 @@
 
 The host loop of each phase is short on purpose: a global relabel (a backward BFS
 from the sink, one launch per level, the frontier's length kept on the device and
-read back once per :data:`BFS_BATCH` levels; a warp per frontier vertex of more
-than 32 arcs), then rounds of sweeps over all vertices, each discharging every
+read back once per :data:`BFS_BATCH` levels; a warp per frontier vertex of 32 arcs
+or more), then rounds of sweeps over all vertices, each discharging every
 active vertex (Hong & He's lock-free push-relabel, but pushing along every lower
 residual arc in one scan; a thread per vertex, a warp per vertex of more than
 :data:`HEAVY` arcs), then a global relabel
