@@ -113,9 +113,9 @@ def bench_gemm(ceil: dict, sizes, baseline_max: int, repeats: int) -> list:
         reps = repeats if n <= 8192 else max(2, repeats // 2)
         t = gpu_time(functools.partial(matmul_into, S, A, B, C), reps)
         rows.append(row("min_plus", "float32", n, t, ceil["float32"], variant="ours (non-negative input)"))
-        config.nonneg = "off"  # the general kernel: what inputs with negative entries get
+        config.nonneg = config.signed = "off"  # the general kernel (inputs with negative entries: see integers_gpu)
         t = gpu_time(functools.partial(matmul_into, S, A, B, C), reps)
-        config.nonneg = "auto"
+        config.nonneg = config.signed = "auto"
         rows.append(row("min_plus", "float32", n, t, ceil["float32"], variant="ours (general kernel)"))
         if n <= baseline_max:
             t = gpu_time(functools.partial(cupy_broadcast_minplus, A, B, C), 2)
@@ -224,17 +224,17 @@ def bench_bool(repeats: int, n: int = 16384) -> list:
 
 
 def bench_streamed(ceil: dict, n: int) -> list:
-    """Streamed vs in-core at one size.  Streaming runs the general kernel (it never probes
-    the operands), so the in-core rate of that same kernel is the reference; the in-core rate
-    with the non-negative kernel (what device operands get here) is reported beside it."""
+    """Streamed vs in-core at one size.  Streaming never probes the operands, so both are
+    timed with the general kernel (``config.nonneg`` and ``config.signed`` off) and the
+    in-core rate of that kernel is the reference; the in-core rate with the non-negative
+    kernel (what device operands get here) is reported beside it."""
     log(f"streamed GEMM, float32 n = {n}, budget = operand / 3")
     A = random_dense(n, np.float32, 9)
     B = random_dense(n, np.float32, 10)
     C = cp.empty((n, n), cp.float32)
     t_auto = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), 2)
-    config.nonneg = "off"
+    config.nonneg = config.signed = "off"
     t_in = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), 2)
-    config.nonneg = "auto"
     ref = cp.asnumpy(C[:256, :256])
     hA, hB = cp.asnumpy(A), cp.asnumpy(B)
     del A, B, C
@@ -247,6 +247,7 @@ def bench_streamed(ceil: dict, n: int) -> list:
         streamed_matmul(min_plus, hA, hB, hC, None, False, memory_budget=budget)
         times.append(time.perf_counter() - t0)
         log(f"    streamed run {i}: {times[-1]:.3f} s")
+    config.nonneg = config.signed = "auto"
     assert np.array_equal(hC[:256, :256], ref)
     t_st = float(np.median(times[1:]))
     rows = [row("min_plus", "float32", n, t_auto, ceil["float32"], variant="in-core, non-negative kernel"),
@@ -276,14 +277,14 @@ def bench_tune(ceil: dict, n: int = 8192, repeats: int = 3) -> list:
         for tile in tiles:
             TILE_OVERRIDE[(np.dtype(dt).itemsize, False, False)] = tile
             for nonneg in (("off", "auto") if dt == np.float32 else ("off",)):
-                config.nonneg = nonneg
+                config.nonneg = config.signed = nonneg  # "off": the general kernel
                 t = gpu_time(functools.partial(matmul_into, min_plus, A, B, C), repeats)
                 if ref is None:
                     ref = C.copy()
                 assert bool(cp.all(C == ref)), (tile, nonneg)
                 rows.append(row("min_plus", key, n, t, ceil[key], variant=f"tune {tile.bm}x{tile.bn}x{tile.bk} "
                                 f"s{tile.stages} av{tile.av} nonneg={nonneg}"))
-        config.nonneg = "auto"
+        config.nonneg = config.signed = "auto"
         TILE_OVERRIDE.clear()
         del A, B, C, ref
         cp.get_default_memory_pool().free_all_blocks()

@@ -4,7 +4,8 @@
    int32 wrapping (VIADDMNMX), packed 16-bit lanes (DPX ``__viaddmin_u16x2`` and
    ``_s16x2``: two pairs per instruction).
 2. GEMM n = 8192: int32 min-plus on plain sums (operands 0..999) against the int32 ceiling;
-   signed float32 (uniform -1..1) and non-negative float32 against the fp32 ceiling;
+   signed float32 (uniform -1..1; every sum positive; half of the rows' minima positive),
+   each beside the general kernel, and non-negative float32 against the fp32 ceiling;
    packed 16-bit lanes (0..999) against the fp32 ceiling.
 3. APSP n = 8192 (complete graph, weights 1..100; and 1% of the arcs, missing ones +inf):
    int32 against float32 (``int32 / float32`` time), results compared.
@@ -39,7 +40,7 @@ from _common import QUICK_RESULTS, gpu_time, machine  # noqa: E402
 import apsp  # noqa: E402
 import semiring as sr  # noqa: E402
 from apsp.cuda import packed_closure  # noqa: E402
-from semiring.cuda import matmul_into  # noqa: E402
+from semiring.cuda import config, matmul_into  # noqa: E402
 from semiring.cuda.ceiling import measure_ceiling  # noqa: E402
 from semiring.cuda.packed import duplicated, packed_matmul_into  # noqa: E402
 
@@ -75,8 +76,24 @@ def gemm_rows(ceil: dict, n: int, repeats: int) -> list:
     add("int32 min-plus, plain sums (0..999)", gpu_time(lambda: matmul_into(sr.min_plus, A, A, C), repeats),
         "int32_wrap")
     F = cp.asarray(rng.uniform(-1, 1, (n, n)).astype(np.float32))
-    Cf = cp.empty_like(F)
-    add("float32 min-plus, signed (-1..1)", gpu_time(lambda: matmul_into(sr.min_plus, F, F, Cf), repeats), "float32")
+    Cf, Cg = cp.empty_like(F), cp.empty_like(F)
+    # Signed operands: the minima turn negative at once (-1..1 both), never (every sum >= 1),
+    # or only in half of the rows (A's even rows 3 above the rest), each against the general
+    # kernel (config.signed = "off") on the same operands, results compared.
+    signed_cases = [("signed (-1..1)", F, F), ("signed, every sum >= 1 (-1..1 x 2..3)", F, cp.abs(F) + 2)]
+    half = F.copy()
+    half[::2] += 3
+    signed_cases.append(("signed, half of the rows' minima positive", half, F))
+    for label, X, Y in signed_cases:
+        add(f"float32 min-plus, {label}", gpu_time(lambda X=X, Y=Y: matmul_into(sr.min_plus, X, Y, Cf), repeats),
+            "float32")
+        config.signed = "off"
+        add(f"float32 min-plus, {label}, general kernel",
+            gpu_time(lambda X=X, Y=Y: matmul_into(sr.min_plus, X, Y, Cg), repeats), "float32")
+        config.signed = "auto"
+        if not bool(cp.all(Cf == Cg)):
+            raise AssertionError(f"{label}: the signed path differs from the general kernel")
+    del half, signed_cases
     G = cp.abs(F)
     add("float32 min-plus, non-negative", gpu_time(lambda: matmul_into(sr.min_plus, G, G, Cf), repeats), "float32")
     L = cp.asarray(rng.integers(0, 1000, (n, n)).astype(np.uint16))

@@ -258,7 +258,71 @@ def test_nonnegative_minplus_path(signed, rng, monkeypatch):
             want, _ = cpu_reference(S, A, B, C0, accumulate, False)
             dC, _ = run_gpu(S, A, B, C0, accumulate, False, rng)
             assert_same(dC, want, f"{m}x{k}x{n} signed={signed} acc={accumulate}")
-            assert any(c.endswith("true>") for c in calls) != signed, calls
+            path = {c[-2] for c in calls if c.startswith("sr_gemm<")}
+            assert path == ({"2"} if signed else {"1"}), calls
+
+
+def _signed_case(case: str, m: int, k: int, n: int, rng):
+    """float32 min-plus operands with negative entries whose running minima turn negative early
+    (``negative``), never (``positive``: every sum > 0), in half of the rows (``mixed``), from
+    the first k tiles on in half of the rows with no negative sum after them (``early``:
+    later k tiles take the non-negative inner product over negative and positive minima;
+    -0.0 in B and in the first half of A's columns), or at the extremes of float32 (-0.0, subnormals, +-max, sums
+    that overflow to -inf)."""
+    S = min_plus
+    A = random_matrix(S, np.float32, (m, k), rng)
+    B = random_matrix(S, np.float32, (k, n), rng)
+    if case == "positive":
+        B = np.abs(B) + np.float32(200.0)  # sums >= 200 - max|A| > 0; +inf stays +inf
+    elif case == "mixed":
+        A[rng.random(m) < 0.5] += np.float32(120.0)  # those rows' minima mostly stay positive
+    elif case == "early":
+        A, B = np.abs(A), np.abs(B)
+        rows = rng.random(m) < 0.5
+        A[np.ix_(rows, np.arange(min(k, 40)))] -= np.float32(300.0)
+        B[rng.random(B.shape) < 0.05] = -0.0
+        head = A[:, : k // 2]  # -0.0 + -0.0 = -0.0: the tiles of the first half of k stay general
+        head[rng.random(head.shape) < 0.05] = -0.0
+    elif case == "extremes":
+        big = np.finfo(np.float32).max
+        special = np.array([-0.0, 0.0, -1e-45, 1e-45, -big, big, -1.0, 1.0], np.float32)
+        for X in (A, B):
+            hit = rng.random(X.shape) < 0.1
+            X[hit] = rng.choice(special, size=int(hit.sum()))
+    A[rng.integers(0, m), rng.integers(0, k)] = -2.5  # A always holds a negative entry
+    return A, B
+
+
+@pytest.mark.parametrize("probe", [False, True], ids=["in-kernel", "block-minima"])
+@pytest.mark.parametrize("case", ["negative", "positive", "mixed", "early", "extremes"])
+def test_signed_minplus_path(case, probe, rng, monkeypatch):
+    """float32 min-plus on signed inputs: the signed path (warps switch to the unsigned three-way
+    max once all running minima are negative; k tiles whose block minima sum to >= +0.0 take
+    the non-negative inner product) gives exactly the CPU's result and the general kernel's."""
+    from semiring.cuda import gemm
+
+    calls = []
+    real = gemm.kernel
+    monkeypatch.setattr(gemm, "kernel", lambda f, name, *a, **kw: calls.append(name) or real(f, name, *a, **kw))
+    if probe:  # the probe that reads the block minima runs on every product
+        monkeypatch.setattr(config, "lazy_min_work", 1)
+        monkeypatch.setattr(config, "lazy_max_fraction", 0.0)
+    S = min_plus
+    for m, k, n in [(131, 300, 257), (64, 64, 64), (7, 1000, 9), (260, 777, 129), (129, 2049, 130)]:
+        A, B = _signed_case(case, m, k, n, rng)
+        C0 = random_matrix(S, np.float32, (m, n), rng)
+        for accumulate in (False, True):
+            what = f"{case} {m}x{k}x{n} acc={accumulate}"
+            calls.clear()
+            want, _ = cpu_reference(S, A, B, C0, accumulate, False)
+            dC, _ = run_gpu(S, A, B, C0, accumulate, False, rng)
+            assert_same(dC, want, what)
+            assert {c[-2] for c in calls if c.startswith("sr_gemm<")} == {"2"}, calls
+            assert any(c == "sr_nz_cols" for c in calls) == probe, calls
+            monkeypatch.setattr(config, "signed", "off")
+            dG, _ = run_gpu(S, A, B, C0, accumulate, False, rng)
+            monkeypatch.setattr(config, "signed", "auto")
+            assert_same(dG, want, what + " (general kernel)")
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (5, 31, 7), (129, 33, 130), (64, 1000, 200), (300, 517, 129)])

@@ -291,6 +291,64 @@ __device__ __forceinline__ void mma_tile_nonneg_minplus(const T* As, const T* Bs
     }
 }
 
+// Signed float32 min-plus once every running minimum of a warp is negative: then only a
+// negative sum can improve acc[i][j], and negative IEEE floats order like the reverse of
+// their bit patterns read as uint32 (a non-negative sum, +inf included, reads below
+// 0x80000000 and never wins), so min(acc, a0 + b0, a1 + b1) is one three-way unsigned max
+// (VIMNMX3) on the bits, as in the non-negative path.  -0.0 (0x80000000) is the greatest
+// negative and ties with +0.0.  The kernel switches to it per warp (warp_acc_negative);
+// inputs are never NaN or -inf (min_plus rejects them), so every sum is ordered.
+__device__ __forceinline__ void mma_tile_negacc_minplus(const T* As, const T* Bs, T (&acc)[TM][TN], int tx,
+                                                        int ty) {
+    static_assert(AV % 2 == 0, "the negative-accumulator path pairs k steps");
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += AV) {
+        T a[TM][AV];
+#pragma unroll
+        for (int i = 0; i < TM; i++) {
+            AVec va = *reinterpret_cast<const AVec*>(As + (ty + i * TY) * LDA_S + kk);
+#pragma unroll
+            for (int v = 0; v < AV; v++) a[i][v] = va.x[v];
+        }
+#pragma unroll
+        for (int v = 0; v < AV; v += 2) {
+            T b0[TN], b1[TN];
+#pragma unroll
+            for (int c = 0; c < NCH; c++) {
+                Vec v0 = *reinterpret_cast<const Vec*>(Bs + (kk + v) * BN + c * (TX * V) + tx * V);
+                Vec v1 = *reinterpret_cast<const Vec*>(Bs + (kk + v + 1) * BN + c * (TX * V) + tx * V);
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    b0[c * V + e] = v0.x[e];
+                    b1[c * V + e] = v1.x[e];
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < TM; i++) {
+#pragma unroll
+                for (int j = 0; j < TN; j++) {
+                    unsigned p0 = __float_as_uint((float)(a[i][v] + b0[j]));
+                    unsigned p1 = __float_as_uint((float)(a[i][v + 1] + b1[j]));
+                    acc[i][j] = (T)__uint_as_float(max(max(__float_as_uint((float)acc[i][j]), p0), p1));
+                }
+            }
+        }
+    }
+}
+
+// Whether every running minimum of every lane of the warp is negative (sign bit set; all
+// lanes of the warp call it, so the answer is warp-uniform and the branch on it diverges
+// nowhere).
+__device__ __forceinline__ bool warp_acc_negative(const T (&acc)[TM][TN]) {
+    unsigned s = 0x80000000u;
+#pragma unroll
+    for (int i = 0; i < TM; i++) {
+#pragma unroll
+        for (int j = 0; j < TN; j++) s &= __float_as_uint((float)acc[i][j]);
+    }
+    return __all_sync(0xffffffffu, s != 0u);
+}
+
 // ---- prologue / epilogue -----------------------------------------------------------------
 __device__ __forceinline__ int col_of(int tx, int j) { return (j / V) * (TX * V) + tx * V + (j % V); }
 
@@ -378,10 +436,44 @@ using namespace sr;
 // Grid (ceil(N / BN), ceil(M / BM)), NT threads, dynamic shared memory
 // STAGES * (A_STAGE + B_STAGE) * sizeof(T).  VEC is V when A and B rows are 16-byte
 // aligned (pointer and leading dimension), else 1.  k_offset is added to witness indices.
-template <int VEC, bool WIT, bool NONNEG = false>
+// PATH (float32 min-plus without the witness only, chosen by the host): PATH_NONNEG when
+// no entry of A or B is negative; PATH_SIGNED for any other input, tile by tile:
+//   * once every running minimum of a warp is negative (checked every NEG_CHECK k tiles
+//     of the general inner product), mma_tile_negacc_minplus for the rest of K;
+//   * else, where the host gives the operands' block minima (tminA[mb * K + k]: the least
+//     A[mb*BM + r, k], tminB[nb * K + k]: the least B[k, nb*BN + c], -0.0 below +0.0;
+//     from sr_nz_cols / sr_nz_rows), a k tile with tminA + tminB >= +0.0 at every k has
+//     no sum below +0.0 (rounding is monotone), so the non-negative inner product is
+//     exact whatever acc holds: a negative acc reads as a negative int32 and keeps;
+//   * else the general inner product.
+constexpr int PATH_GENERAL = 0, PATH_NONNEG = 1, PATH_SIGNED = 2;
+#ifndef SR_NEG_CHECK
+#define SR_NEG_CHECK 4
+#endif
+constexpr int NEG_CHECK = SR_NEG_CHECK;
+
+// Bit j: k tile t0 + j of block (blockIdx.y, blockIdx.x) has no sum below +0.0, i.e.
+// tminA[k] + tminB[k] >= +0.0 (sign bit clear) for all its k; lane j reads tile t0 + j
+// (a tile past K reads nothing and sets its bit).  All 32 lanes of the warp call it.
+__device__ __forceinline__ unsigned nonneg_tile_bits(const T* tminA, const T* tminB, int t0, int K) {
+    const int lane = threadIdx.x & 31;
+    const T* ta = tminA + (long long)blockIdx.y * K;
+    const T* tb = tminB + (long long)blockIdx.x * K;
+    const int k0 = (t0 + lane) * BK;
+    bool ok = true;
+#pragma unroll
+    for (int e = 0; e < BK; e++) {
+        int k = k0 + e;
+        if (k < K) ok &= __float_as_int((float)ta[k] + (float)tb[k]) >= 0;
+    }
+    return __ballot_sync(0xffffffffu, ok);
+}
+
+template <int VEC, bool WIT, int PATH = PATH_GENERAL>
 __global__ void __launch_bounds__(NT, MINB)
     sr_gemm(const T* __restrict__ A, const T* __restrict__ B, T* C, int* W, int M, int N, int K, long long lda,
-            long long ldb, long long ldc, long long ldw, int flags, int k_offset) {
+            long long ldb, long long ldc, long long ldw, int flags, int k_offset, const T* __restrict__ tminA,
+            const T* __restrict__ tminB) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* As = reinterpret_cast<T*>(smem_raw);
     T* Bs = As + STAGES * A_STAGE;
@@ -411,10 +503,12 @@ __global__ void __launch_bounds__(NT, MINB)
         }
         cp_commit();
     }
-    for (int t = 0; t < nt; t++) {
+    // Waits for k tile t, starts the copy of tile t + STAGES - 1 into the buffer computed in
+    // iteration t - 1; returns the stage that holds tile t.
+    auto next_stage = [&](int t) {
         cp_wait<STAGES - 2>();
         __syncthreads();
-        int tp = t + STAGES - 1;  // prefetch into the buffer computed in iteration t - 1
+        int tp = t + STAGES - 1;
         int sp = tp % STAGES;
         if (tp < nfull) {
             load_a_full(As + sp * A_STAGE, a_base, lda, tp * BK, tid);
@@ -424,11 +518,41 @@ __global__ void __launch_bounds__(NT, MINB)
             load_b<VEC>(Bs + sp * B_STAGE, B, ldb, tp * BK, n0, K, N, tid);
         }
         cp_commit();
-        int s = t % STAGES;
-        if (NONNEG) {
-            mma_tile_nonneg_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
-        } else {
-            mma_tile<WIT, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, k_offset + t * BK, nullptr);
+        return t % STAGES;
+    };
+    if (PATH == PATH_SIGNED) {
+        // One loop per inner product, so that each keeps the registers of its own kernel.
+        bool negative = false;     // every running minimum of this warp is < 0
+        unsigned nonneg_bits = 0;  // bit j: k tile 32 * (t / 32) + j has no sum below +0.0
+        int t = 0;
+        while (t < nt && !negative) {
+            if (tminA != nullptr && t % 32 == 0) nonneg_bits = nonneg_tile_bits(tminA, tminB, t, K);
+            if ((nonneg_bits >> (t % 32)) & 1u) {
+                do {
+                    int s = next_stage(t);
+                    mma_tile_nonneg_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
+                    t++;
+                } while (t < nt && t % 32 != 0 && ((nonneg_bits >> (t % 32)) & 1u));
+            } else {
+                int s = next_stage(t);
+                mma_tile<false, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, 0, nullptr);
+                if (t % NEG_CHECK == NEG_CHECK - 1) negative = warp_acc_negative(acc);
+                t++;
+            }
+        }
+        for (; t < nt; t++) {
+            int s = next_stage(t);
+            mma_tile_negacc_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
+        }
+    } else {
+        for (int t = 0; t < nt; t++) {
+            int s = next_stage(t);
+            if (PATH == PATH_NONNEG) {
+                mma_tile_nonneg_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
+            } else {
+                mma_tile<WIT, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, k_offset + t * BK,
+                                     nullptr);
+            }
         }
     }
     cp_wait<0>();
@@ -508,22 +632,34 @@ __global__ void __launch_bounds__(NT, MINB)
 }
 
 // ---- the non-zero masks for the lazy kernel ----------------------------------------------------
+// x < lo in the order of the block minima: numeric, and -0.0 below +0.0 (floats).
+__device__ __forceinline__ bool sign_set(float x) { return signbit(x); }
+__device__ __forceinline__ bool sign_set(double x) { return signbit(x); }
+template <class U>
+__device__ __forceinline__ bool sign_set(U) { return false; }
+__device__ __forceinline__ bool below(T x, T lo) { return x < lo || (x == lo && sign_set(x)); }
+
 // nzA[mb][w] bit b: some A[mb*BM + r, 32 w + b] != zero (r < BM, in range).  count[0] += set
 // bits, count[2] += words with a negative entry below them (the non-negative fast path).
+// tminA (unless null): tminA[mb * K + k] = the least A[mb*BM + r, k] (see below()), for the
+// signed path of sr_gemm; likewise tminB[nb * K + k] = the least B[k, nb*BN + c].
 // Grid (ceil(K / 256), ceil(M / BM)), 256 threads: one thread per column k.
 extern "C" __global__ void sr_nz_cols(const T* __restrict__ A, unsigned* nzA, int M, int K, long long lda, int Kw,
-                                      unsigned long long* count) {
+                                      unsigned long long* count, T* tminA) {
     int k = blockIdx.x * 256 + threadIdx.x;
     int m0 = blockIdx.y * BM;
     bool nz = false, neg = false;
     if (k < K) {
         int rows = min(BM, M - m0);
         const T* p = A + (long long)m0 * lda + k;
+        T lo = zero();
         for (int r = 0; r < rows; r++) {
             T x = p[(long long)r * lda];
             nz |= x != zero();
             neg |= x < (T)0;
+            if (below(x, lo)) lo = x;
         }
+        if (tminA != nullptr) tminA[(long long)blockIdx.y * K + k] = lo;
     }
     unsigned word = __ballot_sync(0xffffffffu, nz);
     unsigned negs = __ballot_sync(0xffffffffu, neg);
@@ -538,23 +674,33 @@ extern "C" __global__ void sr_nz_cols(const T* __restrict__ A, unsigned* nzA, in
 // nzB[nb][w] bit b: some B[32 w + b, nb*BN + c] != zero (c < BN, in range).
 // Grid (Kw, ceil(N / BN)), 32 threads: a warp scans 32 rows of the column panel.
 extern "C" __global__ void sr_nz_rows(const T* __restrict__ B, unsigned* nzB, int K, int N, long long ldb, int Kw,
-                                      unsigned long long* count) {
+                                      unsigned long long* count, T* tminB) {
     int w = blockIdx.x, n0 = blockIdx.y * BN, lane = threadIdx.x;
     unsigned mine = 0;
     bool neg = false;
     for (int b = 0; b < 32; b++) {
         int k = w * 32 + b;
         bool nz = false;
+        T lo = zero();
         if (k < K) {
             const T* row = B + (long long)k * ldb + n0;
             for (int c = lane; c < BN && n0 + c < N; c += 32) {
                 T x = row[c];
                 nz |= x != zero();
                 neg |= x < (T)0;
+                if (below(x, lo)) lo = x;
             }
         }
         unsigned any = __any_sync(0xffffffffu, nz);
         if (lane == b) mine = any;
+        if (tminB != nullptr) {
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) {
+                T o = __shfl_xor_sync(0xffffffffu, lo, off);
+                if (below(o, lo)) lo = o;
+            }
+            if (lane == 0 && k < K) tminB[(long long)blockIdx.y * K + k] = lo;
+        }
     }
     unsigned word = __ballot_sync(0xffffffffu, mine != 0);
     unsigned negs = __ballot_sync(0xffffffffu, neg);

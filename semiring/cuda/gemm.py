@@ -17,7 +17,12 @@ estimated share of useful ``k`` is small, the lazy kernel visits only those ``k`
 The same probe counts negative entries: a float32 min-plus product of non-negative
 operands runs a variant that takes ``min(acc, a0 + b0, a1 + b1)`` as one integer
 three-way min on the IEEE bit patterns (which order like int32 for values >= 0),
-two k steps per ALU instruction (``config.nonneg``).
+two k steps per ALU instruction (``config.nonneg``).  Every other float32 min-plus
+product without the witness runs the general inner product until all running minima
+of a warp are negative, then the same trick with an unsigned three-way max (negative
+floats order like the reverse of their bits read as uint32, and a non-negative sum can
+no longer win): signed inputs whose minima turn negative early run at the speed of
+non-negative ones, the others at the general kernel's (``config.signed``).
 
 Integer min-plus products (int32, int64) of at least ``config.plain_int_min_work``
 multiply-adds first read the operands' extremes (four CuPy reductions, one read-back);
@@ -68,6 +73,10 @@ class GemmConfig:
     nonneg : ``"auto"``: when the probe of a large product (the one that decides on lazy
         min) finds no negative entry in a float32 min-plus product, use the kernel that
         takes the minimum of two sums with one integer instruction (``"off"``: never).
+    signed : ``"auto"``: the other float32 min-plus products without the witness switch
+        each warp to the unsigned three-way max once all its running minima are negative
+        (exact: from then on only a negative sum can win); ``"off"``: the general kernel
+        throughout.
     plain_int : ``"auto"`` (the default): integer min-plus products of at least
         ``plain_int_min_work`` multiply-adds whose operands pass the range check of
         :mod:`semiring.int_range` run on plain sums (int32: one fused add+min per pair,
@@ -80,6 +89,7 @@ class GemmConfig:
     lazy_min_work: int = 1 << 33
     lazy_max_fraction: float = 0.25
     nonneg: str = "auto"
+    signed: str = "auto"
     plain_int: str = "auto"
     plain_int_min_work: int = 1 << 30
 
@@ -96,11 +106,15 @@ def _launch_args(A, B, C, W, m, n, k, lda, ldb, ldc, ldw, flags, k_offset):
     )
 
 
-def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k: int, witness: bool):
+def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k: int, witness: bool,
+                  minima: tuple | None = None):
     """Bit masks of the non-zero columns of A's row blocks and rows of B's column blocks, and their densities.
 
     Returns ``(nzA, nzB, fA, fB, nonneg)``: ``fA`` is the fraction of set bits of ``nzA``,
     ``nonneg`` whether no entry of A or B is negative (one host synchronisation reads all).
+    ``minima``: ``(tminA, tminB)``, arrays of shape ``(row blocks, k)`` and ``(column
+    blocks, k)`` of the dtype, which receive the block minima the signed float32
+    min-plus path reads (-0.0 below +0.0).
     """
     tile = tile_of(spec, witness)
     kw = (k + 31) // 32
@@ -109,10 +123,12 @@ def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k:
     nzA = cp.empty((mb, kw), dtype=cp.uint32)
     nzB = cp.empty((nb, kw), dtype=cp.uint32)
     counts = cp.zeros(4, dtype=cp.uint64)  # set bits of nzA, of nzB; words over negatives in A, in B
+    tminA, tminB = minima if minima is not None else (_NULL, _NULL)
     cols = kernel("gemm.cu", "sr_nz_cols", spec, tile)
     rows = kernel("gemm.cu", "sr_nz_rows", spec, tile)
-    cols(((k + 255) // 256, mb), (256,), (A, nzA, np.int32(m), np.int32(k), np.int64(lda), np.int32(kw), counts))
-    rows((kw, nb), (32,), (B, nzB, np.int32(k), np.int32(n), np.int64(ldb), np.int32(kw), counts[1:]))
+    cols(((k + 255) // 256, mb), (256,),
+         (A, nzA, np.int32(m), np.int32(k), np.int64(lda), np.int32(kw), counts, tminA))
+    rows((kw, nb), (32,), (B, nzB, np.int32(k), np.int32(n), np.int64(ldb), np.int32(kw), counts[1:], tminB))
     ca, cb, na, nb_ = (int(x) for x in counts.get())
     return nzA, nzB, ca / max(1, mb * k), cb / max(1, nb * k), na + nb_ == 0
 
@@ -141,8 +157,11 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     wit = "true" if witness else "false"
     use_lazy = mode == "on"
     nonneg = False
+    minima = None
     if mode == "auto" and m * n * k >= config.lazy_min_work:
-        nzA, nzB, fa, fb, nonneg = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
+        if _dense_path(spec, witness, False) == 2 and tile == tile_of(spec, witness):
+            minima = (cp.empty((grid[1], k), dtype=C.dtype), cp.empty((grid[0], k), dtype=C.dtype))
+        nzA, nzB, fa, fb, nonneg = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness, minima)
         use_lazy = fa * fb < config.lazy_max_fraction
     elif use_lazy:
         nzA, nzB, _, _, _ = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
@@ -156,10 +175,10 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     else:
         vec = 16 // itemsize if (is_aligned(A, lda) and is_aligned(B, ldb)) else 1
         smem = tile.smem(itemsize)
-        fast = nonneg and not witness and config.nonneg == "auto" and spec in _NONNEG_SPECS
-        name = f"sr_gemm<{vec}, {wit}, true>" if fast else f"sr_gemm<{vec}, {wit}>"
-        fn = kernel("gemm.cu", name, spec, tile, smem)
-        fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset),
+        path = _dense_path(spec, witness, nonneg)
+        fn = kernel("gemm.cu", f"sr_gemm<{vec}, {wit}, {path}>", spec, tile, smem)
+        tmin = minima if minima is not None and path == 2 else (_NULL, _NULL)
+        fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset) + tmin,
            shared_mem=smem)
     if c_copy:
         C[...] = Ct
@@ -187,7 +206,16 @@ def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: boo
         W[...] = Wt
 
 
-# Specialisations the non-negative kernel is exact for: float32 min-plus.
+def _dense_path(spec: KernelSpec, witness: bool, nonneg: bool) -> int:
+    """The ``PATH`` template argument of the dense kernel (``gemm.cu``): 0 general, 1 non-negative, 2 signed."""
+    if witness or spec not in _NONNEG_SPECS:
+        return 0
+    if nonneg and config.nonneg == "auto":
+        return 1
+    return 2 if config.signed == "auto" else 0
+
+
+# Specialisations the non-negative and signed paths are exact for: float32 min-plus.
 _NONNEG_SPECS = frozenset(
     {KernelSpec(add="fminf(a, b)", mul="(a + b)", ctype="float", zero="__int_as_float(0x7f800000)", dtype="<f4")}
 )
