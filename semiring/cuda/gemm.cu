@@ -248,14 +248,21 @@ __device__ __forceinline__ void mma_tile(const T* As, const T* Bs, T (&acc)[TM][
     }
 }
 
-// Non-negative float32 min-plus: for x, y >= 0 (and +inf) the IEEE bit patterns order like
-// int32, so min(acc, a0 + b0, a1 + b1) is one three-way integer min (VIMNMX3) on the bits:
-// two k steps per ALU instruction instead of two FMNMX, which share the ALU pipe at half
-// rate.  (-0.0 = INT_MIN as bits is still the least, and equals the true minimum 0.)
-// Valid only when every entry of A and B is >= 0; the host checks that (nonzero_masks).
-__device__ __forceinline__ void mma_tile_nonneg_minplus(const T* As, const T* Bs, T (&acc)[TM][TN], int tx,
-                                                        int ty) {
-    static_assert(AV % 2 == 0, "the non-negative path pairs k steps");
+// Float32 min-plus, two k steps per ALU instruction: min(acc, a0 + b0, a1 + b1) as one
+// three-way integer min or max (VIMNMX3) on the IEEE bit patterns instead of two FMNMX, which
+// share the ALU pipe at half rate.  Exact in two cases:
+//  * NEG = false, every sum >= +0.0 (and +inf): those bit patterns order like int32, and a
+//    negative acc reads as a negative int32 and keeps.  (A sum of -0.0 = INT_MIN would read
+//    as the least; the callers exclude it.)  The whole product when no entry of A or B is
+//    negative (the host checks, nonzero_masks), or one k tile (PATH_SIGNED's block minima).
+//  * NEG = true, every acc < 0: only a negative sum can still win, and negative floats order
+//    like the reverse of their bits read as uint32 while a non-negative sum (+inf included)
+//    reads below 0x80000000 and never wins: a three-way unsigned max.  -0.0 (0x80000000) is
+//    the greatest negative and ties with +0.0.  Inputs are never NaN or -inf (min_plus
+//    rejects them), so every sum is ordered.
+template <bool NEG>
+__device__ __forceinline__ void mma_tile_bits_minplus(const T* As, const T* Bs, T (&acc)[TM][TN], int tx, int ty) {
+    static_assert(AV % 2 == 0, "the integer three-way min pairs k steps");
 #pragma unroll
     for (int kk = 0; kk < BK; kk += AV) {
         T a[TM][AV];
@@ -282,54 +289,14 @@ __device__ __forceinline__ void mma_tile_nonneg_minplus(const T* As, const T* Bs
             for (int i = 0; i < TM; i++) {
 #pragma unroll
                 for (int j = 0; j < TN; j++) {
-                    int p0 = __float_as_int((float)(a[i][v] + b0[j]));
-                    int p1 = __float_as_int((float)(a[i][v + 1] + b1[j]));
-                    acc[i][j] = (T)__int_as_float(min(min(__float_as_int((float)acc[i][j]), p0), p1));
-                }
-            }
-        }
-    }
-}
-
-// Signed float32 min-plus once every running minimum of a warp is negative: then only a
-// negative sum can improve acc[i][j], and negative IEEE floats order like the reverse of
-// their bit patterns read as uint32 (a non-negative sum, +inf included, reads below
-// 0x80000000 and never wins), so min(acc, a0 + b0, a1 + b1) is one three-way unsigned max
-// (VIMNMX3) on the bits, as in the non-negative path.  -0.0 (0x80000000) is the greatest
-// negative and ties with +0.0.  The kernel switches to it per warp (warp_acc_negative);
-// inputs are never NaN or -inf (min_plus rejects them), so every sum is ordered.
-__device__ __forceinline__ void mma_tile_negacc_minplus(const T* As, const T* Bs, T (&acc)[TM][TN], int tx,
-                                                        int ty) {
-    static_assert(AV % 2 == 0, "the negative-accumulator path pairs k steps");
-#pragma unroll
-    for (int kk = 0; kk < BK; kk += AV) {
-        T a[TM][AV];
-#pragma unroll
-        for (int i = 0; i < TM; i++) {
-            AVec va = *reinterpret_cast<const AVec*>(As + (ty + i * TY) * LDA_S + kk);
-#pragma unroll
-            for (int v = 0; v < AV; v++) a[i][v] = va.x[v];
-        }
-#pragma unroll
-        for (int v = 0; v < AV; v += 2) {
-            T b0[TN], b1[TN];
-#pragma unroll
-            for (int c = 0; c < NCH; c++) {
-                Vec v0 = *reinterpret_cast<const Vec*>(Bs + (kk + v) * BN + c * (TX * V) + tx * V);
-                Vec v1 = *reinterpret_cast<const Vec*>(Bs + (kk + v + 1) * BN + c * (TX * V) + tx * V);
-#pragma unroll
-                for (int e = 0; e < V; e++) {
-                    b0[c * V + e] = v0.x[e];
-                    b1[c * V + e] = v1.x[e];
-                }
-            }
-#pragma unroll
-            for (int i = 0; i < TM; i++) {
-#pragma unroll
-                for (int j = 0; j < TN; j++) {
-                    unsigned p0 = __float_as_uint((float)(a[i][v] + b0[j]));
-                    unsigned p1 = __float_as_uint((float)(a[i][v + 1] + b1[j]));
-                    acc[i][j] = (T)__uint_as_float(max(max(__float_as_uint((float)acc[i][j]), p0), p1));
+                    float s0 = (float)(a[i][v] + b0[j]), s1 = (float)(a[i][v + 1] + b1[j]);
+                    if (NEG) {
+                        unsigned m = max(max(__float_as_uint((float)acc[i][j]), __float_as_uint(s0)), __float_as_uint(s1));
+                        acc[i][j] = (T)__uint_as_float(m);
+                    } else {
+                        int m = min(min(__float_as_int((float)acc[i][j]), __float_as_int(s0)), __float_as_int(s1));
+                        acc[i][j] = (T)__int_as_float(m);
+                    }
                 }
             }
         }
@@ -439,7 +406,7 @@ using namespace sr;
 // PATH (float32 min-plus without the witness only, chosen by the host): PATH_NONNEG when
 // no entry of A or B is negative; PATH_SIGNED for any other input, tile by tile:
 //   * once every running minimum of a warp is negative (checked every NEG_CHECK k tiles
-//     of the general inner product), mma_tile_negacc_minplus for the rest of K;
+//     of the general inner product), mma_tile_bits_minplus<true> for the rest of K;
 //   * else, where the host gives the operands' block minima (tminA[mb * K + k]: the least
 //     A[mb*BM + r, k], tminB[nb * K + k]: the least B[k, nb*BN + c], -0.0 below +0.0;
 //     from sr_nz_cols / sr_nz_rows), a k tile with tminA + tminB >= +0.0 at every k has
@@ -530,7 +497,7 @@ __global__ void __launch_bounds__(NT, MINB)
             if ((nonneg_bits >> (t % 32)) & 1u) {
                 do {
                     int s = next_stage(t);
-                    mma_tile_nonneg_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
+                    mma_tile_bits_minplus<false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
                     t++;
                 } while (t < nt && t % 32 != 0 && ((nonneg_bits >> (t % 32)) & 1u));
             } else {
@@ -542,13 +509,13 @@ __global__ void __launch_bounds__(NT, MINB)
         }
         for (; t < nt; t++) {
             int s = next_stage(t);
-            mma_tile_negacc_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
+            mma_tile_bits_minplus<true>(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
         }
     } else {
         for (int t = 0; t < nt; t++) {
             int s = next_stage(t);
             if (PATH == PATH_NONNEG) {
-                mma_tile_nonneg_minplus(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
+                mma_tile_bits_minplus<false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, tx, ty);
             } else {
                 mma_tile<WIT, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, k_offset + t * BK,
                                      nullptr);
