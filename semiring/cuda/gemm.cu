@@ -407,40 +407,23 @@ using namespace sr;
 // no entry of A or B is negative; PATH_SIGNED for any other input, tile by tile:
 //   * once every running minimum of a warp is negative (checked every NEG_CHECK k tiles
 //     of the general inner product), mma_tile_bits_minplus<true> for the rest of K;
-//   * else, where the host gives the operands' block minima (tminA[mb * K + k]: the least
-//     A[mb*BM + r, k], tminB[nb * K + k]: the least B[k, nb*BN + c], -0.0 below +0.0;
-//     from sr_nz_cols / sr_nz_rows), a k tile with tminA + tminB >= +0.0 at every k has
-//     no sum below +0.0 (rounding is monotone), so the non-negative inner product is
-//     exact whatever acc holds: a negative acc reads as a negative int32 and keeps;
+//   * else, where the host gives tile_flags (sr_tile_flags, from the block minima that the
+//     probe of a large product writes): a k tile flagged there has no sum below +0.0, so the
+//     non-negative inner product is exact over it whatever acc holds (a negative acc reads
+//     as a negative int32 and keeps).  A warp reads one word per 32 k tiles;
 //   * else the general inner product.
 constexpr int PATH_GENERAL = 0, PATH_NONNEG = 1, PATH_SIGNED = 2;
 #ifndef SR_NEG_CHECK
 #define SR_NEG_CHECK 4
 #endif
 constexpr int NEG_CHECK = SR_NEG_CHECK;
-
-// Bit j: k tile t0 + j of block (blockIdx.y, blockIdx.x) has no sum below +0.0, i.e.
-// tminA[k] + tminB[k] >= +0.0 (sign bit clear) for all its k; lane j reads tile t0 + j
-// (a tile past K reads nothing and sets its bit).  All 32 lanes of the warp call it.
-__device__ __forceinline__ unsigned nonneg_tile_bits(const T* tminA, const T* tminB, int t0, int K) {
-    const int lane = threadIdx.x & 31;
-    const T* ta = tminA + (long long)blockIdx.y * K;
-    const T* tb = tminB + (long long)blockIdx.x * K;
-    const int k0 = (t0 + lane) * BK;
-    bool ok = true;
-#pragma unroll
-    for (int e = 0; e < BK; e++) {
-        int k = k0 + e;
-        if (k < K) ok &= __float_as_int((float)ta[k] + (float)tb[k]) >= 0;
-    }
-    return __ballot_sync(0xffffffffu, ok);
-}
+static_assert(32 % NEG_CHECK == 0, "a check point at every 32nd k tile (where the tile flags are read)");
 
 template <int VEC, bool WIT, int PATH = PATH_GENERAL>
 __global__ void __launch_bounds__(NT, MINB)
     sr_gemm(const T* __restrict__ A, const T* __restrict__ B, T* C, int* W, int M, int N, int K, long long lda,
-            long long ldb, long long ldc, long long ldw, int flags, int k_offset, const T* __restrict__ tminA,
-            const T* __restrict__ tminB) {
+            long long ldb, long long ldc, long long ldw, int flags, int k_offset,
+            const unsigned* __restrict__ tile_flags) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* As = reinterpret_cast<T*>(smem_raw);
     T* Bs = As + STAGES * A_STAGE;
@@ -491,9 +474,10 @@ __global__ void __launch_bounds__(NT, MINB)
         // One loop per inner product, so that each keeps the registers of its own kernel.
         bool negative = false;     // every running minimum of this warp is < 0
         unsigned nonneg_bits = 0;  // bit j: k tile 32 * (t / 32) + j has no sum below +0.0
+        const long long flag_row = ((long long)blockIdx.y * gridDim.x + blockIdx.x) * ((nt + 31) / 32);
         int t = 0;
         while (t < nt && !negative) {
-            if (tminA != nullptr && t % 32 == 0) nonneg_bits = nonneg_tile_bits(tminA, tminB, t, K);
+            if (tile_flags != nullptr && t % 32 == 0) nonneg_bits = tile_flags[flag_row + t / 32];
             if ((nonneg_bits >> (t % 32)) & 1u) {
                 do {
                     int s = next_stage(t);
@@ -501,10 +485,12 @@ __global__ void __launch_bounds__(NT, MINB)
                     t++;
                 } while (t < nt && t % 32 != 0 && ((nonneg_bits >> (t % 32)) & 1u));
             } else {
-                int s = next_stage(t);
-                mma_tile<false, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, 0, nullptr);
-                if (t % NEG_CHECK == NEG_CHECK - 1) negative = warp_acc_negative(acc);
-                t++;
+                do {
+                    int s = next_stage(t);
+                    mma_tile<false, false>(As + s * A_STAGE, Bs + s * B_STAGE, acc, win, tx, ty, 0, nullptr);
+                    t++;
+                } while (t < nt && t % NEG_CHECK != 0 && !((nonneg_bits >> (t % 32)) & 1u));
+                if (t % NEG_CHECK == 0) negative = warp_acc_negative(acc);
             }
         }
         for (; t < nt; t++) {
@@ -609,7 +595,7 @@ __device__ __forceinline__ bool below(T x, T lo) { return x < lo || (x == lo && 
 // nzA[mb][w] bit b: some A[mb*BM + r, 32 w + b] != zero (r < BM, in range).  count[0] += set
 // bits, count[2] += words with a negative entry below them (the non-negative fast path).
 // tminA (unless null): tminA[mb * K + k] = the least A[mb*BM + r, k] (see below()), for the
-// signed path of sr_gemm; likewise tminB[nb * K + k] = the least B[k, nb*BN + c].
+// tile flags of sr_gemm's signed path (sr_tile_flags); likewise tminB[nb * K + k] = the least B[k, nb*BN + c].
 // Grid (ceil(K / 256), ceil(M / BM)), 256 threads: one thread per column k.
 extern "C" __global__ void sr_nz_cols(const T* __restrict__ A, unsigned* nzA, int M, int K, long long lda, int Kw,
                                       unsigned long long* count, T* tminA) {
@@ -675,5 +661,34 @@ extern "C" __global__ void sr_nz_rows(const T* __restrict__ B, unsigned* nzB, in
         nzB[(long long)blockIdx.y * Kw + w] = word;
         if (word) atomicAdd(count, (unsigned long long)__popc(word));
         if (negs) atomicAdd(count + 2, 1ull);
+    }
+}
+
+// tile_flags of sr_gemm's signed path: flags[(mb * gridDim.x + nb) * ntw + g] bit j says k tile
+// 32 g + j of block (mb, nb) has no sum below +0.0, i.e. tminA[mb * K + k] + tminB[nb * K + k]
+// has the sign bit clear for every k of the tile: a <= A[mb*BM + r, k] and b <= B[k, nb*BN + c]
+// give a + b <= every sum, and rounding is monotone (-0.0 ranks below +0.0 in the minima, so a
+// sum of -0.0 is never flagged).  Tiles past K are flagged.  Grid (column blocks, row blocks),
+// 256 threads: a warp per 32 tiles, reading 32 consecutive k at a time (32 / BK tiles).
+static_assert(32 % BK == 0, "a warp's 32 consecutive k hold whole k tiles");
+extern "C" __global__ void sr_tile_flags(const T* __restrict__ tminA, const T* __restrict__ tminB, unsigned* flags,
+                                         int K) {
+    constexpr int PER = 32 / BK;  // tiles per 32 consecutive k
+    constexpr unsigned TILE = BK == 32 ? 0xffffffffu : (1u << BK) - 1u;
+    const int nt = (K + BK - 1) / BK, ntw = (nt + 31) / 32;
+    const int lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    const T* ta = tminA + (long long)blockIdx.y * K;
+    const T* tb = tminB + (long long)blockIdx.x * K;
+    unsigned* out = flags + ((long long)blockIdx.y * gridDim.x + blockIdx.x) * ntw;
+    for (int g = threadIdx.x >> 5; g < ntw; g += warps) {
+        unsigned word = 0;
+        for (int i = 0; i < BK; i++) {  // 32 tiles = BK rounds of 32 k
+            const int k = (g * BK + i) * 32 + lane;
+            const bool ok = k >= K || __float_as_int((float)ta[k] + (float)tb[k]) >= 0;
+            const unsigned ballot = __ballot_sync(0xffffffffu, ok);
+#pragma unroll
+            for (int u = 0; u < PER; u++) word |= (unsigned)(((ballot >> (u * BK)) & TILE) == TILE) << (i * PER + u);
+        }
+        if (lane == 0) out[g] = word;
     }
 }

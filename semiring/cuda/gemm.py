@@ -114,7 +114,7 @@ def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k:
     ``nonneg`` whether no entry of A or B is negative (one host synchronisation reads all).
     ``minima``: ``(tminA, tminB)``, arrays of shape ``(row blocks, k)`` and ``(column
     blocks, k)`` of the dtype, which receive the block minima the signed float32
-    min-plus path reads (-0.0 below +0.0).
+    min-plus path flags its k tiles from (-0.0 below +0.0; ``sr_tile_flags``).
     """
     tile = tile_of(spec, witness)
     kw = (k + 31) // 32
@@ -177,9 +177,9 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         smem = tile.smem(itemsize)
         path = _dense_path(spec, witness, nonneg)
         fn = kernel("gemm.cu", f"sr_gemm<{vec}, {wit}, {path}>", spec, tile, smem)
-        tmin = minima if minima is not None and path == 2 else (_NULL, _NULL)
-        fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset) + tmin,
-           shared_mem=smem)
+        tile_flags = _tile_flags(spec, tile, minima, k, grid) if minima is not None and path == 2 else _NULL
+        fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
+           + (tile_flags,), shared_mem=smem)
     if c_copy:
         C[...] = Ct
     if w_copy:
@@ -204,6 +204,14 @@ def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: boo
         C[...] = Ct
     if w_copy:
         W[...] = Wt
+
+
+def _tile_flags(spec: KernelSpec, tile, minima: tuple, k: int, grid: tuple):
+    """The signed path's flags of the k tiles without a sum below +0.0, per block (``sr_tile_flags``)."""
+    words = ((k + tile.bk - 1) // tile.bk + 31) // 32
+    flags = cp.empty(grid[0] * grid[1] * words, dtype=cp.uint32)
+    kernel("gemm.cu", "sr_tile_flags", spec, tile)(grid, (256,), (*minima, flags, np.int32(k)))
+    return flags
 
 
 def _dense_path(spec: KernelSpec, witness: bool, nonneg: bool) -> int:

@@ -128,5 +128,5 @@ def packed_matmul_into(A2, B, C, C2=None, accumulate: bool = True) -> None:
     smem = tile.smem(4)
     fn = kernel("gemm.cu", f"sr_gemm<{vec}, false>", SPEC, tile, smem)
     grid = ((w + tile.bn - 1) // tile.bn, (m + tile.bm - 1) // tile.bm)
-    fn(grid, (tile.threads,), _launch_args(A2, B, C, C2, m, w, k, lda, ldb, ldc, ldw, flags, 0) + (_NULL, _NULL),
+    fn(grid, (tile.threads,), _launch_args(A2, B, C, C2, m, w, k, lda, ldb, ldc, ldw, flags, 0) + (_NULL,),
        shared_mem=smem)
