@@ -18,11 +18,12 @@ The same probe counts negative entries: a float32 min-plus product of non-negati
 operands runs a variant that takes ``min(acc, a0 + b0, a1 + b1)`` as one integer
 three-way min on the IEEE bit patterns (which order like int32 for values >= 0),
 two k steps per ALU instruction (``config.nonneg``).  Every other float32 min-plus
-product without the witness runs the general inner product until all running minima
-of a warp are negative, then the same trick with an unsigned three-way max (negative
-floats order like the reverse of their bits read as uint32, and a non-negative sum can
-no longer win): signed inputs whose minima turn negative early run at the speed of
-non-negative ones, the others at the general kernel's (``config.signed``).
+product without the witness takes the signed path (``config.signed``): a warp whose
+running minima are all negative switches to an unsigned three-way max on the bits
+(negative floats order like the reverse of their bits read as uint32, and a
+non-negative sum can no longer win), and where the probe ran, the k tiles whose block
+minima sum to ``>= +0.0`` (``sr_tile_flags``) take the non-negative inner product; the
+rest runs the general one.
 
 Integer min-plus products (int32, int64) of at least ``config.plain_int_min_work``
 multiply-adds first read the operands' extremes (four CuPy reductions, one read-back);
@@ -73,9 +74,10 @@ class GemmConfig:
     nonneg : ``"auto"``: when the probe of a large product (the one that decides on lazy
         min) finds no negative entry in a float32 min-plus product, use the kernel that
         takes the minimum of two sums with one integer instruction (``"off"``: never).
-    signed : ``"auto"``: the other float32 min-plus products without the witness switch
-        each warp to the unsigned three-way max once all its running minima are negative
-        (exact: from then on only a negative sum can win); ``"off"``: the general kernel
+    signed : ``"auto"``: the other float32 min-plus products without the witness take
+        the signed path (each warp switches to the unsigned three-way max once all its
+        running minima are negative; probed products also take the non-negative inner
+        product over k tiles without a negative sum); ``"off"``: the general kernel
         throughout.
     plain_int : ``"auto"`` (the default): integer min-plus products of at least
         ``plain_int_min_work`` multiply-adds whose operands pass the range check of
@@ -159,7 +161,7 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     nonneg = False
     minima = None
     if mode == "auto" and m * n * k >= config.lazy_min_work:
-        if _dense_path(spec, witness, False) == 2 and tile == tile_of(spec, witness):
+        if _dense_path(spec, witness, False) == PATH_SIGNED and tile == tile_of(spec, witness):
             minima = (cp.empty((grid[1], k), dtype=C.dtype), cp.empty((grid[0], k), dtype=C.dtype))
         nzA, nzB, fa, fb, nonneg = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness, minima)
         use_lazy = fa * fb < config.lazy_max_fraction
@@ -177,7 +179,8 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         smem = tile.smem(itemsize)
         path = _dense_path(spec, witness, nonneg)
         fn = kernel("gemm.cu", f"sr_gemm<{vec}, {wit}, {path}>", spec, tile, smem)
-        tile_flags = _tile_flags(spec, tile, minima, k, grid) if minima is not None and path == 2 else _NULL
+        signed = minima is not None and path == PATH_SIGNED
+        tile_flags = _tile_flags(spec, tile, minima, k, grid) if signed else _NULL
         fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
            + (tile_flags,), shared_mem=smem)
     if c_copy:
@@ -214,13 +217,17 @@ def _tile_flags(spec: KernelSpec, tile, minima: tuple, k: int, grid: tuple):
     return flags
 
 
+#: The ``PATH`` template argument of the dense kernel (``gemm.cu``'s constants of the same names).
+PATH_GENERAL, PATH_NONNEG, PATH_SIGNED = 0, 1, 2
+
+
 def _dense_path(spec: KernelSpec, witness: bool, nonneg: bool) -> int:
-    """The ``PATH`` template argument of the dense kernel (``gemm.cu``): 0 general, 1 non-negative, 2 signed."""
+    """The dense kernel's ``PATH`` for this product (``nonneg``: the probe found no negative entry)."""
     if witness or spec not in _NONNEG_SPECS:
-        return 0
+        return PATH_GENERAL
     if nonneg and config.nonneg == "auto":
-        return 1
-    return 2 if config.signed == "auto" else 0
+        return PATH_NONNEG
+    return PATH_SIGNED if config.signed == "auto" else PATH_GENERAL
 
 
 # Specialisations the non-negative and signed paths are exact for: float32 min-plus.
