@@ -35,6 +35,7 @@ if __package__ in (None, ""):  # run as a script: its folder would shadow the `d
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import apsp  # noqa: E402
+from apsp.distributed import cluster_workers  # noqa: E402
 from benchmarks._common import machine, markdown_table, set_quick, write_results  # noqa: E402
 
 
@@ -160,7 +161,7 @@ def gpu(args) -> None:
         pairs = float(n) ** 3
         rows = [{"run": "single GPU, apsp.shortest_paths", "gpus": 1, "b": "", "median_s": round(t_single, 2),
                  "Tpairs_per_s": round(pairs / t_single / 1e12, 2), "ratio": 1.0},
-                {"run": f"Dask ({kind})", "gpus": len(client.scheduler_info(n_workers=-1)["workers"]), "b": b,
+                {"run": f"Dask ({kind})", "gpus": len(cluster_workers(client)), "b": b,
                  "median_s": round(t_dist, 2), "Tpairs_per_s": round(pairs / t_dist / 1e12, 2),
                  "ratio": round(t_dist / t_single, 2), "equal_first_rows": same}]
     finally:

@@ -89,7 +89,9 @@ def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, 
 
     if not isinstance(client, Client):
         raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")
-    workers = sorted(client.scheduler_info(n_workers=-1)["workers"])
+    from apsp.distributed import cluster_workers
+
+    workers = cluster_workers(client)
     if not workers:
         raise ValueError("the Dask cluster has no workers")
     k, n = int(sources.shape[0]), int(G.n)

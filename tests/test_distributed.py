@@ -22,7 +22,7 @@ import scipy.sparse as sp
 import apsp
 import graphs
 import semiring as sr
-from apsp.distributed import WorkerLostError
+from apsp.distributed import WorkerLostError, cluster_workers
 from apsp.tile_schedule import owner, process_grid, tile_ranges
 from semiring.backend import gpu_available
 
@@ -73,6 +73,14 @@ def test_import_apsp_does_not_import_dask():
             "if m.split('.')[0] in ('dask', 'distributed')); print(bad); assert not bad")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ})
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_cluster_workers_are_the_workers_every_time(client):
+    """Asked from the scheduler each call, not the client's cache (whose periodic refresh drops the worker list)."""
+    addresses = sorted(client.run(lambda dask_worker: dask_worker.address).values())
+    assert len(addresses) == 2
+    for _ in range(200):
+        assert cluster_workers(client) == addresses
 
 
 @pytest.mark.parametrize("n,b", [(1, 4), (5, 8), (37, 8), (48, 16), (30, 30)])
@@ -366,7 +374,7 @@ def test_a_worker_killed_mid_run_recovers_or_fails_clearly(client):
     while client.run_on_scheduler(interiors_done) < 60 and time.time() < deadline and th.is_alive():
         time.sleep(0.01)
     outcome["interiors"] = client.run_on_scheduler(interiors_done)
-    victim = sorted(client.scheduler_info(n_workers=-1)["workers"])[1]
+    victim = cluster_workers(client)[1]
     killed_at = time.perf_counter()
     try:
         client.run(os._exit, 1, workers=[victim], wait=False)
