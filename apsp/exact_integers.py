@@ -196,7 +196,7 @@ def lower_infinity(D, stand_in: int) -> None:
     xp = array_module(D)
     top = np.iinfo(D.dtype).max
     if xp is not np:  # one in-place pass
-        _elementwise("if (x == a) x = b;")(D.dtype.type(top), D.dtype.type(stand_in), D)
+        _elementwise("if (x == a) x = b;", "lower_infinity")(D.dtype.type(top), D.dtype.type(stand_in), D)
         return
     for r in range(0, D.shape[0], _ROWS):
         X = D[r : r + _ROWS]
@@ -214,7 +214,7 @@ def restore_infinity(D, stand_in: int) -> None:
     xp = array_module(D)
     top = D.dtype.type(np.iinfo(D.dtype).max)
     if xp is not np:  # one in-place pass
-        _elementwise("if (x >= b) x = a;")(top, D.dtype.type(stand_in), D)
+        _elementwise("if (x >= b) x = a;", "restore_infinity")(top, D.dtype.type(stand_in), D)
         return
     for r in range(0, D.shape[0], _ROWS):
         X = D[r : r + _ROWS]
@@ -222,8 +222,12 @@ def restore_infinity(D, stand_in: int) -> None:
 
 
 @functools.cache
-def _elementwise(body: str):
-    """An in-place CuPy kernel ``x <- body`` with scalars ``a``, ``b`` of the matrix's type."""
+def _elementwise(body: str, name: str):
+    """An in-place CuPy kernel ``x <- body`` with scalars ``a``, ``b`` of the matrix's type.
+
+    ``name`` is fixed (not derived from ``hash(body)``, which changes between
+    processes): CuPy's on-disk cache of compiled kernels keys on the source.
+    """
     import cupy
 
-    return cupy.ElementwiseKernel("T a, T b", "T x", body, "exact_integers_" + str(abs(hash(body)) % 10**8))
+    return cupy.ElementwiseKernel("T a, T b", "T x", body, f"exact_integers_{name}")
