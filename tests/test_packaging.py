@@ -53,3 +53,12 @@ def test_console_script_entry_point():
     from graphs.cli import main
 
     assert callable(main)
+
+
+def test_the_distribution_name_is_a_package_of_the_three_layers():
+    import semiring_paths
+
+    assert semiring_paths.apsp is apsp and semiring_paths.graphs is graphs and semiring_paths.semiring is semiring
+    assert semiring_paths.__version__ == semiring.__version__
+    assert sorted(semiring_paths.__all__) == ["__version__", "apsp", "graphs", "semiring"]
+    assert "semiring_paths*" in PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
