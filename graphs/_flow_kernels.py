@@ -11,22 +11,162 @@ the gap heuristic (a label left empty cuts every vertex above it off the sink) a
 global relabelling (a backward breadth-first search from the sink) once the
 relabelling work since the last one exceeds ``freq``.
 
-Capacities are int64 (exact) or float64; ``tol`` is 0 for integers, and for floats a
-residual capacity or excess at most ``tol`` counts as zero.  Every kernel is serial:
+Arithmetic is exact.  Capacities, residual capacities and excesses are
+nonnegative integers: one int64 each (an ``(m,)`` array: integer capacities, and
+float capacities scaled to integers when every sum fits, see
+:func:`graphs._flow_network.fixed_point`), or ``L`` limbs of :data:`LIMB_BITS` bits
+each, most significant first (an ``(m, L)`` int64 array: float capacities whose
+sums need more than 62 bits, as ``1e-3`` next to ``1e15``).  The kernels are
+written once over three operations on either layout (:func:`_pos`, :func:`_push`,
+:func:`_saturate`, overloaded by the number of dimensions), so a value is zero only
+when it is exactly zero; no tolerance is involved.  Every kernel is serial:
 push-relabel's queue discipline is what makes it fast, and it does not split.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM's ctlz / cttz
+from numba.extending import overload
 
-__all__ = ["residual_csr", "saturate_source", "push_relabel", "reachable_from", "stranded", "cut_arcs"]
+__all__ = [
+    "residual_csr", "residual_map", "fixed_point_range", "fixed_point_limbs", "limb_sums", "limb_flows",
+    "saturate_source", "push_relabel", "reachable_from", "stranded", "cut_arcs", "LIMB_BITS",
+]
+
+#: Bits per limb of a multi-limb number (two limbs and a carry fit int64).
+LIMB_BITS = 62
+_BASE = 1 << LIMB_BITS
+
+
+# --- numbers: one int64 each, or rows of limbs ---------------------------------------------------
+
+
+def _pos(x, i):  # pragma: no cover - replaced by the overload in jitted code
+    """Whether number ``i`` of ``x`` is above zero."""
+    raise NotImplementedError
+
+
+def _push(res, a, ma, excess, v, w):  # pragma: no cover - replaced by the overload in jitted code
+    """Move ``min(excess[v], res[a])`` along arc ``a`` (``v -> w``, reverse arc ``ma``)."""
+    raise NotImplementedError
+
+
+def _saturate(res, a, ma, excess, w):  # pragma: no cover - replaced by the overload in jitted code
+    """Move all of ``res[a]`` along arc ``a`` into ``excess[w]`` (reverse arc ``ma``)."""
+    raise NotImplementedError
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _limb_less(x, i, y, j):  # pragma: no cover - jitted
+    """Whether row ``i`` of ``x`` is below row ``j`` of ``y`` (limbs most significant first)."""
+    for k in range(x.shape[1]):
+        if x[i, k] != y[j, k]:
+            return x[i, k] < y[j, k]
+    return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _limb_add(x, i, y, j):  # pragma: no cover - jitted
+    """``x[i] += y[j]`` (the sum stays below ``2**(62 L)``: every value is at most the total capacity)."""
+    carry = 0
+    for k in range(x.shape[1] - 1, -1, -1):
+        d = x[i, k] + y[j, k] + carry
+        if d >= _BASE:
+            x[i, k] = d - _BASE
+            carry = 1
+        else:
+            x[i, k] = d
+            carry = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _limb_sub(x, i, y, j):  # pragma: no cover - jitted
+    """``x[i] -= y[j]`` (``x[i] >= y[j]``)."""
+    borrow = 0
+    for k in range(x.shape[1] - 1, -1, -1):
+        d = x[i, k] - y[j, k] - borrow
+        if d < 0:
+            x[i, k] = d + _BASE
+            borrow = 1
+        else:
+            x[i, k] = d
+            borrow = 0
+
+
+@overload(_pos, inline="always")
+def _pos_impl(x, i):
+    if x.ndim == 1:
+        return lambda x, i: x[i] > 0
+
+    def impl(x, i):  # pragma: no cover - jitted
+        for k in range(x.shape[1]):
+            if x[i, k] != 0:
+                return True
+        return False
+
+    return impl
+
+
+@overload(_push, inline="always")
+def _push_impl(res, a, ma, excess, v, w):
+    if res.ndim == 1:
+
+        def scalar(res, a, ma, excess, v, w):  # pragma: no cover - jitted
+            ev = excess[v]
+            r = res[a]
+            dlt = ev if ev < r else r
+            res[a] = r - dlt
+            res[ma] += dlt
+            excess[v] = ev - dlt
+            excess[w] += dlt
+
+        return scalar
+
+    def limbs(res, a, ma, excess, v, w):  # pragma: no cover - jitted
+        if _limb_less(excess, v, res, a):  # the whole excess moves
+            _limb_sub(res, a, excess, v)
+            _limb_add(res, ma, excess, v)
+            _limb_add(excess, w, excess, v)
+            excess[v, :] = 0
+        else:  # the arc fills
+            _limb_sub(excess, v, res, a)
+            _limb_add(res, ma, res, a)
+            _limb_add(excess, w, res, a)
+            res[a, :] = 0
+
+    return limbs
+
+
+@overload(_saturate, inline="always")
+def _saturate_impl(res, a, ma, excess, w):
+    if res.ndim == 1:
+
+        def scalar(res, a, ma, excess, w):  # pragma: no cover - jitted
+            d = res[a]
+            res[a] = 0
+            res[ma] += d
+            excess[w] += d
+
+        return scalar
+
+    def limbs(res, a, ma, excess, w):  # pragma: no cover - jitted
+        _limb_add(res, ma, res, a)
+        _limb_add(excess, w, res, a)
+        res[a, :] = 0
+
+    return limbs
 
 
 @njit(cache=True, nogil=True)
 def _sorted_rows(indptr, indices, cap):  # pragma: no cover - jitted
-    """``(indices, cap)`` with every row sorted by head (the arrays themselves when they are)."""
+    """``(indices, cap, perm)`` with every row sorted by head (the arrays themselves when they are).
+
+    ``perm[k]`` is the position in the input of the arc at position ``k``.
+    """
     n = indptr.shape[0] - 1
     ok = True
     for u in range(n):
@@ -36,8 +176,9 @@ def _sorted_rows(indptr, indices, cap):  # pragma: no cover - jitted
                 break
         if not ok:
             break
+    perm = np.arange(indices.shape[0])
     if ok:
-        return indices, cap
+        return indices, cap, perm
     idx = indices.copy()
     c = cap.copy()
     for u in range(n):
@@ -46,7 +187,8 @@ def _sorted_rows(indptr, indices, cap):  # pragma: no cover - jitted
         for k in range(hi - lo):
             idx[lo + k] = indices[lo + order[k]]
             c[lo + k] = cap[lo + order[k]]
-    return idx, c
+            perm[lo + k] = lo + order[k]
+    return idx, c, perm
 
 
 @njit(cache=True, nogil=True)
@@ -70,12 +212,14 @@ def _transpose(indptr, indices):  # pragma: no cover - jitted
 
 
 @njit(cache=True, nogil=True)
-def _merge_rows(indptr, indices, cap, tptr, tsrc, use_t):  # pragma: no cover - jitted
+def _merge_rows(indptr, indices, cap, perm, tptr, tsrc, use_t):  # pragma: no cover - jitted
     """Rows of the residual network: row u of the graph merged with row u of the transpose.
 
     The transpose's entries are the reverse arcs (capacity 0 here; an arc w -> u of
     the graph is counted in row w).  Without ``use_t`` (a symmetric graph: the
-    transpose has the rows of the graph) the graph's rows alone are merged.
+    transpose has the rows of the graph) the graph's rows alone are merged.  Also
+    returns ``where``: the residual arc of every arc of the graph (``perm`` maps the
+    sorted arcs to the input's positions; -1 for a self loop).
     """
     n = indptr.shape[0] - 1
     m = indptr[n]
@@ -83,6 +227,7 @@ def _merge_rows(indptr, indices, cap, tptr, tsrc, use_t):  # pragma: no cover - 
     ptr = np.zeros(n + 1, dtype=np.int64)
     head = np.empty(size, dtype=np.int32)
     cap0 = np.zeros(size, dtype=cap.dtype)
+    where = np.full(m, -1, dtype=np.int64)
     zero = np.zeros(1, dtype=cap.dtype)[0]
     out = 0
     for u in range(n):
@@ -90,9 +235,11 @@ def _merge_rows(indptr, indices, cap, tptr, tsrc, use_t):  # pragma: no cover - 
         j, jend = (tptr[u], tptr[u + 1]) if use_t else (0, 0)
         start = out
         while i < iend or j < jend:
+            e = -1
             if j >= jend or (i < iend and indices[i] <= tsrc[j]):
                 w = indices[i]
                 cf = cap[i]
+                e = perm[i]
                 i += 1
             else:
                 w = tsrc[j]
@@ -100,14 +247,15 @@ def _merge_rows(indptr, indices, cap, tptr, tsrc, use_t):  # pragma: no cover - 
                 j += 1
             if w == u:
                 continue
-            if out > start and head[out - 1] == w:
-                cap0[out - 1] += cf
-            else:
+            if not (out > start and head[out - 1] == w):
                 head[out] = w
-                cap0[out] = cf
+                cap0[out] = zero
                 out += 1
+            cap0[out - 1] += cf
+            if e >= 0:
+                where[e] = out - 1
         ptr[u + 1] = out
-    return ptr, head[:out].copy(), cap0[:out].copy()
+    return ptr, head[:out].copy(), cap0[:out].copy(), where
 
 
 @njit(cache=True, nogil=True)
@@ -133,6 +281,21 @@ def _mates(ptr, head):  # pragma: no cover - jitted
 
 
 @njit(cache=True, nogil=True)
+def _residual(indptr, indices, cap, symmetric):  # pragma: no cover - jitted
+    """:func:`residual_csr`'s arrays and ``where`` (the residual arc of every arc of the graph)."""
+    indices, cap, perm = _sorted_rows(indptr, indices, cap)
+    if symmetric:
+        ptr, head, cap0, where = _merge_rows(indptr, indices, cap, perm, indptr, indices, False)
+        mate, ok = _mates(ptr, head)
+        if ok:
+            return ptr, head, mate, cap0, where
+    tptr, tsrc = _transpose(indptr, indices)
+    ptr, head, cap0, where = _merge_rows(indptr, indices, cap, perm, tptr, tsrc, True)
+    mate, ok = _mates(ptr, head)
+    return ptr, head, mate, cap0, where
+
+
+@njit(cache=True, nogil=True)
 def residual_csr(indptr, indices, cap, symmetric=False):  # pragma: no cover - jitted
     """The residual network of the arcs ``u -> indices[e]`` (``indptr``'s rows) with capacities ``cap``.
 
@@ -144,31 +307,139 @@ def residual_csr(indptr, indices, cap, symmetric=False):  # pragma: no cover - j
     ``symmetric`` (an undirected graph's promise) the transpose is skipped; a graph
     that breaks the promise is noticed and built the general way.
     """
-    indices, cap = _sorted_rows(indptr, indices, cap)
-    if symmetric:
-        ptr, head, cap0 = _merge_rows(indptr, indices, cap, indptr, indices, False)
-        mate, ok = _mates(ptr, head)
-        if ok:
-            return ptr, head, mate, cap0
-    tptr, tsrc = _transpose(indptr, indices)
-    ptr, head, cap0 = _merge_rows(indptr, indices, cap, tptr, tsrc, True)
-    mate, ok = _mates(ptr, head)
+    ptr, head, mate, cap0, _ = _residual(indptr, indices, cap, symmetric)
     return ptr, head, mate, cap0
+
+
+@njit(cache=True, nogil=True)
+def residual_map(indptr, indices, symmetric=False):  # pragma: no cover - jitted
+    """:func:`residual_csr`'s ``(ptr, head, mate)`` and ``where``: the residual arc of each arc (-1: self loop).
+
+    For capacities of several limbs, which :func:`limb_sums` then adds up per residual arc.
+    """
+    ptr, head, mate, _, where = _residual(indptr, indices, np.zeros(indices.shape[0], dtype=np.int64), symmetric)
+    return ptr, head, mate, where
+
+
+@njit(cache=True, nogil=True)
+def limb_sums(where, cap, size):  # pragma: no cover - jitted
+    """Capacities of ``size`` residual arcs: ``cap[e]`` (rows of limbs) added into row ``where[e]``."""
+    out = np.zeros((size, cap.shape[1]), dtype=np.int64)
+    for e in range(where.shape[0]):
+        if where[e] >= 0:
+            _limb_add(out, where[e], cap, e)
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _float_bits(b):  # pragma: no cover - jitted
+    """``(mant, base, top)`` of a positive float64 with bits ``b``: it is ``mant * 2**base``, below ``2**top``."""
+    field = b >> 52
+    mant = b & ((np.int64(1) << 52) - 1)
+    if field == 0:  # subnormal
+        return mant, -1074, 64 - leading_zeros(mant) - 1074
+    return mant | (np.int64(1) << 52), field - 1075, field - 1022
+
+
+@njit(cache=True, nogil=True)
+def fixed_point_range(bits):  # pragma: no cover - jitted
+    """``(emin, top)`` of the float64 capacities with bits ``bits`` (``cap.view(np.int64)``).
+
+    Every positive capacity is an integer times ``2**emin`` and below ``2**top``;
+    ``(0, 0)`` when none is positive.
+    """
+    emin = 1 << 20
+    top = -(1 << 20)
+    for e in range(bits.shape[0]):
+        b = bits[e]
+        if b > 0:  # positive (a zero is 0, a -0.0 has the sign bit)
+            mant, base, hi = _float_bits(b)
+            lsb = base + trailing_zeros(mant)
+            if lsb < emin:
+                emin = lsb
+            if hi > top:
+                top = hi
+    if top == -(1 << 20):
+        return 0, 0
+    return emin, top
+
+
+@njit(cache=True, nogil=True)
+def fixed_point_limbs(bits, emin, L):  # pragma: no cover - jitted
+    """The capacities (float64 bits ``bits``) over ``2**emin`` as ``L`` limbs of :data:`LIMB_BITS` bits, most
+    significant first (rows of an int64 array)."""
+    out = np.zeros((bits.shape[0], L), dtype=np.int64)
+    mask = np.uint64(_BASE - 1)
+    for e in range(bits.shape[0]):
+        b = bits[e]
+        if b > 0:
+            mant, base, _ = _float_bits(b)
+            sh = base - emin
+            if sh < 0:  # mant's trailing zero bits below 2**emin
+                mant >>= -sh
+                sh = 0
+            q, r = sh // LIMB_BITS, sh % LIMB_BITS
+            out[e, L - 1 - q] = np.int64((np.uint64(mant) << np.uint64(r)) & mask)
+            hi = mant >> (LIMB_BITS - r)  # 53 bits span two limbs at most
+            if hi != 0:
+                out[e, L - 2 - q] = hi
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _limbs_to_float(x, emin):  # pragma: no cover - jitted
+    """``x * 2**emin`` (a 1-D row of limbs) rounded to the nearest float64 (ties to even; inf past the largest)."""
+    L = x.shape[0]
+    k = 0
+    while k < L and x[k] == 0:
+        k += 1
+    if k == L:
+        return 0.0
+    if k == L - 1:
+        # int64 -> float64 rounds once; the scaling is then exact (a subnormal result has
+        # fewer than 53 bits, since emin >= -1074, and so was exact already).
+        return math.ldexp(float(x[k]), emin)
+    top, lo = x[k], x[k + 1]
+    s = leading_zeros(top) - 1  # shifts top's highest bit to bit 62: the number's top 63 bits
+    mant = (top << s) | (lo >> (LIMB_BITS - s))
+    sticky = (lo & ((np.int64(1) << (LIMB_BITS - s)) - 1)) != 0
+    for j in range(k + 2, L):
+        if x[j] != 0:
+            sticky = True
+    if sticky:
+        mant |= 1  # round to odd below the 53 bits kept: one correct rounding in float(mant)
+    return math.ldexp(float(mant), LIMB_BITS * (L - 2 - k) + LIMB_BITS - s + emin)
+
+
+@njit(cache=True, nogil=True)
+def limb_flows(cap0, res, emin):  # pragma: no cover - jitted
+    """``(cap0 - res) * 2**emin`` per row of limbs, each rounded to the nearest float64."""
+    m, L = cap0.shape
+    out = np.empty(m, dtype=np.float64)
+    d = np.empty(L, dtype=np.int64)
+    for a in range(m):
+        neg = _limb_less(cap0, a, res, a)
+        x, y = (res, cap0) if neg else (cap0, res)
+        borrow = 0
+        for k in range(L - 1, -1, -1):
+            v = x[a, k] - y[a, k] - borrow
+            borrow = 1 if v < 0 else 0
+            d[k] = v + borrow * _BASE
+        f = _limbs_to_float(d, emin)
+        out[a] = -f if neg else f
+    return out
 
 
 @njit(cache=True, nogil=True)
 def saturate_source(ptr, head, mate, res, excess, s):  # pragma: no cover - jitted
     """Push every residual arc out of ``s`` to capacity (the initial preflow)."""
     for a in range(ptr[s], ptr[s + 1]):
-        d = res[a]
-        if d > 0:
-            res[a] = 0
-            res[mate[a]] += d
-            excess[head[a]] += d
+        if _pos(res, a):
+            _saturate(res, a, mate[a], excess, head[a])
 
 
 @njit(cache=True, nogil=True)
-def _global_relabel(ptr, head, mate, res, label, sink, blocked, tol, queue):  # pragma: no cover - jitted
+def _global_relabel(ptr, head, mate, res, label, sink, blocked, queue):  # pragma: no cover - jitted
     """Exact distances to ``sink`` in the residual graph (``n`` where it cannot be reached)."""
     n = ptr.shape[0] - 1
     label[:] = n
@@ -181,19 +452,19 @@ def _global_relabel(ptr, head, mate, res, label, sink, blocked, tol, queue):  # 
         dx = label[x] + 1
         for a in range(ptr[x], ptr[x + 1]):
             y = head[a]
-            if label[y] == n and y != blocked and res[mate[a]] > tol:
+            if label[y] == n and y != blocked and _pos(res, mate[a]):
                 label[y] = dx
                 queue[qt] = y
                 qt += 1
 
 
 @njit(cache=True, nogil=True)
-def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, tol, freq):  # pragma: no cover - jitted
+def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, freq):  # pragma: no cover - jitted
     """Discharge every vertex with excess towards ``sink`` (highest label first).
 
     ``blocked`` (the source in the first phase, the sink of the first phase in the
     second) keeps label ``n`` and never moves flow.  On return no vertex other than
-    ``sink`` and ``blocked`` with label below ``n`` holds excess above ``tol``;
+    ``sink`` and ``blocked`` with label below ``n`` holds excess;
     ``label`` holds the final labels.  Returns the number of global relabellings.
     """
     n = ptr.shape[0] - 1
@@ -214,7 +485,7 @@ def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, tol, freq):
             relabel_now = False
             n_global += 1
             work = 0
-            _global_relabel(ptr, head, mate, res, label, sink, blocked, tol, queue)
+            _global_relabel(ptr, head, mate, res, label, sink, blocked, queue)
             a_first[:] = -1
             i_first[:] = -1
             amax = 0
@@ -226,7 +497,7 @@ def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, tol, freq):
                     continue
                 if d > dmax:
                     dmax = d
-                if excess[v] > tol:
+                if _pos(excess, v):
                     a_next[v] = a_first[d]
                     a_first[d] = v
                     if d > amax:
@@ -251,16 +522,12 @@ def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, tol, freq):
             end = ptr[v + 1]
             a = cur[v]
             while a < end:
-                r = res[a]
-                if r > tol:
+                if _pos(res, a):
                     w = head[a]
                     if label[w] == dv - 1:
-                        ev = excess[v]
-                        dlt = ev if ev < r else r
-                        res[a] = r - dlt
-                        res[mate[a]] += dlt
-                        excess[v] = ev - dlt
-                        if w != sink and excess[w] <= tol:
+                        wake = w != sink and not _pos(excess, w)
+                        _push(res, a, mate[a], excess, v, w)
+                        if wake:
                             # w turns active: unlink it from its inactive list.
                             p, q = i_prev[w], i_next[w]
                             if p >= 0:
@@ -273,11 +540,10 @@ def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, tol, freq):
                             a_first[dv - 1] = w
                             if dv - 1 > amax:
                                 amax = dv - 1
-                        excess[w] += dlt
-                        if excess[v] <= tol:
+                        if not _pos(excess, v):
                             break
                 a += 1
-            if excess[v] <= tol:
+            if not _pos(excess, v):
                 cur[v] = a
                 f = i_first[dv]
                 i_next[v] = f
@@ -308,7 +574,7 @@ def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, tol, freq):
             dmin = n
             amin = end
             for b in range(ptr[v], end):
-                if res[b] > tol:
+                if _pos(res, b):
                     dw = label[head[b]]
                     if dw < dmin:
                         dmin = dw
@@ -326,8 +592,8 @@ def push_relabel(ptr, head, mate, res, excess, label, sink, blocked, tol, freq):
 
 
 @njit(cache=True, nogil=True)
-def reachable_from(ptr, head, res, s, tol):  # pragma: no cover - jitted
-    """Boolean mask of the vertices reachable from ``s`` over arcs of residual capacity above ``tol``."""
+def reachable_from(ptr, head, res, s):  # pragma: no cover - jitted
+    """Boolean mask of the vertices reachable from ``s`` over arcs of positive residual capacity."""
     n = ptr.shape[0] - 1
     seen = np.zeros(n, dtype=np.bool_)
     queue = np.empty(n, dtype=np.int32)
@@ -339,7 +605,7 @@ def reachable_from(ptr, head, res, s, tol):  # pragma: no cover - jitted
         qh += 1
         for a in range(ptr[x], ptr[x + 1]):
             y = head[a]
-            if not seen[y] and res[a] > tol:
+            if not seen[y] and _pos(res, a):
                 seen[y] = True
                 queue[qt] = y
                 qt += 1
@@ -347,10 +613,10 @@ def reachable_from(ptr, head, res, s, tol):  # pragma: no cover - jitted
 
 
 @njit(cache=True, nogil=True)
-def stranded(excess, s, t, tol):  # pragma: no cover - jitted
-    """Whether a vertex other than ``s`` and ``t`` holds excess above ``tol`` (the second phase's work)."""
+def stranded(excess, s, t):  # pragma: no cover - jitted
+    """Whether a vertex other than ``s`` and ``t`` holds excess (the second phase's work)."""
     for v in range(excess.shape[0]):
-        if v != s and v != t and excess[v] > tol:
+        if v != s and v != t and _pos(excess, v):
             return True
     return False
 

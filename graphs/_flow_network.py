@@ -2,7 +2,10 @@
 
 :func:`capacities` reads a graph's weights as capacities (int64 or float64) and
 rejects negative, NaN and infinite entries naming the arc; :func:`check_int64_room`
-refuses integer inputs whose sums could overflow int64; :func:`residual_arrays`
+refuses integer inputs whose sums could overflow int64; :func:`fixed_point` writes
+float capacities as exact integers (one int64 each, or several limbs), so that the
+flow is computed exactly and rounded once at the end (:func:`to_float`);
+:func:`residual_arrays`
 builds the residual network with array operations of NumPy or CuPy (the GPU
 driver's builder; the CPU builds the same arrays with a Numba kernel);
 :func:`cut_of` and :class:`FlowResult` shape the answer.  Nothing here depends on
@@ -16,19 +19,17 @@ from typing import Any
 
 import numpy as np
 
+from . import _flow_kernels as K
 from .errors import CapacityError
 from .graph import Graph
 
 __all__ = [
-    "FlowResult", "FLOAT_TOL", "capacities", "check_int64_room", "residual_arrays", "cut_of", "tails",
-    "flood_from_sink",
+    "FlowResult", "capacities", "check_int64_room", "check_flow_range", "fixed_point", "to_float", "residual_arrays", "cut_of",
+    "tails", "flood_from_sink",
 ]
 
-#: Relative tolerance of float capacities: an excess or residual capacity at most
-#: ``FLOAT_TOL * max(capacity)`` counts as zero.
-FLOAT_TOL = 1e-12
-
 _INT64_MAX = np.iinfo(np.int64).max
+_LIMB = 62  # bits per limb (graphs._flow_kernels.LIMB_BITS)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def tails(xp, indptr):
 
 
 def capacities(G: Graph):
-    """The capacities of ``G``'s arcs and the zero tolerance of its dtype.
+    """The capacities of ``G``'s arcs.
 
     Parameters
     ----------
@@ -75,8 +76,6 @@ def capacities(G: Graph):
     -------
     cap : int64 or float64 array (nnz,)
         The weights (1 for an unweighted graph).
-    tol : int or float
-        0 for integers, ``FLOAT_TOL * max(cap)`` for floats.
 
     Raises
     ------
@@ -86,7 +85,7 @@ def capacities(G: Graph):
     Examples
     --------
     >>> capacities(Graph.from_edges([0, 1], [1, 2], [2.0, 4.0]))
-    (array([2., 4.]), 4e-12)
+    array([2., 4.])
     >>> capacities(Graph.from_edges([0, 1], [1, 2], [3, -1]))
     Traceback (most recent call last):
     ...
@@ -94,12 +93,12 @@ def capacities(G: Graph):
     """
     xp = G.xp
     if G.weights is None:
-        return xp.ones(G.nnz, dtype=np.int64), 0
+        return xp.ones(G.nnz, dtype=np.int64)
     w = G.weights
     is_float = w.dtype.kind == "f"
     cap = w.astype(np.float64 if is_float else np.int64, copy=False)
     if cap.size == 0:
-        return cap, (0.0 if is_float else 0)
+        return cap
     bad = ~xp.isfinite(cap) | (cap < 0) if is_float else cap < 0
     if bool(bad.any()):
         k = int(xp.argmax(bad))
@@ -107,8 +106,104 @@ def capacities(G: Graph):
         x = cap[k].item()
         why = "capacities must be >= 0" if x < 0 else "capacities must be finite numbers"
         raise CapacityError(f"capacity of arc {k} ({u} -> {int(G.indices[k])}) is {x!r}; {why}")
-    tol = float(cap.max()) * FLOAT_TOL if is_float else 0
-    return cap, tol
+    return cap
+
+
+def fixed_point(xp, cap):
+    """Float capacities as exact integers: ``cap == icap * 2**emin``.
+
+    A finite float64 is an integer of at most 53 bits times a power of two, so all
+    the capacities are integer multiples of ``2**emin``, the smallest of those
+    powers; flows, residual capacities and excesses, being sums and differences of
+    capacities, are then integers too, computed without rounding.  Each is at most
+    the total capacity, below ``nnz * 2**top`` (``top``: the exponent above the
+    largest capacity), so ``top - emin + bit_length(nnz)`` bits hold every value:
+    one int64 when that is at most 62 bits, else ``L`` limbs of 62 bits, most
+    significant first.
+
+    Parameters
+    ----------
+    xp : module
+        NumPy or CuPy.
+    cap : float64 array (nnz,)
+        Capacities as :func:`capacities` returns them (finite, nonnegative).
+
+    Returns
+    -------
+    icap : int64 array, (nnz,) or (nnz, L)
+        The scaled capacities: one int64 each when every sum fits 62 bits, else
+        ``L >= 2`` limbs of 62 bits each, most significant first.
+    emin : int
+        The scale's exponent (``-1074 <= emin``).
+
+    Examples
+    --------
+    >>> fixed_point(np, np.array([0.75, 3.0, 0.0]))
+    (array([ 3, 12,  0]), -2)
+    >>> icap, emin = fixed_point(np, np.array([1e15, 1e-3]))
+    >>> icap.shape, emin
+    ((2, 2), -60)
+    >>> [(int(a) << 62 | int(b)) * 2.0**emin for a, b in icap.tolist()]
+    [1000000000000000.0, 0.001]
+    """
+    if xp is not np:  # computed on the host: two passes over the capacities, O(nnz) copies
+        icap, emin = fixed_point(np, cap.get())
+        return xp.asarray(icap), emin
+    raw = np.ascontiguousarray(cap, dtype=np.float64).view(np.int64)
+    emin, top = K.fixed_point_range(raw)
+    bits = top - emin + int(cap.size).bit_length()
+    L = max(1, -(-bits // _LIMB))
+    icap = K.fixed_point_limbs(raw, emin, L)
+    return (icap.reshape(-1) if L == 1 else icap), emin
+
+
+def to_float(value: int, emin: int) -> float:
+    """``value * 2**emin`` rounded once to the nearest float64 (ties to even).
+
+    Python's true division of integers is correctly rounded, subnormal results
+    included.
+
+    Raises
+    ------
+    CapacityError
+        The result is beyond the largest float64.
+
+    Examples
+    --------
+    >>> to_float(8 * 2**43 + 1, -43)
+    8.000000000000114
+    >>> to_float(2**1045, -1044)
+    2.0
+    >>> to_float(2**2000 + 1, -900)
+    Traceback (most recent call last):
+    ...
+    graphs.errors.CapacityError: the maximum flow value is at least 2**1100, above the largest float64 (below 2**1024)
+    """
+    try:
+        return float(value << emin) if emin >= 0 else value / (1 << -emin)
+    except OverflowError:
+        k = value.bit_length() - 1 + emin
+        raise CapacityError(
+            f"the maximum flow value is at least 2**{k}, above the largest float64 (below 2**1024)"
+        ) from None
+
+
+def check_flow_range(xp, data) -> None:
+    """Refuse a float flow with an arc whose flow is beyond the largest float64 (parallel arcs summed past it).
+
+    Examples
+    --------
+    >>> check_flow_range(np, np.array([1.0, -np.inf]))
+    Traceback (most recent call last):
+    ...
+    graphs.errors.CapacityError: the flow on residual arc 1 is above the largest float64 in magnitude (parallel arcs summed past it)
+    """
+    bad = ~xp.isfinite(data)
+    if bool(bad.any()):
+        raise CapacityError(
+            f"the flow on residual arc {int(xp.argmax(bad))} is above the largest float64 in magnitude "
+            "(parallel arcs summed past it)"
+        )
 
 
 def _exact_sum(values) -> int:
@@ -131,7 +226,7 @@ def check_int64_room(G: Graph, cap, s: int) -> None:
     Examples
     --------
     >>> G = Graph.from_edges([0, 0], [1, 1], [2**62, 2**62])
-    >>> check_int64_room(G, capacities(G)[0], 0)
+    >>> check_int64_room(G, capacities(G), 0)
     Traceback (most recent call last):
     ...
     graphs.errors.CapacityError: the capacities out of the source 0 sum to 9223372036854775808, above 2**63 - 1 (int64)
@@ -176,7 +271,7 @@ def residual_arrays(xp, G: Graph, cap):
     Examples
     --------
     >>> G = Graph.from_edges([0, 0, 1, 2], [1, 1, 0, 2], [2, 3, 4, 9])
-    >>> ptr, head, mate, cap0 = residual_arrays(np, G, capacities(G)[0])
+    >>> ptr, head, mate, cap0 = residual_arrays(np, G, capacities(G))
     >>> ptr.tolist(), head.tolist(), mate.tolist(), cap0.tolist()
     ([0, 1, 2, 2], [1, 0], [1, 0], [5, 4])
     """
@@ -235,20 +330,26 @@ def flood_from_sink(ptr, mate, cap0, s: int, t: int) -> bool:
     enters ``t`` than leaves ``s``, flooding from ``t`` on the transpose (residual
     capacities ``cap0[mate]``) strands less excess.  Both sums are taken in float64,
     so they cannot overflow; the smaller one then fits int64 (see
-    :func:`check_int64_room`).
+    :func:`check_int64_room`).  Capacities of several limbs (rows of ``cap0``, see
+    :func:`fixed_point`) are summed as floats in units of their first limb.
 
     Examples
     --------
     >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 3, 3], [9, 9, 1, 1])
-    >>> ptr, head, mate, cap0 = residual_arrays(np, G, capacities(G)[0])
+    >>> ptr, head, mate, cap0 = residual_arrays(np, G, capacities(G))
     >>> flood_from_sink(ptr, mate, cap0, 0, 3)
     True
     """
     lo_s, hi_s = int(ptr[s]), int(ptr[s + 1])
     lo_t, hi_t = int(ptr[t]), int(ptr[t + 1])
-    out_s = float(cap0[lo_s:hi_s].astype(np.float64).sum())
-    in_t = float(cap0[mate[lo_t:hi_t]].astype(np.float64).sum())
-    return in_t < out_s
+
+    def total(c):
+        c = c.astype(np.float64)
+        if c.ndim == 2:
+            c = c @ 2.0 ** (-_LIMB * np.arange(c.shape[1]))
+        return float(c.sum())
+
+    return total(cap0[mate[lo_t:hi_t]]) < total(cap0[lo_s:hi_s])
 
 
 def cut_of(xp, G: Graph, cap, source_side):

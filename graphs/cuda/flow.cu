@@ -5,7 +5,8 @@
 // these kernels read no semiring macros) with the helpers of semiring/cuda's
 // sparse_device.cuh.  The residual network is CSR: `ptr` int64 (n + 1), `head` int32,
 // `mate` int64 (the opposite arc of each arc), `res` the residual capacities.  Capacities
-// and excesses are long long (exact integers) or double, one extern "C" kernel each.
+// and excesses are long long, exact integers (float capacities arrive scaled to integers,
+// graphs/_flow_network.py's fixed_point); the drivers pass tol = 0.
 //
 // References: Hong & He, "An asynchronous multithreaded algorithm for the maximum network
 // flow problem with nonblocking global relabeling heuristic", IEEE TPDS 22 (2011) (the
@@ -19,8 +20,6 @@
 __device__ __forceinline__ long long flow_atomic_add(long long* p, long long d) {
     return (long long)atomicAdd((unsigned long long*)p, (unsigned long long)d);
 }
-
-__device__ __forceinline__ double flow_atomic_add(double* p, double d) { return atomicAdd(p, d); }
 
 // ---------------------------------------------------------------------------------
 // Discharge: an active vertex u (excess above tol, label below n, neither the sink nor
@@ -74,12 +73,6 @@ extern "C" __global__ void flow_discharge_i64(const i64* ptr, const int* head, c
                                               long long* excess, int* label, long long n, int sink, int blocked,
                                               long long tol, int iters, long long heavy) {
     flow_discharge<long long>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, heavy);
-}
-
-extern "C" __global__ void flow_discharge_f64(const i64* ptr, const int* head, const i64* mate, double* res,
-                                              double* excess, int* label, long long n, int sink, int blocked,
-                                              double tol, int iters, long long heavy) {
-    flow_discharge<double>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, heavy);
 }
 
 // The discharge of a heavy vertex (listed in `list`) by a warp: 32 arcs at a time, each
@@ -153,12 +146,6 @@ extern "C" __global__ void flow_discharge_heavy_i64(const i64* ptr, const int* h
     flow_discharge_heavy<long long>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, list, count);
 }
 
-extern "C" __global__ void flow_discharge_heavy_f64(const i64* ptr, const int* head, const i64* mate, double* res,
-                                                    double* excess, int* label, long long n, int sink, int blocked,
-                                                    double tol, int iters, const int* list, long long count) {
-    flow_discharge_heavy<double>(ptr, head, mate, res, excess, label, n, sink, blocked, tol, iters, list, count);
-}
-
 // f(x, a) for every arc a of every vertex x of the frontier list, a warp per 32 entries
 // (sp_sweep_arcs: a hub's arcs are swept by the whole warp, not by one thread).  Called by
 // every lane of the grid.
@@ -202,12 +189,6 @@ extern "C" __global__ void flow_bfs_level_i64(const i64* ptr, const int* head, c
     flow_bfs_level<long long>(ptr, head, mate, res, label, n, blocked, tol, frontier, next, counts, i);
 }
 
-extern "C" __global__ void flow_bfs_level_f64(const i64* ptr, const int* head, const i64* mate, const double* res,
-                                              int* label, long long n, int blocked, double tol, const int* frontier,
-                                              int* next, int* counts, int i) {
-    flow_bfs_level<double>(ptr, head, mate, res, label, n, blocked, tol, frontier, next, counts, i);
-}
-
 // ---------------------------------------------------------------------------------
 // Active vertices (excess above tol, label below n, not a terminal): one atomic per block.
 // ---------------------------------------------------------------------------------
@@ -230,11 +211,6 @@ extern "C" __global__ void flow_count_active_i64(const long long* excess, const 
     flow_count_active<long long>(excess, label, n, sink, blocked, tol, count);
 }
 
-extern "C" __global__ void flow_count_active_f64(const double* excess, const int* label, long long n, int sink,
-                                                 int blocked, double tol, unsigned long long* count) {
-    flow_count_active<double>(excess, label, n, sink, blocked, tol, count);
-}
-
 // ---------------------------------------------------------------------------------
 // Residual reachability from s (the minimum cut's source side): one BFS level per launch
 // over a frontier list, as flow_bfs_level but forwards (arcs x -> y with residual capacity).
@@ -255,9 +231,4 @@ __device__ void flow_reach_level(const i64* __restrict__ ptr, const int* __restr
 extern "C" __global__ void flow_reach_level_i64(const i64* ptr, const int* head, const long long* res, int* seen,
                                                 long long tol, const int* frontier, int* next, int* counts, int i) {
     flow_reach_level<long long>(ptr, head, res, seen, tol, frontier, next, counts, i);
-}
-
-extern "C" __global__ void flow_reach_level_f64(const i64* ptr, const int* head, const double* res, int* seen,
-                                                double tol, const int* frontier, int* next, int* counts, int i) {
-    flow_reach_level<double>(ptr, head, res, seen, tol, frontier, next, counts, i);
 }

@@ -20,6 +20,14 @@ capacity enters ``t`` than leaves ``s``).  The residual network is built by sort
 a forward BFS in the residual graph.  CuPy's sparse matrices hold no integers,
 so an integer flow comes back as float64 data (exact below ``2**53``; a warning
 says so when a flow is larger); ``flow_value`` stays an exact ``int``.
+
+Capacities are int64 on the device, always: float capacities arrive as exact
+integers in units of a power of two (:func:`graphs._flow_network.fixed_point`,
+the CPU's rule), so that no residual or excess is ever compared with a tolerance;
+the flow value and the flow are rounded to float64 once, at the end, as on the
+CPU.  (Float capacities that need more than one int64 are solved by the CPU
+kernels: :func:`graphs.maximum_flow` decides, and :func:`result_to_gpu` moves the
+answer to the device.)
 """
 
 from __future__ import annotations
@@ -31,17 +39,18 @@ import numpy as np
 
 from semiring.cuda.sparse import BLOCK, launch_grid
 
-from .._flow_network import FlowResult, cut_of, flood_from_sink, residual_arrays
+from .._flow_network import FlowResult, check_flow_range, cut_of, flood_from_sink, residual_arrays, to_float
 from ..graph import Graph
 from . import launch
 
-__all__ = ["maximum_flow_gpu"]
+__all__ = ["maximum_flow_gpu", "result_to_gpu"]
 
 FILE = "flow.cu"
 ITERS = 4  # discharges per vertex and sweep
 HEAVY = 64  # vertices with more arcs are stepped by a warp each (power-law hubs)
 MIN_SWEEPS, MAX_SWEEPS = 8, 512  # sweeps between global relabels
 BFS_BATCH = 8  # BFS levels launched between reads of the frontier's length
+ZERO = np.int64(0)  # the kernels' ``tol``: exact integers, so a residual or an excess counts when above 0
 
 
 def _module():
@@ -52,18 +61,16 @@ def _module():
 class _Network:
     """The residual network and the labels, excesses and work buffers of one flow computation."""
 
-    def __init__(self, G: Graph, cap) -> None:
+    def __init__(self, G: Graph, icap) -> None:
         self.n = G.n
-        self.ptr, self.head, self.mate, self.cap0 = residual_arrays(cp, G, cap)
-        self.is_float = self.cap0.dtype.kind == "f"
-        sfx = "f64" if self.is_float else "i64"
+        self.ptr, self.head, self.mate, self.cap0 = residual_arrays(cp, G, icap)
         mod = _module()
-        self.k_push = mod.get_function(f"flow_discharge_{sfx}")
-        self.k_heavy = mod.get_function(f"flow_discharge_heavy_{sfx}")
+        self.k_push = mod.get_function("flow_discharge_i64")
+        self.k_heavy = mod.get_function("flow_discharge_heavy_i64")
         self.heavy = cp.flatnonzero(cp.diff(self.ptr) > HEAVY).astype(cp.int32)
-        self.k_bfs = mod.get_function(f"flow_bfs_level_{sfx}")
-        self.k_count = mod.get_function(f"flow_count_active_{sfx}")
-        self.k_reach = mod.get_function(f"flow_reach_level_{sfx}")
+        self.k_bfs = mod.get_function("flow_bfs_level_i64")
+        self.k_count = mod.get_function("flow_count_active_i64")
+        self.k_reach = mod.get_function("flow_reach_level_i64")
         self.res = self.cap0.copy()
         self.excess = cp.zeros(self.n, dtype=self.cap0.dtype)
         self.label = cp.zeros(self.n, dtype=cp.int32)
@@ -73,8 +80,6 @@ class _Network:
         self.grid = launch_grid(self.n)
         self.depth = MIN_SWEEPS
 
-    def scalar(self, tol):
-        return np.float64(tol) if self.is_float else np.int64(tol)
 
     def saturate(self, s: int) -> None:
         """Push every residual arc out of ``s`` to capacity (heads of a row are distinct)."""
@@ -99,66 +104,75 @@ class _Network:
             if int(self.counts[i % 3].get()) == 0:
                 return i
 
-    def global_relabel(self, sink: int, blocked: int, tol) -> None:
+    def global_relabel(self, sink: int, blocked: int) -> None:
         """Exact distances to ``sink`` in the residual graph; ``n`` where it cannot be reached."""
         self.label.fill(self.n)
         self.label[sink] = 0
         args = (self.ptr, self.head, self.mate, self.res, self.label, np.int64(self.n), np.int32(blocked),
-                self.scalar(tol))
+                ZERO)
         self.depth = self._levels(self.k_bfs, args, sink)
 
-    def count_active(self, sink: int, blocked: int, tol) -> int:
+    def count_active(self, sink: int, blocked: int) -> int:
         self.active.fill(0)
         self.k_count((self.grid,), (BLOCK,), (self.excess, self.label, np.int64(self.n), np.int32(sink),
-                                              np.int32(blocked), self.scalar(tol), self.active))
+                                              np.int32(blocked), ZERO, self.active))
         return int(self.active.get()[0])
 
-    def phase(self, sink: int, blocked: int, tol) -> None:
+    def phase(self, sink: int, blocked: int) -> None:
         """Discharge every vertex with excess towards ``sink``; ``blocked`` keeps label n and moves nothing."""
         args = (self.ptr, self.head, self.mate, self.res, self.excess, self.label, np.int64(self.n),
-                np.int32(sink), np.int32(blocked), self.scalar(tol), np.int32(ITERS))
+                np.int32(sink), np.int32(blocked), ZERO, np.int32(ITERS))
         light = args + (np.int64(HEAVY),)
         nh = int(self.heavy.size)
         heavy = args + (self.heavy, np.int64(nh))
         hgrid = launch_grid(32 * nh)
-        self.global_relabel(sink, blocked, tol)
-        while self.count_active(sink, blocked, tol):
+        self.global_relabel(sink, blocked)
+        while self.count_active(sink, blocked):
             for _ in range(min(max(self.depth, MIN_SWEEPS), MAX_SWEEPS)):
                 self.k_push((self.grid,), (BLOCK,), light)
                 if nh:
                     self.k_heavy((hgrid,), (BLOCK,), heavy)
-            self.global_relabel(sink, blocked, tol)
+            self.global_relabel(sink, blocked)
 
-    def reachable_from(self, s: int, tol):
+    def reachable_from(self, s: int):
         """Boolean mask of the vertices reachable from ``s`` in the residual graph."""
         seen = cp.zeros(self.n, dtype=cp.int32)
         seen[s] = 1
-        self._levels(self.k_reach, (self.ptr, self.head, self.res, seen, self.scalar(tol)), s)
+        self._levels(self.k_reach, (self.ptr, self.head, self.res, seen, ZERO), s)
         return seen.astype(bool)
 
 
-def maximum_flow_gpu(G: Graph, s: int, t: int, cap, tol) -> FlowResult:
-    """Two-phase push-relabel on the GPU; ``cap`` and ``tol`` as :func:`graphs._flow_network.capacities` gives them."""
+def maximum_flow_gpu(G: Graph, s: int, t: int, cap, icap, emin) -> FlowResult:
+    """Two-phase push-relabel on the GPU.
+
+    ``cap`` as :func:`graphs._flow_network.capacities` gives it; ``icap`` the
+    capacities as exact int64 (``cap`` itself for integers), in units of
+    ``2**emin`` (``emin`` None: integer capacities).
+    """
     import cupyx.scipy.sparse as csp
 
-    net = _Network(G, cap)
+    net = _Network(G, icap)
     reverse = flood_from_sink(net.ptr, net.mate, net.cap0, s, t)  # flood from t on the transpose
     src, snk = (t, s) if reverse else (s, t)
     if reverse:
         net.res = net.cap0[net.mate]
     net.saturate(src)
-    net.phase(snk, src, tol)
+    net.phase(snk, src)
     value = net.excess[snk].item()
-    left = net.excess > tol
+    left = net.excess > 0
     left[s] = False
     left[t] = False
     if bool(left.any()):
-        net.phase(src, snk, tol)
+        net.phase(src, snk)
     if reverse:
         net.res = net.res[net.mate]
-    source_side = net.reachable_from(s, tol)
+    source_side = net.reachable_from(s)
     flow = net.cap0 - net.res
-    if not net.is_float and flow.size and int(cp.abs(flow).max()) > 2**53:
+    if emin is not None:
+        value = to_float(value, emin)
+        flow = cp.ldexp(flow.astype(cp.float64), emin)  # int64 -> float64 rounds once, the scaling is exact
+        check_flow_range(cp, flow)
+    elif flow.size and int(cp.abs(flow).max()) > 2**53:
         warnings.warn(
             "CuPy sparse matrices hold no integers: the flow's float64 values are rounded above 2**53 "
             f"(flow_value = {value} is exact)",
@@ -168,3 +182,15 @@ def maximum_flow_gpu(G: Graph, s: int, t: int, cap, tol) -> FlowResult:
     n = G.n
     flow_m = csp.csr_matrix((flow.astype(cp.float64), net.head, net.ptr), shape=(n, n))
     return FlowResult(value, flow_m, source_side, cut_of(cp, G, cap, source_side))
+
+
+def result_to_gpu(r: FlowResult) -> FlowResult:
+    """A CPU :class:`FlowResult` with its arrays on the device (the layout :func:`maximum_flow_gpu` returns)."""
+    import cupyx.scipy.sparse as csp
+
+    F = r.flow
+    flow = csp.csr_matrix(
+        (cp.asarray(F.data, dtype=cp.float64), cp.asarray(F.indices), cp.asarray(F.indptr.astype(np.int64))),
+        shape=F.shape,
+    )
+    return FlowResult(r.flow_value, flow, cp.asarray(r.source_side), tuple(cp.asarray(x) for x in r.cut_edges))
