@@ -184,8 +184,13 @@ def semiring_module(S: "Semiring", dtype, code: str, name: str) -> "cupy.RawModu
     return None if head is None else build_module(head + code, name)
 
 
-@functools.cache
 def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
+    """The base-case kernels of ``S`` in ``dtype_name`` on the current GPU (loaded kernels belong to one GPU)."""
+    return _module_on(cupy.cuda.runtime.getDevice(), S, dtype_name)
+
+
+@functools.cache
+def _module_on(device: int, S: "Semiring", dtype_name: str) -> _Kernels | None:
     mod = semiring_module(S, np.dtype(dtype_name), _KERNELS, "fw_block")
     return None if mod is None else _Kernels(mod)
 

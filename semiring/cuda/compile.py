@@ -225,12 +225,18 @@ def spec_defines(spec: KernelSpec) -> dict:
     return defines
 
 
-@functools.cache
 def kernel(file: str, name: str, spec: KernelSpec | None = None, tile: Tile | None = None, smem: int = 0):
-    """The compiled kernel ``name`` of ``file`` (a template instance such as ``"sr_gemm<4, false>"``).
+    """The compiled kernel ``name`` of ``file`` (a template instance such as ``"sr_gemm<4, false>"``), on the current GPU.
 
-    ``smem`` above 48 KiB raises the kernel's dynamic shared-memory limit.
+    ``smem`` above 48 KiB raises the kernel's dynamic shared-memory limit.  A
+    loaded kernel belongs to one GPU, so the cache keys on the current device
+    (several GPUs of one process each get their own).
     """
+    return _kernel_on(cp.cuda.runtime.getDevice(), file, name, spec, tile, smem)
+
+
+@functools.cache
+def _kernel_on(device: int, file: str, name: str, spec: KernelSpec | None, tile: Tile | None, smem: int):
     defines = {}
     if spec is not None:
         defines.update(spec_defines(spec))
