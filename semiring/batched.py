@@ -20,16 +20,15 @@ Neither path broadcasts: nothing of size ``m * k * n`` is ever built.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._cpu.specialize import compile_once, specialize
+from ._cpu.threads import run_rows
+from .algebra import Algebra
 from .backend import array_module, is_cupy_array
 from .dense import matmul_into
 from .dispatch import _numba_plan, cpu_scalar_ops, numba_array_type
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["batched_matmul", "LOOP_WORK"]
 
@@ -38,11 +37,10 @@ LOOP_WORK = 1 << 22
 
 
 @functools.cache
-def _batched_kernel(S: "Semiring", dtype: np.dtype):
+def _batched_kernel(S: Algebra, dtype: np.dtype):
     """The batched Numba kernel of ``S`` in ``dtype`` (specialised and compiled once)."""
     from numba import from_dtype, types
 
-    from ._cpu.specialize import compile_once, specialize
 
     gemm, _, _, _ = _numba_plan(S, dtype, False)  # compiles the single-matrix kernel it calls
     ops = {**cpu_scalar_ops(S, dtype), "gemm": (gemm, 4)}
@@ -51,7 +49,7 @@ def _batched_kernel(S: "Semiring", dtype: np.dtype):
     return compile_once(mod.batched_gemm, (arr, arr, arr, i64, i64, types.boolean, scalar, scalar, scalar))
 
 
-def batched_matmul(S: "Semiring", A, B):
+def batched_matmul(S: Algebra, A, B):
     """``C[b] = A[b] (x) B[b]`` for 3-D operands ``A (nb, m, k)``, ``B (nb, k, n)``; unchecked.
 
     The caller guarantees one dtype that ``S`` accepts, valid entries, one
@@ -91,8 +89,6 @@ def batched_matmul(S: "Semiring", A, B):
         for b in range(nb):
             matmul_into(S, A[b], B[b], C[b])
         return C
-    from ._cpu.threads import run_rows
-
     fn = _batched_kernel(S, np.dtype(A.dtype))
     _, zero, lo, hi = _numba_plan(S, np.dtype(A.dtype), False)
     run_rows(lambda b0, b1: fn(A, B, C, b0, b1, False, zero, lo, hi), nb, nb * work, align=1)

@@ -14,6 +14,7 @@ rules of each operation: :data:`semiring.families.PRIMITIVES`).
 from __future__ import annotations
 
 from .core import Semiring
+from .errors import SemiringError
 from .families import FAMILIES, PRIMITIVES, Family, rst_table
 
 __doc__ = __doc__.replace("{table}", rst_table())
@@ -51,8 +52,6 @@ def get(name: str | Semiring) -> Semiring:
     ...
     semiring.errors.SemiringError: unknown semiring 'min_min'; built-in: lor_land, max_min, max_plus, ...
     """
-    from .errors import SemiringError
-
     if isinstance(name, Semiring):
         return name
     try:

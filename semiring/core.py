@@ -13,40 +13,31 @@ dtype values by :meth:`Semiring.zero_value`, and a ``family`` key that selects t
 fast Numba and CUDA kernels of the built-in semirings.  Custom semirings are made
 by calling the constructor with a pair of ufuncs; they run on the generic
 (NumPy broadcast) path unless Numba scalar functions are given too.
+
+:class:`Semiring` is a facade: what a semiring *is* (name, identities, dtypes,
+forbidden values, the capabilities of its family) is the value type
+:class:`semiring.algebra.Algebra`, which the kernel modules take; this class
+adds the operations, each a call into the module that implements it.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import dense
+from . import dense, sparse
+from .algebra import Algebra
 from .closure_hook import closure_provider
-from .dtypes import NUMERIC_DTYPES
-from .errors import DTypeError, SemiringError
+from .einsum_engine import einsum as _einsum
+from .wrapped import SemiringArray
 
 __all__ = ["Semiring"]
 
 
-def _abstract_value(value: Any, dtype: np.dtype):
-    """Map an abstract constant (``inf``, ``-inf``, a number, a bool) to ``dtype``."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        return np.bool_(bool(value))
-    if isinstance(value, float) and math.isinf(value):
-        if dtype.kind == "f":
-            return dtype.type(value)
-        info = np.iinfo(dtype)
-        return dtype.type(info.max if value > 0 else info.min)
-    return dtype.type(value)
-
-
-@dataclass(frozen=True, eq=False)
-class Semiring:
+@dataclass(frozen=True, eq=False, repr=False)
+class Semiring(Algebra):
     """An immutable semiring with fast matrix operations.
 
     Parameters
@@ -77,6 +68,11 @@ class Semiring:
         Abstract values float entries may not take (``-inf`` for ``min_plus``:
         ``-inf + inf`` has no value).
 
+    The values of the semiring (``zero_value``, ``one_value``,
+    ``forbidden_values``, ``check_dtype``, ``capabilities``,
+    ``improving_cycle``, ``exact_ufuncs``) come from
+    :class:`~semiring.algebra.Algebra`.
+
     Examples
     --------
     >>> import numpy as np
@@ -86,125 +82,6 @@ class Semiring:
     >>> S.matmul(np.array([[1.0, 2.0]]), np.array([[3.0], [1.0]]))
     array([[2.]])
     """
-
-    name: str
-    add_ufunc: np.ufunc
-    mul_ufunc: np.ufunc
-    zero: Any
-    one: Any
-    idempotent: bool = False
-    selective: bool = False
-    dtypes: tuple = NUMERIC_DTYPES
-    family: str | None = None
-    numba_add: Callable | None = field(default=None, repr=False)
-    numba_mul: Callable | None = field(default=None, repr=False)
-    cuda_add: str | None = field(default=None, repr=False)
-    cuda_mul: str | None = field(default=None, repr=False)
-    nonnegative: bool = False
-    forbidden: tuple = ()
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise SemiringError(f"a semiring needs a non-empty name, got {self.name!r}")
-        for what in ("add_ufunc", "mul_ufunc"):
-            f = getattr(self, what)
-            if not isinstance(f, np.ufunc) or f.nin != 2 or f.nout != 1:
-                raise SemiringError(f"{self.name}: {what.split('_')[0]} must be a binary numpy ufunc, got {f!r}")
-        if self.selective and not self.idempotent:
-            raise SemiringError(f"{self.name}: a selective add is idempotent; pass idempotent=True")
-        dts = tuple(np.dtype(d) for d in self.dtypes)
-        if not dts:
-            raise SemiringError(f"{self.name}: dtypes must not be empty")
-        object.__setattr__(self, "dtypes", dts)
-        if (self.numba_add is None) != (self.numba_mul is None):
-            raise SemiringError(f"{self.name}: give both numba_add and numba_mul, or neither")
-
-    # -- identity, hashing, printing ------------------------------------------------
-    def __hash__(self) -> int:
-        return hash((self.name, self.family, self.add_ufunc, self.mul_ufunc))
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (
-            isinstance(other, Semiring)
-            and (self.name, self.family, self.add_ufunc, self.mul_ufunc, self.zero, self.one)
-            == (other.name, other.family, other.add_ufunc, other.mul_ufunc, other.zero, other.one)
-        )
-
-    def __repr__(self) -> str:
-        return f"Semiring({self.name!r}, add={self.add_ufunc.__name__}, mul={self.mul_ufunc.__name__})"
-
-    # -- values of the semiring in a dtype --------------------------------------------
-    def zero_value(self, dtype) -> np.generic:
-        """The semiring zero (identity of add) as a scalar of ``dtype``.
-
-        >>> from semiring import min_plus
-        >>> min_plus.zero_value(np.int32)
-        np.int32(2147483647)
-        """
-        return _abstract_value(self.zero, dtype)
-
-    def one_value(self, dtype) -> np.generic:
-        """The semiring one (identity of mul) as a scalar of ``dtype``.
-
-        >>> from semiring import max_min
-        >>> max_min.one_value(np.float32)
-        np.float32(inf)
-        """
-        return _abstract_value(self.one, dtype)
-
-    def forbidden_values(self, dtype) -> tuple:
-        """The values entries may not hold in ``dtype`` (floats only; integers saturate).
-
-        >>> from semiring import min_plus
-        >>> min_plus.forbidden_values(np.float64)
-        (np.float64(-inf),)
-        """
-        if not self.forbidden or np.dtype(dtype).kind != "f":
-            return ()
-        return tuple(_abstract_value(v, dtype) for v in self.forbidden)
-
-    # -- facts from the family table (semiring.families) -------------------------------
-    @property
-    def improving_cycle(self) -> str:
-        """What a cycle whose weight is better than ``one`` (the closure diverges) is called in messages.
-
-        >>> from semiring import max_plus
-        >>> max_plus.improving_cycle
-        'positive cycle (max_plus)'
-        """
-        from .families import improving_cycle
-
-        return improving_cycle(self)
-
-    def exact_ufuncs(self, dtype) -> bool:
-        """Whether ``add_ufunc`` / ``mul_ufunc`` compute this semiring's add and mul exactly in ``dtype``.
-
-        Always true for custom semirings; false for built-in ones on integers
-        (whose infinities are sentinels) and wherever NumPy's arithmetic differs
-        from the semiring's (see :func:`semiring.families.exact_ufuncs`).
-
-        >>> from semiring import min_plus
-        >>> min_plus.exact_ufuncs(np.float64), min_plus.exact_ufuncs(np.int64)
-        (True, False)
-        """
-        from .families import exact_ufuncs
-
-        return exact_ufuncs(self, dtype)
-
-    def check_dtype(self, name: str, dtype) -> np.dtype:
-        """Raise :class:`DTypeError` unless ``dtype`` is one this semiring accepts.
-
-        >>> from semiring import lor_land
-        >>> lor_land.check_dtype("A", np.float32)
-        Traceback (most recent call last):
-        ...
-        semiring.errors.DTypeError: lor_land does not support dtype float32 of A; use one of: bool
-        """
-        dtype = np.dtype(dtype)
-        if dtype not in self.dtypes:
-            ok = ", ".join(str(d) for d in self.dtypes)
-            raise DTypeError(f"{self.name} does not support dtype {dtype} of {name}; use one of: {ok}")
-        return dtype
 
     # -- dense operations -----------------------------------------------------------
     def matmul(
@@ -241,9 +118,7 @@ class Semiring:
         >>> min_plus.einsum("ii->i", A)
         array([0., 0.])
         """
-        from .einsum_engine import einsum
-
-        return einsum(self, subscripts, *operands, optimize=optimize)
+        return _einsum(self, subscripts, *operands, optimize=optimize)
 
     # -- sparse operations (GraphBLAS style); see semiring.sparse --------------------
     def mxv(self, A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False):
@@ -255,8 +130,6 @@ class Semiring:
         >>> min_plus.mxv(A, np.array([0.0, np.inf, np.inf]))
         array([inf, inf,  4.])
         """
-        from . import sparse
-
         return sparse.mxv(self, A, x, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
     def vxm(self, x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False):
@@ -268,8 +141,6 @@ class Semiring:
         >>> min_plus.vxm(np.array([0.0, np.inf, np.inf]), A)
         array([inf,  2., inf])
         """
-        from . import sparse
-
         return sparse.vxm(self, x, A, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
     def mxm(self, A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False):
@@ -283,8 +154,6 @@ class Semiring:
                [inf, inf],
                [ 4., inf]])
         """
-        from . import sparse
-
         return sparse.mxm(self, A, B, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
     def add(self, A, B, out=None):
@@ -366,6 +235,4 @@ class Semiring:
         array([[0., 2.],
                [1., 0.]])
         """
-        from .wrapped import SemiringArray
-
         return SemiringArray(A, self)

@@ -11,17 +11,15 @@ thousands of times on views of one buffer.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from .algebra import Algebra
 from .backend import array_module, common_module, is_cupy_array, resolve_device
 from .dispatch import cpu_scalar_ops, gemm_kernel_for, sentinels
 from .errors import SemiringError, ShapeError, UnsupportedOperationError
 from .validate import check_array, check_entries, check_matrix, check_out, check_same_dtype
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["matmul", "matmul_into", "elementwise", "identity", "zeros", "power", "scatter_add", "WITNESS_DTYPE"]
 
@@ -33,7 +31,7 @@ def _may_overlap(X, Y) -> bool:
     return bool(xp.may_share_memory(X, Y))
 
 
-def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> None:
+def matmul_into(S: Algebra, A, B, C, W=None, accumulate: bool = False) -> None:
     """Unchecked ``C (+)= A (x) B`` (and the witness ``W``) on views; no allocation of C.
 
     The caller guarantees shapes, dtypes, valid entries, a common device, and
@@ -47,7 +45,7 @@ def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> Non
 
 
 def matmul(
-    S: "Semiring",
+    S: Algebra,
     A,
     B,
     out=None,
@@ -135,7 +133,7 @@ def matmul(
     return (C, W) if witness else C
 
 
-def _as_operand(name: str, X: Any, S: "Semiring", dtype=None):
+def _as_operand(name: str, X: Any, S: Algebra, dtype=None):
     """Scalars become 0-d arrays of the other operand's dtype only if exactly representable."""
     if isinstance(X, (int, float, bool, np.generic)) and dtype is not None:
         v = np.asarray(X)
@@ -148,7 +146,7 @@ def _as_operand(name: str, X: Any, S: "Semiring", dtype=None):
     return X
 
 
-def elementwise(S: "Semiring", which: str, A, B, out=None):
+def elementwise(S: Algebra, which: str, A, B, out=None):
     """Elementwise ``A (+) B`` (``which="add"``) or ``A (x) B`` (``"mul"``) with broadcasting.
 
     Integer results saturate at the dtype's sentinels as in the GEMM kernels.
@@ -192,7 +190,7 @@ def elementwise(S: "Semiring", which: str, A, B, out=None):
     return out
 
 
-def zeros(S: "Semiring", shape, dtype=np.float64, like=None):
+def zeros(S: Algebra, shape, dtype=np.float64, like=None):
     """An array of ``shape`` filled with the semiring zero, on ``like``'s device.
 
     >>> from semiring import min_plus
@@ -204,7 +202,7 @@ def zeros(S: "Semiring", shape, dtype=np.float64, like=None):
     return xp.full(shape, S.zero_value(dtype), dtype=dtype)
 
 
-def identity(S: "Semiring", n: int, dtype=np.float64, like=None):
+def identity(S: Algebra, n: int, dtype=np.float64, like=None):
     """The ``n x n`` semiring identity matrix.
 
     >>> from semiring import lor_land
@@ -222,7 +220,7 @@ def identity(S: "Semiring", n: int, dtype=np.float64, like=None):
     return M
 
 
-def power(S: "Semiring", A, k: int):
+def power(S: Algebra, A, k: int):
     """``A`` to the ``k``-th semiring power by binary exponentiation.
 
     >>> from semiring import plus_times
@@ -251,7 +249,7 @@ def power(S: "Semiring", A, k: int):
     return identity(S, A.shape[0], A.dtype, like=A) if result is None else result
 
 
-def _product(S: "Semiring", X, Y, xp):
+def _product(S: Algebra, X, Y, xp):
     C = xp.empty((X.shape[0], Y.shape[1]), dtype=X.dtype)
     matmul_into(S, X, Y, C)
     return C
@@ -285,7 +283,7 @@ def _scatter_extreme_gpu(ufunc, D, rows, cols, vals) -> None:
     D[r, c] = ufunc(D[r, c], v)
 
 
-def scatter_add(S: "Semiring", D, rows, cols, vals) -> None:
+def scatter_add(S: Algebra, D, rows, cols, vals) -> None:
     """``D[r, c] = D[r, c] (+) v`` for every ``(r, c, v)``, repeated positions included, in place.
 
     How a matrix is built from arcs: parallel arcs meet in the semiring's

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._cpu.specialize import compile_once, specialize
+from ._cpu.threads import run_rows
+from .algebra import Algebra
 from .backend import is_cupy_array
 from .dtypes import neginf, posinf
 from .families import bitpacked_boolean
+from .generic import generic_matmul
 from .int_range import PLAIN_DTYPES, plain_path_applies
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "numba_array_type", "sentinels"]
 
@@ -35,7 +35,7 @@ def sentinels(dtype: np.dtype) -> tuple:
     return neginf(dtype), posinf(dtype)
 
 
-def cpu_scalar_ops(S: "Semiring", dtype: np.dtype) -> dict | None:
+def cpu_scalar_ops(S: Algebra, dtype: np.dtype) -> dict | None:
     """The Numba scalar ops of ``S`` in ``dtype`` as ``{"add": (fn, arity), "mul": ...}``.
 
     ``None`` means there are none and the generic NumPy path runs.  Built-in
@@ -57,7 +57,7 @@ def cpu_scalar_ops(S: "Semiring", dtype: np.dtype) -> dict | None:
     return None
 
 
-def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.gemm_template",
+def cpu_kernels(S: Algebra, dtype: np.dtype, template: str = "semiring._cpu.gemm_template",
                 plain: bool = False):
     """The module ``template`` specialised to ``S``'s scalar ops and ``dtype``'s register width.
 
@@ -65,9 +65,9 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     also get them (``# @VADD`` / ``# @VMUL``) with ``VEC = 1``, ``VW`` (the
     lanes of one native vector register) and ``NV`` (vectors per tile row), so
     that the GEMM template uses its SIMD micro-kernel; every other semiring
-    gets ``VEC = 0`` (scalar kernel).  With ``plain``, an integer min-plus
-    family gets the plain-sum ops of :data:`semiring._cpu.scalar_ops.PLAIN_OPS`
-    instead (exact only under the range check of :mod:`semiring.int_range`).
+    gets ``VEC = 0`` (scalar kernel).  With ``plain``, an integer family whose
+    capabilities say ``plain_sums`` gets the plain-sum ops of
+    :data:`semiring._cpu.scalar_ops.PLAIN_OPS` instead (exact only under the range check of :mod:`semiring.int_range`).
     Higher layers use this for their own templates (e.g. a Floyd-Warshall base
     case), which may use the same marks; it is compiled once and cached on disk.
 
@@ -81,7 +81,6 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     """
     from ._cpu.scalar_ops import PLAIN_OPS, vector_ops_for
     from ._cpu.simd import lanes, register_bytes
-    from ._cpu.specialize import specialize
 
     ops = cpu_scalar_ops(S, dtype)
     if ops is None:
@@ -90,7 +89,7 @@ def cpu_kernels(S: "Semiring", dtype: np.dtype, template: str = "semiring._cpu.g
     consts = {"NR": nr, "VEC": 0}
     vops = vector_ops_for(S.family, dtype) if S.family is not None else None
     if plain:
-        if S.family not in PLAIN_OPS or np.dtype(dtype) not in PLAIN_DTYPES:
+        if not S.capabilities.plain_sums or np.dtype(dtype) not in PLAIN_DTYPES:
             raise TypeError(f"{S.name} has no plain-sum kernel in {np.dtype(dtype)}")
         add, mul, vadd, vmul = PLAIN_OPS[S.family]
         ops, vops = {"add": (add, 4), "mul": (mul, 4)}, (vadd, vmul)
@@ -113,7 +112,7 @@ def numba_array_type(dtype: np.dtype, ndim: int = 2):
 
 
 @functools.cache
-def _numba_plan(S: "Semiring", dtype: np.dtype, witness: bool, plain: bool = False) -> tuple:
+def _numba_plan(S: Algebra, dtype: np.dtype, witness: bool, plain: bool = False) -> tuple:
     """``(kernel, zero, lo, hi)`` for ``S`` in ``dtype``: compiled once, then a dictionary hit per call.
 
     Recursive algorithms call the GEMM thousands of times on small blocks, where
@@ -121,8 +120,6 @@ def _numba_plan(S: "Semiring", dtype: np.dtype, witness: bool, plain: bool = Fal
     ``plain`` selects the plain-sum integer kernel (see :func:`cpu_kernels`).
     """
     from numba import from_dtype, types
-
-    from ._cpu.specialize import compile_once
 
     mod = cpu_kernels(S, dtype, plain=plain)
     lo, hi = sentinels(dtype)
@@ -142,9 +139,7 @@ def _numba_plan(S: "Semiring", dtype: np.dtype, witness: bool, plain: bool = Fal
 PLAIN_MIN_WORK = 1 << 21
 
 
-def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
-    from ._cpu.threads import run_rows
-
+def _numba_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
     work = A.shape[0] * A.shape[1] * B.shape[1]
     plain = W is None and work >= PLAIN_MIN_WORK and plain_path_applies(S.family, A, B)
     fn, zero, lo, hi = _numba_plan(S, C.dtype, W is not None, plain)
@@ -154,25 +149,23 @@ def _numba_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
         run_rows(lambda r0, r1: fn(A, B, C, W, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
 
 
-def _bool_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+def _bool_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
     from ._cpu.boolean import bool_matmul
 
     bool_matmul(A, B, C, accumulate)
 
 
-def _generic_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
-    from .generic import generic_matmul
-
+def _generic_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
     generic_matmul(S, A, B, C, W, accumulate)
 
 
-def _cuda_gemm(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+def _cuda_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
     from .cuda import matmul_into
 
     matmul_into(S, A, B, C, W, accumulate)
 
 
-def gemm_kernel_for(S: "Semiring", A, witness: bool) -> GemmKernel:
+def gemm_kernel_for(S: Algebra, A, witness: bool) -> GemmKernel:
     """Pick the GEMM implementation for semiring ``S`` on operand ``A``.
 
     >>> from semiring import lor_land, min_plus

@@ -63,7 +63,7 @@ from .errors import ShapeError, SubscriptError
 from .validate import check_entries, check_same_dtype
 
 if TYPE_CHECKING:
-    from .core import Semiring
+    from .algebra import Algebra as Semiring
 
 __all__ = ["einsum", "parse_subscripts"]
 

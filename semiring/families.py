@@ -31,17 +31,30 @@ Two tables live here, and every kernel is specialised from them:
     not take, its dtypes, what a diverging cycle is called in messages, and what
     it is used for.
 
+What a family *can do* is derived from its parts, never from its name, as
+python-graphblas's ``register_new`` derives a semiring's properties from its
+monoid and binary operator: :attr:`Family.capabilities` (a
+:class:`Capabilities`) reads the laws of the two primitives (``idempotent``,
+``selective``, ``distributive``, whether ``one`` is an identity, whether the
+closure is defined) and the fast paths they allow (``mul_is_plus``:
+saturating sums, so the integer range checks apply; ``plain_sums``,
+``packable``, ``has_last_hop``: the ``min`` / ``+`` shape of shortest paths;
+``bitpacked``: Boolean ``or`` / ``and``).  Every kernel choice and fast path
+above this module asks a capability.
+
 What is derived from them:
 
+* :attr:`Semiring.capabilities <semiring.algebra.Algebra.capabilities>` hands the
+  family's :class:`Capabilities` to the kernels and to ``apsp``;
 * :mod:`semiring.builtin` builds the :class:`~semiring.core.Semiring` objects
   (and the ``semiring.min_plus``... names) from :data:`FAMILIES`;
 * :mod:`semiring._cpu.scalar_ops` builds ``OPS`` / ``VOPS`` (the Numba scalar and
   vector ``(add, mul)`` of each family and dtype) from the primitives' Numba
   functions;
 * :mod:`semiring.cuda.ops` builds the CUDA ``SR_ADD`` / ``SR_MUL`` expressions;
-* :attr:`Semiring.improving_cycle <semiring.core.Semiring.improving_cycle>` names
+* :attr:`Semiring.improving_cycle <semiring.algebra.Algebra.improving_cycle>` names
   the cycle that makes a closure diverge (``apsp`` reads it from there);
-* :meth:`Semiring.exact_ufuncs <semiring.core.Semiring.exact_ufuncs>` says whether
+* :meth:`Semiring.exact_ufuncs <semiring.algebra.Algebra.exact_ufuncs>` says whether
   the NumPy ufuncs compute a family exactly in a dtype (else the library's own
   elementwise kernels run).
 
@@ -51,32 +64,37 @@ per backend (Numba scalar, Numba vector, CUDA), never one per family.
 
 One decision stays outside the table on purpose: the bit-packed Boolean GEMM
 (:mod:`semiring._cpu.boolean`, :mod:`semiring.cuda.boolean`) is a different
-*kernel*, not a different expression.  :func:`bitpacked_boolean` selects it for
-every family whose ``add`` / ``mul`` are ``or`` / ``and`` on ``bool``.
+*kernel*, not a different expression.  :attr:`Capabilities.bitpacked` selects it
+for every family whose ``add`` / ``mul`` are ``or`` / ``and`` on ``bool``.
 
 >>> FAMILIES["min_plus"].add, FAMILIES["min_plus"].mul
 ('min', 'plus_inf_absorbs')
 >>> PRIMITIVES[FAMILIES["max_times"].mul].symbol
 '*'
+>>> FAMILIES["min_plus"].capabilities.has_last_hop, FAMILIES["max_min"].capabilities.has_last_hop
+(True, False)
+
+This module imports only :mod:`semiring.dtypes`; the value type of a semiring
+(:mod:`semiring.algebra`) sits on top of it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import Any, Protocol
 
 import numpy as np
 
 from .dtypes import BOOL_DTYPES, NUMERIC_DTYPES
 
-if TYPE_CHECKING:
-    from .core import Semiring
-
 __all__ = [
     "Primitive",
     "Family",
+    "Capabilities",
     "PRIMITIVES",
     "FAMILIES",
+    "Keyed",
     "family_of",
     "improving_cycle",
     "exact_ufuncs",
@@ -90,6 +108,9 @@ INF = float("inf")
 @dataclass(frozen=True)
 class Primitive:
     """A binary operation the families are built from, implemented once per backend.
+
+    Besides its implementations, a primitive states its laws; the capabilities
+    of every family that uses it are derived from them (:class:`Capabilities`).
 
     Parameters
     ----------
@@ -105,6 +126,22 @@ class Primitive:
         infinities are sentinels that only the library's kernels respect.
     rule : str
         The exact semantics: saturation of integers, which infinity absorbs.
+    identity : float, bool or None
+        The abstract value ``e`` with ``op(e, x) == op(x, e) == x`` for every
+        value the families using it allow (``inf`` stands for the dtype's
+        infinity or sentinel); ``None`` when there is none.
+    idempotent, selective : bool
+        ``op(a, a) == a``; ``op(a, b)`` is ``a`` or ``b``.
+    picks : {"min", "max"} or None
+        For a selective order: which end it keeps.
+    sum : bool
+        The operation adds its operands (integers: saturating, never wrapping).
+    absorbs : float or None
+        The infinity that absorbs every operand (``inf`` for ``+inf``), if any.
+    distributes_over : frozenset of str
+        The primitives ``add`` over which this operation, as a family's
+        ``mul``, distributes on both sides (on the values the families allow:
+        ``times`` over ``max`` needs the non-negative entries of ``max_times``).
     """
 
     name: str
@@ -112,37 +149,146 @@ class Primitive:
     ufunc: np.ufunc
     ufunc_exact: bool
     rule: str
+    identity: Any = None
+    idempotent: bool = False
+    selective: bool = False
+    picks: str | None = None
+    sum: bool = False
+    absorbs: float | None = None
+    distributes_over: frozenset = frozenset()
 
 
+_LATTICE = frozenset({"min", "max"})
 PRIMITIVES: dict[str, Primitive] = {
     p.name: p
     for p in (
-        Primitive("min", "min", np.minimum, True, "a if a <= b else b"),
-        Primitive("max", "max", np.maximum, True, "a if a >= b else b"),
-        Primitive("or", "or", np.logical_or, True, "a or b (bool)"),
-        Primitive("and", "and", np.logical_and, True, "a and b (bool)"),
+        Primitive("min", "min", np.minimum, True, "a if a <= b else b", identity=INF, idempotent=True,
+                  selective=True, picks="min", distributes_over=_LATTICE),
+        Primitive("max", "max", np.maximum, True, "a if a >= b else b", identity=-INF, idempotent=True,
+                  selective=True, picks="max", distributes_over=_LATTICE),
+        Primitive("or", "or", np.logical_or, True, "a or b (bool)", identity=False, idempotent=True,
+                  selective=True),
+        Primitive("and", "and", np.logical_and, True, "a and b (bool)", identity=True, idempotent=True,
+                  selective=True, distributes_over=frozenset({"or"})),
         Primitive("plus", "+", np.add, True,
-                  "a + b; integer sums that leave the range saturate at the sentinels, never wrap"),
+                  "a + b; integer sums that leave the range saturate at the sentinels, never wrap",
+                  identity=0, sum=True, distributes_over=_LATTICE),
         Primitive("plus_inf_absorbs", "+", np.add, True,
                   "a + b; both infinities stick (integers: the sentinels): +inf absorbs everything, also "
                   "-inf (no path wins), -inf absorbs every finite value; other integer sums saturate at the "
-                  "sentinels, never wrap; floats: IEEE, and a NaN from inf + -inf is skipped by the add"),
+                  "sentinels, never wrap; floats: IEEE, and a NaN from inf + -inf is skipped by the add",
+                  identity=0, sum=True, absorbs=INF, distributes_over=frozenset({"min"})),
         Primitive("plus_neginf_absorbs", "+", np.add, True,
                   "a + b; both infinities stick (integers: the sentinels): -inf absorbs everything, also "
                   "+inf (no path wins), +inf absorbs every finite value; other integer sums saturate at the "
-                  "sentinels, never wrap; floats: IEEE, and a NaN from inf + -inf is skipped by the add"),
+                  "sentinels, never wrap; floats: IEEE, and a NaN from inf + -inf is skipped by the add",
+                  identity=0, sum=True, absorbs=-INF, distributes_over=frozenset({"max"})),
         Primitive("times", "*", np.multiply, True,
-                  "a * b; integer products that leave the range saturate at the sentinels, never wrap"),
+                  "a * b; integer products that leave the range saturate at the sentinels, never wrap",
+                  identity=1, distributes_over=frozenset({"plus", "max"})),
         Primitive("times_inf_absorbs", "*", np.multiply, False,
                   "a * b; +inf (integer: the max sentinel) absorbs, also against 0 (0 * inf = inf, where "
-                  "IEEE gives NaN); other integer products saturate"),
+                  "IEEE gives NaN); other integer products saturate",
+                  identity=1, absorbs=INF, distributes_over=frozenset({"min"})),
     )
 }
 
 
 @dataclass(frozen=True)
+class Capabilities:
+    """What a semiring allows, derived from its parts: the laws the kernels rely on and the fast paths open to it.
+
+    For a built-in family every field is read off its two primitives and its
+    ``zero`` / ``one`` (:attr:`Family.capabilities`); a custom semiring states
+    ``idempotent`` and ``selective`` itself, is taken to satisfy the semiring
+    laws, and has none of the fast paths (:meth:`custom`).
+
+    Parameters
+    ----------
+    idempotent, selective : bool
+        ``a (+) a == a``; ``a (+) b`` is ``a`` or ``b`` (witnesses, predecessors).
+    distributive : bool
+        ``mul`` distributes over ``add`` on both sides: matrix products associate,
+        so powers and closures may group them as they like.
+    one_is_identity : bool
+        ``one (x) a == a (x) one == a`` for every entry.
+    closable : bool
+        The closure ``I (+) A (+) A^2 (+) ...`` is defined and computed by ``apsp``:
+        an idempotent, distributive semiring whose ``one`` is an identity.
+    mul_is_plus : bool
+        ``mul`` is a saturating sum: the range checks of :mod:`semiring.int_range`
+        and the exact int64 closures of int32 input apply.
+    mul_selective : bool
+        ``a (x) b`` is ``a`` or ``b``: with a selective ``add``, every result is one
+        of the input values.
+    plain_sums : bool
+        ``add`` keeps minima (identity ``+inf``, the zero) and ``mul`` is a sum that
+        ``+inf`` absorbs: integer products may run on plain, fused add+min
+        instructions when the range check passes (:mod:`semiring.int_range`), and
+        ``+inf`` may stand in as a large finite value.
+    packable : bool
+        Products of small non-negative integers fit two 16-bit lanes of one
+        ``min(a + b, c)`` DPX instruction: ``plain_sums`` with ``one == 0``.
+    has_last_hop : bool
+        Predecessors can be read off the finished distances (a last hop ``k`` with
+        ``D[i, k] (x) W[k, j] == D[i, j]``, found by subtraction): ``plain_sums``
+        with ``one == 0``.
+    bitpacked : bool
+        Boolean ``or`` / ``and`` on ``bool``: products may run on the bit-packed
+        kernels (many ``k`` per word operation).
+
+    Examples
+    --------
+    >>> c = FAMILIES["min_plus"].capabilities
+    >>> c.closable, c.mul_is_plus, c.plain_sums, c.bitpacked
+    (True, True, True, False)
+    >>> Capabilities.custom(idempotent=True, selective=False).closable
+    True
+    """
+
+    idempotent: bool
+    selective: bool
+    distributive: bool = True
+    one_is_identity: bool = True
+    closable: bool = False
+    mul_is_plus: bool = False
+    mul_selective: bool = False
+    plain_sums: bool = False
+    packable: bool = False
+    has_last_hop: bool = False
+    bitpacked: bool = False
+
+    @classmethod
+    def custom(cls, idempotent: bool, selective: bool) -> "Capabilities":
+        """The capabilities of a custom semiring: its own laws, closable when idempotent, no fast path.
+
+        >>> Capabilities.custom(idempotent=False, selective=False).closable
+        False
+        """
+        return cls(idempotent=idempotent, selective=selective, closable=idempotent)
+
+    @property
+    def closure_obstacle(self) -> str | None:
+        """Why the closure is not defined (``None`` when :attr:`closable`), as the end of a sentence.
+
+        >>> print(FAMILIES["plus_times"].capabilities.closure_obstacle)
+        its add is not idempotent, so I (+) A (+) A^2 (+) ... need not converge
+        """
+        if self.closable:
+            return None
+        if not self.idempotent:
+            return "its add is not idempotent, so I (+) A (+) A^2 (+) ... need not converge"
+        if not self.distributive:
+            return "its mul does not distribute over its add, so the powers of a matrix depend on their grouping"
+        return "its one is not an identity of its mul on both sides, so A (x) I is not A"
+
+
+@dataclass(frozen=True)
 class Family:
     """One built-in semiring: what it computes, in terms of :data:`PRIMITIVES`.
+
+    Its laws and fast paths are not stated here but derived from the
+    primitives: :attr:`idempotent`, :attr:`selective`, :attr:`capabilities`.
 
     Parameters
     ----------
@@ -152,8 +298,6 @@ class Family:
         Names of primitives in :data:`PRIMITIVES`.
     zero, one : float or bool
         Abstract identities (``inf`` becomes the dtype's infinity or sentinel).
-    idempotent, selective : bool
-        ``a (+) a == a``; ``a (+) b`` is ``a`` or ``b``.
     dtypes : tuple of numpy.dtype
         The dtypes the semiring accepts.
     doc : str
@@ -174,14 +318,57 @@ class Family:
     mul: str
     zero: Any
     one: Any
-    idempotent: bool
-    selective: bool
     dtypes: tuple
     doc: str
     forbidden: tuple = ()
     nonnegative: bool = False
     improving_cycle: str | None = None
     aliases: tuple = ()
+
+    @property
+    def idempotent(self) -> bool:
+        """``a (+) a == a``: the ``add`` primitive is idempotent.
+
+        >>> FAMILIES["min_plus"].idempotent, FAMILIES["plus_times"].idempotent
+        (True, False)
+        """
+        return PRIMITIVES[self.add].idempotent
+
+    @property
+    def selective(self) -> bool:
+        """``a (+) b`` is ``a`` or ``b``: the ``add`` primitive is selective.
+
+        >>> FAMILIES["lor_land"].selective
+        True
+        """
+        return PRIMITIVES[self.add].selective
+
+    @cached_property
+    def capabilities(self) -> Capabilities:
+        """The laws and fast paths of this family, derived from its primitives, ``zero`` and ``one``.
+
+        >>> FAMILIES["max_plus"].capabilities.mul_is_plus, FAMILIES["max_plus"].capabilities.plain_sums
+        (True, False)
+        """
+        add, mul = PRIMITIVES[self.add], PRIMITIVES[self.mul]
+        distributive = self.add in mul.distributes_over
+        one_is_identity = mul.identity is not None and _same(mul.identity, self.one)
+        plain = (add.picks == "min" and _same(add.identity, INF) and _same(self.zero, INF)
+                 and mul.sum and mul.absorbs == INF)
+        shortest = plain and _same(self.one, 0)
+        return Capabilities(
+            idempotent=add.idempotent,
+            selective=add.selective,
+            distributive=distributive,
+            one_is_identity=one_is_identity,
+            closable=add.idempotent and distributive and one_is_identity,
+            mul_is_plus=mul.sum,
+            mul_selective=mul.selective,
+            plain_sums=plain,
+            packable=shortest,
+            has_last_hop=shortest,
+            bitpacked=add.name == "or" and mul.name == "and" and self.dtypes == BOOL_DTYPES,
+        )
 
     @property
     def cycle_name(self) -> str:
@@ -204,35 +391,43 @@ class Family:
                          for role, p in (("add", PRIMITIVES[self.add]), ("mul", PRIMITIVES[self.mul])))
 
 
+def _same(a, b) -> bool:
+    """Equal abstract constants of one kind (``True`` is not ``1``, ``False`` is not ``0``)."""
+    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
+
+
 FAMILIES: dict[str, Family] = {
     f.name: f
     for f in (
-        Family("min_plus", "min", "plus_inf_absorbs", zero=INF, one=0, idempotent=True, selective=True,
-               dtypes=NUMERIC_DTYPES, forbidden=(-INF,), improving_cycle="negative cycle", aliases=("tropical",),
-               doc="shortest paths"),
-        Family("max_plus", "max", "plus_neginf_absorbs", zero=-INF, one=0, idempotent=True, selective=True,
-               dtypes=NUMERIC_DTYPES, forbidden=(INF,), improving_cycle="positive cycle (max_plus)",
-               doc="longest paths in DAGs, scheduling"),
-        Family("max_min", "max", "min", zero=-INF, one=INF, idempotent=True, selective=True,
-               dtypes=NUMERIC_DTYPES, doc="widest (bottleneck) paths"),
-        Family("min_max", "min", "max", zero=INF, one=-INF, idempotent=True, selective=True,
-               dtypes=NUMERIC_DTYPES, doc="minimax paths"),
-        Family("lor_land", "or", "and", zero=False, one=True, idempotent=True, selective=True,
-               dtypes=BOOL_DTYPES, doc="reachability, transitive closure"),
-        Family("plus_times", "plus", "times", zero=0, one=1, idempotent=False, selective=False,
-               dtypes=NUMERIC_DTYPES, forbidden=(INF, -INF), doc="path counting, ordinary algebra"),
-        Family("max_times", "max", "times", zero=0, one=1, idempotent=True, selective=True,
-               dtypes=NUMERIC_DTYPES, nonnegative=True, forbidden=(INF,), doc="most reliable path, Viterbi"),
+        Family("min_plus", "min", "plus_inf_absorbs", zero=INF, one=0, dtypes=NUMERIC_DTYPES, forbidden=(-INF,),
+               improving_cycle="negative cycle", aliases=("tropical",), doc="shortest paths"),
+        Family("max_plus", "max", "plus_neginf_absorbs", zero=-INF, one=0, dtypes=NUMERIC_DTYPES, forbidden=(INF,),
+               improving_cycle="positive cycle (max_plus)", doc="longest paths in DAGs, scheduling"),
+        Family("max_min", "max", "min", zero=-INF, one=INF, dtypes=NUMERIC_DTYPES, doc="widest (bottleneck) paths"),
+        Family("min_max", "min", "max", zero=INF, one=-INF, dtypes=NUMERIC_DTYPES, doc="minimax paths"),
+        Family("lor_land", "or", "and", zero=False, one=True, dtypes=BOOL_DTYPES,
+               doc="reachability, transitive closure"),
+        Family("plus_times", "plus", "times", zero=0, one=1, dtypes=NUMERIC_DTYPES, forbidden=(INF, -INF),
+               doc="path counting, ordinary algebra"),
+        Family("max_times", "max", "times", zero=0, one=1, dtypes=NUMERIC_DTYPES, nonnegative=True,
+               forbidden=(INF,), doc="most reliable path, Viterbi"),
         # Entries in [0, +inf]: +inf (the zero) absorbs in mul, also against 0, so it annihilates.
         # A cycle with product < 1 makes the closure diverge (costs >= 1 never do).  Integer
         # products that saturate become +inf and then absorb like it (even against 0).
-        Family("min_times", "min", "times_inf_absorbs", zero=INF, one=1, idempotent=True, selective=True,
-               dtypes=NUMERIC_DTYPES, nonnegative=True, doc="least-product paths (multiplicative costs >= 1)"),
+        Family("min_times", "min", "times_inf_absorbs", zero=INF, one=1, dtypes=NUMERIC_DTYPES, nonnegative=True,
+               doc="least-product paths (multiplicative costs >= 1)"),
     )
 }
 
 
-def family_of(S: "Semiring") -> Family | None:
+class Keyed(Protocol):
+    """What the functions below read of a semiring: its name and its family key (``None``: custom)."""
+
+    name: str
+    family: str | None
+
+
+def family_of(S: Keyed) -> Family | None:
     """The table entry of a built-in semiring, ``None`` for a custom one.
 
     >>> from semiring import max_min
@@ -242,7 +437,7 @@ def family_of(S: "Semiring") -> Family | None:
     return FAMILIES.get(S.family) if S.family is not None else None
 
 
-def improving_cycle(S: "Semiring") -> str:
+def improving_cycle(S: Keyed) -> str:
     """What a cycle that makes the closure over ``S`` diverge is called in messages.
 
     >>> from semiring import min_plus
@@ -253,7 +448,7 @@ def improving_cycle(S: "Semiring") -> str:
     return fam.cycle_name if fam is not None else f"cycle better than the identity ({S.name})"
 
 
-def exact_ufuncs(S: "Semiring", dtype) -> bool:
+def exact_ufuncs(S: Keyed, dtype) -> bool:
     """Whether ``S.add_ufunc`` / ``S.mul_ufunc`` compute ``S``'s add and mul exactly on arrays of ``dtype``.
 
     Always for custom semirings (their ufuncs are their definition); for a
@@ -273,7 +468,7 @@ def exact_ufuncs(S: "Semiring", dtype) -> bool:
     return PRIMITIVES[fam.add].ufunc_exact and PRIMITIVES[fam.mul].ufunc_exact
 
 
-def bitpacked_boolean(S: "Semiring") -> bool:
+def bitpacked_boolean(S: Keyed) -> bool:
     """Whether ``S`` is a Boolean ``or`` / ``and`` family, whose products may run on the bit-packed kernels.
 
     This is a kernel choice (a different algorithm), not an expression; witness
@@ -284,7 +479,7 @@ def bitpacked_boolean(S: "Semiring") -> bool:
     (True, False)
     """
     fam = family_of(S)
-    return fam is not None and (fam.add, fam.mul) == ("or", "and") and fam.dtypes == BOOL_DTYPES
+    return fam is not None and fam.capabilities.bitpacked
 
 
 def _abstract(v) -> str:

@@ -12,14 +12,10 @@ none, a running ``add`` over ``k``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from .algebra import Algebra
 from .backend import array_module
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["generic_matmul", "TEMP_BYTES"]
 
@@ -31,7 +27,7 @@ _CUPY_REDUCTIONS = {
 }
 
 
-def _slab_reducer(S: "Semiring", xp):
+def _slab_reducer(S: Algebra, xp):
     """``f(prod) -> add-reduction over axis 1``, or None when only a running add will do."""
     if xp is np:
         return lambda prod: S.add_ufunc.reduce(prod, axis=1)
@@ -39,7 +35,7 @@ def _slab_reducer(S: "Semiring", xp):
     return None if name is None else (lambda prod: getattr(xp, name)(prod, axis=1))
 
 
-def generic_matmul(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+def generic_matmul(S: Algebra, A, B, C, W, accumulate: bool) -> None:
     """Write ``C (+)= A (x) B`` using only the semiring's ufuncs; fill ``W`` if given.
 
     >>> import numpy as np

@@ -11,8 +11,10 @@ sum *is* the plain sum, so the product may run on plain ``a + b`` and ``min``
 :func:`plain_sums_exact` decides that from the operands' extremes; the CPU
 dispatcher (:mod:`semiring.dispatch`) and the GPU GEMM (:mod:`semiring.cuda.gemm`)
 call it once per product on the actual operands, so a closure whose distances
-grow more negative than its inputs stays exact.  :data:`PLAIN_FAMILIES` lists the
-families and dtypes the plain kernels exist for, and :data:`counts` records how
+grow more negative than its inputs stays exact.  The plain kernels exist for the
+families whose capabilities say ``plain_sums`` (:class:`semiring.families.Capabilities`:
+``add`` keeps minima, ``mul`` is a sum that ``+inf`` absorbs; :data:`PLAIN_FAMILIES`
+lists them) in the dtypes :data:`PLAIN_DTYPES`, and :data:`counts` records how
 often each kind of kernel was chosen (an introspection hook for tests and
 benchmarks).
 
@@ -31,11 +33,13 @@ from contextvars import ContextVar
 
 import numpy as np
 
+from .families import FAMILIES
+
 __all__ = ["PLAIN_FAMILIES", "PLAIN_DTYPES", "counts", "plain_sums_exact", "operand_extremes",
            "plain_path_applies", "padding_value", "sums_in_range", "sums_known_in_range"]
 
-#: Built-in families whose integer product has a plain-sum kernel.
-PLAIN_FAMILIES = frozenset({"min_plus"})
+#: Built-in families whose integer product has a plain-sum kernel (capability ``plain_sums``).
+PLAIN_FAMILIES = frozenset(name for name, f in FAMILIES.items() if f.capabilities.plain_sums)
 
 #: Dtypes of the plain-sum kernels.
 PLAIN_DTYPES = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
@@ -145,7 +149,7 @@ def operand_extremes(X) -> tuple[int, int]:
 def plain_path_applies(family: str | None, A, B) -> bool:
     """The CPU decision: does ``A (x) B`` (NumPy operands) run exactly on plain sums?
 
-    True when ``family`` and the dtype have a plain kernel and
+    True when ``family``'s capabilities say ``plain_sums``, the dtype has a plain kernel, and
     :func:`plain_sums_exact` holds for the operands' extremes.  Updates
     :data:`counts` for the families and dtypes it applies to.
 

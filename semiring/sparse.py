@@ -50,10 +50,9 @@ array([inf,  2., inf])
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from .algebra import Algebra
 from .backend import array_module
 from .errors import DeviceError, DTypeError, ShapeError, UnsupportedOperationError
 from .sparse_dispatch import kernels_for
@@ -61,13 +60,10 @@ from .sparse_validate import check_dense_operand, check_out_operand, is_sparse, 
 from .sparse_vector import SparseVector
 from .validate import check_entries, flag_bad_entries
 
-if TYPE_CHECKING:
-    from .core import Semiring
-
 __all__ = ["SparseVector", "mxv", "vxm", "mxm", "kernels_for"]
 
 
-def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, accumulate: bool, check: bool):
+def _vector_product(op: str, S: Algebra, A, x, out, mask, complement: bool, accumulate: bool, check: bool):
     ptr, idx, val, shape, fmt, xp = sparse_parts("A", A, S, False)
     # On the GPU a full gather product into a fresh vector checks A's values as it reads
     # them (one pass instead of two); anything else checks them first.
@@ -144,7 +140,7 @@ def _vector_product(op: str, S: "Semiring", A, x, out, mask, complement: bool, a
     return y
 
 
-def mxv(S: "Semiring", A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False,
+def mxv(S: Algebra, A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False,
         check: bool = True):
     """Matrix times vector: ``y[i] = add_j A[i, j] (x) x[j]``.
 
@@ -186,7 +182,7 @@ def mxv(S: "Semiring", A, x, out=None, mask=None, complement: bool = False, accu
     return _vector_product("mxv", S, A, x, out, mask, complement, accumulate, check)
 
 
-def vxm(S: "Semiring", x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False,
+def vxm(S: Algebra, x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False,
         check: bool = True):
     """Vector times matrix: ``y[j] = add_i x[i] (x) A[i, j]`` (a push step on CSR).
 
@@ -207,7 +203,7 @@ def vxm(S: "Semiring", x, A, out=None, mask=None, complement: bool = False, accu
     return _vector_product("vxm", S, A, x, out, mask, complement, accumulate, check)
 
 
-def mxm(S: "Semiring", A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False,
+def mxm(S: Algebra, A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False,
         check: bool = True):
     """Sparse times dense ``C = A (x) B`` (or dense times sparse): many vectors at once.
 

@@ -12,15 +12,13 @@ never ask again where they run.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ._cpu.sparse_kernels import GenericSparseKernels, NumbaSparseKernels
+from .algebra import Algebra
 from .dispatch import cpu_kernels, cpu_scalar_ops, sentinels
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["kernels_for"]
 
@@ -29,7 +27,7 @@ TEMPLATE = "semiring._cpu.sparse_template"
 _KERNELS: dict[tuple, Any] = {}
 
 
-def kernels_for(S: "Semiring", dtype, device: str = "cpu"):
+def kernels_for(S: Algebra, dtype, device: str = "cpu"):
     """The sparse kernel set of ``S`` for ``dtype`` on ``"cpu"`` or ``"gpu"`` (built once, kept).
 
     Parameters

@@ -9,17 +9,13 @@ and :func:`mask_allow` turns a mask into the kernels' "may write" flags.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from .algebra import Algebra
 from .backend import array_module
 from .errors import DeviceError, DTypeError, SemiringError, ShapeError
 from .sparse_vector import SparseVector
 from .validate import check_array, check_entries
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["is_sparse", "sparse_parts", "mask_allow", "check_dense_operand", "check_out_operand"]
 
@@ -42,7 +38,7 @@ def is_sparse(X) -> bool:
     return False
 
 
-def sparse_parts(name: str, A, S: "Semiring", check: bool = True):
+def sparse_parts(name: str, A, S: Algebra, check: bool = True):
     """``(ptr int64, idx int32, val, shape, fmt, xp)`` of a CSR/CSC matrix, after checks."""
     import scipy.sparse as sp
 
@@ -97,7 +93,7 @@ def mask_allow(mask, complement: bool, shape: tuple, xp):
     return allow
 
 
-def check_dense_operand(name: str, X, S: "Semiring", dtype, ndim: int, length: int | None, xp,
+def check_dense_operand(name: str, X, S: Algebra, dtype, ndim: int, length: int | None, xp,
                         check: bool = True) -> None:
     """Check a dense operand: an ndarray on device ``xp`` with ``ndim`` dimensions and the matrix's ``dtype``.
 
@@ -117,7 +113,7 @@ def check_dense_operand(name: str, X, S: "Semiring", dtype, ndim: int, length: i
         check_entries(name, X, S)
 
 
-def check_out_operand(out, shape: tuple, dtype, S: "Semiring", accumulate: bool, xp, check: bool = True):
+def check_out_operand(out, shape: tuple, dtype, S: Algebra, accumulate: bool, xp, check: bool = True):
     """Check ``out`` (shape, dtype, device); ``accumulate`` needs one, and then its entries are checked too."""
     if out is None:
         if accumulate:

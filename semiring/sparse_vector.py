@@ -9,15 +9,13 @@ return one for a sparse ``x``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from .algebra import Algebra
 from .backend import array_module
 from .errors import DeviceError, DTypeError, ShapeError
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["SparseVector"]
 
@@ -79,7 +77,7 @@ class SparseVector:
         """The values' dtype."""
         return np.dtype(self.values.dtype)
 
-    def to_dense(self, S: "Semiring"):
+    def to_dense(self, S: Algebra):
         """Dense vector with the semiring zero off the pattern."""
         xp = array_module(self.values)
         x = xp.full(self.n, S.zero_value(self.dtype), dtype=self.dtype)
@@ -87,7 +85,7 @@ class SparseVector:
         return x
 
     @classmethod
-    def from_dense(cls, x, S: "Semiring") -> "SparseVector":
+    def from_dense(cls, x, S: Algebra) -> "SparseVector":
         """The entries of a dense vector that differ from the semiring zero."""
         xp = array_module(x)
         idx = xp.flatnonzero(x != S.zero_value(x.dtype))

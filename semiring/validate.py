@@ -8,15 +8,13 @@ Nothing is converted: a wrong dtype is an error, not a cast.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from .algebra import Algebra
 from .backend import array_module
 from .errors import DTypeError, InvalidEntryError, ShapeError
-
-if TYPE_CHECKING:
-    from .core import Semiring
 
 __all__ = ["check_array", "check_matrix", "check_entries", "check_same_dtype", "check_out", "flag_bad_entries"]
 
@@ -36,7 +34,7 @@ def check_array(name: str, X: Any) -> None:
     raise DTypeError(f"{name} must be a numpy or cupy ndarray, got {type(X).__name__}")
 
 
-def check_matrix(name: str, X: Any, S: "Semiring", entries: bool = True) -> None:
+def check_matrix(name: str, X: Any, S: Algebra, entries: bool = True) -> None:
     """Check that ``X`` is a 2-D array of a dtype ``S`` supports, with valid entries.
 
     >>> from semiring import min_plus
@@ -58,7 +56,7 @@ def _first_index(mask, xp) -> tuple[int, ...]:
     return tuple(int(i) for i in np.unravel_index(flat, mask.shape))
 
 
-def check_entries(name: str, X: Any, S: "Semiring") -> None:
+def check_entries(name: str, X: Any, S: Algebra) -> None:
     """Reject NaN, and infinities that the semiring cannot represent.
 
     >>> from semiring import min_plus
@@ -142,7 +140,7 @@ def _gpu_bad_entry_kernel(dtype: np.dtype, n_forbidden: int, nonnegative: bool):
                                 f"semiring_paths_bad_entry_{n_forbidden}_{int(nonnegative)}")
 
 
-def flag_bad_entries(X: Any, S: "Semiring", flag: Any) -> None:
+def flag_bad_entries(X: Any, S: Algebra, flag: Any) -> None:
     """Set ``flag[0] = 1`` (a CuPy int32 array) if :func:`check_entries` would reject ``X``; no read-back.
 
     For checks that travel with a computation on the GPU: the caller reads the
@@ -164,7 +162,7 @@ def flag_bad_entries(X: Any, S: "Semiring", flag: Any) -> None:
     k(X, *(X.dtype.type(v) for v in forbidden), flag)
 
 
-def _gpu_any_bad(X: Any, S: "Semiring") -> bool:
+def _gpu_any_bad(X: Any, S: Algebra) -> bool:
     """Whether a CuPy array holds an entry that :func:`check_entries` rejects (one pass, one read-back)."""
     import cupy as cp
 

@@ -14,18 +14,41 @@ expression         meaning
 
 Operands may be wrapped arrays of the *same* semiring or plain arrays;
 mixing two semirings raises :class:`~semiring.errors.SemiringError`.
+
+The wrapper calls the methods of :class:`semiring.Semiring` (which creates it
+in :meth:`~semiring.Semiring.array`); it names them in the protocol
+:class:`Operations` rather than importing :mod:`semiring.core`, which imports
+this module.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+import numpy as np
 
 from .errors import SemiringError
+from .validate import check_array
 
-if TYPE_CHECKING:
-    from .core import Semiring
 
-__all__ = ["SemiringArray"]
+class Operations(Protocol):
+    """The methods of :class:`semiring.Semiring` the wrapper calls (a semiring's value plus its operations)."""
+
+    name: str
+
+    def check_dtype(self, name: str, dtype) -> np.dtype: ...
+
+    def matmul(self, A, B): ...
+
+    def add(self, A, B): ...
+
+    def mul(self, A, B): ...
+
+    def power(self, A, k: int): ...
+
+    def closure(self, A, **kwargs): ...
+
+__all__ = ["SemiringArray", "Operations"]
 
 
 class SemiringArray:
@@ -45,9 +68,7 @@ class SemiringArray:
     __slots__ = ("_data", "_semiring")
     __array_priority__ = 100  # NumPy defers binary operators to us
 
-    def __init__(self, data: Any, semiring: "Semiring") -> None:
-        from .validate import check_array
-
+    def __init__(self, data: Any, semiring: Operations) -> None:
         check_array("data", data)
         semiring.check_dtype("data", data.dtype)
         self._data = data
@@ -59,7 +80,7 @@ class SemiringArray:
         return self._data
 
     @property
-    def semiring(self) -> "Semiring":
+    def semiring(self) -> Operations:
         """The semiring the operators use."""
         return self._semiring
 
@@ -117,8 +138,6 @@ class SemiringArray:
     __hash__ = None  # mutable container, like ndarray
 
     def __array__(self, dtype=None, copy=None):
-        import numpy as np
-
         if dtype is not None and np.dtype(dtype) != self._data.dtype:
             raise SemiringError(f"refusing to cast a {self._data.dtype} semiring array to {np.dtype(dtype)}")
         data = self._data.get() if hasattr(self._data, "get") and not isinstance(self._data, np.ndarray) else self._data

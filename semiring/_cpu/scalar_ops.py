@@ -305,8 +305,13 @@ for _fam in FAMILIES.values():
 del _fam, _dt, _k
 
 # family -> (add, mul, vadd, vmul) on plain integer sums: the kernels the dispatcher runs
-# when the range check of :mod:`semiring.int_range` passes (it lists the families).
-PLAIN_OPS = {"min_plus": (_min, _plus_plain, _min_v, _plus_plain_v)}
+# when the range check of :mod:`semiring.int_range` passes, for the families whose
+# capabilities say ``plain_sums`` (their add keeps minima, their mul is a sticky sum).
+PLAIN_OPS = {
+    _fam.name: (SCALAR[(_fam.add, "i")], _plus_plain, VECTOR[(_fam.add, "i")], _plus_plain_v)
+    for _fam in FAMILIES.values()
+    if _fam.capabilities.plain_sums
+}
 
 
 def vector_ops_for(family: str | None, dtype) -> tuple | None:

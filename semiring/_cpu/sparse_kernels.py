@@ -14,14 +14,10 @@ picks one and keeps it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from ..algebra import Algebra
 from .threads import SERIAL_WORK, num_threads, run_rows
-
-if TYPE_CHECKING:
-    from ..core import Semiring
 
 __all__ = ["run_balanced", "NumbaSparseKernels", "GenericSparseKernels"]
 
@@ -87,7 +83,7 @@ class NumbaSparseKernels:
 class GenericSparseKernels:
     """NumPy versions of the kernels for custom semirings without Numba scalar ops."""
 
-    def __init__(self, S: "Semiring", dtype: np.dtype) -> None:
+    def __init__(self, S: Algebra, dtype: np.dtype) -> None:
         self.S, self.zero = S, S.zero_value(dtype)
 
     def _mul(self, a, x, xfirst):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cupy as cp
+import numpy as np
 
 from .ops import KernelSpec
 
@@ -109,8 +110,6 @@ def tile_for_shape(spec: KernelSpec, witness: bool, m: int, n: int) -> Tile:
     blocks = -(-m // tile.bm) * -(-n // tile.bn)
     if blocks >= multiprocessors():
         return tile
-    import numpy as np
-
     return TILE_OVERRIDE.get(("small", np.dtype(spec.dtype).itemsize), _SMALL_TILES[np.dtype(spec.dtype).itemsize])
 
 
@@ -134,8 +133,6 @@ def tile_for(itemsize: int, witness: bool, heavy: bool = False) -> Tile:
 
 def tile_of(spec: KernelSpec, witness: bool) -> Tile:
     """The tile of a specialisation (element size from its dtype, heavy or not)."""
-    import numpy as np
-
     return tile_for(np.dtype(spec.dtype).itemsize, witness, is_heavy(spec))
 
 

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import TYPE_CHECKING
 
 import cupy as cp
 import numpy as np
 
+from ..algebra import Algebra
 from .compile import source_of
 from .ops import KernelSpec, spec_for
-
-if TYPE_CHECKING:
-    from ..core import Semiring
 
 __all__ = ["elementwise"]
 
@@ -35,7 +32,7 @@ def _kernel(spec: KernelSpec, which: str) -> cp.ElementwiseKernel:
     )
 
 
-def elementwise(S: "Semiring", which: str, A, B, out):
+def elementwise(S: Algebra, which: str, A, B, out):
     """``out = A (+) B`` (``which="add"``) or ``A (x) B`` (``"mul"``), broadcasting, saturating for integers.
 
     Parameters

@@ -40,21 +40,19 @@ custom semirings without ``cuda_add``/``cuda_mul`` to :func:`semiring.generic.ge
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import cupy as cp
 import numpy as np
 
-from ..families import bitpacked_boolean
+from ..algebra import Algebra
+from ..families import FAMILIES, Family, bitpacked_boolean
 from ..generic import generic_matmul
+from ..int_range import PLAIN_DTYPES, padding_value, plain_sums_exact, sums_known_in_range
 from ..int_range import counts as plain_counts
-from ..int_range import padding_value, plain_sums_exact, sums_known_in_range
+from .boolean import bool_matmul
 from .compile import kernel, tile_for_shape, tile_of
 from .layout import is_aligned, out_row_view, row_view
 from .ops import KernelSpec, ctype_of, expression, literal, spec_for
-
-if TYPE_CHECKING:
-    from ..core import Semiring
 
 __all__ = ["matmul_into", "config", "GemmConfig", "tiled_matmul", "simple_matmul", "nonzero_masks",
            "plain_int_applies"]
@@ -236,21 +234,27 @@ _NONNEG_SPECS = frozenset(
 )
 
 
-def _plain_int_spec(dtype) -> tuple[KernelSpec, KernelSpec]:
-    """``(saturating, plain)`` min-plus specialisations of an integer dtype."""
+def _plain_int_spec(fam: Family, dtype) -> tuple[KernelSpec, KernelSpec]:
+    """``(saturating, plain)`` specialisations of a ``plain_sums`` family in an integer dtype.
+
+    The capability says ``add`` keeps minima and ``mul`` is a sum that ``+inf``
+    (the zero, ``iinfo.max``) absorbs, so the plain twin is ``min(a, b)`` over ``a + b``.
+    """
     dtype = np.dtype(dtype)
     ctype = ctype_of(dtype)
     zero = literal(np.iinfo(dtype).max, dtype)
-    add = expression("min", dtype)
-    sat = KernelSpec(add=add, mul=expression("plus_inf_absorbs", dtype), ctype=ctype, zero=zero, dtype=dtype.str)
+    sat = KernelSpec(add=expression(fam.add, dtype), mul=expression(fam.mul, dtype), ctype=ctype, zero=zero,
+                     dtype=dtype.str)
     # min(x + y, z): the int32_wrap ceiling's own expression (one VIADDMNMX on sm_90).
     plain = KernelSpec(add="min(a, b)", mul="(a + b)", ctype=ctype, zero=zero, dtype=dtype.str,
                        pad=literal(padding_value(dtype), dtype))
     return sat, plain
 
 
-# Saturating integer min-plus specialisation -> its plain-sum twin (exact under the range check).
-_PLAIN_INT_SPECS = dict(_plain_int_spec(d) for d in (np.int32, np.int64))
+# Saturating integer specialisation of each ``plain_sums`` family (min_plus) -> its plain-sum twin
+# (exact under the range check).
+_PLAIN_INT_SPECS = dict(_plain_int_spec(f, d) for f in FAMILIES.values() if f.capabilities.plain_sums
+                        for d in sorted(PLAIN_DTYPES, key=str))
 
 
 def _extremes(X):
@@ -290,7 +294,7 @@ def plain_int_applies(spec: KernelSpec, A, B, m: int, n: int, k: int, witness: b
     return ok
 
 
-def fill_empty(S: "Semiring", C, W, accumulate: bool) -> None:
+def fill_empty(S: Algebra, C, W, accumulate: bool) -> None:
     """The product over an empty inner dimension: C = zero (unless accumulating), W = -1."""
     if not accumulate:
         C.fill(S.zero_value(C.dtype))
@@ -298,7 +302,7 @@ def fill_empty(S: "Semiring", C, W, accumulate: bool) -> None:
         W.fill(-1)
 
 
-def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> None:
+def matmul_into(S: Algebra, A, B, C, W=None, accumulate: bool = False) -> None:
     """Unchecked ``C (+)= A (x) B`` on CuPy arrays (views of any strides), witness into ``W``.
 
     Parameters
@@ -342,8 +346,6 @@ def matmul_into(S: "Semiring", A, B, C, W=None, accumulate: bool = False) -> Non
         return
     if C.dtype == np.bool_:
         if W is None and bitpacked_boolean(S):
-            from .boolean import bool_matmul
-
             bool_matmul(A, B, C, accumulate)
         else:
             simple_matmul(spec, A, B, C, W, accumulate)

@@ -16,14 +16,11 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..algebra import Algebra
 from ..families import FAMILIES
-
-if TYPE_CHECKING:
-    from ..core import Semiring
 
 __all__ = ["KernelSpec", "spec_for", "ctype_of", "literal", "expression", "EXPRESSIONS"]
 
@@ -140,7 +137,7 @@ def literal(value, dtype) -> str:
     return f"({v}{suffix})"
 
 
-def spec_for(S: "Semiring", dtype) -> KernelSpec | None:
+def spec_for(S: Algebra, dtype) -> KernelSpec | None:
     """The kernel specialisation of ``S`` in ``dtype``, or ``None`` if no CUDA expressions exist.
 
     >>> from semiring import min_plus

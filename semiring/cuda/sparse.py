@@ -29,16 +29,14 @@ array([7., 1.])
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
 
 import cupy as cp
 import numpy as np
 
+from ..algebra import Algebra
+from ..errors import UnsupportedOperationError
 from .compile import build_module, source_of, spec_defines
 from .ops import KernelSpec, spec_for
-
-if TYPE_CHECKING:
-    from ..core import Semiring
 
 __all__ = ["kernels", "module", "module_for", "launch_grid", "group_size", "gather_plan", "BLOCK", "NULL"]
 
@@ -96,13 +94,11 @@ def module(spec: KernelSpec | None, float_kind: bool = True) -> cp.RawModule:
     return build_module(source_of(FILE, defines), "sp_gather")
 
 
-def module_for(S: "Semiring", dtype) -> cp.RawModule:
+def module_for(S: Algebra, dtype) -> cp.RawModule:
     """The compiled module of semiring ``S`` in ``dtype``."""
     dtype = np.dtype(dtype)
     spec = spec_for(S, dtype)
     if spec is None:
-        from ..errors import UnsupportedOperationError
-
         raise UnsupportedOperationError(
             f"{S.name} has no CUDA expressions (cuda_add / cuda_mul); its sparse products run on the CPU only"
         )
@@ -126,7 +122,7 @@ NULL = np.uint64(0)
 class _GpuKernels:
     """The CUDA sparse kernels of one semiring and dtype (same interface as the CPU kernels)."""
 
-    def __init__(self, S: "Semiring", dtype) -> None:
+    def __init__(self, S: Algebra, dtype) -> None:
         self.dtype = np.dtype(dtype)
         self.mod = module_for(S, self.dtype)
         self.zero = S.zero_value(self.dtype)
@@ -223,6 +219,6 @@ class _GpuKernels:
 
 
 @functools.cache
-def kernels(S: "Semiring", dtype) -> _GpuKernels:
+def kernels(S: Algebra, dtype) -> _GpuKernels:
     """The GPU sparse kernel set of ``S`` in ``dtype`` (compiled on first use)."""
     return _GpuKernels(S, np.dtype(dtype))

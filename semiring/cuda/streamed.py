@@ -24,17 +24,16 @@ import concurrent.futures
 import os
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import cupy as cp
 import numpy as np
 
+from ..algebra import Algebra
+from ..errors import DeviceError
 from ..families import bitpacked_boolean
+from .boolean import bool_matmul
 from .gemm import fill_empty, matmul_into, simple_matmul, tiled_matmul
 from .ops import spec_for
-
-if TYPE_CHECKING:
-    from ..core import Semiring
 
 __all__ = ["streamed_matmul", "plan_blocks", "StreamPlan", "default_budget"]
 
@@ -153,7 +152,7 @@ def _d2h(host: np.ndarray, dev, stream) -> None:
     cp.cuda.runtime.memcpyAsync(host.ctypes.data, dev.data.ptr, host.nbytes, _D2H, stream.ptr)
 
 
-def _in_core(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
+def _in_core(S: Algebra, A, B, C, W, accumulate: bool) -> None:
     dA, dB = cp.asarray(A), cp.asarray(B)
     dC = cp.asarray(C) if accumulate else cp.empty(C.shape, dtype=C.dtype)
     dW = None if W is None else cp.empty(W.shape, dtype=W.dtype)
@@ -163,7 +162,7 @@ def _in_core(S: "Semiring", A, B, C, W, accumulate: bool) -> None:
         dW.get(out=W) if W.flags.c_contiguous else W.__setitem__(Ellipsis, dW.get())
 
 
-def streamed_matmul(S: "Semiring", A: np.ndarray, B: np.ndarray, C: np.ndarray, W: np.ndarray | None,
+def streamed_matmul(S: Algebra, A: np.ndarray, B: np.ndarray, C: np.ndarray, W: np.ndarray | None,
                     accumulate: bool, memory_budget: int | None = None) -> None:
     """``C (+)= A (x) B`` on host arrays through the GPU, streaming panels when they exceed the budget.
 
@@ -213,8 +212,6 @@ def streamed_matmul(S: "Semiring", A: np.ndarray, B: np.ndarray, C: np.ndarray, 
         return
     plan = plan_blocks(m, n, k, item, witness, budget)
     if plan.device_bytes > budget and plan.bm * plan.bn * plan.bk > 1:
-        from ..errors import DeviceError
-
         raise DeviceError(f"memory_budget={budget} bytes cannot hold the smallest streamed blocks")
     _stream(S, spec, A, B, C, W, accumulate, plan)
 
@@ -226,8 +223,6 @@ def _panel_product(S, spec, dA, dB, dC, dW, accumulate: bool, first: bool, k0: i
         matmul_into(S, dA, dB, dC, None, acc)
     elif dC.dtype == np.bool_:
         if dW is None and bitpacked_boolean(S):
-            from .boolean import bool_matmul
-
             bool_matmul(dA, dB, dC, acc)
         else:
             simple_matmul(spec, dA, dB, dC, dW, acc, load_w=not first, k_offset=k0)
