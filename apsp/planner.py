@@ -28,12 +28,36 @@ Routes (:attr:`Plan.route`):
     graphs).
 
 Each decision is one small function (in the style of ``opt_einsum``'s
-backend dispatch): :func:`host_memory_available`,
+backend dispatch): :func:`host_memory_available`, :func:`memory_budget`,
 :func:`device_memory_available`, :func:`float32_exact`, :func:`dense_bytes`,
 :func:`dense_seconds`, :func:`sparse_bytes`, :func:`sparse_seconds` and
 :func:`plan`, which compares the candidates.
 
-Rates.  Times come from :data:`DENSE_RATES` (multiply-adds per second per CPU
+Memory.  The host budget is :data:`HOST_HEADROOM` of
+:func:`apsp.memory.usable_memory`: the least of the machine's available
+memory, the ``ulimit -v`` / ``ulimit -d`` headroom (``RLIMIT_AS``,
+``RLIMIT_DATA``) and the control group's limit, so a plan made in a container
+or under ``ulimit`` fits where it runs.  A result memory-mapped from a file
+(``out_on_disk``) needs no memory but still needs address space: it must fit
+the ``RLIMIT_AS`` headroom.
+
+Times.  For ``n >= CALIBRATE_FROM`` on the CPU or the GPU, the dense times come
+from rates measured in this process, once per kernel, and cached
+(:func:`measured_gemm_rate`, :func:`measured_fw_step`): the GEMM-based methods
+(R-Kleene, blocked Floyd-Warshall, repeated squaring) from a
+:data:`GEMM_PROBE`-sized product of the very GEMM the closure calls (its
+semiring and dtype), scaled by ``n / (n + HALF_RATE_N[method])`` (their
+recursion and base cases run below the GEMM's rate at small ``n``; fitted
+against full runs on a 2-core AMD EPYC); the reference ``"fw"`` from a few of
+its own rank-1 steps on an ``n x n`` matrix (at most :data:`FW_PROBE_MAX`:
+beyond that a step's time grows as ``n^2``), since its speed depends on
+whether the matrix and its temporaries fit the caches.  The probes see the
+machine as it is (its other load included), which constants cannot.  Repeated
+squaring is estimated at its most squarings, ``ceil(log2 n)``: it stops earlier
+when shortest paths have few arcs.  Small ``n`` and custom semirings use the
+constants below.
+
+Constant rates.  :data:`DENSE_RATES` (multiply-adds per second per CPU
 core, or per GPU) and :data:`SPARSE_RATE` (arcs scanned per second per core in
 many-source Dijkstra) and :data:`BFS_RATE` (the same for one breadth-first
 search per source).  They are conservative figures from measurements:
@@ -49,24 +73,36 @@ from __future__ import annotations
 
 import numbers
 import os
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+import semiring as sr
+from semiring.backend import gpu_available
+from semiring.dense import matmul_into
 from semiring.errors import SemiringError
+
+from .fw import floyd_warshall_inplace
+from .memory import SOURCES, memory_limits, usable_memory
+from .squaring import most_squarings
 
 __all__ = [
     "Plan",
     "PlanError",
     "plan",
     "host_memory_available",
+    "memory_budget",
     "device_memory_available",
     "float32_exact",
     "dense_bytes",
     "dense_seconds",
+    "squarings",
     "sparse_bytes",
     "sparse_seconds",
     "in_core_bytes",
+    "measured_gemm_rate",
+    "measured_fw_step",
     "DENSE_RATES",
     "SPARSE_RATE",
     "BFS_RATE",
@@ -97,6 +133,24 @@ BFS_RATE = 250e6
 HOST_HEADROOM = 0.85
 #: Sources per batch of the sparse route (bounded so the batch buffers stay small).
 SPARSE_BATCH_BYTES = 256 * 2**20
+#: Host bytes assumed when no memory source can be read (not Linux, no ``sysconf``).
+FALLBACK_MEMORY = 8 * 2**30
+
+#: ``n`` from which dense times come from measured rates (below it the work takes a few milliseconds).
+CALIBRATE_FROM = 1000
+#: Seconds each rate probe runs for at least: long enough to see the machine's other load, not only a quiet slice.
+PROBE_SECONDS = 0.05
+#: Size of the square GEMM the rate probe times, per device.
+GEMM_PROBE = {"cpu": 384, "gpu": 2048}
+#: The closure runs at ``n / (n + HALF_RATE_N[method])`` of the probe's GEMM rate (measured).
+HALF_RATE_N = {"rkleene": 150, "blocked-fw": 150, "squaring": 60}
+#: Work with predecessors, relative to distances only (the Pi update's witnesses; measured 1.2x-1.5x).
+PREDECESSOR_FACTOR = 1.5
+#: Rank-1 steps the reference Floyd-Warshall probe runs untimed (the allocator settles), then times (at least).
+FW_PROBE_WARMUP = 3
+FW_PROBE_STEPS = 4
+#: Largest matrix that probe runs on; a step on a larger one is scaled by ``n^2``.
+FW_PROBE_MAX = 4096
 
 ROUTES = ("dense", "streaming", "sparse")
 
@@ -169,22 +223,42 @@ class Plan:
 
 # -- what the machine has --------------------------------------------------------------
 def host_memory_available() -> int:
-    """Bytes of host memory available now (``MemAvailable`` of ``/proc/meminfo``, else ``sysconf``).
+    """Bytes of host memory this process may still use: :func:`apsp.memory.usable_memory`.
 
-    >>> host_memory_available() > 0
+    The least of the machine's available memory, the ``ulimit -v`` and
+    ``ulimit -d`` headroom and the control group's limit less its usage
+    (:mod:`apsp.memory` says how each is read); :data:`FALLBACK_MEMORY` when
+    none can be read.
+
+    >>> host_memory_available() >= 0
     True
     """
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return 8 * 2**30
+    usable = usable_memory()
+    return FALLBACK_MEMORY if usable is None else usable
+
+
+def memory_budget(memory_limit: int | None = None) -> tuple[int, str]:
+    """Host bytes a plan may use, and where the figure comes from (for messages).
+
+    ``memory_limit`` when given, else :data:`HOST_HEADROOM` of
+    :func:`host_memory_available`; the text then names the limit that binds
+    (:data:`apsp.memory.SOURCES`).
+
+    >>> memory_budget(2**30)
+    (1073741824, 'memory_limit')
+    >>> memory_budget()[0] <= host_memory_available()
+    True
+    """
+    limit = _limit("memory_limit", memory_limit)
+    if limit is not None:
+        return limit, "memory_limit"
+    usable = host_memory_available()
+    budget = int(HOST_HEADROOM * usable)
+    note = f"{HOST_HEADROOM:.0%} of {_size(usable)} usable"
+    limits = memory_limits()
+    if limits and min(limits.values()) == usable:
+        note += f": {SOURCES[min(limits, key=limits.get)]}"
+    return budget, note
 
 
 def device_memory_available() -> int:
@@ -298,6 +372,20 @@ def dense_bytes(n: int, dtype, predecessors: bool, method: str, result_allocated
     return need
 
 
+def squarings(n: int, path_arcs: int | None = None) -> int:
+    """Squarings repeated squaring does: enough to cover paths of ``path_arcs`` arcs, plus the one that
+    finds nothing changed; at most ``ceil(log2 n)`` (:func:`apsp.squaring.most_squarings`), and that
+    when ``path_arcs`` is not known.
+
+    >>> squarings(2000), squarings(2000, 84), squarings(2000, 10**6)
+    (11, 8, 11)
+    """
+    most = max(1, most_squarings(int(n)))
+    if path_arcs is None:
+        return most
+    return int(min(most, max(1, int(np.ceil(np.log2(max(int(path_arcs), 1))))) + 1))
+
+
 def _rate_key(dtype) -> str:
     dt = np.dtype(dtype)
     if dt.kind == "b":
@@ -307,22 +395,172 @@ def _rate_key(dtype) -> str:
     return "float32" if dt.itemsize <= 4 else "float64"
 
 
-def dense_seconds(n: int, dtype, device: str, method: str = "rkleene") -> float:
-    """Estimated seconds of the dense closure: ``n^3`` multiply-adds at :data:`DENSE_RATES`.
+def dense_seconds(n: int, dtype, device: str, method: str = "rkleene", *, semiring: str = "min_plus",
+                  predecessors: bool = False, calibrate: bool | None = None, path_arcs: int | None = None) -> float:
+    """Estimated seconds of the dense closure of ``n`` vertices by ``method``.
 
-    Repeated squaring does ``log2 n`` times the work, the reference ``"fw"`` about
-    twenty times slower than the GEMM-based methods.
+    With ``calibrate`` (default: ``n >= CALIBRATE_FROM``, a built-in
+    semiring, and for the GPU one that CuPy sees), from rates measured in this process (see the module
+    docstring): ``n^3`` multiply-adds (times ``ceil(log2 n)`` for repeated
+    squaring) at :func:`measured_gemm_rate` scaled by ``n / (n +
+    HALF_RATE_N[method])``, or for the reference ``"fw"`` ``n`` steps of
+    :func:`measured_fw_step`.  Without, from :data:`DENSE_RATES`, the
+    reference ``"fw"`` taken as twenty times slower than the GEMM-based
+    methods.  Predecessors cost :data:`PREDECESSOR_FACTOR` times more in the
+    GEMM-based methods (the probe of ``"fw"`` carries them).  Repeated
+    squaring is counted at :func:`squarings` (``path_arcs``: the arcs of the
+    longest shortest path, if known or estimated).
 
-    >>> round(dense_seconds(1000, np.float32, "cpu") * cpu_cores() * 12)
+    A measurement runs the kernel on up to ``GEMM_PROBE`` / ``FW_PROBE_MAX``
+    sized arrays, so call it with ``calibrate=True`` only when those fit (the
+    planner does so only for routes that fit).
+
+    >>> round(dense_seconds(1000, np.float32, "cpu", calibrate=False) * cpu_cores() * 12)
     1
+    >>> dense_seconds(2000, np.float32, "cpu") > dense_seconds(1000, np.float32, "cpu")
+    True
     """
+    n = int(n)
+    if calibrate is None:
+        calibrate = (n >= CALIBRATE_FROM and _builtin(semiring) is not None and device in GEMM_PROBE
+                     and (device == "cpu" or gpu_available()))
+    steps = float(squarings(n, path_arcs)) if method == "squaring" else 1.0
+    if calibrate and method == "fw":
+        m = min(n, FW_PROBE_MAX)
+        return n * measured_fw_step(m, dtype, device, semiring, predecessors) * (n / m) ** 2
+    if calibrate:
+        rate = measured_gemm_rate(dtype, device, semiring) * n / (n + HALF_RATE_N.get(method, HALF_RATE_N["rkleene"]))
+        return float(n) ** 3 * steps * (PREDECESSOR_FACTOR if predecessors else 1.0) / rate
     rate = DENSE_RATES[(device, _rate_key(dtype))] * (cpu_cores() if device == "cpu" else 1)
-    work = float(n) ** 3
-    if method == "squaring":
-        work *= max(1.0, np.log2(max(n, 2)))
-    elif method == "fw":
+    work = float(n) ** 3 * steps
+    if method == "fw":
         work *= 20.0
     return work / rate
+
+
+# -- measured rates ---------------------------------------------------------------------------
+#: Rates measured in this process: ``("gemm", semiring, dtype, device) -> multiply-adds/s`` and
+#: ``("fw", semiring, dtype, device, m, predecessors) -> seconds per step``.  Clear it to measure again.
+MEASURED: dict[tuple, float] = {}
+
+
+def measured_gemm_rate(dtype, device: str = "cpu", semiring: str = "min_plus") -> float:
+    """Multiply-adds per second of the closure's GEMM (``C (+)= A (x) B``), measured once per process.
+
+    :data:`GEMM_PROBE`-sized products, repeated for at least
+    :data:`PROBE_SECONDS` (and three times; after one untimed call, which
+    also loads or compiles the kernel), of the kernel that
+    :class:`apsp.closure_state.Job` calls (:func:`semiring.dense.matmul_into`),
+    for ``semiring`` and ``dtype`` on ``device``; their mean rate, cached in
+    :data:`MEASURED`.
+
+    >>> measured_gemm_rate(np.float32) > 1e8
+    True
+    """
+    dt = np.dtype(dtype)
+    key = ("gemm", semiring, dt.name, device)
+    if key not in MEASURED:
+        S = sr.get(semiring)
+        p = GEMM_PROBE[device]
+        xp, sync = _device_module(device)
+        A = xp.asarray(_probe_matrix(p, dt, 1))
+        B = xp.asarray(_probe_matrix(p, dt, 2))
+        C = xp.asarray(_probe_matrix(p, dt, 3))
+
+        def once() -> None:
+            matmul_into(S, A, B, C, None, True)
+            sync()
+
+        once()
+        reps, start = 0, time.perf_counter()
+        while reps < 3 or time.perf_counter() - start < PROBE_SECONDS:
+            once()
+            reps += 1
+        MEASURED[key] = reps * float(p) ** 3 / max(time.perf_counter() - start, 1e-9)
+    return MEASURED[key]
+
+
+class _StopProbe(Exception):
+    """Raised by the probe's progress counter to end a Floyd-Warshall run after its timed steps."""
+
+
+class _StepClock:
+    """A progress object for :func:`apsp.fw.floyd_warshall_inplace`: after ``warmup`` steps, times at least
+    ``steps`` more for at least ``seconds``, then stops the run."""
+
+    def __init__(self, warmup: int, steps: int, seconds: float, sync) -> None:
+        self.warmup, self.steps, self.seconds, self.sync = warmup, steps, seconds, sync
+        self.done, self.start, self.per_step = 0, 0.0, None
+
+    def update(self, _work: float) -> None:
+        self.sync()
+        now = time.perf_counter()
+        self.done += 1
+        if self.done == self.warmup:
+            self.start = now
+        timed = self.done - self.warmup
+        if timed > 0:
+            self.per_step = (now - self.start) / timed
+            if timed >= self.steps and now - self.start >= self.seconds:
+                raise _StopProbe
+
+
+def measured_fw_step(m: int, dtype, device: str = "cpu", semiring: str = "min_plus",
+                     predecessors: bool = False) -> float:
+    """Seconds of one rank-1 step of the reference Floyd-Warshall (``"fw"``) on an ``m x m`` matrix.
+
+    :func:`apsp.fw.floyd_warshall_inplace` itself runs on an ``m x m``
+    matrix (and predecessors) and is stopped after :data:`FW_PROBE_WARMUP`
+    untimed steps and at least :data:`FW_PROBE_STEPS` timed ones lasting
+    :data:`PROBE_SECONDS`; their mean, once per ``(m, dtype, device,
+    predecessors)`` per process, cached in :data:`MEASURED`.  It allocates
+    what the run would: about three ``m x m`` arrays.
+
+    >>> measured_fw_step(600, np.float32) > 0
+    True
+    >>> measured_fw_step(1, np.float32) > 0  # one step, none timed: the minimum
+    True
+    """
+    dt = np.dtype(dtype)
+    key = ("fw", semiring, dt.name, device, int(m), bool(predecessors))
+    if key not in MEASURED:
+        S = sr.get(semiring)
+        xp, sync = _device_module(device)
+        D = xp.ones((m, m), dtype=dt)
+        P = xp.zeros((m, m), dtype=np.int32) if predecessors else None
+        warmup = min(FW_PROBE_WARMUP, max(0, int(m) - 1))  # a tiny matrix has fewer steps than that
+        clock = _StepClock(warmup, FW_PROBE_STEPS, PROBE_SECONDS, sync)
+        clock.start = time.perf_counter()
+        try:
+            floyd_warshall_inplace(S, D, P, progress=clock)
+        except _StopProbe:
+            pass
+        MEASURED[key] = max(clock.per_step or 0.0, 1e-9)
+    return MEASURED[key]
+
+
+def _builtin(semiring: str):
+    try:
+        return sr.get(semiring)
+    except SemiringError:
+        return None
+
+
+def _device_module(device: str):
+    """The array module of ``device`` and a function that waits for it."""
+    if device == "gpu":
+        import cupy
+
+        return cupy, cupy.cuda.get_current_stream().synchronize
+    return np, lambda: None
+
+
+def _probe_matrix(m: int, dtype: np.dtype, seed: int) -> np.ndarray:
+    """An ``m x m`` host matrix of small positive values (``True`` for bool): valid in every semiring's kernel."""
+    rng = np.random.default_rng(seed)
+    if dtype.kind == "b":
+        return rng.random((m, m)) < 0.5
+    return rng.integers(1, 10, size=(m, m)).astype(dtype)
 
 
 def sparse_batch(n: int, dtype) -> int:
@@ -354,9 +592,12 @@ def sparse_bytes(n: int, nnz: int, dtype, result_in_memory: bool = True, weighte
     return result + batch + 2 * graph
 
 
-def sparse_seconds(n: int, nnz: int, weighted: bool = True, k: int | None = None) -> float:
+def sparse_seconds(n: int, nnz: int, weighted: bool = True, k: int | None = None,
+                   rate: float | None = None) -> float:
     """Estimated seconds of ``k`` (default ``n``) single-source searches over ``n`` vertices and ``nnz`` arcs.
 
+    ``k (n + nnz)`` at ``rate`` (per second, all cores together: a rate
+    measured on the graph itself, as ``semiring-paths apsp`` does), else
     Dijkstra at :data:`SPARSE_RATE`, breadth-first search (unweighted) at
     :data:`BFS_RATE`, per core; sources run in parallel.
 
@@ -365,42 +606,59 @@ def sparse_seconds(n: int, nnz: int, weighted: bool = True, k: int | None = None
     """
     k = n if k is None else k
     work = float(k) * (n + nnz)
+    if rate is not None:
+        return work / float(rate)
     return work / ((SPARSE_RATE if weighted else BFS_RATE) * cpu_cores())
 
 
 # -- the decision ------------------------------------------------------------------------
 def _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, dev_budget,
-                result_allocated, out_on_disk) -> list[tuple[Plan, bool]]:
-    """Every route that could produce the result, each with whether it fits."""
+                result_allocated, out_on_disk, semiring="min_plus", mappable=None, sparse_rate=None,
+                path_arcs=None) -> list[tuple[Plan, bool]]:
+    """Every route that could produce the result, each with whether it fits.
+
+    Times of routes that fit come from measured rates (:func:`dense_seconds`);
+    the others', shown only in a refusal, from the constants, so nothing of
+    their size is allocated.  ``mappable``: address space a memory-mapped
+    result may take (``None``: no limit).
+    """
     out: list[tuple[Plan, bool]] = []
     dense_method = "rkleene" if method == "auto" else method
+
+    def seconds(dt, dev, m, fits):
+        return dense_seconds(n, dt, dev, m, semiring=semiring, predecessors=predecessors,
+                             calibrate=None if fits else False, path_arcs=path_arcs)
+
     for dt in dtypes:
         if device == "gpu":
             probe = "rkleene" if method in ("auto", "blocked-fw") else method
             dbytes = in_core_bytes(n, dt, predecessors, probe)
-            p = Plan("dense", dense_method, "gpu", dt, n, 0 if result_allocated else n * n * dt.itemsize,
-                     dbytes, dense_seconds(n, dt, "gpu", dense_method),
+            hbytes = 0 if result_allocated else n * n * dt.itemsize
+            ok = dev_budget is not None and dbytes <= dev_budget and hbytes <= host
+            p = Plan("dense", dense_method, "gpu", dt, n, hbytes, dbytes, seconds(dt, "gpu", dense_method, ok),
                      reason="in-core on the GPU: the matrix fits the device budget")
-            host_ok = p.est_host_bytes <= host
-            out.append((p, dev_budget is not None and dbytes <= dev_budget and host_ok))
+            out.append((p, ok))
             if method in ("auto", "blocked-fw", "rkleene"):
                 hbytes = n * n * dt.itemsize + (n * n * 4 if predecessors else 0)
+                ok = hbytes <= host
                 s = Plan("streaming", "blocked-fw", "gpu", dt, n, hbytes, dev_budget or 0,
-                         dense_seconds(n, dt, "gpu") / STREAMING_FACTOR,
+                         seconds(dt, "gpu", "blocked-fw", ok) / STREAMING_FACTOR,
                          reason="streamed through the GPU: the matrix fits host memory but not the device budget")
-                out.append((s, hbytes <= host))
+                out.append((s, ok))
         else:
             b = dense_bytes(n, dt, predecessors, dense_method, result_allocated)
-            p = Plan("dense", dense_method, "cpu", dt, n, b, 0, dense_seconds(n, dt, "cpu", dense_method),
+            ok = b <= host
+            p = Plan("dense", dense_method, "cpu", dt, n, b, 0, seconds(dt, "cpu", dense_method, ok),
                      reason=f"in-core on {cpu_cores()} CPU core(s): fits {_size(host)} of host memory")
-            out.append((p, b <= host))
+            out.append((p, ok))
         if nnz is not None and not predecessors:
             sb = sparse_bytes(n, nnz, dt, not (out_on_disk or result_allocated), weighted)
             sm = "dijkstra" if weighted else "bfs"
             where = "rows written to disk" if out_on_disk else "rows written into the result"
-            p = Plan("sparse", sm, "cpu", dt, n, sb, 0, sparse_seconds(n, nnz, weighted),
+            ok = sb <= host and not (out_on_disk and mappable is not None and sb + n * n * dt.itemsize > mappable)
+            p = Plan("sparse", sm, "cpu", dt, n, sb, 0, sparse_seconds(n, nnz, weighted, rate=sparse_rate),
                      reason=f"sparse graph ({nnz:,} arcs): one search per source, {where}")
-            out.append((p, sb <= host))
+            out.append((p, ok))
     return out
 
 
@@ -421,6 +679,8 @@ def plan(
     out_on_disk: bool = False,
     lower_dtype: bool = True,
     routes: tuple[str, ...] = ROUTES,
+    sparse_rate: float | None = None,
+    path_arcs: int | None = None,
 ) -> Plan:
     """Pick the route of an all-pairs computation before anything is allocated.
 
@@ -446,7 +706,8 @@ def plan(
         As in :func:`apsp.shortest_paths`; ``"auto"`` lets the planner pick.
     memory_limit : int, optional
         Host bytes the computation may add; default :data:`HOST_HEADROOM` of
-        :func:`host_memory_available`.
+        :func:`host_memory_available` (the least of the available memory, the
+        ``ulimit -v`` / ``ulimit -d`` headroom and the control group's limit).
     device_memory_limit : int, optional
         GPU bytes; default 85% of :func:`device_memory_available` (GPU only).
     nnz : int, optional
@@ -459,13 +720,23 @@ def plan(
         The caller already holds the result buffer in memory (``out=``).
     out_on_disk : bool
         The result goes to a ``numpy.memmap`` (the sparse route writes it row
-        by row without holding it in memory).
+        by row without holding it in memory; the mapping must still fit the
+        address-space limit, ``ulimit -v``, when one is set).
     lower_dtype : bool
         A given float64 may be lowered to an exact float32 when it does not
         fit; ``False`` keeps it (float32 is then only named as an alternative).
     routes : tuple of str
         The routes the caller can run (:func:`apsp.shortest_paths` runs the
         dense and streaming ones; ``nnz`` then only informs the messages).
+    sparse_rate : float, optional
+        Arcs (plus vertices) per second the sparse route's searches scan on
+        this graph, all cores together, when the caller measured it (the
+        speed of a search depends on the graph); default :data:`SPARSE_RATE`
+        or :data:`BFS_RATE` per core.
+    path_arcs : int, optional
+        Arcs of the longest shortest path, known or estimated: repeated
+        squaring's estimate then counts :func:`squarings` for it rather than
+        the most, ``ceil(log2 n)``.
 
     Returns
     -------
@@ -489,22 +760,31 @@ def plan(
     n = int(n)
     if device not in ("cpu", "gpu"):
         raise SemiringError(f"device must be 'cpu' or 'gpu' here, got {device!r}")
-    host = _limit("memory_limit", memory_limit)
-    if host is None:
-        host = int(HOST_HEADROOM * host_memory_available())
+    host, host_note = memory_budget(memory_limit)
     dev_budget = _limit("device_memory_limit", device_memory_limit)
     if device == "gpu" and dev_budget is None:
         dev_budget = int(0.85 * device_memory_available())
+    room = memory_limits().get("address_space")  # a memory-mapped result needs address space, not memory
+    mappable = None if room is None else int(HOST_HEADROOM * room)
     dtypes = _dtypes(dtype, exact_float32 and (lower_dtype or dtype is None))
+    if sparse_rate is not None and (isinstance(sparse_rate, bool) or not isinstance(sparse_rate, numbers.Real)
+                                    or not sparse_rate > 0):
+        raise SemiringError(f"sparse_rate must be a positive number of arcs per second, got {sparse_rate!r}")
+    if path_arcs is not None and (isinstance(path_arcs, bool) or not isinstance(path_arcs, numbers.Integral)
+                                  or path_arcs < 0):
+        raise SemiringError(f"path_arcs must be a non-negative integer, got {path_arcs!r}")
     cands = [(p, ok) for p, ok in _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host,
-                                              dev_budget, result_allocated, out_on_disk) if p.route in routes]
+                                              dev_budget, result_allocated, out_on_disk, semiring, mappable,
+                                              sparse_rate, path_arcs)
+             if p.route in routes]
     fitting = [p for p, ok in cands if ok]
     if fitting:
         # a given dtype is kept whenever one of its routes fits
         pool = [p for p in fitting if dtype is None or p.dtype == dtypes[0]] or fitting
         order = {r: i for i, r in enumerate(ROUTES)}
         return min(pool, key=lambda p: (p.est_seconds, order[p.route]))
-    raise _refusal(n, semiring, cands, host, dev_budget, device, nnz, weighted, exact_float32)
+    raise _refusal(n, semiring, cands, host, host_note, dev_budget, device, nnz, weighted, exact_float32, mappable,
+                   sparse_rate)
 
 
 def _limit(name: str, value) -> int | None:
@@ -527,14 +807,19 @@ def _dtypes(dtype, exact_float32: bool) -> list[np.dtype]:
     return [dt]
 
 
-def _refusal(n, semiring, cands, host, dev_budget, device, nnz, weighted, exact_float32) -> PlanError:
+def _refusal(n, semiring, cands, host, host_note, dev_budget, device, nnz, weighted, exact_float32,
+             mappable=None, sparse_rate=None) -> PlanError:
     best = min((p for p, _ in cands), key=lambda p: p.est_host_bytes)
     dt = np.dtype(best.dtype)
     gpu = f" and {_size(dev_budget)} of GPU memory" if device == "gpu" else ""
+    why = "" if host_note == "memory_limit" else f" ({host_note})"
+    unmappable = mappable is not None and n * n * dt.itemsize > mappable
+    mapped = (f"; a result mapped from disk needs address space, and {_size(mappable)} of it is left (ulimit -v)"
+              if unmappable and any(p.route == "sparse" and "disk" in p.reason for p, _ in cands) else "")
     lines = [
         f"the all-pairs result over {semiring} ({n:,} x {n:,} {dt.name} = {_size(n * n * dt.itemsize)}) "
-        f"does not fit: {_size(host)} of host memory{gpu} available; the least any route needs is "
-        f"{_size(best.est_host_bytes)} ({best.route}, ~{_duration(best.est_seconds)})",
+        f"does not fit: {_size(host)} of host memory{gpu} available{why}; the least any route needs is "
+        f"{_size(best.est_host_bytes)} ({best.route}, ~{_duration(best.est_seconds)}){mapped}",
         "alternatives:",
     ]
     alts = []
@@ -547,9 +832,12 @@ def _refusal(n, semiring, cands, host, dev_budget, device, nnz, weighted, exact_
                 f"({_size(n * (dt.itemsize + 4))} per source row)")
     alts.append("a disk-backed result: graphs.all_pairs_shortest_paths(G, out=numpy.lib.format.open_memmap("
                 f"'D.npy', mode='w+', dtype='{dt.name}', shape=({n}, {n}))), written row by row"
-                + (f" (~{_duration(sparse_seconds(n, nnz, weighted))})" if nnz is not None else ""))
+                + (f" (~{_duration(sparse_seconds(n, nnz, weighted, rate=sparse_rate))})" if nnz is not None else "")
+                + (f"; not under this ulimit -v: mapping it takes {_size(n * n * dt.itemsize)} of address space"
+                   if unmappable else ""))
     if device == "cpu":
-        alts.append(f"a GPU: device='gpu' (~{_duration(dense_seconds(n, np.float32, 'gpu'))} in float32; "
+        alts.append(f"a GPU: device='gpu' (~{_duration(dense_seconds(n, np.float32, 'gpu', calibrate=False))} "
+                    "in float32; "
                     "streams from host memory when the device is too small)")
     alts.append("a larger budget, if you know better: memory_limit=<bytes>")
     lines += [f"  - {a}" for a in alts]

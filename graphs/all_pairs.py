@@ -47,6 +47,8 @@ def plan_all_pairs(
     memory_limit: int | None = None,
     method: str = "auto",
     on_disk: bool = False,
+    sparse_rate: float | None = None,
+    path_arcs: int | None = None,
 ) -> Plan:
     """The :class:`apsp.Plan` :func:`all_pairs_shortest_paths` would follow for ``G``.
 
@@ -66,6 +68,10 @@ def plan_all_pairs(
         forces the dense route).
     on_disk : bool
         The result will be a ``numpy.memmap`` (when ``out`` is not given yet).
+    sparse_rate, path_arcs : optional
+        Measurements of this graph that sharpen the time estimates
+        (:func:`apsp.plan`): the sparse route's searches' arcs per second,
+        the arcs of its longest shortest path.
 
     Returns
     -------
@@ -89,7 +95,7 @@ def plan_all_pairs(
         G.n, dtype, "min_plus", device=device, method=method, memory_limit=memory_limit,
         nnz=G.nnz if method == "auto" else None, weighted=G.weights is not None, exact_float32=info["float32_exact"],
         result_allocated=out is not None and not isinstance(out, np.memmap),
-        out_on_disk=on_disk or isinstance(out, np.memmap),
+        out_on_disk=on_disk or isinstance(out, np.memmap), sparse_rate=sparse_rate, path_arcs=path_arcs,
     )
 
 

@@ -22,17 +22,18 @@ Weights and infinities
 Sizes
     :func:`check_size` checks a vertex count before anything of that size is
     allocated: at most :data:`INDEX_LIMIT` vertices, and the CSR arrays must fit
-    in the machine's memory (``/proc/meminfo``'s ``MemAvailable``, else the
-    physical memory from ``os.sysconf``).
+    in the memory this process may use (:func:`available_memory`, which is
+    :func:`apsp.memory.usable_memory`: the least of the available memory, the
+    ``ulimit -v`` / ``ulimit -d`` headroom and the control group's limit).
 """
 
 from __future__ import annotations
 
 import operator
-import os
 
 import numpy as np
 
+from apsp.memory import usable_memory as available_memory
 from semiring.backend import array_module
 from semiring.errors import DTypeError, InvalidEntryError
 
@@ -143,27 +144,6 @@ def check_ids(name: str, ids, n: int | None):
     return ids
 
 
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation: ``MemAvailable`` of ``/proc/meminfo``,
-    else the physical memory (``os.sysconf``), else None when neither can be read.
-
-    >>> m = available_memory()
-    >>> m is None or m > 0
-    True
-    """
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def csr_bytes(n: int, m: int, weight_itemsize: int = 8) -> int:
     """Bytes a CSR of ``n`` vertices and ``m`` arcs needs while it is built from COO.
 
@@ -192,7 +172,7 @@ def check_size(name: str, n, m: int = 0, weight_itemsize: int = 8, memory: int |
     weight_itemsize : int
         Bytes per weight (0 for an unweighted graph).
     memory : int, optional
-        Bytes available; default :func:`available_memory`.
+        Bytes available; default :func:`available_memory` (:func:`apsp.memory.usable_memory`).
 
     Returns
     -------
