@@ -1,7 +1,6 @@
 """Floyd-Warshall closure of one small dense block (Numba): the kernel template.
 
-A *template* in the sense of :mod:`semiring._cpu.specialize`:
-:func:`semiring.dispatch.cpu_kernels` writes a copy per semiring family and
+A *template*: :func:`semiring.kernels.cpu_kernels` writes a copy per semiring family and
 dtype with the ``# @ADD`` and ``# @MUL`` lines replaced, and Numba caches the
 compiled kernels beside that copy.  This is the base case of R-Kleene and the
 diagonal phase of blocked Floyd-Warshall; the O(n^3) work of those algorithms
@@ -27,8 +26,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from semiring._cpu.scalar_ops import _min as add  # @ADD
-from semiring._cpu.scalar_ops import _plus_float as mul  # @MUL
+from semiring.cpu_ops import template_add as add  # @ADD
+from semiring.cpu_ops import template_mul as mul  # @MUL
 
 
 @njit(cache=True, nogil=True)

@@ -1,7 +1,6 @@
 """Predecessors from finished ``min_plus`` distances, by last hops (Numba): the kernel template.
 
-A *template* in the sense of :mod:`semiring._cpu.specialize`:
-:func:`semiring.dispatch.cpu_kernels` writes a copy per dtype with the
+A *template*: :func:`semiring.kernels.cpu_kernels` writes a copy per dtype with the
 ``# @MUL`` line replaced by the semiring's saturating ``mul`` (so that every sum
 here is computed exactly as the closure computes it), and Numba caches the
 compiled kernels beside that copy.  :mod:`apsp.last_hop` drives these
@@ -23,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from semiring._cpu.scalar_ops import _min as add  # @ADD  # noqa: F401
-from semiring._cpu.scalar_ops import _plus_float as mul  # @MUL
+from semiring.cpu_ops import template_add as add  # @ADD  # noqa: F401
+from semiring.cpu_ops import template_mul as mul  # @MUL
 
 
 @njit(cache=True, nogil=True)

@@ -105,6 +105,9 @@ def _check_input(W, S: Semiring, predecessors: bool, method: str) -> None:
             "I (+) A (+) A^2 (+) ... need not converge (for plus_times with spectral radius < 1 "
             "it is inv(I - A): use numpy.linalg.solve)"
         )
+    why = S.closure_obstacle()  # e.g. a mul without a two-sided identity: semiring.families.Capabilities
+    if why is not None:
+        raise UnsupportedOperationError(why)
     if predecessors and not S.selective:
         raise UnsupportedOperationError(
             f"predecessors=True needs a selective add (min, max, or); {S.name} combines values"
@@ -691,4 +694,3 @@ def minimax_paths(C, method: str = "auto", **kwargs: Any):
     np.float64(3.0)
     """
     return shortest_paths(C, method, semiring=sr.min_max, **kwargs)
-

@@ -6,7 +6,7 @@ blocked Floyd-Warshall closes its diagonal blocks; both call
 
 * CPU, semiring with Numba scalar ops: the Floyd-Warshall template
   :mod:`apsp._fw_template`, specialised to the semiring and dtype by
-  :func:`semiring.dispatch.cpu_kernels` and run on a contiguous copy of the
+  :func:`semiring.kernels.cpu_kernels` and run on a contiguous copy of the
   block (the copy is ``b^2`` work against the kernel's ``b^3``);
 * GPU (CuPy): the one-CTA CUDA kernel of :mod:`apsp.cuda.fw_kernels`;
 * anything else (custom semirings without Numba ops): the vectorised reference
@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from semiring.backend import is_cupy_array
-from semiring.dispatch import cpu_kernels, cpu_scalar_ops, sentinels
+from semiring.kernels import cpu_kernels, cpu_scalar_ops, is_cupy_array, sentinels
 
 from .fw import floyd_warshall_inplace
 

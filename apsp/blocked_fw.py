@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from semiring.dispatch import cpu_kernels, cpu_scalar_ops, sentinels
+from semiring.kernels import cpu_kernels, cpu_scalar_ops, sentinels
 
 from .fw import floyd_warshall_panel_inplace
 

@@ -69,7 +69,7 @@ from semiring.validate import check_array, check_matrix
 
 from .arguments import as_count
 from .errors import NegativeCycleError
-from .exact_integers import ADDITIVE_FAMILIES, sums_may_leave_int32
+from .exact_integers import sums_may_leave_int32
 from .matrix_input import matrix_source
 from .negative_cycle import raise_for_cycle
 from .tile_schedule import (
@@ -145,11 +145,9 @@ def _check_semiring(S: "Semiring", predecessors: bool, method: str) -> None:
             f"on a Dask cluster the closure runs blocked Floyd-Warshall: use method='auto' or "
             f"'blocked-fw', got {method!r}"
         )
-    if not S.idempotent:
-        raise UnsupportedOperationError(
-            f"the closure over {S.name} is not computed here: its add is not idempotent, so "
-            "I (+) A (+) A^2 (+) ... need not converge"
-        )
+    why = S.closure_obstacle()  # not idempotent, not distributive, or no identity: semiring.families.Capabilities
+    if why is not None:
+        raise UnsupportedOperationError(why)
     if predecessors and not S.selective:
         raise UnsupportedOperationError(f"predecessors=True needs a selective add (min, max, or); {S.name} combines values")
 
@@ -195,7 +193,7 @@ def _input(W, S: "Semiring", dtype) -> _Input:
 
 def _wide_int32(inp: _Input, S: "Semiring", client, tiles) -> bool:
     """Whether an int32 closure must run in int64 (:mod:`apsp.exact_integers`), decided on the client."""
-    if inp.dtype != np.int32 or S.family not in ADDITIVE_FAMILIES or inp.n < 2:
+    if inp.dtype != np.int32 or not S.capabilities.mul_is_plus or inp.n < 2:
         return False
     if inp.kind == "dense" and inp.data.dtype == np.int32:
         return sums_may_leave_int32(inp.data, S)

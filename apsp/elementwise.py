@@ -4,7 +4,7 @@ The vectorised algorithms (the reference Floyd-Warshall, the negative-cycle
 search) combine whole rows and matrices.  Floats and Booleans use the
 semiring's ufuncs directly (bit-identical to the kernels); built-in integer
 semirings go through the saturating scalar functions of
-:mod:`semiring._cpu.scalar_ops` (on the CPU) or the validated
+:func:`semiring.kernels.cpu_scalar_ops` (on the CPU) or the validated
 :meth:`Semiring.add` / :meth:`Semiring.mul` (on the GPU), so an integer sum
 saturates at the infinity sentinels instead of wrapping around.
 
@@ -13,7 +13,7 @@ that IEEE arithmetic makes NaN is the semiring ``zero``.  Inputs hold no NaN
 and not the infinity that would meet the zero, but a sum that overflows can
 create it (``-1e308 + -1e308 = -inf`` in ``min_plus``), and ``-inf + inf`` must
 then mean "no path" (``+inf``), which is what the kernels do: their ``add``
-skips a NaN candidate (:mod:`semiring._cpu.scalar_ops`).  Without the rule,
+skips a NaN candidate (:mod:`semiring.families`).  Without the rule,
 ``numpy.minimum`` would carry the NaN into the result.
 """
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from semiring.dispatch import cpu_scalar_ops, sentinels
+from semiring.kernels import cpu_scalar_ops, elementwise_apply, sentinels
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -56,12 +56,10 @@ def elementwise_ops(S: "Semiring", xp, dtype) -> tuple[Op, Op]:
         return S.add, S.mul
     ops = cpu_scalar_ops(S, dtype)
     lo, hi = sentinels(dtype)
-    from semiring._cpu.elementwise import apply
-
     def make(op):
         def f(X, Y):
             shape = np.broadcast_shapes(np.shape(X), np.shape(Y))
-            return apply(op, X, Y, np.empty(shape, dtype=dtype), lo, hi)
+            return elementwise_apply(op, X, Y, np.empty(shape, dtype=dtype), lo, hi)
 
         return f
 

@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from semiring.backend import array_module
-from semiring.int_range import padding_value
+from semiring.families import FAMILIES
+from semiring.kernels import PLAIN_DTYPES, array_module, padding_value
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 __all__ = ["ADDITIVE_FAMILIES", "sums_may_leave_int32", "widen", "narrow", "plain_infinity", "lower_infinity",
            "restore_infinity"]
 
-#: The families whose products are sums (the others never leave the input's values, or multiply).
-ADDITIVE_FAMILIES = ("min_plus", "max_plus")
+#: The built-in families whose products are sums (capability ``mul_is_plus``; the others never
+#: leave the input's values, or multiply).
+ADDITIVE_FAMILIES = tuple(name for name, f in FAMILIES.items() if f.capabilities.mul_is_plus)
 _I32 = np.iinfo(np.int32)
 _I64 = np.iinfo(np.int64)
 _ROWS = 1024  # rows scanned at a time: bounded temporary memory
@@ -55,7 +56,8 @@ _ROWS = 1024  # rows scanned at a time: bounded temporary memory
 def sums_may_leave_int32(W, S: "Semiring") -> bool:
     """Whether a closure of the int32 matrix ``W`` over ``S`` may form a sum that reaches a sentinel.
 
-    ``False`` for other dtypes and families.  One pass over ``W`` (row slabs on
+    ``False`` for other dtypes, and for semirings whose products are not sums
+    (capability ``mul_is_plus``).  One pass over ``W`` (row slabs on
     the CPU; two fused reductions on the GPU).
 
     Examples
@@ -65,7 +67,7 @@ def sums_may_leave_int32(W, S: "Semiring") -> bool:
     >>> sums_may_leave_int32(W, min_plus), sums_may_leave_int32(W // 2, min_plus)
     (True, False)
     """
-    if np.dtype(W.dtype) != np.int32 or S.family not in ADDITIVE_FAMILIES or W.shape[0] < 2:
+    if np.dtype(W.dtype) != np.int32 or not S.capabilities.mul_is_plus or W.shape[0] < 2:
         return False
     n = W.shape[0]
     ext = masked_extremes(W, (int(_I32.max), int(_I32.min)))
@@ -157,7 +159,9 @@ def _reduction(op: str, dtype: str):
 def plain_infinity(W, S: "Semiring") -> int | None:
     """The stand-in ``P`` for ``+inf`` that lets a ``min_plus`` closure of ``W`` run on plain sums, or None.
 
-    Applies to int32 / int64 ``min_plus`` matrices whose finite entries are all
+    Applies to int32 / int64 matrices of a semiring whose capabilities say
+    ``plain_sums`` (``min_plus``: ``add`` keeps minima, ``+inf`` absorbs in the
+    sums, so a large finite stand-in behaves like it) whose finite entries are all
     non-negative and whose longest possible shortest path, ``(n - 1) * max``,
     stays below ``P = (iinfo.max - 1) // 2`` (:func:`semiring.int_range.padding_value`).
     One pass over ``W``, in slabs of rows.
@@ -173,7 +177,7 @@ def plain_infinity(W, S: "Semiring") -> int | None:
     True
     """
     dtype = np.dtype(W.dtype)
-    if S.family != "min_plus" or dtype not in (np.dtype(np.int32), np.dtype(np.int64)) or W.shape[0] < 2:
+    if not S.capabilities.plain_sums or dtype not in PLAIN_DTYPES or W.shape[0] < 2:
         return None
     ext = masked_extremes(W, (int(np.iinfo(dtype).max),))
     stand_in = padding_value(dtype)  # (iinfo.max - 1) // 2: twice it does not wrap

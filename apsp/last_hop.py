@@ -72,8 +72,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from semiring.dispatch import cpu_kernels, cpu_scalar_ops, sentinels
-from semiring.int_range import PLAIN_DTYPES, PLAIN_FAMILIES, operand_extremes, plain_sums_exact
+from semiring.kernels import (
+    PLAIN_DTYPES,
+    cpu_kernels,
+    cpu_scalar_ops,
+    operand_extremes,
+    plain_sums_exact,
+    run_rows,
+    sentinels,
+)
 
 from .predecessors import PRED_DTYPE
 
@@ -88,7 +95,7 @@ QUALIFY_ULPS = 4
 
 
 def applies(S: "Semiring", D) -> bool:
-    """Whether :func:`last_hop_predecessors` handles ``S`` and ``D`` (built-in ``min_plus``, NumPy).
+    """Whether :func:`last_hop_predecessors` handles ``S`` and ``D`` (capability ``has_last_hop``: ``min_plus``; NumPy).
 
     >>> from semiring import min_plus, max_min
     >>> applies(min_plus, np.zeros((2, 2))), applies(max_min, np.zeros((2, 2)))
@@ -96,7 +103,7 @@ def applies(S: "Semiring", D) -> bool:
     """
     return (
         isinstance(D, np.ndarray)
-        and S.family == "min_plus"
+        and S.capabilities.has_last_hop
         and D.dtype.kind in "fi"
         and cpu_scalar_ops(S, D.dtype) is not None
     )
@@ -165,8 +172,6 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
            [-1, -1,  1],
            [-1, -1, -1]], dtype=int32)
     """
-    from semiring._cpu.threads import run_rows
-
     n = D.shape[0]
     P = np.empty((n, n), dtype=PRED_DTYPE) if out is None else out
     if n == 0:
@@ -186,7 +191,7 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
 
     run_rows(bound, n, n * n * 8, align=1)
     T = threshold_in(np.maximum.reduce([p[0] for p in parts]), D.dtype)
-    if D.dtype in PLAIN_DTYPES and S.family in PLAIN_FAMILIES:
+    if D.dtype in PLAIN_DTYPES and S.capabilities.plain_sums:
         # no sentinel anywhere and no sum near the range's ends (a complete graph): plain sums are
         # the saturating ones (semiring.int_range), and the scan runs on vpaddd instead
         if plain_sums_exact(*operand_extremes(D), min(int(W.min()), int(T.min())),

@@ -178,7 +178,7 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
 
 def _forest_arcs_cpu(G: Graph) -> np.ndarray:
     """Arc ids (sorted, int64) of the minimum spanning forest: Boruvka rounds on the CPU."""
-    from semiring._cpu.threads import num_threads, run_rows
+    from semiring.kernels import num_threads, run_rows
 
     n = G.n
     if G.weights is None or K.all_equal(G.weights):  # all ties: Kruskal in CSR order, no sort, one pass

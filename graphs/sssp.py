@@ -412,7 +412,7 @@ def _over_sources(kernel, k: int, nnz: int) -> None:
     in a small component settles few vertices), so the rows go out in several
     chunks per thread rather than one fixed share each.
     """
-    from semiring._cpu.threads import run_chunks
+    from semiring.kernels import run_chunks
 
     run_chunks(kernel, k, work=k * (nnz + 1) * 8)
 

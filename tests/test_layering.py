@@ -1,13 +1,22 @@
-"""The import contract of the code base, checked by import-linter.
+"""The import contract of the code base, checked by import-linter and by a walk of every module's syntax tree.
 
 ``pyproject.toml`` declares two contracts (``[tool.importlinter]``): imports only
 go down the layers ``graphs -> apsp -> semiring``, and no package has an import
-cycle between its modules.  CI runs ``lint-imports``; these tests run the same
-check and show that it fails when an upward import or a cycle is added.
+cycle between its modules, imports under ``if TYPE_CHECKING:`` included.  CI
+runs ``lint-imports``; these tests run the same check and show that it fails
+when an upward import or a cycle is added.
+
+A third rule has no import-linter contract: ``apsp`` and ``graphs`` reach
+``semiring`` only through its public modules (:mod:`semiring.kernels`,
+:mod:`semiring.cuda_kernels`, :mod:`semiring.cpu_ops` for the kernels), never
+a private one (:func:`semiring_private`).  :func:`private_semiring_imports`
+walks the syntax tree of every module, so imports inside functions and under
+``if TYPE_CHECKING:`` count too.
 """
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -17,6 +26,58 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("semiring", "apsp", "graphs")
+
+#: Modules of ``semiring`` that are private though their names do not start with ``_``: the CUDA
+#: package and the dispatchers and engines behind the public functions.
+SEMIRING_INTERNAL = frozenset({"cuda", "dispatch", "sparse_dispatch", "generic", "batched", "einsum_engine"})
+
+
+def semiring_private(module: str) -> bool:
+    """Whether the dotted name ``module`` is private to ``semiring`` (a module, or a name imported from one).
+
+    Private: any part after ``semiring`` that starts with ``_`` (``semiring._cpu``,
+    ``semiring.kernels._helper``), and the modules of :data:`SEMIRING_INTERNAL` with
+    everything below them.
+
+    >>> semiring_private("semiring._cpu.threads"), semiring_private("semiring.cuda.ops")
+    (True, True)
+    >>> semiring_private("semiring.kernels.run_rows"), semiring_private("semiring.cuda_kernels")
+    (False, False)
+    """
+    parts = module.split(".")
+    if parts[0] != "semiring" or len(parts) < 2:
+        return False
+    return parts[1] in SEMIRING_INTERNAL or any(p.startswith("_") and not p.startswith("__") for p in parts[1:])
+
+
+def _imported_names(node: ast.AST) -> list[str]:
+    """The dotted names an import statement (or an ``importlib.import_module("...")`` call) reaches."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        return [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "import_module"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return [node.args[0].value]
+    return []
+
+
+def private_semiring_imports(root: Path) -> list[str]:
+    """``"apsp/x.py:12 semiring._cpu.threads"`` for every private ``semiring`` name that ``apsp`` or ``graphs`` imports.
+
+    Every node of every module's syntax tree is visited: module level, function
+    bodies, ``if TYPE_CHECKING:`` blocks, and ``importlib.import_module`` calls
+    with a literal name.
+    """
+    found = []
+    for pkg in ("apsp", "graphs"):
+        for path in sorted((root / pkg).rglob("*.py")):
+            tree = ast.parse(path.read_text(), str(path))
+            for node in ast.walk(tree):
+                private = [name for name in _imported_names(node) if semiring_private(name)]
+                if private:
+                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno} {private[0]}")
+    return found
 
 pytest.importorskip("importlinter")
 
@@ -74,3 +135,49 @@ def test_a_module_cycle_breaks_the_acyclic_contract(tree: Path):
     assert run.returncode == 1
     assert "No cycles are allowed in semiring.\n" in run.stdout
     assert ".core -> .dense" in run.stdout or ".dense -> .core" in run.stdout
+
+
+def test_apsp_and_graphs_import_no_private_semiring_module():
+    assert private_semiring_imports(ROOT) == []
+
+
+def test_a_private_semiring_import_is_found_wherever_it_hides(tree: Path):
+    with open(tree / "apsp" / "errors.py", "a") as f:
+        f.write("\n\ndef _planted():\n    from semiring._cpu.threads import run_rows\n\n    return run_rows\n")
+    with open(tree / "graphs" / "errors.py", "a") as f:
+        f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from semiring.dispatch import sentinels\n")
+    with open(tree / "graphs" / "validate.py", "a") as f:
+        f.write("\n\ndef _planted():\n    import importlib\n\n    return importlib.import_module('semiring.cuda.ops')\n")
+    with open(tree / "apsp" / "fw.py", "a") as f:
+        f.write("\nfrom semiring import _cpu  # planted\n")
+    found = private_semiring_imports(tree)
+    assert any(x.startswith("apsp/errors.py:") and x.endswith(" semiring._cpu.threads") for x in found), found
+    assert any(x.startswith("graphs/errors.py:") and x.endswith(" semiring.dispatch") for x in found), found
+    assert any(x.startswith("graphs/validate.py:") and x.endswith(" semiring.cuda.ops") for x in found), found
+    assert any(x.startswith("apsp/fw.py:") and x.endswith(" semiring._cpu") for x in found), found
+    assert len(found) == 4, found
+
+
+def _count_type_checking_imports(tree: Path) -> None:
+    """Make the copy's import-linter contracts count imports under ``if TYPE_CHECKING:`` too."""
+    toml = tree / "pyproject.toml"
+    text = toml.read_text().replace("exclude_type_checking_imports = true", "exclude_type_checking_imports = false")
+    assert "exclude_type_checking_imports = false" in text
+    toml.write_text(text)
+
+
+def test_the_contracts_hold_counting_type_checking_imports(tree: Path):
+    _count_type_checking_imports(tree)
+    run = lint_imports(tree)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 kept, 0 broken" in run.stdout
+
+
+def test_a_cycle_through_type_hints_breaks_the_acyclic_contract(tree: Path):
+    # semiring.core imports semiring.dense; a type-hint import of core from dense closes a cycle.
+    with open(tree / "semiring" / "dense.py", "a") as f:
+        f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .core import Semiring  # planted\n")
+    _count_type_checking_imports(tree)
+    run = lint_imports(tree)
+    assert run.returncode == 1
+    assert "No cycles are allowed in semiring.\n" in run.stdout

@@ -2,7 +2,7 @@
 
 Loaded with :class:`cupy.RawModule` from source generated per semiring and
 dtype (the semiring's ``add`` / ``mul`` as the inline device functions of the
-GEMM engine, :func:`semiring.cuda.ops.spec_for` and ``scalar_ops.cuh``:
+GEMM engine, :func:`semiring.cuda_kernels.spec_for` and ``scalar_ops.cuh``:
 integer sums saturate at the infinity sentinels exactly as the CPU kernels of
 :mod:`semiring._cpu.scalar_ops`), compiled by NVRTC once per process and
 cached by CuPy on disk.
@@ -31,8 +31,7 @@ from typing import TYPE_CHECKING
 import cupy
 import numpy as np
 
-from semiring.cuda.compile import build_module, source_of, spec_defines
-from semiring.cuda.ops import spec_for
+from semiring.cuda_kernels import build_module, source_of, spec_defines, spec_for
 
 from ..fw import floyd_warshall_inplace, floyd_warshall_panel_inplace
 
@@ -47,7 +46,7 @@ TILE = 128
 def semiring_device_functions(S: "Semiring", dtype) -> str | None:
     """CUDA C source defining ``T``, ``SR_ZERO``, ``sr_add(a, b)`` and ``sr_mul(a, b)`` for ``S`` in ``dtype``.
 
-    Uses the GEMM engine's own expressions (:func:`semiring.cuda.ops.spec_for`
+    Uses the GEMM engine's own expressions (:func:`semiring.cuda_kernels.spec_for`
     and ``scalar_ops.cuh``), so the base kernels and the GEMM agree to the bit;
     ``None`` when ``S`` has neither a built-in family nor CUDA expressions.
     """

@@ -27,17 +27,30 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import cupy
 import numpy as np
 
 from semiring.int_range import sums_known_in_range
 
-if TYPE_CHECKING:
-    from ..closure_state import Job
+__all__ = ["GRAPH_MAX", "closure_via_graph", "clear", "capture", "ClosureJob"]
 
-__all__ = ["GRAPH_MAX", "closure_via_graph", "clear", "capture"]
+
+class ClosureJob(Protocol):
+    """What the replay reads of a closure job, an :class:`apsp.closure_state.Job`.
+
+    Named here rather than imported: ``closure_state`` reaches this package
+    through the base case (:mod:`apsp.base_case`), so importing it back, even for
+    type hints, would close an import cycle.
+    """
+
+    D: Any
+    S: Any
+    base_size: int
+    progress: Any
+
+    def detached(self, X) -> ClosureJob: ...
 
 #: Largest diagonal block replayed from a graph (its scratch holds ``GRAPH_MAX^2`` entries).
 GRAPH_MAX = 2048
@@ -46,13 +59,13 @@ _CACHE: OrderedDict = OrderedDict()
 _FAILED = object()
 
 #: ``close(job)``: replace the whole ``job.D`` by its closure, in place.
-WholeClosure = Callable[["Job"], None]
+WholeClosure = Callable[[ClosureJob], None]
 
 
 class _Captured:
     """A scratch block, the job that works on it, and the graph of its closure."""
 
-    def __init__(self, X, sub: "Job", graph) -> None:
+    def __init__(self, X, sub: ClosureJob, graph) -> None:
         self.X, self.sub, self.graph = X, sub, graph
 
 
@@ -81,7 +94,7 @@ def capture(run: Callable[[], None]):
     return graph
 
 
-def closure_via_graph(job: "Job", r0: int, r1: int, close: WholeClosure) -> None:
+def closure_via_graph(job: ClosureJob, r0: int, r1: int, close: WholeClosure) -> None:
     """Close ``job.D[r0:r1, r0:r1]`` in place, replaying a captured graph when one exists.
 
     Parameters

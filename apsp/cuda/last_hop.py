@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import cupy
 import numpy as np
 
-from semiring.dispatch import sentinels
+from semiring.kernels import sentinels
 
 from ..last_hop import QUALIFY_ULPS, last_hop_predecessors, row_budget, threshold_in
 from ..predecessors import PRED_DTYPE
@@ -221,14 +221,15 @@ def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
 def gpu_applies(S: "Semiring", D) -> bool:
     """Whether :func:`last_hop_predecessors_gpu` handles ``S`` and the CuPy matrix ``D``.
 
-    Built-in ``min_plus`` in a float or signed integer dtype with CUDA expressions.
+    A semiring whose capabilities say ``has_last_hop`` (``min_plus``), in a float or
+    signed integer dtype with CUDA expressions.
 
     >>> import cupy as cp
     >>> from semiring import min_plus, max_plus
     >>> gpu_applies(min_plus, cp.zeros((2, 2))), gpu_applies(max_plus, cp.zeros((2, 2)))
     (True, False)
     """
-    return (isinstance(D, cupy.ndarray) and S.family == "min_plus" and D.dtype.kind in "fi"
+    return (isinstance(D, cupy.ndarray) and S.capabilities.has_last_hop and D.dtype.kind in "fi"
             and semiring_device_functions(S, D.dtype) is not None)
 
 

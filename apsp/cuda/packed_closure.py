@@ -4,7 +4,7 @@ When every finite weight of a ``min_plus`` closure is a non-negative integer
 and no shortest path can reach ``INF = 0x7FFF`` (``(n - 1) * max_w < INF``;
 hop counts of up to 32 767 vertices, weights up to ``32766 / (n - 1)``),
 the closure runs in ``uint16`` lanes on the packed kernel of
-:mod:`semiring.cuda.packed` (one ``VIADDMNMX.U16x2`` per two pairs on
+:func:`semiring.cuda_kernels.packed_matmul_into` (one ``VIADDMNMX.U16x2`` per two pairs on
 Hopper: twice the fp32 and int32 min-plus ceilings).  It is exact there: every
 walk weight below ``INF`` is represented exactly, a sum at or above ``INF``
 stands for ``+inf`` and can never be a shortest distance, so each entry ends at
@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 import cupy
 import numpy as np
 
-from semiring.cuda.compile import build_module
-from semiring.cuda.packed import INF, dpx_native, duplicated, packed_matmul_into
+from semiring.cuda_kernels import PACKED_INF as INF
+from semiring.cuda_kernels import build_module, dpx_native, duplicated, packed_matmul_into
 from semiring.errors import InvalidEntryError
 
 from .graph_replay import capture
@@ -171,7 +171,7 @@ def _extremes(D) -> tuple[float, float, bool] | None:
 def packed_applies(S: "Semiring", D) -> bool:
     """Whether the closure of the CuPy matrix ``D`` over ``S`` may run on packed 16-bit lanes, exactly.
 
-    ``S`` is ``min_plus``; ``D`` holds non-negative integers (any real or signed
+    ``S``'s capabilities say ``packable`` (``min_plus``); ``D`` holds non-negative integers (any real or signed
     integer dtype) or values at or above ``INF`` (``+inf``, the integer sentinel,
     the stand-in of :mod:`apsp.exact_integers`), and :func:`fits` holds for its
     largest entry below ``INF``; plus the :data:`config` switches.  Three fused
@@ -188,7 +188,7 @@ def packed_applies(S: "Semiring", D) -> bool:
     >>> config.mode = "auto"
     """
     n = D.shape[0]
-    if config.mode == "off" or S.family != "min_plus" or D.dtype.kind not in "fi" or n < 2:
+    if config.mode == "off" or not S.capabilities.packable or D.dtype.kind not in "fi" or n < 2:
         return False
     if config.mode == "auto" and (n < config.min_n or not dpx_native()):
         return False

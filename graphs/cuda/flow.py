@@ -37,7 +37,7 @@ import warnings
 import cupy as cp
 import numpy as np
 
-from semiring.cuda.sparse import BLOCK, launch_grid
+from semiring.cuda_kernels import BLOCK, launch_grid
 
 from .._flow_network import FlowResult, check_flow_range, cut_of, flood_from_sink, residual_arrays, to_float
 from ..graph import Graph

@@ -17,9 +17,7 @@ from pathlib import Path
 
 import cupy as cp
 
-from semiring.cuda.compile import build_module, source_of, spec_defines
-from semiring.cuda.ops import KernelSpec
-from semiring.cuda.sparse import BLOCK, launch_grid
+from semiring.cuda_kernels import BLOCK, KernelSpec, build_module, launch_grid, source_of, spec_defines
 
 __all__ = ["module", "chunk_grid", "chunk_lists", "CHUNK"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import cupy as cp
 import numpy as np
 
-from semiring.cuda.sparse import BLOCK, launch_grid
+from semiring.cuda_kernels import BLOCK, launch_grid
 
 from ..graph import Graph
 from . import launch

@@ -20,8 +20,7 @@ import cupy as cp
 import numpy as np
 
 from semiring import min_plus
-from semiring.cuda.ops import spec_for
-from semiring.cuda.sparse import BLOCK, launch_grid
+from semiring.cuda_kernels import BLOCK, launch_grid, spec_for
 from semiring.dtypes import posinf
 
 from ..graph import Graph
