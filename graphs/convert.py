@@ -8,7 +8,8 @@ container module (:mod:`graphs.graph`) holds the container and this one the
 conversions.
 
 The imports go one way, ``graphs.graph -> graphs.convert``: this module never
-imports :mod:`graphs.graph` (only for type hints), so the methods build graphs
+imports :mod:`graphs.graph`, not even for type hints (the constructors return
+``Self``, which is ``Graph`` on ``Graph``), so the methods build graphs
 with ``cls.from_edges`` and read them through the container's own methods
 (``edges``, ``_combined``, ``to``, ``_symmetrized``).  :func:`graphs.as_graph`,
 which picks one of these constructors for an object, lives in
@@ -21,7 +22,7 @@ vertex pair is needed, an unweighted graph converts to boolean data.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self, TypeVar
 
 import numpy as np
 
@@ -36,10 +37,9 @@ from .csr_arrays import row_ids
 from .errors import GraphError
 from .validate import INDEX_LIMIT, cast_weights, check_weights
 
-if TYPE_CHECKING:
-    from .graph import Graph
-
 __all__ = ["GraphConversions", "is_scipy_sparse", "is_cupy_sparse"]
+
+_G = TypeVar("_G", bound="GraphConversions")
 
 
 def is_scipy_sparse(obj: Any) -> bool:
@@ -64,7 +64,7 @@ class GraphConversions:
     """The conversions of :class:`graphs.Graph` to and from other libraries (a mixin; use them on ``Graph``)."""
 
     @classmethod
-    def from_scipy(cls, A, *, directed: bool = True, duplicates: str = "keep") -> "Graph":
+    def from_scipy(cls, A, *, directed: bool = True, duplicates: str = "keep") -> Self:
         """Graph of a square ``scipy.sparse`` (CPU) or ``cupyx.scipy.sparse`` (GPU) matrix.
 
         Every stored entry is an arc, explicit zeros included.  Boolean data
@@ -131,7 +131,7 @@ class GraphConversions:
         return G._symmetrized()
 
     @classmethod
-    def from_dense(cls, D, semiring: Semiring | str = "min_plus", *, directed: bool = True) -> "Graph":
+    def from_dense(cls, D, semiring: Semiring | str = "min_plus", *, directed: bool = True) -> Self:
         """Graph of a dense weight matrix: entries other than the semiring zero are arcs.
 
         ``semiring`` says what "no edge" is (``inf`` for ``min_plus``, ``-inf``
@@ -172,7 +172,7 @@ class GraphConversions:
                                 device="gpu" if xp is not np else "cpu")._symmetrized(S)
 
     @classmethod
-    def from_networkx(cls, nxg, weight: str | None = "weight") -> "Graph":
+    def from_networkx(cls, nxg, weight: str | None = "weight") -> Self:
         """Graph of a NetworkX (Di/Multi)Graph; vertices are numbered in ``nxg.nodes`` order.
 
         Edges without the ``weight`` attribute weigh 1 (NetworkX's convention);
@@ -401,7 +401,7 @@ class GraphConversions:
         return H
 
 
-def _summed(cls, G: "Graph") -> "Graph":
+def _summed(cls: type[_G], G: _G) -> _G:
     """``G`` with each run of parallel arcs replaced by one arc weighing their sum (exact, or an error)."""
     if G.weights is None:
         return G.simplify("lor_land")
