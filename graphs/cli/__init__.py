@@ -13,9 +13,11 @@ allowed; ``--format`` when the extension does not tell) or, with no file,
 generates a seeded road-like network (:func:`graphs.generators.road_network`).
 Vertex ids are 0-based in and out (``--one-based`` for the 1-based ids of
 DIMACS and Matrix Market files).  Output is aligned text, or one JSON object
-with ``--json``.  Exit status: 0 done, 1 the apsp check failed, 2 bad input,
-3 a missing optional dependency (``--device gpu`` without CuPy); shared pieces
-live in :mod:`graphs.cli._common`.
+with ``--json``.  Exit status: 0 done, 1 the apsp check failed, 2 bad input or
+not enough memory, 3 a missing optional dependency (``--device gpu`` without
+CuPy), 130 interrupted; every failure is one message on stderr, never a
+traceback (:func:`graphs.cli._common.failure` maps them).  Shared pieces live
+in :mod:`graphs.cli._common`.
 
 Examples
 --------
@@ -31,7 +33,7 @@ import sys
 from collections.abc import Sequence
 
 from . import apsp, bfs, components, flow, mst, path, sssp
-from ._common import BAD_INPUT, EXIT_CODES, MISSING_DEPENDENCY, MissingDependency
+from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, failure
 from .apsp import run_apsp
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
@@ -80,10 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         The exit status: 0 done, 1 the apsp check failed, 2 bad input (a
-        malformed file, a negative cycle, an unknown vertex: one line on
-        stderr), 3 a missing optional dependency (one line naming what to
-        install).  ``--help``, ``--version`` and argparse's own errors exit
-        through ``SystemExit`` (0 and 2).
+        malformed file, a negative cycle, an unknown vertex) or not enough
+        memory, 3 a missing optional dependency (naming what to install),
+        130 interrupted; the message goes to stderr
+        (:func:`graphs.cli._common.failure`).  ``--help``, ``--version`` and
+        argparse's own errors exit through ``SystemExit`` (0 and 2).
 
     Examples
     --------
@@ -94,15 +97,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return SUBCOMMANDS[args.command].run(args)
-    except MissingDependency as err:
-        print(f"semiring-paths: {err}", file=sys.stderr)
-        return MISSING_DEPENDENCY
-    except ModuleNotFoundError as err:
-        if (err.name or "").split(".")[0] not in ("cupy", "cupyx"):
+    except (KeyboardInterrupt, Exception) as err:
+        mapped = failure(err)
+        if mapped is None:  # a bug: the traceback is what a report needs
             raise
-        print('semiring-paths: this needs CuPy: pip install "semiring-paths[cuda]"', file=sys.stderr)
-        return MISSING_DEPENDENCY
-    except (ValueError, OSError) as err:
-        print(f"semiring-paths: error: {err}", file=sys.stderr)
-        return BAD_INPUT
+        status, message = mapped
+    if status == PIPE_CLOSED:  # nobody reads the output any more: no message, and no error when Python flushes it
+        _silence_stdout()
+    else:
+        print(f"semiring-paths: {'error: ' if status == BAD_INPUT else ''}{message}", file=sys.stderr)
+    return status
 
+
+def _silence_stdout() -> None:
+    """Point stdout at ``/dev/null``, so that the interpreter's final flush of a closed pipe does not fail."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture): nothing to silence
+        pass

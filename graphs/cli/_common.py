@@ -1,7 +1,9 @@
 """What the ``semiring-paths`` subcommands share: exit codes, graph loading, vertex numbering, output.
 
 * exit codes :data:`OK`, :data:`CHECK_FAILED`, :data:`BAD_INPUT`,
-  :data:`MISSING_DEPENDENCY`, and :class:`MissingDependency`;
+  :data:`MISSING_DEPENDENCY`, :data:`INTERRUPTED`, :class:`MissingDependency`,
+  and :func:`failure`, the one place that turns an exception into an exit
+  status and a message;
 * :func:`add_graph_arguments` (the graph file or the generated default,
   ``--format``, ``--device``, ``--json``, vertex numbering) and
   :func:`load_graph`, :func:`resolve_device`;
@@ -14,9 +16,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -28,8 +32,11 @@ __all__ = [
     "CHECK_FAILED",
     "BAD_INPUT",
     "MISSING_DEPENDENCY",
+    "INTERRUPTED",
+    "PIPE_CLOSED",
     "EXIT_CODES",
     "MissingDependency",
+    "failure",
     "cupy_installed",
     "resolve_device",
     "add_graph_arguments",
@@ -46,18 +53,106 @@ OK = 0
 CHECK_FAILED = 1
 BAD_INPUT = 2
 MISSING_DEPENDENCY = 3
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a job stopped by Ctrl-C
+PIPE_CLOSED = 141  # 128 + SIGPIPE: the reader of the output went away (| head)
 EXIT_CODES = """exit status:
-  0  done (and, for apsp, the check against SciPy passed)
-  1  apsp: the check against SciPy failed
-  2  bad input: unreadable or malformed file, bad option, negative cycle, unknown vertex
-  3  an optional dependency or device is missing (--device gpu without CuPy or a CUDA GPU)"""
+    0  done (apsp: the check against SciPy passed, or it was skipped or shortened and the output says why)
+    1  apsp: the check against SciPy failed
+    2  bad input or does not fit: unreadable or malformed file, bad option, negative cycle, unknown vertex,
+       not enough memory (the plan's refusal, printed before the work starts, or an allocation that failed)
+    3  an optional dependency or device is missing (--device gpu without CuPy or a CUDA GPU, a library
+       that cannot be loaded)
+  130  interrupted (Ctrl-C)"""
 
 DEFAULT_N = 3000
+#: Peak bytes per vertex of generating the default road network (1,000,000 vertices peaked at 780 MB).
+GENERATOR_BYTES_PER_VERTEX = 800
+#: How libraries that raise a RuntimeError say that memory ran out (qhull, CUDA, ...).
+OUT_OF_MEMORY = re.compile(r"(insufficient|out of|not enough|cannot allocate|failed to allocate) memory|"
+                           r"memory ?allocation|failed to map segment", re.IGNORECASE)
 ONE_BASED_FORMATS = ("dimacs", "mtx")
 
 
 class MissingDependency(RuntimeError):
     """An optional dependency (or the device it drives) is not there; the message says what to install."""
+
+
+def failure(err: BaseException) -> tuple[int, str] | None:
+    """The exit status and message of a subcommand that raised ``err``; ``None`` for a bug (let it show).
+
+    Every way a run can fail for reasons outside the program maps here, so
+    that the user gets one message and a status, never a traceback:
+
+    * ``KeyboardInterrupt``: :data:`INTERRUPTED`;
+    * :class:`MissingDependency`, a missing CuPy, a module or shared library
+      that cannot be loaded, a CUDA driver or device error:
+      :data:`MISSING_DEPENDENCY`;
+    * ``MemoryError`` (NumPy's ``_ArrayMemoryError``, CuPy's
+      ``OutOfMemoryError``), ``OSError`` ``ENOMEM`` (a failed ``mmap``), an
+      ``ImportError`` "failed to map segment" (no address space left to load
+      a library), a ``RuntimeError`` that says memory ran out (qhull's, CUDA's:
+      :data:`OUT_OF_MEMORY`): :data:`BAD_INPUT`, the message says how much
+      memory this process may use now and which limit binds;
+    * file errors (missing, unreadable, a directory, a full disk) and every
+      ``ValueError`` (malformed files, bad options, unknown vertices,
+      :class:`apsp.PlanError`, :class:`apsp.NegativeCycleError`):
+      :data:`BAD_INPUT`;
+    * ``BrokenPipeError`` (the output's reader closed it): :data:`PIPE_CLOSED`,
+      no message.
+
+    Examples
+    --------
+    >>> failure(FileNotFoundError(2, "No such file or directory", "g.gr"))
+    (2, "cannot open 'g.gr': No such file or directory")
+    >>> failure(KeyboardInterrupt())
+    (130, 'interrupted')
+    >>> failure(ZeroDivisionError()) is None
+    True
+    """
+    if isinstance(err, KeyboardInterrupt):
+        return INTERRUPTED, "interrupted"
+    if isinstance(err, MissingDependency):
+        return MISSING_DEPENDENCY, str(err)
+    if isinstance(err, BrokenPipeError):
+        return PIPE_CLOSED, ""
+    text = str(err)
+    if isinstance(err, ImportError):
+        if OUT_OF_MEMORY.search(text):
+            return BAD_INPUT, _out_of_memory(f"a library could not be loaded ({text})")
+        if (err.name or "").split(".")[0] in ("cupy", "cupyx", "cupy_backends"):
+            return MISSING_DEPENDENCY, 'this needs CuPy: pip install "semiring-paths[cuda]"'
+        if isinstance(err, ModuleNotFoundError):
+            return MISSING_DEPENDENCY, f"a module is missing: {text} (install or reinstall semiring-paths)"
+        return MISSING_DEPENDENCY, f"a library could not be loaded: {text}"
+    if isinstance(err, MemoryError):
+        return BAD_INPUT, _out_of_memory(text or "an allocation failed")
+    if isinstance(err, RuntimeError) and OUT_OF_MEMORY.search(text):
+        return BAD_INPUT, _out_of_memory(text.strip().splitlines()[0])
+    if type(err).__name__ in ("CUDARuntimeError", "CUDADriverError"):  # CuPy's, named without importing CuPy
+        return MISSING_DEPENDENCY, f"the GPU cannot be used: {text}"
+    if isinstance(err, OSError):
+        if err.errno == errno.ENOMEM:
+            return BAD_INPUT, _out_of_memory(text)
+        if err.errno == errno.ENOSPC:
+            return BAD_INPUT, f"no space left on the device writing {err.filename or 'the output'}"
+        if err.filename is not None and err.strerror:
+            return BAD_INPUT, f"cannot open {str(err.filename)!r}: {err.strerror}"
+        return BAD_INPUT, text
+    if isinstance(err, ValueError):
+        return BAD_INPUT, text
+    return None
+
+
+def _out_of_memory(what: str) -> str:
+    """A message for a failed allocation: what failed, and what this process may still use and why."""
+    from apsp.memory import SOURCES, memory_limits
+
+    limits = memory_limits()
+    if not limits:
+        return f"not enough memory: {what}"
+    source = min(limits, key=limits.get)
+    return (f"not enough memory: {what}; this process may use {limits[source] / 2**30:.1f} GiB more now "
+            f"({SOURCES[source]})")
 
 
 def cupy_installed() -> bool:
@@ -155,6 +250,15 @@ def load_graph(args: argparse.Namespace):
         return graphs.read(args.graph, format=getattr(args, "format", None)), args.graph
     if args.n < 1:
         raise ValueError(f"--n must be at least 1, got {args.n}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    from apsp.memory import SOURCES, memory_limits
+
+    limits, need = memory_limits(), GENERATOR_BYTES_PER_VERTEX * args.n
+    if limits and need > min(limits.values()):
+        source = min(limits, key=limits.get)
+        raise ValueError(f"--n {args.n}: generating this road network takes about {need / 2**30:.1f} GiB; this "
+                         f"process may use {limits[source] / 2**30:.1f} GiB ({SOURCES[source]})")
     return graphs.generators.road_network(args.n, seed=args.seed), f"road_network(n={args.n}, seed={args.seed})"
 
 
