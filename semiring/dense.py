@@ -21,7 +21,7 @@ from .dispatch import cpu_scalar_ops, gemm_kernel_for, sentinels
 from .errors import SemiringError, ShapeError, UnsupportedOperationError
 from .validate import check_array, check_entries, check_matrix, check_out, check_same_dtype
 
-__all__ = ["matmul", "matmul_into", "elementwise", "identity", "zeros", "power", "scatter_add", "WITNESS_DTYPE"]
+__all__ = ["matmul", "matmul_into", "elementwise", "elementwise_into", "identity", "zeros", "power", "scatter_add", "WITNESS_DTYPE"]
 
 WITNESS_DTYPE = np.dtype(np.int32)
 
@@ -175,13 +175,30 @@ def elementwise(S: Algebra, which: str, A, B, out=None):
         out = xp.empty(shape, dtype=dtype)
     else:
         check_out(out, shape, dtype)
-    if xp is np and S.family is not None:
+    return elementwise_into(S, which, A, B, out)
+
+
+def elementwise_into(S: Algebra, which: str, A, B, out):
+    """Unchecked ``out = A (+) B`` or ``A (x) B``, broadcast: :func:`elementwise` after its checks.
+
+    The caller guarantees arrays of one dtype that ``S`` accepts, on one
+    device, that broadcast to ``out``'s shape, and ``which`` in ``{"add",
+    "mul"}``.  Entries are not checked: algorithms that validated their input
+    once (the einsum engine) pass their intermediates, whose float overflow to
+    an infinity is IEEE arithmetic's answer, not bad input.
+
+    >>> from semiring import plus_times
+    >>> big = np.full(2, 3e38, np.float32)
+    >>> elementwise_into(plus_times, "add", big, big, np.empty(2, np.float32))
+    array([inf, inf], dtype=float32)
+    """
+    if array_module(out) is np and S.family is not None:
         from ._cpu.elementwise import apply
 
-        op = cpu_scalar_ops(S, dtype)[which][0]
-        lo, hi = sentinels(dtype)
+        op = cpu_scalar_ops(S, out.dtype)[which][0]
+        lo, hi = sentinels(out.dtype)
         return apply(op, A, B, out, lo, hi)
-    if xp is not np and S.family is not None and not S.exact_ufuncs(dtype):
+    if S.family is not None and not S.exact_ufuncs(out.dtype):
         from .cuda import elementwise as cuda_elementwise
 
         return cuda_elementwise(S, which, A, B, out)

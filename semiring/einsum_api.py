@@ -39,24 +39,41 @@ def einsum(subscripts: str, *operands, semiring: Semiring | str = min_plus, opti
         Arrays of one dtype that the semiring accepts, on one device.
     semiring : Semiring or str
         The semiring (default :data:`semiring.min_plus`), or a built-in name.
-    optimize : str, list, or bool
-        ``"greedy"`` (default), ``"optimal"``, ``"auto"`` or another opt_einsum
-        optimiser, an explicit path, or ``False`` (left to right).
+    optimize : str, list, bool or opt_einsum.paths.PathOptimizer
+        The order of the pairwise contractions: ``"greedy"`` (default),
+        ``"optimal"``, ``"dp"``, ``"auto"`` (also ``True``) or another opt_einsum
+        optimiser name, an optimiser object (``opt_einsum.DynamicProgramming(...)``,
+        ``opt_einsum.RandomGreedy(...)``...), an explicit path such as
+        ``[(1, 2), (0, 1)]``, or ``False`` (left to right).  A name asks for a
+        search strategy: when that search finds no path (opt_einsum's dynamic
+        programming gives up on some shapes), the greedy path is used, then left
+        to right; an optimiser object that fails or returns an invalid path is
+        an error.  Over ``min``/``max``/``or`` semirings and integer-valued
+        arithmetic that stays in range, every order gives the same result; float
+        ``plus_times`` rounds (and overflows) in the order of the plan, as
+        :func:`numpy.einsum` does.
 
     Returns
     -------
     array
         The operands' dtype and array kind (NumPy or CuPy arrays in, the same out;
         CuPy operands run on the GPU kernels); 0-d when the output has no index; a
-        view of the operand for a lone transpose or diagonal.
+        view of the operand for a lone transpose or diagonal.  An index of size 0
+        that is summed gives the semiring zero.  The operands are checked once;
+        intermediate results are not: float overflow gives ``inf`` (or ``NaN`` in
+        ``plus_times`` where it meets ``-inf`` or ``0``) without a warning, as
+        with :func:`numpy.einsum`, and integers saturate at the dtype's
+        sentinels, never wrap.
 
     Raises
     ------
     SubscriptError, ShapeError, DTypeError, InvalidEntryError, DeviceError
-        Bad subscripts or ``optimize``, mismatched sizes (naming the operand and
-        the index), dtypes or entries the semiring rejects, mixed devices.
+        Bad subscripts or ``optimize`` (an unknown name, an invalid path, an
+        optimiser object that finds none), mismatched sizes (naming the operand
+        and the index), dtypes or entries the semiring rejects, mixed devices.
     TypeError
-        ``subscripts`` is not a str or an operand is not an array.
+        ``subscripts`` is not a str, an operand is not an array, or ``optimize``
+        is none of the kinds above.
 
     Examples
     --------
@@ -80,6 +97,14 @@ def einsum(subscripts: str, *operands, semiring: Semiring | str = min_plus, opti
     (2, 2, 2)
     >>> sr.einsum("ij->i", np.array([[True, False], [False, False]]), semiring=sr.lor_land)
     array([ True, False])
+
+    Float overflow inside the contraction is IEEE arithmetic, as in NumPy:
+
+    >>> big = np.full((2, 3), 3e38, np.float32)
+    >>> sr.einsum("a,eb->a", np.ones(2, np.float32), big, semiring="plus_times")
+    array([inf, inf], dtype=float32)
+    >>> np.einsum("a,eb->a", np.ones(2, np.float32), big)
+    array([inf, inf], dtype=float32)
     """
     S = get(semiring)
     return _einsum(S, subscripts, *operands, optimize=optimize)

@@ -24,8 +24,13 @@ This module is the engine behind :meth:`semiring.Semiring.einsum` and
    ``plus_times``...); over an axis of length 0 that gives the semiring zero.
 4. **Plan** the pairwise contraction order with :func:`opt_einsum.contract_path`
    from the shapes alone (``optimize``: ``"greedy"``, ``"optimal"``, ``"auto"``,
-   any other opt_einsum optimiser name, an explicit path, or ``False`` for left
-   to right).
+   any other opt_einsum optimiser name or :class:`opt_einsum.paths.PathOptimizer`,
+   an explicit path, or ``False`` for left to right).  When an index has size 0
+   the result is known without any arithmetic (see below) and no search runs;
+   when an optimiser named by a string finds no path (opt_einsum's dynamic
+   programming raises ``RuntimeError: No contraction found`` for some shapes),
+   the greedy path is used instead, and left to right if that fails too: the
+   name asks for a search strategy, and any order computes the same einsum.
 5. **Contract** pairwise.  The indices of the two operands are classified as
    *batch* (in both, still needed), *contracted* (in both, not needed later),
    *left-only* and *right-only* (indices in one operand that are not needed
@@ -39,7 +44,19 @@ This module is the engine behind :meth:`semiring.Semiring.einsum` and
 
 A single operand that needs no contraction comes back as a view where NumPy's
 :func:`numpy.einsum` would give one (a transpose, a diagonal, the operand
-itself).  A result with no indices is a 0-d array.
+itself).  A result with no indices is a 0-d array.  An index of size 0 that is
+not in the output makes every result entry an empty ``(+)``: the semiring zero,
+whatever the other operands hold (an output index of size 0: an empty result).
+
+**Checks** run once, on the operands (dtype, device, NaN and the infinities the
+semiring forbids).  The intermediate arrays of a contraction are trusted: they
+go to the unchecked kernels (:func:`semiring.batched.batched_matmul` and the
+elementwise kernels), never through the checked front ends again.  So float
+arithmetic that overflows in an intermediate gives what IEEE arithmetic gives
+in the order of the plan, as :func:`numpy.einsum` does: ``inf`` (``-inf`` for
+``min_plus`` sums), and ``NaN`` where ``plus_times`` then meets ``inf - inf`` or
+``0 * inf``; no ``RuntimeWarning`` is emitted for it.  Integer arithmetic
+saturates at the dtype's sentinels and never wraps, in every order.
 
 References
 ----------
@@ -58,7 +75,7 @@ import numpy as np
 
 from .backend import array_module, common_module, is_cupy_array
 from .batched import batched_matmul
-from .dense import elementwise
+from .dense import elementwise_into
 from .errors import ShapeError, SubscriptError
 from .validate import check_entries, check_same_dtype
 
@@ -210,6 +227,22 @@ def _diagonal(X, labels: list[str], p: int) -> tuple[Any, list[str]]:
     return view, uniq
 
 
+def _elementwise(S: "Semiring", which: str, A, B):
+    """``A (+) B`` (``which="add"``) or ``A (x) B`` (``"mul"``) of trusted intermediates, broadcast; unchecked.
+
+    The operands were checked at the door: an intermediate that overflowed to
+    an infinity is arithmetic's answer, not bad input, so it goes to
+    :func:`semiring.dense.elementwise_into`, not to the checked front end.
+
+    >>> from semiring import plus_times
+    >>> big = np.full((1, 2), 3e38, np.float32)
+    >>> _elementwise(plus_times, "add", big, big)
+    array([[inf, inf]], dtype=float32)
+    """
+    out = array_module(A).empty(np.broadcast_shapes(tuple(A.shape), tuple(B.shape)), dtype=A.dtype)
+    return elementwise_into(S, which, A, B, out)
+
+
 def _add_is_exact(S: "Semiring", dtype) -> bool:
     """Whether ``S.add_ufunc`` computes ``S``'s add exactly on ``dtype`` (min, max, or: always)."""
     return S.add_ufunc in _SELECTIVE_REDUCTIONS or S.family is None or np.dtype(dtype).kind != "i"
@@ -233,7 +266,7 @@ def _reduce_axis(S: "Semiring", X, axis: int):
     X = xp.moveaxis(X, axis, 0)
     while X.shape[0] > 1:
         h = X.shape[0] // 2
-        Y = elementwise(S, "add", X[:h], X[h:2 * h])
+        Y = _elementwise(S, "add", X[:h], X[h:2 * h])
         X = Y if X.shape[0] == 2 * h else xp.concatenate([Y, X[2 * h:]], axis=0)
     return X.reshape(X.shape[1:])
 
@@ -270,11 +303,11 @@ def _contract_pair(S: "Semiring", X, xl: list[str], Y, yl: list[str], keep) -> t
     if nb * m * n == 0:
         C = xp.empty((nb, m, n), dtype=A.dtype)
     elif k == 1:
-        C = elementwise(S, "mul", A, B)  # broadcast (nb, m, 1) x (nb, 1, n): the result's size, no more
+        C = _elementwise(S, "mul", A, B)  # broadcast (nb, m, 1) x (nb, 1, n): the result's size, no more
     elif k == 0:
         C = xp.full((nb, m, n), S.zero_value(A.dtype), dtype=A.dtype)
     elif m == 1 and n == 1:
-        C = _reduce_axis(S, elementwise(S, "mul", A[:, 0, :], B[:, :, 0]), 1)
+        C = _reduce_axis(S, _elementwise(S, "mul", A[:, 0, :], B[:, :, 0]), 1)
     else:
         C = batched_matmul(S, A, B)
     return C.reshape(tuple(bshape + lshape + rshape)), batch + left + right
@@ -283,38 +316,87 @@ def _contract_pair(S: "Semiring", X, xl: list[str], Y, yl: list[str], keep) -> t
 # --------------------------------------------------------------------------- planning
 
 
-def _plan(labels: list[list[str]], output: list[str], shapes: list[tuple], optimize) -> list[tuple[int, ...]]:
-    """The contraction path: a list of tuples of positions in the shrinking operand list."""
-    n = len(labels)
-    if isinstance(optimize, bool) and optimize is False:
-        return [(0, 1)] * (n - 1)
+def _left_to_right(n: int) -> list[tuple[int, ...]]:
+    return [(0, 1)] * (n - 1)
+
+
+def _optimizer(optimize, n: int):
+    """Check ``optimize`` for ``n`` operands: a checked path (a list), ``"auto"`` for ``True``, a name, or a PathOptimizer.
+
+    >>> _optimizer(False, 3), _optimizer(True, 3), _optimizer(["einsum_path", (1, 2), (0, 1)], 3)
+    ([(0, 1), (0, 1)], 'auto', [(1, 2), (0, 1)])
+    """
+    from opt_einsum.paths import _PATH_OPTIONS, PathOptimizer
+
+    if isinstance(optimize, bool):
+        return "auto" if optimize else _left_to_right(n)
     if isinstance(optimize, (list, tuple)):
         path = list(optimize)
-        if path and path[0] == "einsum_path":  # the form numpy.einsum_path returns
+        if path and isinstance(path[0], str) and path[0] == "einsum_path":  # the form numpy.einsum_path returns
             path = path[1:]
         return _check_path(path, n)
-    if optimize is True:
-        optimize = "auto"
-    if not isinstance(optimize, str):
-        raise TypeError(f"optimize must be a str, a path (list of tuples) or a bool, got {type(optimize).__name__}")
-    import opt_einsum
-    from opt_einsum.paths import _PATH_OPTIONS
+    if isinstance(optimize, str):
+        if optimize.lower() not in _PATH_OPTIONS:
+            raise SubscriptError(f"optimize={optimize!r} is not an opt_einsum optimizer; use one of: "
+                                 f"{', '.join(sorted(_PATH_OPTIONS))}, a path, or False")
+        return optimize
+    if isinstance(optimize, PathOptimizer):
+        return optimize
+    raise TypeError("optimize must be a str, an opt_einsum PathOptimizer, a path (list of tuples) or a bool, "
+                    f"got {type(optimize).__name__}")
 
-    if optimize.lower() not in _PATH_OPTIONS:
-        raise SubscriptError(f"optimize={optimize!r} is not an opt_einsum optimizer; use one of: "
-                             f"{', '.join(sorted(_PATH_OPTIONS))}, a path, or False")
+
+def _plan(labels: list[list[str]], output: list[str], shapes: list[tuple], how) -> list[tuple[int, ...]]:
+    """The contraction path: a list of tuples of positions in the shrinking operand list.
+
+    ``how`` is what :func:`_optimizer` returned.  A named opt_einsum optimiser
+    that finds no path (``RuntimeError``) is replaced by ``"greedy"``, then by
+    left to right; a ``PathOptimizer``'s failure or invalid path is a
+    :class:`SubscriptError`.  With an index of size 0 every order costs nothing
+    and no search runs.
+
+    >>> _plan([["i"], ["i"], ["j"]], ["j"], [(2,), (2,), (0,)], "dp")
+    [(0, 1), (0, 1)]
+    """
+    import opt_einsum
+    from opt_einsum.paths import PathOptimizer
+
+    n = len(labels)
+    if isinstance(how, list):
+        return how
     if n <= 2:
         return [tuple(range(n))] if n == 2 else []
+    if any(0 in shape for shape in shapes):
+        return _left_to_right(n)  # opt_einsum's dynamic programming finds no path here
     symbol = {lab: opt_einsum.get_symbol(i) for i, lab in enumerate(dict.fromkeys(sum(labels, [])))}
+    if isinstance(how, PathOptimizer):
+        inputs = [frozenset(symbol[lab] for lab in t) for t in labels]
+        size = {symbol[lab]: d for t, shape in zip(labels, shapes) for lab, d in zip(t, shape)}
+        name = type(how).__name__
+        try:
+            path = how(inputs, frozenset(symbol[lab] for lab in output), size, None)
+        except RuntimeError as err:
+            raise SubscriptError(f"optimize={name}(...) found no contraction path: {err}") from err
+        try:
+            return _check_path(list(path), n)
+        except (SubscriptError, TypeError) as err:
+            raise SubscriptError(f"optimize={name}(...) returned an invalid path {path!r}: {err}") from None
     eq = ",".join("".join(symbol[lab] for lab in t) for t in labels) + "->" + "".join(symbol[lab] for lab in output)
-    path, _ = opt_einsum.contract_path(eq, *shapes, shapes=True, optimize=optimize)
-    return [tuple(step) for step in path]
+    for search in (how, "greedy"):
+        try:
+            path, _ = opt_einsum.contract_path(eq, *shapes, shapes=True, optimize=search)
+        except RuntimeError:  # opt_einsum's "No contraction found": this search gave up
+            continue
+        return [tuple(step) for step in path]
+    return _left_to_right(n)
 
 
 def _check_path(path: list, n: int) -> list[tuple[int, ...]]:
     out = []
     for step in path:
-        if not isinstance(step, (tuple, list)) or not all(isinstance(i, (int, np.integer)) for i in step):
+        if not isinstance(step, (tuple, list)) or not all(
+            isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_)) for i in step
+        ):
             raise SubscriptError(f"optimize: each step of a path is a tuple of operand positions, got {step!r}")
         step = tuple(int(i) for i in step)
         if not step or len(set(step)) != len(step) or any(i < 0 or i >= n for i in step):
@@ -358,12 +440,14 @@ def einsum(S: "Semiring", subscripts: str, *operands, optimize: Any = "greedy"):
         the indices that appear once, sorted, after the ``...`` dimensions.
     *operands : numpy.ndarray or cupy.ndarray
         One dtype that ``S`` accepts, all on one device, valid entries.
-    optimize : str, list, or bool
+    optimize : str, list, bool or opt_einsum.paths.PathOptimizer
         How :func:`opt_einsum.contract_path` orders the pairwise contractions:
         ``"greedy"`` (default), ``"optimal"``, ``"auto"`` (also ``True``), any
-        other opt_einsum optimiser name, or an explicit path such as
-        ``[(1, 2), (0, 1)]`` (the ``["einsum_path", ...]`` form of
-        :func:`numpy.einsum_path` too); ``False`` contracts left to right.
+        other opt_einsum optimiser name or optimiser object, or an explicit path
+        such as ``[(1, 2), (0, 1)]`` (the ``["einsum_path", ...]`` form of
+        :func:`numpy.einsum_path` too); ``False`` contracts left to right.  A
+        named search that finds no path falls back to ``"greedy"``, then to left
+        to right (see the module docstring).
 
     Returns
     -------
@@ -376,7 +460,8 @@ def einsum(S: "Semiring", subscripts: str, *operands, optimize: Any = "greedy"):
     ------
     SubscriptError
         Malformed subscripts, a wrong number of terms, an output index in no
-        input or repeated, a bad ``optimize`` path or name.
+        input or repeated, a bad ``optimize`` path or name, an optimiser object
+        that finds no path or returns an invalid one.
     ShapeError
         An operand's number of dimensions does not match its subscript, or an
         index has different sizes (naming the operand and the index).
@@ -385,7 +470,8 @@ def einsum(S: "Semiring", subscripts: str, *operands, optimize: Any = "greedy"):
         operands of different dtypes, NaN or a forbidden infinity, operands on
         different devices.
     TypeError
-        ``subscripts`` is not a str, or an operand is not an array.
+        ``subscripts`` is not a str, an operand is not an array, or
+        ``optimize`` is of none of the kinds above.
 
     Examples
     --------
@@ -412,6 +498,13 @@ def einsum(S: "Semiring", subscripts: str, *operands, optimize: Any = "greedy"):
                     raise ShapeError(f"operand {p}: index {lab!r} repeats with different sizes {old} and {d}")
                 what = f"index {lab!r}" if lab[0] != "." else f"broadcast dimension {lab[1:]} of '...'"
                 raise ShapeError(f"operand {p}: {what} has size {d}, but size {old} in operand {source[lab]}")
+    with np.errstate(over="ignore", invalid="ignore"):  # intermediates follow IEEE, silently, as numpy.einsum
+        return _contract(S, xp, operands, labels, output, size, optimize)
+
+
+def _contract(S: "Semiring", xp, operands, labels: list[list[str]], output: list[str], size: dict, optimize):
+    """The einsum of checked operands whose index sizes agree (``size``): diagonals, reductions, the planned pairs."""
+    how = _optimizer(optimize, len(operands))
     ops: list[tuple[Any, list[str]]] = []
     for p, (X, ls) in enumerate(zip(operands, labels)):
         X, ls = _diagonal(X, ls, p)
@@ -420,11 +513,15 @@ def einsum(S: "Semiring", subscripts: str, *operands, optimize: Any = "greedy"):
             X = X.reshape(tuple(d for a, d in enumerate(X.shape) if a not in squeeze))
             ls = [lab for a, lab in enumerate(ls) if a not in squeeze]
         ops.append((X, ls))
+    if 0 in size.values() and (len(ops) > 1 or set(ops[0][1]) - set(output)):
+        # An empty (+) everywhere (or an empty result): the semiring zero, whatever the operands hold.
+        dtype = operands[0].dtype
+        return xp.full(tuple(size[lab] for lab in output), S.zero_value(dtype), dtype=dtype)
     # Indices found in one operand only and not in the output are reduced first.
     for p, (X, ls) in enumerate(ops):
         elsewhere = set(output).union(*(set(o[1]) for q, o in enumerate(ops) if q != p))
         ops[p] = _reduce(S, X, ls, {lab for lab in ls if lab not in elsewhere})
-    path = _plan([ls for _, ls in ops], output, [tuple(X.shape) for X, _ in ops], optimize)
+    path = _plan([ls for _, ls in ops], output, [tuple(X.shape) for X, _ in ops], how)
     for step in path:
         group = [ops[i] for i in step]
         ops = [o for i, o in enumerate(ops) if i not in step]

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import itertools
 import tracemalloc
+import warnings
 
 import numpy as np
+import opt_einsum
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from opt_einsum.paths import PathOptimizer
 from strategies import random_matrix
 
 import semiring as sr
 from semiring.backend import gpu_available
 from semiring.batched import batched_matmul
-from semiring.einsum_engine import parse_subscripts
+from semiring.einsum_engine import _plan, parse_subscripts
 
 PAIRS = [(S, np.dtype(d)) for S in (sr.min_plus, sr.max_plus, sr.max_min, sr.plus_times)
          for d in ("float32", "float64", "int32", "int64")]
@@ -130,18 +133,259 @@ def test_einsum_matches_reference(expr, pair, seed, optimize):
     check(S, got, want)
 
 
-@settings(max_examples=60, deadline=None)
-@given(expr=expressions(), pair=st.sampled_from(PAIRS), seed=st.integers(0, 2**31 - 1))
-def test_optimize_variants_agree(expr, pair, seed):
+#: Every ``optimize`` opt_einsum accepts by name (``True`` is ``"auto"``), and its optimiser objects.
+OPTIMIZE_NAMES = [True, False, "auto", "auto-hq", "greedy", "optimal", "dp", "dynamic-programming", "branch-all",
+                  "branch-2", "branch-1", "random-greedy", "random-greedy-128", "eager", "opportunistic"]
+OPTIMIZER_OBJECTS = [lambda: opt_einsum.DynamicProgramming(), lambda: opt_einsum.DynamicProgramming(minimize="size"),
+                     lambda: opt_einsum.DynamicProgramming(search_outer=True),
+                     lambda: opt_einsum.DynamicProgramming(cost_cap=False), lambda: opt_einsum.BranchBound(nbranch=1),
+                     lambda: opt_einsum.RandomGreedy(max_repeats=4)]
+
+
+@st.composite
+def explicit_paths(draw, n: int):
+    """A valid contraction path over ``n`` operands: steps of 1 (a lone reduction) to all remaining operands."""
+    path, m, lone = [], n, 0
+    while m > 1:
+        k = draw(st.integers(1 if lone < 2 else 2, m))
+        lone += k == 1
+        path.append(tuple(draw(st.permutations(range(m)))[:k]))
+        m -= k - 1
+    if draw(st.booleans()):
+        path.append((0,))
+    return path
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expr=expressions(), pair=st.sampled_from(PAIRS), seed=st.integers(0, 2**31 - 1), data=st.data())
+def test_optimize_variants_agree(expr, pair, seed, data):
+    """Every optimiser name, optimiser object and explicit path gives the reference's result (size 0 and 1 included)."""
     S, dt = pair
-    lib, _, _, shapes = expr
+    lib, terms, out, shapes = expr
     rng = np.random.default_rng(seed)
     ops = [values(S, s, dt, rng) for s in shapes]
-    first = sr.einsum(lib, *ops, semiring=S)
+    want = reference(S, terms, out, ops, dt)
     n = len(ops)
     right_to_left = [(n - 2, n - 1)] + [(0, n - 2 - i) for i in range(n - 2)] if n > 1 else []
-    for optimize in ("optimal", "dp", False, right_to_left, [(tuple(range(n)))]):
-        check(S, sr.einsum(lib, *ops, semiring=S, optimize=optimize), first)
+    paths = [right_to_left, [tuple(range(n))], ["einsum_path", *right_to_left]]
+    paths += [data.draw(explicit_paths(n), label="path") for _ in range(2)]
+    for optimize in OPTIMIZE_NAMES + [make() for make in OPTIMIZER_OBJECTS] + paths:
+        check(S, sr.einsum(lib, *ops, semiring=S, optimize=optimize), want)
+
+
+@pytest.mark.parametrize("optimize", OPTIMIZE_NAMES + OPTIMIZER_OBJECTS)
+def test_a_summed_index_of_size_0_with_every_optimizer(optimize):
+    """opt_einsum's dynamic programming finds no path for "i,i,j->j" with j of size 0 (RuntimeError there)."""
+    optimize = optimize() if callable(optimize) else optimize
+    for S in (sr.min_plus, sr.plus_times, sr.max_min):
+        a, b = np.array([1.0, 2.0]), np.array([3.0, S.zero_value(np.float64)])
+        check(S, S.einsum("i,i,j->j", a, b, np.empty(0), optimize=optimize), np.empty(0))
+        check(S, S.einsum("i,i,j->", a, b, np.empty(0), optimize=optimize), np.array(S.zero_value(np.float64)))
+        check(S, S.einsum("i,ij,jk->ik", a, np.empty((2, 0)), np.empty((0, 3)), optimize=optimize),
+              np.full((2, 3), S.zero_value(np.float64)))
+
+
+def test_an_empty_sum_is_the_zero_whatever_the_other_operands_hold():
+    """The sum over an index of size 0 is the semiring zero even where another operand's sums overflow."""
+    big = np.full((2, 3), 3e38, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = sr.plus_times.einsum("ab,c->", big, np.empty(0, np.float32))
+    check(sr.plus_times, got, np.einsum("ab,c->", big, np.empty(0, np.float32)))
+    assert got == 0.0
+
+
+def test_a_search_that_finds_no_path_falls_back(monkeypatch):
+    """A named optimiser that raises opt_einsum's RuntimeError: the greedy path, then left to right."""
+    from opt_einsum import paths
+
+    def gives_up(*args, **kwargs):
+        raise RuntimeError("No contraction found for given `memory_limit`.")
+
+    labels, output, shapes = [["i", "j"], ["j", "k"], ["k", "l"]], ["i", "l"], [(40, 3), (3, 30), (30, 2)]
+    greedy = _plan(labels, output, shapes, "greedy")
+    assert greedy == [(1, 2), (0, 1)]  # not left to right, so the two fallbacks differ
+    ops = [np.ones(shape) for shape in shapes]
+    monkeypatch.setitem(paths._PATH_OPTIONS, "dp", gives_up)
+    assert _plan(labels, output, shapes, "dp") == greedy
+    check(sr.plus_times, sr.plus_times.einsum("ij,jk,kl->il", *ops, optimize="dp"), np.full((40, 2), 90.0))
+    monkeypatch.setitem(paths._PATH_OPTIONS, "greedy", gives_up)
+    assert _plan(labels, output, shapes, "dp") == [(0, 1), (0, 1)]
+    check(sr.plus_times, sr.plus_times.einsum("ij,jk,kl->il", *ops, optimize="dp"), np.full((40, 2), 90.0))
+
+
+class _FixedPath(PathOptimizer):
+    def __init__(self, path):
+        self.path = path
+
+    def __call__(self, inputs, output, size_dict, memory_limit=None):
+        return self.path
+
+
+class _GivesUp(PathOptimizer):
+    def __call__(self, inputs, output, size_dict, memory_limit=None):
+        raise RuntimeError("no path under my cost cap")
+
+
+def test_optimizer_objects():
+    ops = [np.ones((2, 3)), np.ones((3, 4)), np.ones((4, 2))]
+    S = sr.plus_times
+    check(S, S.einsum("ij,jk,kl", *ops, optimize=_FixedPath([(1, 2), (0, 1)])), np.full((2, 2), 12.0))
+    check(S, S.einsum("ij,jk,kl", *ops, optimize=_FixedPath(((0, 1, 2),))), np.full((2, 2), 12.0))
+    with pytest.raises(sr.SubscriptError, match=r"optimize=_FixedPath\(...\) returned an invalid path .*"
+                                                r"does not name distinct operands among 3"):
+        S.einsum("ij,jk,kl", *ops, optimize=_FixedPath([(0, 5), (0, 1)]))
+    with pytest.raises(sr.SubscriptError, match=r"returned an invalid path .*leaves 2 operands"):
+        S.einsum("ij,jk,kl", *ops, optimize=_FixedPath([(0, 1)]))
+    with pytest.raises(sr.SubscriptError, match=r"returned an invalid path"):
+        S.einsum("ij,jk,kl", *ops, optimize=_FixedPath(None))
+    with pytest.raises(sr.SubscriptError, match=r"optimize=_GivesUp\(...\) found no contraction path: no path"):
+        S.einsum("ij,jk,kl", *ops, optimize=_GivesUp())
+    with pytest.raises(TypeError, match="optimize must be a str, an opt_einsum PathOptimizer"):
+        S.einsum("ij,jk,kl", *ops, optimize=lambda *a: [(0, 1), (0, 1)])
+    with pytest.raises(sr.SubscriptError, match=r"each step of a path is a tuple of operand positions"):
+        S.einsum("ij,jk,kl", *ops, optimize=[(True, False), (0, 1)])
+    # bad optimize values are errors even when nothing needs computing
+    with pytest.raises(sr.SubscriptError, match="is not an opt_einsum optimizer"):
+        S.einsum("i,i,i", *[np.zeros(0)] * 3, optimize="fastest")
+    with pytest.raises(sr.SubscriptError, match="the path leaves 2 operands"):
+        S.einsum("i,i,i", *[np.zeros(0)] * 3, optimize=[(0, 1)])
+
+
+# --------------------------------------------------------------------------- extreme values
+
+HUGE = {"float32": [2.0**100, 2.0**126, 2.0**127, 1.5 * 2.0**127],
+        "float64": [2.0**900, 2.0**1022, 2.0**1023, 1.5 * 2.0**1023],
+        "int32": [2**15, 2**30, 2**31 - 1], "int64": [2**31, 2**62, 2**63 - 1]}
+#: Pairs whose extreme values have an order-independent answer: every contraction order
+#: overflows (saturates) exactly when the exact value is out of range.
+EXTREME_PAIRS = [(S, np.dtype(d)) for S, ds in [
+    (sr.plus_times, ("float32", "float64", "int32", "int64")), (sr.min_plus, ("float32", "float64", "int32", "int64")),
+    (sr.max_plus, ("float32", "int64")), (sr.max_times, ("float64", "int32")), (sr.min_times, ("float32", "int64")),
+    (sr.max_min, ("float32", "int32")), (sr.min_max, ("float64",))] for d in ds]
+
+
+def extreme_values(S, shape, dtype, rng):
+    """Small and huge entries of one sign (so that partial results never exceed the whole), and the zero.
+
+    plus_times and max_times over floats take entries >= 1 (an overflowed partial sum times 0
+    would be NaN in one order and 0 in another); over integers also 0 (saturation times 0 is 0).
+    """
+    huge = HUGE[dtype.name]
+    if S in (sr.max_min, sr.min_max):
+        pool = [0, 1, -1] + huge + [-h for h in huge]
+        pool += [np.inf, -np.inf] if dtype.kind == "f" else [np.iinfo(dtype).max, np.iinfo(dtype).min]
+    elif S is sr.min_plus:
+        pool = [0, -1, -2, -3] + [-h for h in huge] + [S.zero_value(dtype)]
+    elif S in (sr.max_plus, sr.min_times):
+        pool = ([0] if S is sr.max_plus else []) + [1, 2, 3] + huge + [S.zero_value(dtype)]
+    else:  # plus_times, max_times
+        pool = ([0] if dtype.kind == "i" else []) + [1, 2, 3] + huge
+    return np.asarray(np.array(pool, dtype=dtype)[rng.integers(0, len(pool), shape)]).reshape(shape)
+
+
+#: Each semiring's add and mul on Python numbers (object arrays).
+EXACT_OPS = {"plus_times": (np.add, np.multiply), "min_plus": (np.minimum, np.add), "max_plus": (np.maximum, np.add),
+             "max_times": (np.maximum, np.multiply), "min_times": (np.minimum, np.multiply),
+             "max_min": (np.maximum, np.minimum), "min_max": (np.minimum, np.maximum)}
+
+
+class _Exact:
+    """A semiring on Python numbers (ints and float infinities): ``reference`` computes exact values with it."""
+
+    def __init__(self, S):
+        add, mul = EXACT_OPS[S.name]
+        self.add = lambda a, b: np.asarray(add(a, b), dtype=object)  # object ufuncs give Python scalars for 0-d
+        self.mul = lambda a, b: np.asarray(mul(a, b), dtype=object)
+        z = float(S.zero_value(np.float64))
+        self.zero = z if np.isinf(z) else int(z)
+
+    def zero_value(self, dtype):
+        return self.zero
+
+
+def to_exact(S, X):
+    """``X`` as Python numbers: infinities (the integer sentinels that stand for the zero) as float infinities."""
+    sentinel = S.zero_value(X.dtype) if X.dtype.kind == "i" and S not in (sr.max_min, sr.min_max) else None
+    out = np.empty(X.shape, object)
+    for idx, x in np.ndenumerate(X):
+        if X.dtype.kind == "f" and np.isinf(x):
+            out[idx] = float(x)
+        elif sentinel is not None and x == sentinel and S.zero_value(X.dtype) != 0:
+            out[idx] = float("inf") if x > 0 else float("-inf")
+        else:
+            assert float(x).is_integer()
+            out[idx] = int(x)
+    return out
+
+
+def from_exact(V, dtype):
+    """The value of each exact entry in ``dtype`` (overflow: an infinity / saturation) and which are decided.
+
+    Float entries within 0.1 % of the largest finite value are left out: rounding in the
+    order of the plan decides them.
+    """
+    got, decided = np.empty(V.shape, dtype), np.ones(V.shape, bool)
+    for idx, v in np.ndenumerate(V):
+        if isinstance(v, float):
+            got[idx] = v if dtype.kind == "f" else (np.iinfo(dtype).max if v > 0 else np.iinfo(dtype).min)
+        elif dtype.kind == "i":
+            got[idx] = min(max(v, int(np.iinfo(dtype).min)), int(np.iinfo(dtype).max))
+        else:
+            big = int(np.finfo(dtype).max)
+            if 1000 * abs(v) >= 1001 * big:
+                got[idx] = np.inf if v > 0 else -np.inf
+            elif 1000 * abs(v) <= 999 * big:
+                got[idx] = float(v)
+            else:
+                decided[idx] = False
+    return got, decided
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expr=expressions(), pair=st.sampled_from(EXTREME_PAIRS), seed=st.integers(0, 2**31 - 1),
+       optimize=st.sampled_from(OPTIMIZE_NAMES))
+def test_extreme_values_match_the_exact_result(expr, pair, seed, optimize):
+    """Overflow in intermediates is IEEE (an infinity) or saturation, never an error or a warning, in every order."""
+    S, dt = pair
+    lib, terms, out, shapes = expr
+    rng = np.random.default_rng(seed)
+    ops = [extreme_values(S, s, dt, rng) for s in shapes]
+    want, decided = from_exact(reference(_Exact(S), terms, out, [to_exact(S, X) for X in ops], object), dt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = S.einsum(lib, *ops, optimize=optimize)
+    assert got.dtype == dt and got.shape == want.shape
+    if dt.kind == "f":
+        np.testing.assert_allclose(got[decided], want[decided], rtol=1e-5)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def test_overflow_in_a_pre_reduction_is_inf_as_in_numpy():
+    a, B = np.ones(2, np.float32), np.full((2, 3), 3e38, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = sr.einsum("a,eb->a", a, B, semiring="plus_times")
+    check(sr.plus_times, got, np.einsum("a,eb->a", a, B))
+    check(sr.plus_times, got, np.full(2, np.inf, np.float32))
+
+
+@pytest.mark.parametrize("S,x,y", [
+    (sr.plus_times, [3e38, -3e38], [3e38, 3e38]),  # inf + -inf = NaN inside
+    (sr.min_plus, [-3e38, 0.0], [-3e38, np.inf]),  # -inf inside
+    (sr.max_plus, [3e38, 0.0], [3e38, -np.inf]),  # +inf inside
+    (sr.max_times, [3e38, 1.0], [3e38, 0.0]),  # +inf inside
+])
+def test_values_the_operands_may_not_hold_are_fine_inside(S, x, y):
+    """An intermediate NaN or forbidden infinity (here the product of the first two operands) is not checked again."""
+    x, y, c = np.array(x, np.float32), np.array(y, np.float32), np.array([1.0, 2.0], np.float32)
+    want = {"plus_times": np.nan, "min_plus": -np.inf, "max_plus": np.inf, "max_times": np.inf}[S.name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for optimize in (False, [(0, 1), (0, 1)], "greedy"):
+            got = S.einsum("a,a,c->c", x, y, c, optimize=optimize)
+            check(S, got, np.full(2, want, np.float32))
 
 
 # --------------------------------------------------------------------------- specific cases
