@@ -68,11 +68,11 @@ from semiring.errors import DeviceError, DTypeError, ShapeError, UnsupportedOper
 from semiring.validate import check_array, check_matrix
 
 from .arguments import as_count
-from .errors import NegativeCycleError
 from .exact_integers import sums_may_leave_int32
 from .matrix_input import matrix_source
 from .negative_cycle import raise_for_cycle
 from .tile_schedule import (
+    Stopped,
     bad_diagonal,
     close_diagonal_tile,
     column_panel_tile,
@@ -258,6 +258,12 @@ def distributed_shortest_paths(
     ------
     NegativeCycleError
         As single-process (the cycle is traced on the client, from the input).
+    InvalidEntryError
+        An entry of a dask array (or sparse matrix) the semiring rejects, found
+        on the worker that prepares its tile, named with the tile.
+
+    Both are found by the tile tasks, which return a status rather than raise
+    (:class:`apsp.tile_schedule.Stopped`): the workers log no failed task.
     UnsupportedOperationError
         Another ``method``, a non-idempotent semiring, a dask array without
         a client.
@@ -305,10 +311,8 @@ def distributed_shortest_paths(
                     f"the Dask cluster lost workers during each of {ATTEMPTS} attempts (last: {lost}); "
                     "no result was returned"
                 ) from None
-    try:
-        bad = client.gather(flags)
-    except NegativeCycleError as err:  # raised on a worker while closing a diagonal tile
-        raise_for_cycle(S, _cycle_source(inp), err.vertex, None)
+    bad = client.gather(flags)
+    _raise_if_stopped(S, inp, bad)
     bad_all = np.concatenate(bad) if bad else np.zeros(0, np.int64)
     if bad_all.size:
         raise_for_cycle(S, _cycle_source(inp), int(bad_all[0]), bad_all)
@@ -326,6 +330,21 @@ def distributed_shortest_paths(
             R[ranges[i][0] : ranges[i][1], ranges[j][0] : ranges[j][1]] = tile
         results.append(R)
     return tuple(results) if predecessors else results[0]
+
+
+def _raise_if_stopped(S: "Semiring", inp: _Input, checks: list) -> None:
+    """Raise the error a :class:`~apsp.tile_schedule.Stopped` diagonal check carries: an input error first, else the cycle.
+
+    The tile steps return these instead of raising on the workers (a task that
+    raises is logged there with a traceback, "Compute Failed"); the cycle
+    through the vertex found is traced here, from the input.
+    """
+    stops = [c for c in checks if isinstance(c, Stopped)]
+    for stop in stops:
+        if stop.error is not None:
+            raise stop.error
+    if stops:
+        raise_for_cycle(S, _cycle_source(inp), stops[0].vertex, None)
 
 
 class WorkerLostError(RuntimeError):
@@ -476,13 +495,13 @@ def _round(client, S: "Semiring", T: dict, k: int, ranges, where, token: str, pr
 
 
 def _distances(tile):
-    """``D`` of a tile."""
-    return tile[0]
+    """``D`` of a tile (a :class:`~apsp.tile_schedule.Stopped` tile as it is)."""
+    return tile if isinstance(tile, Stopped) else tile[0]
 
 
 def _interior_pair(S: "Semiring", tile, column_tile, row_after):
     """:func:`~apsp.tile_schedule.interior_tile` with the whole old column tile (distances only: ``P`` is ``None``)."""
-    return interior_tile(S, tile, column_tile[0], row_after)
+    return interior_tile(S, tile, _distances(column_tile), row_after)
 
 
 def _raw_tiles(inp: _Input, S: "Semiring", client, ranges, where, token: str) -> dict:

@@ -35,25 +35,36 @@ Tiles are ``(D, P)`` pairs (``P`` is ``None`` without predecessors) of NumPy
 arrays on CPU workers or CuPy arrays on GPU workers.  Every step returns new
 arrays and never writes into its arguments: a cluster may keep an input tile
 and run a step again (after a lost worker), and must then get the same answer.
-Nothing here imports Dask; :mod:`apsp.distributed` schedules these steps.
+
+Bad input does not raise inside a step.  A tile with an invalid entry
+(:func:`prepare_tile`) or a closed diagonal tile with a bad diagonal entry (a
+negative cycle, :func:`close_diagonal_tile`) comes back as a :class:`Stopped`
+value instead of a tile, every later step that reads one returns it unchanged
+(at no cost), and the driver finds it among the final diagonal checks
+(:func:`bad_diagonal`) and raises the error there.  An exception raised inside
+a Dask task is logged by its worker with a traceback ("Compute Failed") before
+the caller sees it: bad input is the caller's error to report, not the
+worker's.  Nothing here imports Dask; :mod:`apsp.distributed` schedules these
+steps.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from semiring.backend import array_module, to_device
 from semiring.dense import scatter_add
+from semiring.errors import SemiringError
 from semiring.validate import check_matrix
 
 from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import panel_closure_pred
 from .closure_state import Job
 from .exact_integers import narrow, widen
-from .negative_cycle import check_diagonal
 from .predecessors import NO_PREDECESSOR, PRED_DTYPE
 from .rkleene import rkleene
 from .working_matrix import working_matrix
@@ -63,6 +74,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Tile",
+    "Stopped",
     "process_grid",
     "owner",
     "tile_ranges",
@@ -79,6 +91,38 @@ __all__ = [
 
 #: A tile: distances and predecessors (``None`` without predecessors).
 Tile = tuple
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """What a step returns in place of a tile when the closure cannot be computed; later steps pass it on.
+
+    Attributes
+    ----------
+    vertex : int or None
+        A vertex (of the whole matrix) whose diagonal entry went bad: it lies
+        on a diverging closed walk (a negative cycle for ``min_plus``).
+    error : SemiringError or None
+        The input error found in a tile (an invalid entry, named with the
+        tile's rows and columns), to be raised by the caller.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> stop = close_diagonal_tile(min_plus, (np.array([[0.0, 1.0], [-2.0, 0.0]]), None), 10)
+    >>> stop
+    Stopped(vertex=10, error=None)
+    >>> interior_tile(min_plus, (np.zeros((1, 1)), None), np.zeros((1, 2)), stop) is stop
+    True
+    """
+
+    vertex: int | None = None
+    error: SemiringError | None = None
+
+
+def _stopped(*parts) -> Stopped | None:
+    """The first :class:`Stopped` among a step's arguments, or ``None``."""
+    return next((p for p in parts if isinstance(p, Stopped)), None)
 
 
 def process_grid(p: int) -> tuple[int, int]:
@@ -141,7 +185,7 @@ def dense_tile(S: "Semiring", shape: tuple[int, int], rows, cols, vals, dtype, h
 
 
 def prepare_tile(S: "Semiring", W, r0: int, c0: int, predecessors: bool, dtype, device: str,
-                 wide: bool = False, check: bool = True) -> Tile:
+                 wide: bool = False, check: bool = True) -> Tile | Stopped:
     """Tile ``(r0, c0)`` of the working matrix: validated, cast, on ``device``, diagonal ``(+) one``, initial ``P``.
 
     Parameters
@@ -162,7 +206,9 @@ def prepare_tile(S: "Semiring", W, r0: int, c0: int, predecessors: bool, dtype, 
 
     Returns
     -------
-    (D, P)
+    (D, P), or Stopped
+        ``Stopped(error=...)`` (an :class:`~semiring.errors.InvalidEntryError`
+        naming the tile and the entry) when ``check`` finds a bad entry.
 
     Examples
     --------
@@ -175,7 +221,10 @@ def prepare_tile(S: "Semiring", W, r0: int, c0: int, predecessors: bool, dtype, 
     """
     h, w = W.shape
     if check:
-        check_matrix(f"W[{r0}:{r0 + h}, {c0}:{c0 + w}]", W, S)
+        try:
+            check_matrix(f"W[{r0}:{r0 + h}, {c0}:{c0 + w}]", W, S)
+        except SemiringError as err:
+            return Stopped(error=err)
     X = to_device(W, device)
     if X.dtype != np.dtype(dtype):
         X = X.astype(dtype)
@@ -195,15 +244,17 @@ def prepare_tile(S: "Semiring", W, r0: int, c0: int, predecessors: bool, dtype, 
     return D, P.astype(PRED_DTYPE, copy=False)
 
 
-def close_diagonal_tile(S: "Semiring", tile: Tile, offset: int) -> Tile:
+def close_diagonal_tile(S: "Semiring", tile: Tile | Stopped, offset: int) -> Tile | Stopped:
     """Step 1: the closure of a diagonal tile (rows and columns ``offset ..``), checked for a negative cycle.
 
-    Raises
-    ------
-    NegativeCycleError
-        A diagonal entry went bad: ``err.vertex`` (a vertex of the whole
-        matrix) lies on a diverging closed walk (the cycle itself is found by
-        the caller, who holds the input).
+    Returns
+    -------
+    (D, P), or Stopped
+        ``Stopped(vertex=v)`` when a diagonal entry went bad: ``v`` (a vertex of
+        the whole matrix, the first such) lies on a diverging closed walk; the
+        cycle itself is found by the caller, who holds the input.  Nothing is
+        raised (see the module docstring).  A :class:`Stopped` tile is returned
+        as it is.
 
     Examples
     --------
@@ -213,7 +264,12 @@ def close_diagonal_tile(S: "Semiring", tile: Tile, offset: int) -> Tile:
     array([[0., 4., 5.],
            [2., 0., 1.],
            [1., 5., 0.]])
+    >>> D[2, 0] = -6.0  # 0 -> 1 -> 2 -> 0 weighs -1
+    >>> close_diagonal_tile(min_plus, (D, None), 100)
+    Stopped(vertex=100, error=None)
     """
+    if isinstance(tile, Stopped):
+        return tile
     D = tile[0].copy()
     P = None if tile[1] is None else tile[1].copy()
     if P is None:
@@ -222,11 +278,12 @@ def close_diagonal_tile(S: "Semiring", tile: Tile, offset: int) -> Tile:
         rkleene(job)
     else:
         panel_closure_pred(S, D, P, 0)
-    check_diagonal(S, D, None, offset=offset, whole=False)
-    return D, P
+    bad = bad_diagonal(S, (D, P), offset)
+    return Stopped(vertex=int(bad[0])) if bad.size else (D, P)
 
 
-def row_panel_tile(S: "Semiring", diag_closed: Tile, diag_before: Tile | None, tile: Tile) -> Tile:
+def row_panel_tile(S: "Semiring", diag_closed: Tile | Stopped, diag_before: Tile | Stopped | None,
+                   tile: Tile | Stopped) -> Tile | Stopped:
     """Step 2: ``T[K, J] = T[K, K]* (x) T[K, J]`` (with predecessors: the panel's Floyd-Warshall on ``[T[K, K] | T[K, J]]``).
 
     ``diag_before`` (the diagonal tile before the round) is read only with
@@ -240,6 +297,9 @@ def row_panel_tile(S: "Semiring", diag_closed: Tile, diag_before: Tile | None, t
     array([[3.],
            [2.]])
     """
+    stop = _stopped(diag_closed, diag_before, tile)
+    if stop is not None:
+        return stop
     D, P = tile
     if P is None:
         C = D.copy()
@@ -253,7 +313,7 @@ def row_panel_tile(S: "Semiring", diag_closed: Tile, diag_before: Tile | None, t
     return xp.ascontiguousarray(R[:, b:]), xp.ascontiguousarray(Q[:, b:])
 
 
-def column_panel_tile(S: "Semiring", tile: Tile, diag_closed: Tile) -> Tile:
+def column_panel_tile(S: "Semiring", tile: Tile | Stopped, diag_closed: Tile | Stopped) -> Tile | Stopped:
     """Step 3: ``T[I, K] (+)= T[I, K] (x) T[K, K]*`` (the Pi update reading ``P[K, K]``).
 
     Examples
@@ -263,6 +323,9 @@ def column_panel_tile(S: "Semiring", tile: Tile, diag_closed: Tile) -> Tile:
     >>> column_panel_tile(min_plus, (np.array([[5.0, np.inf]]), None), (Dkk, None))[0]
     array([[5., 6.]])
     """
+    stop = _stopped(tile, diag_closed)
+    if stop is not None:
+        return stop
     D, P = tile
     C = D.copy()
     PC = None if P is None else P.copy()
@@ -270,8 +333,10 @@ def column_panel_tile(S: "Semiring", tile: Tile, diag_closed: Tile) -> Tile:
     return C, PC
 
 
-def interior_tile(S: "Semiring", tile: Tile, column_before, row_after: Tile) -> Tile:
+def interior_tile(S: "Semiring", tile: Tile | Stopped, column_before, row_after: Tile | Stopped) -> Tile | Stopped:
     """Step 4: ``T[I, J] (+)= T[I, K] (x) T'[K, J]``: one semiring GEMM (``column_before`` is ``D`` of ``T[I, K]``).
+
+    Steps 2 to 4 return the first :class:`Stopped` among their arguments, computing nothing.
 
     Examples
     --------
@@ -279,6 +344,9 @@ def interior_tile(S: "Semiring", tile: Tile, column_before, row_after: Tile) -> 
     >>> interior_tile(min_plus, (np.array([[9.0]]), None), np.array([[1.0, 2.0]]), (np.array([[3.0], [5.0]]), None))[0]
     array([[4.]])
     """
+    stop = _stopped(tile, column_before, row_after)
+    if stop is not None:
+        return stop
     D, P = tile
     C = D.copy()
     PC = None if P is None else P.copy()
@@ -286,25 +354,33 @@ def interior_tile(S: "Semiring", tile: Tile, column_before, row_after: Tile) -> 
     return C, PC
 
 
-def bad_diagonal(S: "Semiring", tile: Tile, offset: int) -> np.ndarray:
+def bad_diagonal(S: "Semiring", tile: Tile | Stopped, offset: int) -> np.ndarray | Stopped:
     """The vertices (of the whole matrix) whose diagonal entry in this diagonal tile is not ``one``.
+
+    A :class:`Stopped` tile is returned as it is (the driver inspects these checks).
 
     >>> from semiring import min_plus
     >>> bad_diagonal(min_plus, (np.array([[0.0, 1.0], [1.0, -2.0]]), None), 10)
     array([11])
     """
+    if isinstance(tile, Stopped):
+        return tile
     D = tile[0]
     xp = array_module(D)
     bad = xp.diagonal(D) != S.one_value(D.dtype)
     return to_device(xp.nonzero(bad)[0], "cpu").astype(np.int64) + offset
 
 
-def finished_tile(tile: Tile, part: int, narrow_int32: bool, device: str | None):
+def finished_tile(tile: Tile | Stopped, part: int, narrow_int32: bool, device: str | None):
     """Part ``part`` (0: ``D``, 1: ``P``) of a finished tile, narrowed back to int32 if run wide, on ``device`` (``None``: where it is).
+
+    A :class:`Stopped` tile is returned as it is.
 
     >>> finished_tile((np.array([[2**40]]), None), 0, True, "cpu")
     array([[2147483647]], dtype=int32)
     """
+    if isinstance(tile, Stopped):
+        return tile
     X = tile[part]
     if part == 0 and narrow_int32:
         X = narrow(X)

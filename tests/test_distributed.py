@@ -23,7 +23,19 @@ import apsp
 import graphs
 import semiring as sr
 from apsp.distributed import WorkerLostError, cluster_workers
-from apsp.tile_schedule import owner, process_grid, tile_ranges
+from apsp.tile_schedule import (
+    Stopped,
+    bad_diagonal,
+    close_diagonal_tile,
+    column_panel_tile,
+    finished_tile,
+    interior_tile,
+    owner,
+    prepare_tile,
+    process_grid,
+    row_panel_tile,
+    tile_ranges,
+)
 from semiring.backend import gpu_available
 
 distributed = pytest.importorskip("distributed")
@@ -205,6 +217,102 @@ def test_negative_self_loop_in_a_later_tile(client):
     with pytest.raises(apsp.NegativeCycleError) as err:
         apsp.shortest_paths(W, client=client, block_size=8)
     assert err.value.vertex == 25
+
+
+def _worker_errors_since(client, start: float) -> list:
+    """The ERROR / CRITICAL records (and any "Compute Failed") the workers logged since ``time.time()`` was ``start``.
+
+    A worker logs a task's failure before it tells the scheduler, so what the
+    caller saw raised has been logged by then.
+    """
+    logs = client.run(lambda dask_worker: dask_worker.get_logs(start=start))
+    return [(w, level, msg.splitlines()[0]) for w, records in logs.items() for level, msg in records
+            if level in ("ERROR", "CRITICAL") or "Compute Failed" in msg or "Traceback" in msg]
+
+
+def _cycle_weight(S, W, cycle):
+    w = S.one_value(W.dtype)
+    for u, v in zip(cycle, cycle[1:] + cycle[:1]):
+        w = S.mul_ufunc(np.asarray(w, W.dtype), np.asarray(W[u, v], W.dtype))
+    return w
+
+
+@pytest.mark.parametrize("case", ["across-tiles", "predecessors", "dask-array", "self-loop-late", "int32",
+                                  "max_plus", "one-tile"])
+def test_negative_cycle_is_reported_without_worker_errors(client, case):
+    """The diagonal tasks return a status instead of raising: no worker logs "Compute Failed", the error names
+    a vertex on the cycle, found from the input."""
+    S, dtype, b, predecessors = sr.min_plus, np.float64, 8, False
+    if case == "max_plus":
+        S = sr.max_plus
+    if case == "int32":
+        dtype = np.int32
+    W = _random(40, 14, dtype, density=0.1, S=S) if S is sr.min_plus else -_random(40, 14, density=0.1, S=sr.min_plus)
+    if case == "self-loop-late":
+        W[37, 37] = -1
+    else:
+        sign = 1 if S is sr.max_plus else -1
+        W[3, 35], W[35, 17], W[17, 3] = 1, sign * 4, 2  # min_plus: 1 - 4 + 2 = -1; max_plus: 1 + 4 + 2 > 0
+    if case == "predecessors":
+        predecessors, b = True, 16
+    if case == "one-tile":
+        b = 64
+    X = da.from_array(W, chunks=b) if case == "dask-array" else W
+    _wait_until_quiet(client)
+    before = time.time()
+    with pytest.raises(apsp.NegativeCycleError) as err:
+        apsp.shortest_paths(X, semiring=S, client=client, block_size=b, predecessors=predecessors)
+    cycle = err.value.cycle
+    assert err.value.vertex == cycle[0] and cycle == ([37] if case == "self-loop-late" else [3, 35, 17])
+    w = _cycle_weight(S, W, cycle)
+    assert S.add_ufunc(w, S.one_value(W.dtype)) == w != S.one_value(W.dtype)  # better than the identity
+    assert _worker_errors_since(client, before) == []
+
+
+def test_bad_entry_is_reported_without_worker_errors(client):
+    W = _random(20, 9)
+    W[13, 4] = np.nan
+    _wait_until_quiet(client)
+    before = time.time()
+    with pytest.raises(sr.errors.InvalidEntryError, match=r"W\[8:16, 0:8\]\[5, 4\] is NaN"):
+        apsp.shortest_paths(da.from_array(W, chunks=8), client=client, block_size=8)
+    assert _worker_errors_since(client, before) == []
+
+
+def test_worker_errors_are_seen_by_the_log_check(client):
+    """The check above sees a task that raises on a worker (so that its empty answer means something)."""
+    def raising(S, D):  # what closing a diagonal tile did before it returned a status (nested: sent by value)
+        from apsp.negative_cycle import check_diagonal
+
+        check_diagonal(S, D, None, whole=False)
+
+    _wait_until_quiet(client)
+    before = time.time()
+    with pytest.raises(apsp.NegativeCycleError):
+        client.submit(raising, sr.min_plus, np.array([[-1.0]]), pure=False).result()
+    assert any("Compute Failed" in msg for _, _, msg in _worker_errors_since(client, before))
+
+
+def test_steps_pass_a_stopped_tile_on():
+    """Without Dask: a bad diagonal or a bad entry becomes a Stopped value that every later step returns as it is."""
+    import pickle
+
+    S = sr.min_plus
+    W = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, -3.0], [1.0, np.inf, 0.0]])  # 0 -> 1 -> 2 -> 0 weighs -1
+    tile = prepare_tile(S, W, 4, 4, False, np.float64, "cpu")
+    stop = close_diagonal_tile(S, tile, 4)
+    assert stop == Stopped(vertex=4)
+    ok = (np.zeros((3, 3)), None)
+    assert row_panel_tile(S, stop, None, ok) is stop
+    assert column_panel_tile(S, ok, stop) is stop
+    assert interior_tile(S, ok, np.zeros((3, 3)), stop) is stop and interior_tile(S, stop, stop, ok) is stop
+    assert bad_diagonal(S, stop, 4) is stop and finished_tile(stop, 0, False, "cpu") is stop
+    assert close_diagonal_tile(S, stop, 4) is stop
+    bad = prepare_tile(S, np.array([[0.0, np.nan]]), 2, 0, False, np.float64, "cpu")
+    assert isinstance(bad, Stopped) and bad.vertex is None
+    assert isinstance(bad.error, sr.errors.InvalidEntryError) and "W[2:3, 0:2][0, 1] is NaN" in str(bad.error)
+    back = pickle.loads(pickle.dumps(bad))  # it travels between workers
+    assert type(back.error) is type(bad.error) and str(back.error) == str(bad.error)
 
 
 def test_dask_array_in_and_out(client):
