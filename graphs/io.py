@@ -1,4 +1,4 @@
-"""Read and write graph files: DIMACS ``.gr``, SNAP edge lists, Matrix Market; ``.gz`` too.
+r"""Read and write graph files: DIMACS ``.gr``, SNAP edge lists, Matrix Market; ``.gz`` too.
 
 Formats
 -------
@@ -20,11 +20,27 @@ The format follows the extension (``.gr``; ``.mtx``; ``.txt``, ``.tsv``,
 A gzip file is recognised by its first bytes; a truncated or corrupt one is a
 :class:`~graphs.errors.GraphFormatError` naming the file.
 
-Parsing is vectorised (NumPy over the file's bytes), so that email-Enron (367k
-arcs) loads in a few tens of milliseconds; only when the fast path finds a
+Parsing is vectorised (NumPy over the file's bytes, and one compiled pass that
+checks every number's literal), so that email-Enron (367k arcs) loads in a few
+tens of milliseconds; only when the fast path finds a
 problem is the file walked line by line, to report *which* line is wrong:
 every malformed file raises :class:`~graphs.errors.GraphFormatError` naming
 the file, the line number, what was expected and the offending value.
+
+Lines and fields
+----------------
+A line ends with ``\n`` or ``\r\n`` (the last line may lack it); a ``\r``
+anywhere else is an error.  Fields are separated by spaces and tabs, and by
+nothing else: other control bytes (NUL, ``\x0b``, ``\x0c``, ``\x1c``-``\x1f``)
+and bytes above 127 (``\x85``, ``\xa0``), which Python's ``str.split`` would
+take for whitespace, are errors on a data line, a header line or a size line
+(comment lines are free text).  A line holding only spaces and tabs is blank
+and skipped; a line whose first other byte is not what the format expects
+(NUL included) is an error, never a blank line.  A number is a whole literal:
+``[+-]digits`` for an integer, ``[+-](digits[.digits]|.digits)[(e|E)[+-]digits]``
+for a float (and ``inf`` / ``nan``, which are then refused as weights); a lone
+sign, ``1e``, ``1e+``, ``.`` or ``1.2.3`` (a file cut short, say) is an error,
+not ``0``.
 
 Values
 ------
@@ -74,6 +90,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from .errors import GraphFormatError
 from .graph import WEIGHT_DTYPES, Graph
@@ -83,10 +100,14 @@ __all__ = ["read", "write", "FORMATS"]
 FORMATS = ("dimacs", "snap", "mtx")
 _EXT = {".gr": "dimacs", ".dimacs": "dimacs", ".mtx": "mtx", ".mm": "mtx",
         ".txt": "snap", ".tsv": "snap", ".el": "snap", ".edges": "snap", ".snap": "snap", ".csv": "snap"}
-_WS = np.zeros(256, dtype=bool)
-_WS[[9, 10, 11, 12, 13, 32]] = True
+_WS = np.zeros(256, dtype=bool)  # what separates fields: space and tab; and what ends a line: \r\n, \n
+_WS[[9, 10, 13, 32]] = True
 _FLOATY = np.zeros(256, dtype=bool)
 _FLOATY[list(b".eEiInN")] = True
+_INFINITY = np.frombuffer(b"infinity", dtype=np.uint8).copy()  # the words a float field may hold (any case)
+_NAN = np.frombuffer(b"nan", dtype=np.uint8).copy()
+_FIELD_SEP = re.compile(rb"[ \t]+")
+_TOKEN_AT = re.compile(rb"[^ \t\r\n]*")
 # The graph's column indices are int32 (as Graph requires), so n <= 2**31 - 1.
 _INDEX_LIMIT = int(np.iinfo(np.int32).max)
 _LIMIT_WHY = f"at most {_INDEX_LIMIT} (2**31 - 1) vertices, since the graph stores its column indices as int32"
@@ -138,8 +159,27 @@ def _read_bytes(path: Path) -> bytes:
         return f.read()
 
 
+def _fields(line: bytes) -> list[bytes]:
+    r"""The fields of one line (without its ``\n``): split at runs of spaces and tabs, a final ``\r`` dropped."""
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return [f for f in _FIELD_SEP.split(line) if f]
+
+
+def _bad_bytes(field: bytes) -> str:
+    """What is wrong with the bytes of ``field`` when it holds one that no field may hold ('' when none)."""
+    for b in field:
+        if b < 0x21 or b > 0x7E:
+            return f"byte 0x{b:02x} is not allowed in a field (fields are separated by spaces or tabs)"
+    return ""
+
+
 class _Lines:
-    """Vectorised view of a text buffer as lines: starts, ends, first non-blank byte."""
+    """Vectorised view of a text buffer as lines: starts, ends, first non-blank byte.
+
+    Blank (``blank``) means spaces and tabs only; ``first`` is the first other
+    byte of a line (0 for a blank line: use ``blank``, since the byte may be NUL).
+    """
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -158,15 +198,37 @@ class _Lines:
         self.first = np.zeros(self.starts.shape, dtype=np.uint8)
         has = self.first_pos >= 0
         self.first[has] = self.buf[self.first_pos[has]]
+        self.blank = ~has
+
+    def check_line_ends(self, path: str) -> None:
+        r"""Refuse a ``\r`` that does not end a line (lines end with ``\n`` or ``\r\n``)."""
+        cr = np.flatnonzero(self.buf == 13)
+        if cr.size:
+            nxt = cr + 1
+            lone = nxt < self.buf.size
+            lone[lone] = self.buf[nxt[lone]] != 10
+            if lone.any():
+                i = int(np.searchsorted(self.starts, cr[np.argmax(lone)], side="right")) - 1
+                raise GraphFormatError(path, i + 1, f"a carriage return (\\r) inside a line; lines end with "
+                                                    f"\\n or \\r\\n: {self.text(i)!r}")
+
+    def fields(self, i: int) -> list[bytes]:
+        """The fields of line ``i``."""
+        return _fields(self.data[self.starts[i]:self.ends[i]])
 
     def text(self, i: int) -> str:
         """Line ``i`` (0-based) as text, for error messages."""
         s = self.data[self.starts[i]:self.ends[i]].decode("utf-8", "replace").rstrip("\r")
         return s if len(s) <= 80 else s[:77] + "..."
 
+    def shown(self, i: int) -> str:
+        """Line ``i`` quoted for a message, and the first byte no field may hold, if it has one."""
+        why = next((w for w in map(_bad_bytes, self.fields(i)) if w), "")
+        return f"{self.text(i)!r}" + (f" ({why})" if why else "")
+
     def token(self, i: int, start: int) -> bytes:
         """The token of line ``i`` that starts at byte ``start``."""
-        return self.data[start:self.ends[i]].split()[0]
+        return _TOKEN_AT.match(self.data, start, self.ends[i]).group()
 
 
 class _Table:
@@ -196,13 +258,17 @@ def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_fir
                    integer: bool | None) -> _Table:
     """Parse ``ncols`` numbers from each of ``lines`` (0-based line ids) into a :class:`_Table`.
 
-    ``skip_first`` blanks each line's first token (DIMACS's ``a``).  ``integer``
-    True asks for integer literals only (int64), False for float64, None for
-    int64 when no token looks like a float.  Raises a line-numbered
-    :class:`GraphFormatError` for a wrong field count or a token that is not a
-    number (or not an integer literal).  int64 parsing saturates: a literal
-    beyond the int64 range reads as ``iinfo(int64).max``, which the callers
-    reject (it is out of every id range and the int64 ``+inf`` sentinel).
+    ``skip_first`` blanks each line's first token (DIMACS's ``a``, which must be
+    followed by a space or a tab).  ``integer`` True asks for integer literals
+    only (int64), False for float64, None for int64 when no token looks like a
+    float.  Every byte of the lines is checked against the literal grammar of
+    the module docstring (:func:`_first_bad_literal`) before NumPy parses them, since
+    NumPy's parser is lenient (a lone ``-`` reads as 0).  Raises a line-numbered
+    :class:`GraphFormatError` for a wrong field count, a byte no field may hold,
+    or a token that is not a number (or not an integer literal), naming the
+    first such line.  int64 parsing saturates: a literal beyond the int64 range
+    reads as ``iinfo(int64).max``, which the callers reject (it is out of every
+    id range and the int64 ``+inf`` sentinel).
     """
     buf = L.buf
     if lines.size == 0:
@@ -215,7 +281,16 @@ def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_fir
     mask = np.repeat(keep_line, lengths)
     work = buf.copy() if skip_first else buf
     if skip_first:
-        work[L.first_pos[lines]] = 32
+        first = L.first_pos[lines]
+        after = first + 1
+        sep = after < buf.size
+        sep[sep] = (buf[after[sep]] == 32) | (buf[after[sep]] == 9)
+        if not sep.all():
+            _find_bad_token(path, L, lines, ncols, skip_first, bool(integer))
+        work[first] = 32
+    chunk = work[mask]
+    if integer is None:
+        integer = not bool(_FLOATY[chunk].any())
     # Count tokens per kept line: a token starts at a non-blank byte after a blank one (or at a line start).
     nonws = ~_WS[work]
     prev_ws = np.ones(work.size, dtype=bool)
@@ -223,13 +298,8 @@ def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_fir
     tok_start = np.flatnonzero(nonws & prev_ws & mask)
     tok_line = np.searchsorted(L.starts, tok_start, side="right") - 1
     counts = np.bincount(tok_line, minlength=L.starts.size)[lines]
-    if (counts != ncols).any():
-        k = int(np.argmax(counts != ncols))
-        i = int(lines[k])
-        raise GraphFormatError(path, i + 1, f"expected {ncols} fields, got {int(counts[k])}: {L.text(i)!r}")
-    chunk = work[mask]
-    if integer is None:
-        integer = not bool(_FLOATY[chunk].any())
+    if (counts != ncols).any() or _first_bad_literal(chunk, integer) >= 0:
+        _find_bad_token(path, L, lines, ncols, skip_first, integer)
     dtype = np.int64 if integer else np.float64
     text = chunk.tobytes().decode("ascii", "replace")
     with warnings.catch_warnings():
@@ -238,16 +308,117 @@ def _parse_numbers(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_fir
             vals = np.fromstring(text, dtype=dtype, sep=" ")
         except (ValueError, DeprecationWarning):
             vals = None
-    if vals is None or vals.size != lines.size * ncols:
-        _find_bad_token(path, L, lines, skip_first, integer)
+    if vals is None or vals.size != lines.size * ncols:  # pragma: no cover - the literals were checked
+        _find_bad_token(path, L, lines, ncols, skip_first, integer)
     return _Table(path, L, lines, vals.reshape(lines.size, ncols), tok_start.reshape(lines.size, ncols))
 
 
-def _find_bad_token(path: str, L: _Lines, lines: np.ndarray, skip_first: bool, integer: bool) -> None:
-    """Slow path: walk the lines to name the first token that is not a number (or not an integer)."""
+@njit(cache=True, nogil=True)
+def _first_bad_literal(c, integer):  # pragma: no cover - jitted
+    r"""Position of the first byte of ``c`` (whole lines' bytes) where a token stops being a literal; -1 if none.
+
+    The grammar of the module docstring as a finite automaton, one pass over the
+    bytes: tokens are separated by spaces, tabs and line ends (a ``\r`` only ever
+    before ``\n``: :meth:`_Lines.check_line_ends`); an integer is
+    ``[+-]digits``; a float ``[+-](digits[.digits]|.digits)[(e|E)[+-]digits]``
+    or, sign and case aside, ``inf``, ``infinity`` or ``nan`` (which the weight
+    checks then refuse with their own message).
+    """
+    n = c.shape[0]
+    state = 0  # 0 between tokens, 1 sign, 2 digits, 3 "5.", 4 ".", 5 fraction, 6 e, 7 e sign, 8 exponent, 9 word
+    start = 0
+    f_inf = False
+    f_nan = False
+    wlen = 0
+    for i in range(n + 1):
+        b = c[i] if i < n else 32
+        if b == 32 or b == 9 or b == 10 or b == 13:
+            if state != 0:
+                if state == 9:
+                    ok = (f_inf and (wlen == 3 or wlen == 8)) or (f_nan and wlen == 3)
+                else:
+                    ok = state == 2 or state == 3 or state == 5 or state == 8
+                if not ok:
+                    return start
+                state = 0
+            continue
+        digit = 48 <= b <= 57
+        low = b | 32
+        letter = 97 <= low <= 122
+        if state == 0:
+            start = i
+        if state == 0 or state == 1:
+            if digit:
+                state = 2
+            elif state == 0 and (b == 43 or b == 45):
+                state = 1
+            elif integer:
+                return start
+            elif b == 46:
+                state = 4
+            elif letter:
+                state = 9
+                f_inf = True
+                f_nan = True
+                wlen = 0
+            else:
+                return start
+        elif integer:
+            if not digit:
+                return start
+        elif state == 2:
+            if b == 46:
+                state = 3
+            elif low == 101:
+                state = 6
+            elif not digit:
+                return start
+        elif state == 3 or state == 5:
+            if digit:
+                state = 5
+            elif low == 101:
+                state = 6
+            else:
+                return start
+        elif state == 4:
+            if not digit:
+                return start
+            state = 5
+        elif state == 6:
+            if b == 43 or b == 45:
+                state = 7
+            elif digit:
+                state = 8
+            else:
+                return start
+        elif state == 7 or state == 8:
+            if not digit:
+                return start
+            state = 8
+        if state == 9:
+            f_inf = f_inf and wlen < 8 and low == _INFINITY[wlen]
+            f_nan = f_nan and wlen < 3 and low == _NAN[wlen]
+            if not (f_inf or f_nan):
+                return start
+            wlen += 1
+    return -1
+
+
+def _find_bad_token(path: str, L: _Lines, lines: np.ndarray, ncols: int, skip_first: bool, integer: bool) -> None:
+    """Slow path: walk the lines to name the first wrong one (field count, a byte, a token that is not a number)."""
     for i in lines.tolist():
-        toks = L.data[L.starts[i]:L.ends[i]].split()
-        for t in toks[1:] if skip_first else toks:
+        toks = L.fields(i)
+        for t in toks:
+            why = _bad_bytes(t)
+            if why:
+                raise GraphFormatError(path, i + 1, f"{t.decode('utf-8', 'replace')!r}: {why}: {L.text(i)!r}")
+        if skip_first:
+            if toks[0] != b"a":
+                raise GraphFormatError(path, i + 1, f"expected 'a u v w', got {L.text(i)!r}")
+            toks = toks[1:]
+        if len(toks) != ncols:
+            raise GraphFormatError(path, i + 1, f"expected {ncols} fields, got {len(toks)}: {L.text(i)!r}")
+        for t in toks:
             if _INT_LITERAL.fullmatch(t) or (not integer and _NUMBER_LITERAL.fullmatch(t)):
                 continue
             kind = "an integer" if _NUMBER_LITERAL.fullmatch(t) else "a number"
@@ -360,11 +531,10 @@ def _size(path: str, L: _Lines, i: int, tok: bytes, what: str) -> int:
 
 def _read_dimacs(path: str, L: _Lines, dtype: np.dtype) -> Graph:
     first = L.first
-    kinds = {ord("c"), ord("p"), ord("a"), 0}
-    odd = ~np.isin(first, list(kinds))
+    odd = ~L.blank & ~np.isin(first, [ord("c"), ord("p"), ord("a")])
     if odd.any():
         i = int(np.argmax(odd))
-        raise GraphFormatError(path, i + 1, f"a DIMACS line starts with 'c', 'p' or 'a', got {L.text(i)!r}")
+        raise GraphFormatError(path, i + 1, f"a DIMACS line starts with 'c', 'p' or 'a', got {L.shown(i)}")
     plines = np.flatnonzero(first == ord("p"))
     arcs = np.flatnonzero(first == ord("a"))
     if plines.size == 0:
@@ -374,9 +544,9 @@ def _read_dimacs(path: str, L: _Lines, dtype: np.dtype) -> Graph:
     p = int(plines[0])
     if arcs.size and arcs[0] < p:
         raise GraphFormatError(path, int(arcs[0]) + 1, "an arc before the 'p sp N M' line")
-    toks = L.data[L.starts[p]:L.ends[p]].split()
-    if len(toks) != 4 or toks[1] != b"sp" or not toks[2].isdigit() or not toks[3].isdigit():
-        raise GraphFormatError(path, p + 1, f"expected 'p sp N M', got {L.text(p)!r}")
+    toks = L.fields(p)
+    if len(toks) != 4 or toks[0] != b"p" or toks[1] != b"sp" or not toks[2].isdigit() or not toks[3].isdigit():
+        raise GraphFormatError(path, p + 1, f"expected 'p sp N M', got {L.shown(p)}")
     n = _size(path, L, p, toks[2], "the vertex count N of 'p sp N M'")
     m = int(toks[3])
     if arcs.size != m:
@@ -392,8 +562,8 @@ _UNDIRECTED = re.compile(rb"^#\s*undirected", re.IGNORECASE | re.MULTILINE)
 
 def _read_snap(path: str, L: _Lines, dtype: np.dtype, directed: bool | None) -> Graph:
     first = L.first
-    comment = (first == ord("#")) | (first == ord("%"))
-    data = np.flatnonzero(~comment & (first != 0))
+    comment = ~L.blank & ((first == ord("#")) | (first == ord("%")))
+    data = np.flatnonzero(~comment & ~L.blank)
     head_lines = np.flatnonzero(comment)[:50].tolist()
     header = b"\n".join(L.data[L.starts[i]:L.ends[i]] for i in head_lines)
     if directed is None:
@@ -407,9 +577,9 @@ def _read_snap(path: str, L: _Lines, dtype: np.dtype, directed: bool | None) -> 
     ncols = 2
     if data.size:
         i = int(data[0])
-        ncols = len(L.data[L.starts[i]:L.ends[i]].split())
+        ncols = len(L.fields(i))
         if ncols not in (2, 3):
-            raise GraphFormatError(path, i + 1, f"expected 'u v' or 'u v w', got {L.text(i)!r}")
+            raise GraphFormatError(path, i + 1, f"expected 'u v' or 'u v w', got {L.shown(i)}")
     T = _parse_numbers(path, L, data, ncols, False, None if ncols == 3 and dtype.kind == "f" else True)
     ids = _check_ids(T, 0, _INDEX_LIMIT - 1, "SNAP vertex",
                      limit_what=f"SNAP vertex id too large: a graph has {_LIMIT_WHY}, so ids are at most "
@@ -422,23 +592,23 @@ def _read_snap(path: str, L: _Lines, dtype: np.dtype, directed: bool | None) -> 
 def _read_mtx(path: str, L: _Lines, dtype: np.dtype, directed: bool | None) -> Graph:
     if L.starts.size == 0 or not L.data.startswith(b"%%MatrixMarket"):
         raise GraphFormatError(path, 1, "a Matrix Market file starts with '%%MatrixMarket'")
-    head = L.data[:L.ends[0]].decode("ascii", "replace").lower().split()
-    if len(head) != 5 or head[1] != "matrix" or head[2] != "coordinate":
+    head = [f.decode("ascii", "replace").lower() for f in L.fields(0)]
+    if len(head) != 5 or head[0] != "%%matrixmarket" or head[1] != "matrix" or head[2] != "coordinate":
         raise GraphFormatError(path, 1, f"expected '%%MatrixMarket matrix coordinate <field> <symmetry>', "
-                                        f"got {L.text(0)!r}")
+                                        f"got {L.shown(0)}")
     field, symmetry = head[3], head[4]
     if field not in ("real", "integer", "pattern", "double"):
         raise GraphFormatError(path, 1, f"field {field!r} is not supported (real, integer or pattern)")
     if symmetry not in ("general", "symmetric"):
         raise GraphFormatError(path, 1, f"symmetry {symmetry!r} is not supported (general or symmetric)")
     first = L.first
-    rest = np.flatnonzero((first != ord("%")) & (first != 0))
+    rest = np.flatnonzero((first != ord("%")) & ~L.blank)
     if rest.size == 0:
         raise GraphFormatError(path, None, "no size line 'rows cols entries'")
     s = int(rest[0])
-    toks = L.data[L.starts[s]:L.ends[s]].split()
+    toks = L.fields(s)
     if len(toks) != 3 or not all(t.isdigit() for t in toks):
-        raise GraphFormatError(path, s + 1, f"expected the size line 'rows cols entries', got {L.text(s)!r}")
+        raise GraphFormatError(path, s + 1, f"expected the size line 'rows cols entries', got {L.shown(s)}")
     rows = _size(path, L, s, toks[0], "the row count of the size line")
     cols = _size(path, L, s, toks[1], "the column count of the size line")
     nnz = int(toks[2])
@@ -519,6 +689,7 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
     data = _read_bytes(path)
     L = _Lines(data)
     name = str(path)
+    L.check_line_ends(name)
     if fmt == "dimacs":
         G = _read_dimacs(name, L, dt)
         if directed is False:
