@@ -50,8 +50,9 @@ import numpy as np
 
 from . import _mst_kernels as K
 from ._arguments import resolve_graph_device
+from .errors import GraphError
 from .graph import Graph, as_graph
-from .validate import check_weights
+from .validate import cast_weights, check_weights
 
 __all__ = ["SpanningForest", "minimum_spanning_tree"]
 
@@ -65,9 +66,14 @@ class SpanningForest:
     Attributes
     ----------
     weight : float or int
-        Total weight: a Python ``float`` for float weights (summed in float64;
-        -inf when an edge weighs -inf; the CPU's and GPU's sums may differ by
-        rounding), an exact Python ``int`` for integer weights.
+        Total weight: for float weights (and an unweighted graph) a Python
+        ``float``, the exact sum of the edge weights rounded once to float64
+        (so the CPU and the GPU agree); for integer weights an exact Python
+        ``int`` (no wrapping, no int64 limit).  ``-inf`` (a ``float``) when an
+        edge weighs ``-inf``, for integer weights when one weighs ``iinfo.min``,
+        the dtype's sentinel of ``-inf`` (see :mod:`graphs.validate`): the
+        forest is then well defined (such an edge is the lightest of all) but
+        its total is ``-inf``.
     edges : tuple of arrays ``(u, v, w)``
         One entry per forest edge, ``u < v`` (int32), ``w`` in the graph's weight
         dtype (float64 ones for an unweighted graph), in increasing arc id (see
@@ -99,11 +105,18 @@ class SpanningForest:
         SciPy keeps each edge where the input entry it chose sits, which may be
         below the diagonal, and ``T + T.T`` is the symmetric forest either way.
         Zero-weight edges are stored as explicit zeros (SciPy drops zeros from
-        its input).
+        its input).  Integer weights become float64 exactly: their ``-inf``
+        sentinel ``iinfo.min`` becomes ``-inf``, and a weight that float64
+        would round (beyond ``2**53``) is an error, not a new value.
 
         Returns
         -------
         scipy.sparse.csr_matrix or cupyx.scipy.sparse.csr_matrix
+
+        Raises
+        ------
+        InvalidEntryError
+            An integer edge weight has no exact float64 value (the message names it).
 
         Examples
         --------
@@ -116,14 +129,14 @@ class SpanningForest:
         """
         u, v, w = self.edges
         n = self.graph.n
+        w = cast_weights("the forest's weights", w, np.float64)
         if self.graph.device == "gpu":
-            import cupy as cp
             import cupyx.scipy.sparse as csp
 
-            return csp.coo_matrix((w.astype(cp.float64), (u, v)), shape=(n, n)).tocsr()
+            return csp.coo_matrix((w, (u, v)), shape=(n, n)).tocsr()
         import scipy.sparse as sp
 
-        T = sp.coo_matrix((w.astype(np.float64), (u, v)), shape=(n, n)).tocsr()
+        T = sp.coo_matrix((w, (u, v)), shape=(n, n)).tocsr()
         T.sort_indices()
         return T
 
@@ -150,9 +163,11 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
     Raises
     ------
     InvalidEntryError
-        A weight is NaN (the message names the arc).
+        A weight is NaN or ``+inf`` (for integers the ``iinfo.max`` sentinel);
+        the message names the arc.
     GraphError
-        Unknown ``device``.
+        Unknown ``device``; the exact total of float weights is beyond float64's
+        range (it does not fit the result, so it is not rounded to ``inf``).
 
     Examples
     --------
@@ -163,6 +178,17 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
     (9, 3)
     >>> F.edges
     (array([0, 1, 3], dtype=int32), array([2, 2, 4], dtype=int32), array([1, 1, 7]))
+
+    Totals are exact, and an edge of weight ``-inf`` (for integers the sentinel
+    ``iinfo.min``) makes the total ``-inf``:
+
+    >>> big = np.iinfo(np.int64).max - 1
+    >>> minimum_spanning_tree(Graph.from_edges([0, 1], [1, 2], np.array([big, big]))).weight
+    18446744073709551612
+    >>> minimum_spanning_tree(Graph.from_edges([0, 1], [1, 2], np.array([np.iinfo(np.int64).min, 3]))).weight
+    -inf
+    >>> minimum_spanning_tree(Graph.from_edges([0, 1, 2], [1, 2, 3], [1e16, 1.0, -1e16])).weight
+    1.0
     """
     G = resolve_graph_device(as_graph(G), device)
     if G.weights is not None:
@@ -265,17 +291,65 @@ def forest_from_arcs(G: Graph, tree) -> SpanningForest:
 
 
 def _total(w):
-    """Sum of the weights: float64 for floats (-inf for a -inf edge; inf where the sum overflows), exact int for ints.
+    """The forest's total weight: exact, as :attr:`SpanningForest.weight` describes it.
 
-    Float sums are plain float64 reductions: the CPU's and the GPU's may differ in
-    the last bits (their summation orders differ), within ``len(w) * eps * sum(|w|)``.
+    Examples
+    --------
+    >>> _total(np.array([1e308, 1e308, -1e308])), _total(np.array([-0.0])), _total(np.array([2**62, 2**62]))
+    (1e+308, -0.0, 9223372036854775808)
+    >>> _total(np.array([1e308, 1e308]))
+    Traceback (most recent call last):
+    ...
+    graphs.errors.GraphError: the total weight of the spanning forest (2 edges) is beyond float64's range (its magnitude is at least 2**1024); it has no float64 value
     """
+    if not isinstance(w, np.ndarray):
+        w = w.get()  # CuPy: at most n - 1 weights to the host
     if w.dtype.kind == "f":
-        if w.size and bool((w == -np.inf).any()):
+        if bool((w == -np.inf).any()):
             return -math.inf  # a Graph holds no +inf arc, so no inf - inf
-        with np.errstate(over="ignore", invalid="ignore"):
-            return float(w.sum(dtype=np.float64))
+        return _exact_float_sum(w.astype(np.float64, copy=False))
+    if w.size and bool((w == np.iinfo(w.dtype).min).any()):
+        return -math.inf  # the integer sentinel of -inf
     w64 = w.astype(np.int64)
     high = int((w64 >> 32).sum())  # |high| < 2**31 per edge, fewer than 2**31 edges
     low = int((w64 & 0xFFFFFFFF).sum(dtype=np.uint64))
     return high * (1 << 32) + low
+
+
+def _exact_float_sum(w: np.ndarray) -> float:
+    """``sum(w)`` of finite float64 values, computed exactly and rounded once to the nearest float64.
+
+    Each value is a 53-bit integer times a power of two (``np.frexp``); the
+    integers of one power are summed in int64 (in two halves of 27 bits, so no
+    sum can overflow), the powers' sums combined as Python ints, and the exact
+    total divided by the common power of two, which Python rounds correctly.
+    A zero total is ``-0.0`` when every term is ``-0.0`` (as IEEE addition gives).
+
+    Raises
+    ------
+    GraphError
+        The exact sum is beyond float64's range.
+    """
+    if w.size == 0:
+        return 0.0
+    frac, exp = np.frexp(w)
+    mant = np.ldexp(frac, 53).astype(np.int64)  # w = mant * 2**(exp - 53), exactly
+    e = exp.astype(np.int64) - 53
+    order = np.argsort(e, kind="stable")
+    e, mant = e[order], mant[order]
+    starts = np.flatnonzero(np.concatenate(([True], e[1:] != e[:-1])))
+    high = np.add.reduceat(mant >> 26, starts).tolist()  # |mant >> 26| < 2**27: sums of < 2**36 terms fit
+    low = np.add.reduceat(mant & ((1 << 26) - 1), starts).tolist()
+    emin = int(e[0])
+    total = 0
+    for h, lo, p in zip(high, low, e[starts].tolist()):
+        total += ((h << 26) + lo) << (p - emin)
+    if total == 0:
+        return -0.0 if bool(np.signbit(w).all()) else 0.0
+    try:
+        return float(total << emin) if emin >= 0 else total / (1 << -emin)
+    except OverflowError:
+        raise GraphError(
+            f"the total weight of the spanning forest ({w.size} edges) is beyond float64's range (its magnitude is at "
+            f"least 2**{abs(total).bit_length() - 1 + emin}); it has no float64 value"
+        ) from None

@@ -82,22 +82,43 @@ def check_forest(G: Graph, F: SpanningForest) -> None:
         have.setdefault((min(a, b), max(a, b)), []).append(x)
     for a, b, x in zip(u.tolist(), v.tolist(), w.tolist()):
         assert x in have[(a, b)]
-    if w.dtype.kind == "f":
-        assert_float_total(F.weight, w)
-    else:
-        assert F.weight == sum(int(x) for x in w.tolist())
+    assert_total(F.weight, w)
     assert F.graph.n == G.n and not F.graph.directed and F.graph.num_edges == len(u)
 
 
-def assert_float_total(got: float, w) -> None:
-    """``got`` is the float64 sum of ``w`` up to rounding (-inf with a -inf weight; not checked past float64's range)."""
+OVERFLOW = object()  # reference_total's answer for a float total beyond float64's range
+
+
+def reference_total(w):
+    """The exact total of the weights ``w`` (Fractions), as the result type holds it.
+
+    ``-inf`` (float) when a weight is ``-inf`` or, for integers, the ``iinfo.min``
+    sentinel of ``-inf``; an exact ``int`` for integers; for floats the exact sum
+    rounded once to float64 (``-0.0`` when every term is ``-0.0``), or
+    :data:`OVERFLOW` when it is beyond float64's range.
+    """
+    w = np.asarray(w)
+    if w.dtype.kind == "i":
+        if (w == np.iinfo(w.dtype).min).any():
+            return -math.inf
+        return sum(int(x) for x in w.tolist())
     if np.isneginf(w).any():
-        assert got == -math.inf
-        return
-    w = [Fraction(float(x)) for x in w.tolist()]
-    exact, size = sum(w, Fraction(0)), sum((abs(x) for x in w), Fraction(0))
-    if size < Fraction(float(np.finfo(np.float64).max)) / 2:
-        assert abs(Fraction(got) - exact) <= size * Fraction(len(w) + 1) * Fraction(2) ** -52
+        return -math.inf
+    exact = sum((Fraction(float(x)) for x in w.tolist()), Fraction(0))
+    try:
+        total = float(exact)
+    except OverflowError:
+        return OVERFLOW
+    return -0.0 if w.size and exact == 0 and np.signbit(w).all() else total
+
+
+def assert_total(got, w) -> None:
+    """``got`` is exactly :func:`reference_total` of ``w`` (type and sign of zero included)."""
+    want = reference_total(w)
+    assert want is not OVERFLOW
+    assert type(got) is type(want) and got == want, (got, want)
+    if isinstance(want, float) and want == 0:
+        assert math.copysign(1, got) == math.copysign(1, want)
 
 
 def expected_forest(G: Graph) -> SpanningForest:
@@ -108,10 +129,7 @@ def same_forest(F: SpanningForest, R: SpanningForest) -> None:
     for a, b in zip(F.edges, R.edges):
         np.testing.assert_array_equal(a, b)
         assert a.dtype == b.dtype
-    if isinstance(F.weight, float):
-        assert_float_total(F.weight, R.edges[2])
-    else:
-        assert F.weight == R.weight
+    assert F.weight == R.weight and type(F.weight) is type(R.weight)
     assert F.n_components == R.n_components
 
 
@@ -152,6 +170,11 @@ def random_graphs(draw, max_n: int = 14):
 @settings(max_examples=300, deadline=None)
 @given(random_graphs())
 def test_random_graphs_equal_reference(G):
+    arcs = kruskal_arcs(G)
+    if G.weights is not None and reference_total(G.weights[arcs]) is OVERFLOW:
+        with pytest.raises(graphs.GraphError, match="beyond float64's range"):
+            minimum_spanning_tree(G)
+        return
     F = minimum_spanning_tree(G)
     check_forest(G, F)
     same_forest(F, expected_forest(G))
@@ -299,6 +322,90 @@ def test_int64_extremes_exact():
     G = Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], np.array([big, big, big - 5, big], dtype=np.int64))
     F = minimum_spanning_tree(G)
     assert F.weight == 3 * big - 5  # exact, beyond int64
+    low = np.iinfo(np.int64).min + 1  # the most negative finite int64 weight (iinfo.min is -inf)
+    F = minimum_spanning_tree(Graph.from_edges([0, 1, 2], [1, 2, 3], np.array([low, low, low])))
+    assert F.weight == 3 * low and type(F.weight) is int
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_integer_minus_inf_sentinel_makes_the_total_minus_inf(dtype):
+    """``iinfo.min`` is the dtype's -inf: the forest holds it (the lightest edge), the total is -inf, not min + 3."""
+    info = np.iinfo(dtype)
+    G = Graph.from_edges([0, 1, 0], [1, 2, 2], np.array([info.min, 3, 5], dtype=dtype))
+    F = minimum_spanning_tree(G)
+    assert F.weight == -math.inf
+    assert F.edges[2].tolist() == [info.min, 3]
+    T = F.to_scipy()  # SciPy's float64 layout: the sentinel becomes -inf
+    assert T[0, 1] == -np.inf and T[1, 2] == 3.0
+    # The float graph with -inf: the same forest and total, as SciPy's on the sparse matrix.
+    H = Graph.from_edges([0, 1, 0], [1, 2, 2], np.array([-np.inf, 3.0, 5.0]))
+    FH = minimum_spanning_tree(H)
+    assert FH.weight == -math.inf and FH.edges[2].tolist() == [-np.inf, 3.0]
+    R = scipy_mst(sp.csr_matrix(H.to_scipy()))
+    np.testing.assert_array_equal(R.toarray(), FH.to_scipy().toarray())
+    assert R.sum() == FH.weight
+
+
+def test_minus_inf_edges_match_networkx():
+    nx = pytest.importorskip("networkx")
+    rng = np.random.default_rng(4)
+    n, m = 40, 160
+    a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.permutation(m).astype(np.float64) - 80.0
+    w[rng.choice(m, 6, replace=False)] = -np.inf
+    G = Graph.from_edges(a, b, w, n=n, directed=False).simplify()
+    F = minimum_spanning_tree(G)
+    check_forest(G, F)
+    H = nx.Graph()
+    H.add_nodes_from(range(n))
+    src, dst, gw = G.edges()
+    for x, y, c in zip(src.tolist(), dst.tolist(), gw.tolist()):
+        H.add_edge(x, y, weight=c)
+    T = nx.minimum_spanning_tree(H)
+    assert sorted((min(x, y), max(x, y)) for x, y in T.edges()) == sorted(zip(F.edges[0].tolist(), F.edges[1].tolist()))
+    assert F.weight == T.size(weight="weight") == -math.inf
+
+
+def test_float_totals_are_exact():
+    """The total is the exact sum rounded once: no cancellation, no order dependence, no overflow in between."""
+    big = float(np.finfo(np.float64).max)
+    cases = [
+        ([1e16, 1.0, -1e16], 1.0),  # float64 left to right gives 0.0
+        ([big, big / 2, -big], big / 2),  # an intermediate sum beyond float64
+        ([5e-324, 5e-324, 1.0], 1.0),
+        ([5e-324, 5e-324, -5e-324], 5e-324),
+        ([-0.0, -0.0], -0.0),
+        ([0.1, 0.2, 0.3], 0.6),  # fl(0.1 + 0.2 + 0.3) = 0.6000000000000001
+    ]
+    for w, want in cases:
+        G = Graph.from_edges(np.arange(len(w)), np.arange(1, len(w) + 1), np.array(w))
+        F = minimum_spanning_tree(G)
+        assert F.weight == want and type(F.weight) is float, (w, F.weight)
+        assert math.copysign(1, F.weight) == math.copysign(1, want)
+    for w in ([big, big], [-big, -big / 2]):  # the exact total has no float64 value
+        G = Graph.from_edges(np.arange(len(w)), np.arange(1, len(w) + 1), np.array(w))
+        with pytest.raises(graphs.GraphError, match="beyond float64's range"):
+            minimum_spanning_tree(G)
+    F = minimum_spanning_tree(Graph.from_edges([0, 1], [1, 2], np.array([3e38, 3e38], dtype=np.float32)))
+    assert F.weight == float(Fraction(float(np.float32(3e38))) * 2)  # float32 weights, summed beyond float32
+
+
+def test_extreme_weights_at_the_door():
+    """+inf (the integer sentinel iinfo.max) and NaN are no weights: refused, naming the entry."""
+    for w in (np.array([1.0, np.inf]), np.array([1.0, np.nan]), np.array([1, np.iinfo(np.int64).max]),
+              np.array([1, np.iinfo(np.int32).max], dtype=np.int32)):
+        with pytest.raises(InvalidEntryError, match=r"weights\[1\]"):
+            Graph.from_edges([0, 1], [1, 2], w)
+        G = Graph(np.array([0, 1, 2, 2]), np.array([1, 2]), w, check=False)
+        with pytest.raises(InvalidEntryError, match=r"weights\[1\]"):
+            minimum_spanning_tree(G)
+
+
+def test_to_scipy_refuses_an_integer_weight_float64_would_round():
+    F = minimum_spanning_tree(Graph.from_edges([0], [1], np.array([2**53 + 1])))
+    assert F.weight == 2**53 + 1
+    with pytest.raises(InvalidEntryError, match=r"\[0\] = 9007199254740993 has no exact float64 value"):
+        F.to_scipy()
 
 
 def test_checker_catches_a_wrong_forest():
