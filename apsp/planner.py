@@ -53,9 +53,12 @@ its own rank-1 steps on an ``n x n`` matrix (at most :data:`FW_PROBE_MAX`:
 beyond that a step's time grows as ``n^2``), since its speed depends on
 whether the matrix and its temporaries fit the caches.  The probes see the
 machine as it is (its other load included), which constants cannot.  Repeated
-squaring is estimated at its most squarings, ``ceil(log2 n)``: it stops earlier
-when shortest paths have few arcs.  Small ``n`` and custom semirings use the
-constants below.
+squaring is counted at :func:`squarings`: its most, ``ceil(log2 n)``, unless the
+caller knows or estimates the arcs of the longest shortest path
+(``path_arcs``).  The sparse route's speed depends on the graph, which
+``apsp`` does not see: the caller may pass a rate measured on it
+(``sparse_rate``; ``semiring-paths apsp`` does).  Small ``n`` and custom
+semirings use the constants below.
 
 Constant rates.  :data:`DENSE_RATES` (multiply-adds per second per CPU
 core, or per GPU) and :data:`SPARSE_RATE` (arcs scanned per second per core in
@@ -139,11 +142,13 @@ FALLBACK_MEMORY = 8 * 2**30
 #: ``n`` from which dense times come from measured rates (below it the work takes a few milliseconds).
 CALIBRATE_FROM = 1000
 #: Seconds each rate probe runs for at least: long enough to see the machine's other load, not only a quiet slice.
-PROBE_SECONDS = 0.05
+PROBE_SECONDS = 0.1
 #: Size of the square GEMM the rate probe times, per device.
 GEMM_PROBE = {"cpu": 384, "gpu": 2048}
-#: The closure runs at ``n / (n + HALF_RATE_N[method])`` of the probe's GEMM rate (measured).
-HALF_RATE_N = {"rkleene": 150, "blocked-fw": 150, "squaring": 60}
+#: The closure runs at ``n / (n + HALF_RATE_N[method])`` of the probe's GEMM rate (measured on 2 AMD EPYC cores:
+#: R-Kleene and blocked Floyd-Warshall 0.8-0.9 of it at n = 1000 (leaves, panels), repeated squaring's
+#: whole-matrix products 1.0-1.4).
+HALF_RATE_N = {"rkleene": 150, "blocked-fw": 150, "squaring": 0}
 #: Work with predecessors, relative to distances only (the Pi update's witnesses; measured 1.2x-1.5x).
 PREDECESSOR_FACTOR = 1.5
 #: Rank-1 steps the reference Floyd-Warshall probe runs untimed (the allocator settles), then times (at least).

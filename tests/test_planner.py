@@ -391,10 +391,13 @@ def test_the_probes_measure_the_real_kernels():
     assert planner.measured_gemm_rate(np.float32) > 1e7
 
 
-def test_sparse_route_takes_a_measured_rate():
+def test_sparse_route_takes_a_measured_rate(measured):
+    measured[("gemm", "min_plus", "float32", "cpu")] = 1e10  # dense: 4000^3 / 1e10 = 6.4 s and more
     assert sparse_seconds(1000, 3000, rate=4e6) == pytest.approx(1.0)
     p = plan(4000, None, nnz=16000, weighted=False, exact_float32=True, memory_limit=128 * MiB, sparse_rate=2e7)
     assert p.route == "sparse" and p.est_seconds == pytest.approx(4000 * 20000 / 2e7)
+    p = plan(4000, None, nnz=16000, weighted=False, exact_float32=True, memory_limit=128 * MiB, sparse_rate=1e4)
+    assert p.route == "dense"  # a slow search (8,000 s measured) loses to the dense closure
     with pytest.raises(ValueError, match="sparse_rate"):
         plan(10, sparse_rate=0)
     with pytest.raises(ValueError, match="path_arcs"):
