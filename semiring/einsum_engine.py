@@ -55,8 +55,11 @@ elementwise kernels), never through the checked front ends again.  So float
 arithmetic that overflows in an intermediate gives what IEEE arithmetic gives
 in the order of the plan, as :func:`numpy.einsum` does: ``inf`` (``-inf`` for
 ``min_plus`` sums), and ``NaN`` where ``plus_times`` then meets ``inf - inf`` or
-``0 * inf``; no ``RuntimeWarning`` is emitted for it.  Integer arithmetic
-saturates at the dtype's sentinels and never wraps, in every order.
+``0 * inf``; no ``RuntimeWarning`` is emitted for it.  Over the selective
+semirings the zero absorbs such a value (``-inf + inf`` is ``inf`` in
+``min_plus``, ``inf * 0`` is ``0`` in ``max_times``), in the elementwise
+products here as in the GEMM kernels.  Integer arithmetic saturates at the
+dtype's sentinels and never wraps, in every order.
 
 References
 ----------
@@ -243,6 +246,25 @@ def _elementwise(S: "Semiring", which: str, A, B):
     return elementwise_into(S, which, A, B, out)
 
 
+def _product(S: "Semiring", A, B):
+    """``A (x) B`` elementwise, broadcast, as a GEMM of inner size 1 gives it: ``zero (+) A (x) B``.
+
+    Over floats, an intermediate that overflowed meets the semiring zero as
+    IEEE's undefined product (``-inf + inf`` in ``min_plus``, ``inf * 0`` in
+    ``max_times``: NaN); the GEMM kernels' selective ``add`` skips such a
+    product, leaving the zero (the zero absorbs), and so does this.
+    ``plus_times`` keeps IEEE's NaN, as :func:`numpy.einsum` does.
+
+    >>> from semiring import min_plus
+    >>> _product(min_plus, np.array([-np.inf, 1.0]), np.array([np.inf, 2.0]))
+    array([inf,  3.])
+    """
+    C = _elementwise(S, "mul", A, B)
+    if S.selective and S.family is not None and np.dtype(C.dtype).kind == "f":
+        C[array_module(C).isnan(C)] = S.zero_value(C.dtype)
+    return C
+
+
 def _add_is_exact(S: "Semiring", dtype) -> bool:
     """Whether ``S.add_ufunc`` computes ``S``'s add exactly on ``dtype`` (min, max, or: always)."""
     return S.add_ufunc in _SELECTIVE_REDUCTIONS or S.family is None or np.dtype(dtype).kind != "i"
@@ -303,11 +325,11 @@ def _contract_pair(S: "Semiring", X, xl: list[str], Y, yl: list[str], keep) -> t
     if nb * m * n == 0:
         C = xp.empty((nb, m, n), dtype=A.dtype)
     elif k == 1:
-        C = _elementwise(S, "mul", A, B)  # broadcast (nb, m, 1) x (nb, 1, n): the result's size, no more
+        C = _product(S, A, B)  # broadcast (nb, m, 1) x (nb, 1, n): the result's size, no more
     elif k == 0:
         C = xp.full((nb, m, n), S.zero_value(A.dtype), dtype=A.dtype)
     elif m == 1 and n == 1:
-        C = _reduce_axis(S, _elementwise(S, "mul", A[:, 0, :], B[:, :, 0]), 1)
+        C = _reduce_axis(S, _product(S, A[:, 0, :], B[:, :, 0]), 1)
     else:
         C = batched_matmul(S, A, B)
     return C.reshape(tuple(bshape + lshape + rshape)), batch + left + right

@@ -290,29 +290,34 @@ EXACT_OPS = {"plus_times": (np.add, np.multiply), "min_plus": (np.minimum, np.ad
              "max_min": (np.maximum, np.minimum), "min_max": (np.minimum, np.maximum)}
 
 
+#: Infinity in the exact reference: an integer beyond every finite sum and product of the entries
+#: (float infinities would not mix with integers above the float range).
+INF = 10**4000
+
+
 class _Exact:
-    """A semiring on Python numbers (ints and float infinities): ``reference`` computes exact values with it."""
+    """A semiring on Python integers (``±INF`` for the infinities): ``reference`` computes exact values with it."""
 
     def __init__(self, S):
         add, mul = EXACT_OPS[S.name]
         self.add = lambda a, b: np.asarray(add(a, b), dtype=object)  # object ufuncs give Python scalars for 0-d
         self.mul = lambda a, b: np.asarray(mul(a, b), dtype=object)
         z = float(S.zero_value(np.float64))
-        self.zero = z if np.isinf(z) else int(z)
+        self.zero = int(np.sign(z)) * INF if np.isinf(z) else int(z)
 
     def zero_value(self, dtype):
         return self.zero
 
 
 def to_exact(S, X):
-    """``X`` as Python numbers: infinities (the integer sentinels that stand for the zero) as float infinities."""
-    sentinel = S.zero_value(X.dtype) if X.dtype.kind == "i" and S not in (sr.max_min, sr.min_max) else None
+    """``X`` as Python integers: infinities (and the integer sentinels that stand for the zero) as ``±INF``."""
+    sentinel = S.zero_value(X.dtype) if X.dtype.kind == "i" and S.zero_value(X.dtype) != 0 else None
+    if S in (sr.max_min, sr.min_max):
+        sentinel = None  # no arithmetic: the sentinels are just the extreme values
     out = np.empty(X.shape, object)
     for idx, x in np.ndenumerate(X):
-        if X.dtype.kind == "f" and np.isinf(x):
-            out[idx] = float(x)
-        elif sentinel is not None and x == sentinel and S.zero_value(X.dtype) != 0:
-            out[idx] = float("inf") if x > 0 else float("-inf")
+        if (X.dtype.kind == "f" and np.isinf(x)) or (sentinel is not None and x == sentinel):
+            out[idx] = INF if x > 0 else -INF
         else:
             assert float(x).is_integer()
             out[idx] = int(x)
@@ -322,13 +327,15 @@ def to_exact(S, X):
 def from_exact(V, dtype):
     """The value of each exact entry in ``dtype`` (overflow: an infinity / saturation) and which are decided.
 
-    Float entries within 0.1 % of the largest finite value are left out: rounding in the
-    order of the plan decides them.
+    Entries at ``INF / 2`` or beyond are the infinities (an infinity plus or times finite
+    entries stays there).  Float entries within 0.1 % of the largest finite value are
+    left out: rounding in the order of the plan decides them.
     """
     got, decided = np.empty(V.shape, dtype), np.ones(V.shape, bool)
     for idx, v in np.ndenumerate(V):
-        if isinstance(v, float):
-            got[idx] = v if dtype.kind == "f" else (np.iinfo(dtype).max if v > 0 else np.iinfo(dtype).min)
+        if abs(v) >= INF // 2:
+            got[idx] = (np.inf if v > 0 else -np.inf) if dtype.kind == "f" else \
+                (np.iinfo(dtype).max if v > 0 else np.iinfo(dtype).min)
         elif dtype.kind == "i":
             got[idx] = min(max(v, int(np.iinfo(dtype).min)), int(np.iinfo(dtype).max))
         else:
@@ -369,6 +376,25 @@ def test_overflow_in_a_pre_reduction_is_inf_as_in_numpy():
         got = sr.einsum("a,eb->a", a, B, semiring="plus_times")
     check(sr.plus_times, got, np.einsum("a,eb->a", a, B))
     check(sr.plus_times, got, np.full(2, np.inf, np.float32))
+
+
+@pytest.mark.parametrize("optimize", OPTIMIZE_NAMES)
+def test_the_zero_absorbs_an_overflowed_intermediate(optimize):
+    """-inf + inf in min_plus (inf * 0 in max_times) is IEEE's NaN; the semiring zero absorbs it, as in the GEMMs."""
+    f = np.float32
+    big = f(3e38)
+    cases = [(sr.min_plus, [-big, -big, f(np.inf)], f(np.inf)), (sr.max_plus, [big, big, f(-np.inf)], f(-np.inf)),
+             (sr.max_times, [big, big, f(0)], f(0))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for S, (a, b, z), want in cases:
+            check(S, S.einsum(",,->", *[np.array(v, f) for v in (a, b, z)], optimize=optimize), np.array(want))
+            # a dot product whose first term overflows and then meets the zero: the other term wins
+            one = S.one_value(f)
+            x, y, w = np.array([a, one], f), np.array([b, one], f), np.array([z, one], f)
+            check(S, S.einsum("i,i,i->", x, y, w, optimize=optimize), np.array(one))
+    check(sr.min_plus, sr.min_plus.einsum("i,i,i->", np.array([-big, 1], f), np.array([-big, 1], f),
+                                          np.array([np.inf, 5], f), optimize=optimize), np.array(7, f))
 
 
 @pytest.mark.parametrize("S,x,y", [
