@@ -2,13 +2,14 @@
 
 Connected components come in NetworkX's order (by their first node in node
 order: the library numbers components by smallest vertex).  Strongly
-connected components are the same sets as NetworkX's, and like NetworkX's
-(Tarjan's search completes a component after every component it reaches)
-they come sinks first, in a reverse topological order of the condensation:
-the postorder of a depth-first search of the condensation that starts from
-the components in order of their first node and follows arcs in adjacency
-order (one Python step per component and condensation arc).  NetworkX's
-``condensation`` numbers components in this order.
+connected components are the same sets as NetworkX's, in NetworkX's order:
+its search (Tarjan's, iterative) yields a component when the component's
+first-discovered vertex finishes in a depth-first search that starts from the
+nodes in node order and follows arcs in adjacency order.  That search runs
+here as one Numba pass (:func:`._dfs_kernels.dfs_order`, preorder and
+postorder numbers); the components are then ordered by the postorder number
+of their vertex of least preorder number.  NetworkX's ``condensation``
+numbers components in this order.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import networkx as nx
 import numpy as np
 
 from ..components import connected_components as _components
+from ._dfs_kernels import dfs_order
 from .graph import BackendGraph
 
 __all__ = ["connected_components", "strongly_connected_components"]
@@ -31,39 +33,22 @@ def _sets(G: BackendGraph, connection: str) -> list[set]:
     nodes = G.nodes
     sets = [{nodes[i] for i in part.tolist()} for part in np.split(order, cuts)]
     if connection == "strong":
-        sets = [sets[c] for c in _sinks_first(labels, G.src, G.dst, k)]
+        sets = [sets[c] for c in _networkx_order(G, labels, k).tolist()]
     return sets
 
 
-def _sinks_first(labels: np.ndarray, src: np.ndarray, dst: np.ndarray, k: int) -> list[int]:
-    """Components in the postorder of a DFS of the condensation (a reverse topological order)."""
-    a, b = labels[src], labels[dst]
-    cross = np.nonzero(a != b)[0]
-    cross = cross[np.argsort(a[cross], kind="stable")]  # by tail component, adjacency order kept
-    heads = b[cross]
-    bounds = np.searchsorted(a[cross], np.arange(k + 1)).tolist()
-    heads = heads.tolist()
-    seen = bytearray(k)
-    post: list[int] = []
-    for root in range(k):
-        if seen[root]:
-            continue
-        seen[root] = 1
-        stack = [(root, bounds[root])]
-        while stack:
-            c, pos = stack[-1]
-            end = bounds[c + 1]
-            while pos < end and seen[heads[pos]]:
-                pos += 1
-            if pos < end:
-                stack[-1] = (c, pos + 1)
-                h = heads[pos]
-                seen[h] = 1
-                stack.append((h, bounds[h]))
-            else:
-                stack.pop()
-                post.append(c)
-    return post
+def _networkx_order(G: BackendGraph, labels: np.ndarray, k: int) -> np.ndarray:
+    """The component labels in the order NetworkX's Tarjan search completes them."""
+    n = len(G)
+    arcs = np.argsort(G.src, kind="stable")  # rows by tail, each row in adjacency order
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(G.src, minlength=n), out=indptr[1:])
+    pre, post = dfs_order(indptr, G.dst[arcs].astype(np.int64))
+    first = np.full(k, n, np.int64)
+    np.minimum.at(first, labels, pre)  # each component's least preorder number: its root's
+    by_pre = np.empty(n, np.int64)
+    by_pre[pre] = np.arange(n)
+    return np.argsort(post[by_pre[first]], kind="stable")
 
 
 def connected_components(G: BackendGraph):

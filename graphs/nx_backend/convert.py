@@ -18,7 +18,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .attributes import arc_values
+from .attributes import arc_column
 from .graph import BackendGraph, graph_class
 
 __all__ = ["convert_from_nx", "convert_to_nx"]
@@ -60,10 +60,11 @@ def convert_from_nx(
     BackendGraph
         Of the class with ``G``'s directed and multigraph flags.
 
-    Raises
-    ------
-    NotImplementedError
-        An edge attribute is not numeric (NetworkX then falls back where configured).
+    Notes
+    -----
+    Nothing is rounded or refused here: values are held exactly
+    (:func:`.attributes.as_value_array`), and each algorithm decides what it
+    computes with them.
 
     Examples
     --------
@@ -100,7 +101,9 @@ def convert_from_nx(
     edge_data = None
     if wanted or keep_edges:
         edge_data = list(chain.from_iterable(nbrs.values() for nbrs in adj.values()))
-    values = {attr: arc_values(edge_data, attr, default, multigraph) for attr, default in wanted.items()}
+    values, info = {}, {}
+    for attr, default in wanted.items():
+        values[attr], info[attr] = arc_column(edge_data, attr, default, multigraph)
 
     node_data = None
     if _attrs_for(preserve_node_attrs, graph_name):
@@ -112,6 +115,7 @@ def convert_from_nx(
         src,
         dst,
         values,
+        info=info,
         node_data=node_data,
         edge_data=edge_data if keep_edges else None,
         graph_data=graph_data,

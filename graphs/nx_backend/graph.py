@@ -10,12 +10,16 @@ makes of a NetworkX graph.  It keeps
   multigraph one arc per pair of neighbours);
 * ``values``: one array per converted edge attribute, aligned with the arcs
   (for a multigraph the minimum over the parallel edges, which is what
-  NetworkX's shortest-path functions use);
+  NetworkX's shortest-path functions use), held exactly (int64, float64, or
+  the Python objects themselves: :func:`.attributes.as_value_array`), and
+  ``info``: per attribute the Python types present and whether some edge
+  lacked it (:class:`.attributes.ValueInfo`);
 * optionally the node, edge and graph data (``preserve_*_attrs``) that
   functions returning graphs copy.
 
 The :class:`graphs.Graph` (CSR) that the library's engines need is built on
-first use, once per edge attribute, and kept.  Four classes carry the
+first use by the algorithm, from the numbers it decided to compute with
+(:meth:`BackendGraph.arc_graph`), and kept.  Four classes carry the
 flags NetworkX reads (``is_directed()``, ``is_multigraph()``); all share
 ``__networkx_backend__ = "semiring_paths"``.
 """
@@ -27,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..graph import Graph
-from .attributes import arc_values
+from .attributes import ValueInfo, arc_column
 
 __all__ = ["BackendGraph", "BackendDiGraph", "BackendMultiGraph", "BackendMultiDiGraph", "graph_class"]
 
@@ -43,6 +47,8 @@ class BackendGraph:
         Arcs in NetworkX's adjacency order (both directions of an undirected edge).
     values : dict, optional
         Edge attribute name -> array aligned with the arcs.
+    info : dict, optional
+        Edge attribute name -> :class:`.attributes.ValueInfo` (types present, some missing).
     node_data, edge_data : list, optional
         Per node the data dict; per arc the data dict (for a multigraph the
         dict ``key -> data``), when preserved.
@@ -72,6 +78,7 @@ class BackendGraph:
         dst: np.ndarray,
         values: dict[Any, np.ndarray] | None = None,
         *,
+        info: dict[Any, ValueInfo] | None = None,
         node_data: list | None = None,
         edge_data: list | None = None,
         graph_data: dict | None = None,
@@ -81,6 +88,7 @@ class BackendGraph:
         self.src = src
         self.dst = dst
         self.values = dict(values or {})
+        self.info = dict(info or {})
         self.node_data = node_data
         self.edge_data = edge_data
         self.graph = dict(graph_data or {})
@@ -132,7 +140,7 @@ class BackendGraph:
         return self._index
 
     def weights(self, attr: Any) -> np.ndarray | None:
-        """The arc values of edge attribute ``attr`` (``None``: unweighted).
+        """The arc values of edge attribute ``attr`` (``None``: unweighted, no array).
 
         Raises
         ------
@@ -141,29 +149,55 @@ class BackendGraph:
         """
         if attr is None:
             return None
+        return self.column(attr)[0]
+
+    def column(self, attr: Any) -> tuple[np.ndarray, ValueInfo]:
+        """The arc values of ``attr`` (any hashable, ``None`` included; default 1) and their :class:`ValueInfo`.
+
+        Raises
+        ------
+        NotImplementedError
+            ``attr`` was not converted and the edge data was not kept.
+        """
         if attr not in self.values:
             if self.edge_data is None:
                 raise NotImplementedError(f"edge attribute {attr!r} was not converted to the semiring_paths graph")
-            self.values[attr] = arc_values(self.edge_data, attr, 1, self.multigraph)
-        return self.values[attr]
+            self.values[attr], self.info[attr] = arc_column(self.edge_data, attr, 1, self.multigraph)
+        info = self.info.get(attr)
+        if info is None:  # values given without a summary: read it off the array
+            info = ValueInfo(frozenset(map(type, self.values[attr].tolist())), False)
+            self.info[attr] = info
+        return self.values[attr], info
 
-    def graph_for(self, attr: Any, *, reverse: bool = False, finite: bool = True) -> Graph:
-        """The :class:`graphs.Graph` of the arcs weighted by ``attr`` (cached).
+    def graph_for(self, attr: None = None, *, reverse: bool = False) -> Graph:
+        """The unweighted :class:`graphs.Graph` of all arcs (cached); ``reverse=True`` flips every arc."""
+        if attr is not None:
+            raise TypeError("graph_for reads no weights; use arc_graph with the numbers to compute with")
+        return self.arc_graph(None, None, reverse=reverse)
 
-        ``reverse=True`` flips every arc (paths *to* a node); ``finite`` keeps
-        only arcs of finite weight (``+inf`` is no arc).
+    def arc_graph(self, key: Any, weights: np.ndarray | None, keep: np.ndarray | None = None, *,
+                  reverse: bool = False) -> Graph:
+        """The :class:`graphs.Graph` of the arcs selected by ``keep`` weighted by ``weights`` (cached under ``key``).
+
+        Parameters
+        ----------
+        key : hashable
+            Names the (weights, keep) pair; ``None`` is the unweighted graph of all arcs.
+        weights : int64 or float64 array, optional
+            One per selected arc (``None``: unweighted).
+        keep : bool array, optional
+            Which arcs (default all).
+        reverse : bool
+            Flip every arc (paths *to* a node).
         """
-        key = (attr, reverse)
-        G = self._graphs.get(key)
+        ck = (key, reverse)
+        G = self._graphs.get(ck)
         if G is None:
-            w = self.weights(attr)
             src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
-            if w is not None and w.dtype.kind == "f" and finite:
-                keep = w < np.inf
-                if not keep.all():
-                    src, dst, w = src[keep], dst[keep], w[keep]
-            G = Graph.from_edges(src, dst, w, n=len(self.nodes), directed=True)
-            self._graphs[key] = G
+            if keep is not None:
+                src, dst = src[keep], dst[keep]
+            G = Graph.from_edges(src, dst, weights, n=len(self.nodes), directed=True)
+            self._graphs[ck] = G
         return G
 
 

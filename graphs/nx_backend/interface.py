@@ -4,8 +4,12 @@ It carries the conversions (``convert_from_nx``, ``convert_to_nx``), the
 algorithms under their NetworkX dispatch names, and three hooks:
 
 * ``can_run(name, args, kwargs)``: ``True``, or a string saying why not (a
-  weight given as a function, ``sort_neighbors``, a ``flow_func``, ...);
-  NetworkX then uses its own code;
+  weight given as a function, ``sort_neighbors``, a ``flow_func``, a cutoff
+  that is not a Python number, ``weight=None`` on edges with an attribute
+  named None, ...); NetworkX then uses its own code.  What only the edge
+  values decide (integers beyond int64, ints mixed with floats, NaN, ...) is
+  decided by each function before it returns anything (``NotImplementedError``,
+  generators included), where the converted values are at hand;
 * ``should_run(name, args, kwargs)``: keeps small graphs on NetworkX, where
   converting costs more than the library saves.  The thresholds
   (:data:`MIN_NODES`) are the crossovers measured by
@@ -71,6 +75,28 @@ KNOWN_DIFFERENCES: dict[str, str] = {}
 
 _SIGNATURES = {name: inspect.signature(f) for name, f in FUNCTIONS.items()}
 _WEIGHT = {"weight", "capacity"}
+#: Functions whose NetworkX code reads ``d.get(weight, ...)`` even for ``weight=None`` (an attribute named None).
+_READS_NONE_KEY = {
+    "floyd_warshall_numpy",
+    "floyd_warshall",
+    "all_pairs_dijkstra_path_length",
+    "single_source_dijkstra_path_length",
+    "single_source_bellman_ford_path_length",
+    "maximum_flow_value",
+    "minimum_cut_value",
+}
+#: Cutoffs compared exactly as NetworkX compares them (Python numbers).
+_CUTOFF_TYPES = (int, bool, float)
+
+
+def _has_none_key(G) -> bool:
+    """Whether some edge of the NetworkX graph ``G`` has an attribute named ``None``."""
+    adj = getattr(G, "_adj", None)
+    if adj is None:
+        return False
+    if G.is_multigraph():
+        return any(None in d for nbrs in adj.values() for kd in nbrs.values() for d in kd.values())
+    return any(None in d for nbrs in adj.values() for d in nbrs.values())
 
 
 def _arguments(name: str, args: tuple, kwargs: dict) -> dict | None:
@@ -111,6 +137,11 @@ class BackendInterface:
         for key in _WEIGHT & bound.keys():
             if callable(bound[key]):
                 return f"{key} given as a function"
+            if bound[key] is None and name in _READS_NONE_KEY and _has_none_key(bound.get("G", bound.get("flowG"))):
+                return f"{key}=None and an edge attribute named None, which NetworkX reads as the {key}"
+        cutoff = bound.get("cutoff")
+        if cutoff is not None and type(cutoff) not in _CUTOFF_TYPES:
+            return f"a cutoff of type {type(cutoff).__name__} (NetworkX compares it as it is)"
         if name == "bfs_edges":
             if bound.get("sort_neighbors") is not None:
                 return "sort_neighbors is an arbitrary callable"

@@ -1,9 +1,9 @@
 """Shortest-path lengths with NetworkX's signatures, answers and errors, on the library's engines.
 
 * all pairs, dense: :func:`floyd_warshall_numpy`, :func:`floyd_warshall`
-  (``apsp.shortest_paths``, R-Kleene; on a negative cycle the NetworkX NumPy
-  recurrence, which is ``apsp.fw``'s reference Floyd-Warshall, so the answer is
-  NetworkX's to the bit);
+  (``apsp.shortest_paths``, R-Kleene, where every path sum is exact; else
+  NetworkX's own recurrence in NetworkX's order, so the array is NetworkX's to
+  the bit);
 * one source: :func:`single_source_shortest_path_length` (``graphs.bfs``),
   :func:`single_source_dijkstra_path_length` (``graphs.sssp``, Dijkstra),
   :func:`single_source_bellman_ford_path_length` (``graphs.sssp``, Bellman-Ford);
@@ -13,30 +13,50 @@
 * :func:`shortest_path_length` (every combination of ``source``, ``target``,
   ``weight``, ``method``) and :func:`has_path`.
 
-Where NetworkX's own answer depends on the order of its work rather than on
-the graph (Dijkstra with negative weights, the dict Floyd-Warshall on a
-negative cycle, weights of ``inf`` or NaN) these functions raise
-``NotImplementedError``: NetworkX then runs its own code when it falls back
-(``nx.config.fallback_to_nx``, or automatic dispatch through
-``backend_priority``).  Integer weights give Python ``int`` lengths, as in
-NetworkX; results never hold NumPy scalars.
+Exactness.  NetworkX adds the Python objects of the edge data: ``int`` sums
+are exact at any size, and a ``float`` sum is rounded after each addition,
+along the path in the order NetworkX walks it.  These functions compute the
+same numbers:
+
+* integer weights (Python ``int``/``bool``) in int64, where no path sum can
+  leave int64; the lengths come back as Python ``int``;
+* float weights in float64: a single-source search gives the minimum over
+  paths of the sum rounded edge by edge from the source -- the same for every
+  correct search when weights are non-negative (rounding is monotone) -- and
+  negative float weights are taken only when every sum is exact
+  (:func:`.attributes.exact_float_sums`); the source's length is NetworkX's
+  ``int`` 0.  Dense all pairs: R-Kleene where every sum is exact, else
+  NetworkX's rank-1 recurrence itself;
+* ``+inf`` weights are NetworkX's: a Dijkstra search reaches nodes through
+  them at length ``inf``, Bellman-Ford never relaxes them; a NaN weight never
+  relaxes in Bellman-Ford.
+
+Everything else raises ``NotImplementedError`` before anything is returned
+(generators included: they check before their first item), so that NetworkX
+runs its own code where it falls back (``nx.config.fallback_to_nx``, or
+automatic dispatch through ``backend_priority``): integers beyond int64 or
+sums that may leave it, ints mixed with finite floats (NetworkX's lengths are
+then ints or floats by path), other types (NumPy scalars, ``Fraction``,
+``Decimal``, ``None``), negative or NaN weights with Dijkstra (NetworkX's
+answer depends on its visiting order), ``-inf`` with Bellman-Ford, and for the
+dict :func:`floyd_warshall` negative cycles, NaN, ``-inf`` and ``bool``
+weights.  Results never hold NumPy scalars.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 import numpy as np
 
-import semiring as sr
 from apsp import shortest_paths as dense_shortest_paths
 from apsp.errors import NegativeCycleError
-from apsp.fw import floyd_warshall_inplace
 
 from ..sssp import multi_source_sssp, sssp
 from ..traversal import bfs
+from .attributes import MISSING, NUMERIC_TYPES, exact_float_sums, numbers
 from .graph import BackendGraph
 
 __all__ = [
@@ -53,21 +73,61 @@ __all__ = [
 
 BLOCK_ENTRIES = 1 << 22  # sources x vertices per block of the all-pairs generators (32 MiB of float64)
 INT_HEADROOM = 1 << 62  # integer weights whose path sums could pass this go back to NetworkX (exact big ints)
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+_INF = float("inf")
 
 
-def _weights(G: BackendGraph, weight: Any, *, negative: bool) -> np.ndarray | None:
-    """The arc weights for a path computation, or ``NotImplementedError`` where NetworkX's answer is its own."""
-    w = G.weights(weight)
-    if w is None or w.size == 0:
-        return w
-    if w.dtype.kind == "f":
-        if not np.isfinite(w).all():
-            raise NotImplementedError("edge weights of inf or NaN: NetworkX's result is its own")
-    elif max(-int(w.min()), int(w.max())) >= INT_HEADROOM // max(len(G), 1):  # Python ints: no wrap at int64's min
-        raise NotImplementedError("integer weights whose path sums may exceed int64")
-    if not negative and (w < 0).any():
-        raise NotImplementedError("negative weights with Dijkstra: NetworkX's result depends on its visiting order")
-    return w
+class _Plan(NamedTuple):
+    """What a single-source search computes with (see :func:`_plan`)."""
+
+    kind: str  # "hops", "int" or "float"
+    key: Any  # names the weighted graph in the backend graph's cache
+    weights: np.ndarray | None  # int64 or float64, one per kept arc
+    keep: np.ndarray | None  # the arcs searched (None: all)
+    through_inf: bool  # Dijkstra: nodes reached only at length inf belong to the answer
+
+
+_HOPS = _Plan("hops", None, None, None, False)
+
+
+def _plan(G: BackendGraph, weight: Any, method: str) -> _Plan:
+    """The numbers a ``method`` search ("dijkstra" or "bellman-ford") computes NetworkX's lengths with.
+
+    Raises ``NotImplementedError`` where NetworkX's answer is not reproduced
+    exactly (see the module docstring).
+    """
+    if weight is None:
+        return _HOPS
+    arr = G.weights(weight)
+    if arr.size == 0:
+        return _HOPS
+    a = numbers(arr)
+    if method == "dijkstra":
+        if a.nan.any():
+            raise NotImplementedError("NaN edge weights: NetworkX's Dijkstra puts them on its heap, where they do not compare")
+        if a.neginf.any() or (a.values < 0).any():
+            raise NotImplementedError("negative weights with Dijkstra: NetworkX's result depends on its visiting order")
+        drop = a.posinf  # reached through them at length inf: see through_inf
+    else:
+        if a.neginf.any():
+            raise NotImplementedError("-inf edge weights with Bellman-Ford: NetworkX then adds inf and -inf")
+        drop = a.posinf | a.nan  # NetworkX's Bellman-Ford never relaxes these (x + inf < inf and NaN < x are False)
+    keep = ~drop if drop.any() else None
+    w = a.values if keep is None else a.values[keep]
+    span = max(len(G) - 1, 1)
+    through_inf = False
+    if a.kind == "int":
+        if w.size and max(-int(w.min()), int(w.max())) * span >= INT_HEADROOM:  # Python ints: no wrap at int64's min
+            raise NotImplementedError("integer weights whose path sums may leave int64 (NetworkX's Python ints are exact)")
+        through_inf = method == "dijkstra" and bool(a.posinf.any())
+    else:
+        if method == "bellman-ford" and w.size and (w < 0).any() and not exact_float_sums(w, len(G)):
+            raise NotImplementedError(
+                "negative float weights whose sums round: NetworkX's result depends on its order of relaxations"
+            )
+        if method == "dijkstra":  # a sum that overflows to inf is a length NetworkX reports
+            through_inf = bool(a.posinf.any()) or bool(w.size and float(w.max()) * span >= _FLOAT_MAX)
+    return _Plan(a.kind, ("lengths", weight, method), w, keep, through_inf)
 
 
 def _reached(d: np.ndarray) -> np.ndarray:
@@ -77,44 +137,62 @@ def _reached(d: np.ndarray) -> np.ndarray:
     return d < np.iinfo(d.dtype).max
 
 
-def _lengths(G: BackendGraph, d: np.ndarray, cutoff: Any = None) -> dict:
-    """Dict node -> length of the reached vertices, nearest first (Python numbers)."""
-    keep = _reached(d)
-    if cutoff is not None:
-        keep &= d <= cutoff
-    idx = np.nonzero(keep)[0]
-    idx = idx[np.argsort(d[idx], kind="stable")]
-    nodes = G.nodes
-    return dict(zip([nodes[i] for i in idx.tolist()], d[idx].tolist()))
-
-
-def _hops(G: BackendGraph, s: int, *, reverse: bool = False) -> np.ndarray:
-    return bfs(G.graph_for(None, reverse=reverse), s)[0]
-
-
-def _sssp(G: BackendGraph, s: int, weight: Any, method: str, *, reverse: bool = False) -> np.ndarray:
-    """Distances from vertex ``s`` (hop counts as int32 when ``weight`` is None)."""
-    if weight is None:
-        return _hops(G, s, reverse=reverse)
-    w = _weights(G, weight, negative=method == "bellman-ford")
-    if w is None or w.size == 0:
-        return _hops(G, s, reverse=reverse)
+def _search(G: BackendGraph, s: int, plan: _Plan, method: str, *, reverse: bool = False):
+    """``(d, reached, at_inf)`` from vertex ``s``: distances, the finite ones, the ones NetworkX gives as ``inf``."""
+    if plan.kind == "hops":
+        levels = bfs(G.graph_for(None, reverse=reverse), s)[0]
+        return levels, levels >= 0, None
+    H = G.arc_graph(plan.key, plan.weights, plan.keep, reverse=reverse)
     try:
-        return sssp(G.graph_for(weight, reverse=reverse), s, method=method)[0]
+        d = sssp(H, s, method=method)[0]
     except NegativeCycleError as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+    reached = _reached(d)
+    return d, reached, _at_inf(G, s, reached, plan, reverse)
 
 
-def _unweighted_dist(levels: np.ndarray) -> np.ndarray:
-    """Hop levels (-1 unreachable) as int64 distances with the sentinel for unreachable."""
-    d = levels.astype(np.int64)
-    d[levels < 0] = np.iinfo(np.int64).max
-    return d
+def _at_inf(G: BackendGraph, s: int, reached: np.ndarray, plan: _Plan, reverse: bool = False) -> np.ndarray | None:
+    """Nodes NetworkX's Dijkstra reaches only at length ``inf`` (through ``inf`` arcs or sums that overflow)."""
+    if not plan.through_inf:
+        return None
+    return (bfs(G.graph_for(None, reverse=reverse), s)[0] >= 0) & ~reached
 
 
-def _dist_for(G: BackendGraph, s: int, weight: Any, method: str, *, reverse: bool = False) -> np.ndarray:
-    d = _sssp(G, s, weight, method, reverse=reverse)
-    return _unweighted_dist(d) if d.dtype == np.int32 else d
+def _lengths(
+    G: BackendGraph, s: int, d: np.ndarray, reached: np.ndarray, at_inf: np.ndarray | None, kind: str,
+    cutoff: Any = None, rule: str = "lengths",
+) -> dict:
+    """Dict node -> length (Python numbers), the source first, then nearest first.
+
+    ``cutoff``: with ``rule="lengths"`` (Dijkstra) a node stays when ``not
+    length > cutoff``; with ``rule="levels"`` (breadth-first) when ``cutoff >
+    level - 1``; the source always stays.  Comparisons are Python's, as NetworkX's.
+    """
+    sel = reached if at_inf is None else reached | at_inf
+    sel[s] = False
+    idx = np.flatnonzero(sel)
+    idx = idx[np.argsort(d[idx], kind="stable")]
+    vals = d[idx].tolist()
+    if at_inf is not None:
+        for p in np.flatnonzero(at_inf[idx]).tolist():
+            vals[p] = _INF
+    nodes = G.nodes
+    if cutoff is not None:
+        if rule == "levels":
+            pairs = [(i, v) for i, v in zip(idx.tolist(), vals) if cutoff > v - 1]
+        else:
+            pairs = [(i, v) for i, v in zip(idx.tolist(), vals) if not v > cutoff]
+    else:
+        pairs = zip(idx.tolist(), vals)
+    out = {nodes[s]: 0}  # NetworkX's source length is the int 0 (also among float weights)
+    out.update((nodes[i], v) for i, v in pairs)
+    return out
+
+
+def _lengths_from(G: BackendGraph, s: int, plan: _Plan, method: str, cutoff: Any = None, rule: str = "lengths",
+                  *, reverse: bool = False) -> dict:
+    d, reached, at_inf = _search(G, s, plan, method, reverse=reverse)
+    return _lengths(G, s, d, reached, at_inf, plan.kind, cutoff, rule)
 
 
 # One source ------------------------------------------------------------------
@@ -131,7 +209,7 @@ def single_source_shortest_path_length(G: BackendGraph, source: Any, cutoff: Any
     """
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} is not in G")
-    return _lengths(G, _unweighted_dist(_hops(G, G.index[source])), cutoff)
+    return _lengths_from(G, G.index[source], _HOPS, "bfs", cutoff, "levels")
 
 
 def single_source_dijkstra_path_length(
@@ -139,103 +217,155 @@ def single_source_dijkstra_path_length(
 ) -> dict:
     """Weighted lengths from ``source`` (NetworkX's ``single_source_dijkstra_path_length``).
 
-    Raises ``NotImplementedError`` for negative weights (NetworkX's Dijkstra is
-    then order-dependent; NetworkX falls back to itself where configured).
+    Raises ``NotImplementedError`` for negative or NaN weights (NetworkX's
+    Dijkstra is then order-dependent; NetworkX falls back to itself where configured).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 2**60}), (1, 2, {"weight": float("inf")})])
+    >>> nx.single_source_dijkstra_path_length(G, 0, backend="semiring_paths")
+    {0: 0, 1: 1152921504606846976, 2: inf}
     """
     if source not in G:
         raise nx.NodeNotFound(f"Node {source} not found in graph")
-    return _lengths(G, _dist_for(G, G.index[source], weight, "dijkstra"), cutoff)
+    return _lengths_from(G, G.index[source], _plan(G, weight, "dijkstra"), "dijkstra", cutoff)
 
 
 def single_source_bellman_ford_path_length(G: BackendGraph, source: Any, weight: Any = "weight") -> dict:
     """Weighted lengths from ``source``, negative weights allowed (``single_source_bellman_ford_path_length``).
 
     Raises :class:`networkx.NetworkXUnbounded` for a negative cycle reachable from ``source``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": -0.25}), (1, 2, {"weight": 0.5})])
+    >>> nx.single_source_bellman_ford_path_length(G, 0, backend="semiring_paths")
+    {0: 0, 1: -0.25, 2: 0.25}
     """
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _lengths(G, _dist_for(G, G.index[source], weight, "bellman-ford"))
+    return _lengths_from(G, G.index[source], _plan(G, weight, "bellman-ford"), "bellman-ford")
 
 
 # All sources -------------------------------------------------------------------
 
 
-def _all_pairs(G: BackendGraph, weight: Any, cutoff: Any):
-    """Generator of ``(node, lengths)`` for every node, sources in blocks (checks done by the caller)."""
+def _all_pairs(G: BackendGraph, plan: _Plan, cutoff: Any, rule: str):
+    """Generator of ``(node, lengths)`` for every node, sources in blocks (the caller made ``plan`` first)."""
     n = len(G)
     nodes = G.nodes
-    if weight is None or G.weights(weight) is None or G.weights(weight).size == 0:
+    if plan.kind == "hops":
         for i in range(n):
-            yield nodes[i], _lengths(G, _unweighted_dist(_hops(G, i)), cutoff)
+            yield nodes[i], _lengths_from(G, i, plan, "bfs", cutoff, rule)
         return
-    H = G.graph_for(weight)
+    H = G.arc_graph(plan.key, plan.weights, plan.keep)
     step = max(1, BLOCK_ENTRIES // max(n, 1))
     for start in range(0, n, step):
-        D = multi_source_sssp(H, list(range(start, min(n, start + step))), method="dijkstra")[0]
+        D = multi_source_sssp(H, list(range(start, min(n, start + step))), method="dijkstra", predecessors=False)[0]
         for r in range(D.shape[0]):
-            yield nodes[start + r], _lengths(G, D[r], cutoff)
+            s = start + r
+            reached = _reached(D[r])
+            yield nodes[s], _lengths(G, s, D[r], reached, _at_inf(G, s, reached, plan), plan.kind, cutoff, rule)
 
 
 def all_pairs_shortest_path_length(G: BackendGraph, cutoff: Any = None):
-    """Generator of ``(node, hop counts from node)`` (NetworkX's ``all_pairs_shortest_path_length``)."""
-    return _all_pairs(G, None, cutoff)
+    """Generator of ``(node, hop counts from node)`` (NetworkX's ``all_pairs_shortest_path_length``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_shortest_path_length(nx.path_graph(2), backend="semiring_paths"))
+    {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
+    """
+    return _all_pairs(G, _HOPS, cutoff, "levels")
 
 
 def all_pairs_dijkstra_path_length(G: BackendGraph, cutoff: Any = None, weight: Any = "weight"):
     """Generator of ``(node, weighted lengths from node)`` (``all_pairs_dijkstra_path_length``).
 
-    Negative weights raise ``NotImplementedError`` at the call, before the generator starts.
+    The weights are checked at the call, before the generator starts
+    (``NotImplementedError`` as :func:`single_source_dijkstra_path_length`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 1.5})])
+    >>> dict(nx.all_pairs_dijkstra_path_length(G, backend="semiring_paths"))
+    {0: {0: 0, 1: 1.5}, 1: {1: 0}}
     """
-    if weight is not None:
-        _weights(G, weight, negative=False)
-    return _all_pairs(G, weight, cutoff)
+    return _all_pairs(G, _plan(G, weight, "dijkstra"), cutoff, "lengths")
 
 
 # Dense all pairs ---------------------------------------------------------------
 
 
-def _dense(G: BackendGraph, weight: Any, dtype=np.float64) -> np.ndarray:
-    """NetworkX's ``to_numpy_array(G, multigraph_weight=min, nonedge=inf)`` with a zero diagonal, in ``dtype``."""
+def _float_arcs(G: BackendGraph, weight: Any) -> np.ndarray:
+    """Each arc's value as float64, as ``to_numpy_array`` stores it (``float`` of NetworkX's value)."""
+    if weight is None:
+        return np.ones(G.src.size, dtype=np.float64)
+    arr = G.weights(weight)
+    if arr.dtype.kind in "iubf":
+        return arr.astype(np.float64)
+    vals = arr.tolist()
+    other = set(map(type, vals)) - NUMERIC_TYPES
+    if other:
+        raise NotImplementedError(f"edge weights of type {', '.join(sorted(t.__qualname__ for t in other))}")
+    try:
+        return np.array([float(v) for v in vals], dtype=np.float64)
+    except OverflowError as exc:
+        raise NotImplementedError(f"an integer weight beyond float64's range: {exc}") from exc
+
+
+def _matrix(G: BackendGraph, arc_vals: np.ndarray, perm: np.ndarray | None = None) -> np.ndarray:
+    """The float64 matrix of the arcs (``inf`` off the arcs, 0 on the diagonal), rows in the order ``perm``."""
     n = len(G)
-    W = np.full((n, n), np.inf, dtype=dtype)
-    w = G.weights(weight)
-    if w is None:
-        W[G.src, G.dst] = 1.0
-    else:
-        if w.dtype.kind == "f" and (np.isnan(w).any() or (w == -np.inf).any()):
-            raise NotImplementedError("edge weights of NaN or -inf: NetworkX's result is its own")
-        W[G.src, G.dst] = w
+    W = np.full((n, n), np.inf)
+    W[G.src, G.dst] = arc_vals
     np.fill_diagonal(W, 0.0)
+    if perm is not None:
+        W = W[np.ix_(perm, perm)]
     return W
 
 
-def _closure_dtype(G: BackendGraph, weight: Any) -> np.dtype:
-    """float32 when every path sum is an integer float32 holds exactly, else float64 (read off the arcs).
+def _networkx_recurrence(A: np.ndarray) -> np.ndarray:
+    """NetworkX's ``floyd_warshall_numpy`` loop on ``A`` (in place): the same rank-1 updates in the same order."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        for i in range(A.shape[0]):
+            np.minimum(A, A[i, :][np.newaxis, :] + A[:, i][:, np.newaxis], out=A)
+    return A
 
-    With integer-valued weights and ``max|w| * (n - 1) < 2**24`` the float32
-    closure, cast back, is the float64 one to the bit (and about twice as fast).
+
+def _exact_closure(W: np.ndarray) -> np.ndarray | None:
+    """The closure of ``W`` by ``apsp.shortest_paths`` when every path sum is exact (``None`` otherwise).
+
+    Exact: no NaN or ``-inf``, and every sum of up to ``2 n`` finite entries
+    representable (:func:`.attributes.exact_float_sums`), in float32 (about
+    twice as fast) when that holds it too.  Then every order of additions gives
+    the true shortest lengths, which are NetworkX's.  Raises
+    ``NegativeCycleError`` on a negative cycle.
     """
-    span = max(len(G) - 1, 1)
-    w = G.weights(weight)
-    if w is None:
-        return np.dtype(np.float32) if span < 2**24 else np.dtype(np.float64)
-    if w.dtype.kind == "f":
-        finite = w[np.isfinite(w)]
-        if finite.size and not (finite == np.round(finite)).all():
-            return np.dtype(np.float64)
-    else:
-        finite = w
-    if finite.size and max(abs(float(finite.min())), abs(float(finite.max()))) * span >= 2**24:
-        return np.dtype(np.float64)  # (no np.abs: it wraps at int64's minimum)
-    return np.dtype(np.float32)
+    n = W.shape[0]
+    finite = W[np.isfinite(W)]
+    if finite.size != W.size and (np.isnan(W).any() or (W == -np.inf).any()):
+        return None
+    if not exact_float_sums(finite, 2 * n):
+        return None
+    dtype = np.float32 if exact_float_sums(finite, 2 * n, bits=24) else np.float64
+    A = W.astype(dtype)
+    D = dense_shortest_paths(A, out=A)  # the matrix is ours: closed in place
+    return D if D.dtype == np.float64 else D.astype(np.float64)
 
 
 def floyd_warshall_numpy(G: BackendGraph, nodelist: Any = None, weight: Any = "weight") -> np.ndarray:
     """All-pairs shortest-path lengths as a dense float64 array (NetworkX's ``floyd_warshall_numpy``).
 
-    ``apsp.shortest_paths`` (R-Kleene) computes the closure; when the graph has
-    a negative cycle (NetworkX does not check), the NetworkX recurrence itself
-    runs (``apsp.fw``, the same rank-1 updates), so the array is NetworkX's.
+    The matrix is NetworkX's (``float`` of each value, the minimum over
+    parallel edges, 0 on the diagonal).  ``apsp.shortest_paths`` (R-Kleene)
+    closes it when every path sum is exact; otherwise (rounding sums, NaN,
+    ``-inf``, a negative cycle, which NetworkX does not check) NetworkX's own
+    recurrence runs in NetworkX's order, so the array is NetworkX's to the bit.
 
     Examples
     --------
@@ -255,59 +385,149 @@ def floyd_warshall_numpy(G: BackendGraph, nodelist: Any = None, weight: Any = "w
         if missing:
             raise nx.NetworkXError(f"Nodes {missing} in nodelist is not in G")
     perm = None if nodelist is None else np.array([G.index[v] for v in nodelist], dtype=np.intp)
+    W = _matrix(G, _float_arcs(G, weight), perm)
     if len(G) == 0:
-        return _dense(G, weight)
-    try:
-        return _closure(G, weight, perm)
-    except NegativeCycleError:
-        W = _dense(G, weight)
-        if perm is not None:
-            W = W[np.ix_(perm, perm)]
-        floyd_warshall_inplace(sr.min_plus, W)
         return W
-
-
-def _closure(G: BackendGraph, weight: Any, perm: np.ndarray | None = None) -> np.ndarray:
-    """The float64 distance matrix of ``G`` (rows and columns in the order ``perm``), closed by
-    ``apsp.shortest_paths`` in float32 when that is exact (:func:`_closure_dtype`), in place.
-
-    Raises ``NegativeCycleError`` on a negative cycle.
-    """
-    W = _dense(G, weight, _closure_dtype(G, weight))
-    if perm is not None:
-        W = W[np.ix_(perm, perm)]
-    D = dense_shortest_paths(W, out=W)  # the matrix is ours: closed in place
-    return D if D.dtype == np.float64 else D.astype(np.float64)
+    try:
+        D = _exact_closure(W)
+    except NegativeCycleError:
+        D = None
+    return _networkx_recurrence(W) if D is None else D
 
 
 def _inf() -> float:
-    return float("inf")
+    return _INF
+
+
+def _fw_initial(G: BackendGraph, weight: Any) -> tuple[np.ndarray, np.ndarray]:
+    """NetworkX's ``floyd_warshall`` start, per arc: the value of ``dist[u][v]`` (float64) and whether it is a float.
+
+    NetworkX reads a missing weight as ``1.0`` and sets ``dist[u][v] =
+    min(weight, dist[u][v])`` edge after edge, from ``inf`` (from the ``int`` 0
+    on the diagonal), so among equal values the last parallel edge's object
+    stays.  Raises ``NotImplementedError`` for values whose results NetworkX
+    alone gives (NaN, ``-inf``, ``bool``, other types, integers float64 does
+    not hold exactly).
+    """
+    m = G.src.size
+    loops = G.src == G.dst
+    if weight is None:  # NetworkX reads d.get(None, 1.0): 1.0 everywhere
+        vals = np.where(loops, 0.0, 1.0)
+        return vals, ~loops
+    arr, info = G.column(weight)
+    if bool in info.types:
+        raise NotImplementedError("bool weights: NetworkX's floyd_warshall returns some of them as they are")
+    other = info.types - NUMERIC_TYPES
+    if other:
+        raise NotImplementedError(f"edge weights of type {', '.join(sorted(t.__qualname__ for t in other))}")
+    if info.parallel is None and not info.missing and arr.dtype.kind in "if":
+        vals = arr.astype(np.float64)
+        if np.isnan(vals).any() or (vals == -np.inf).any():
+            raise NotImplementedError("NaN or -inf weights: NetworkX's floyd_warshall result is its own")
+        is_float = np.full(m, arr.dtype.kind == "f")
+        zero_loop = loops & (vals == 0)  # min(0, 0) keeps the edge's own zero; a positive loop leaves the int 0
+        vals = np.where(loops & ~zero_loop & ~(vals < 0), 0.0, vals)
+        is_float &= ~loops | zero_loop
+    else:
+        if info.parallel is None:
+            raws = [[1.0] if miss else [v] for v, miss in zip(
+                arr.tolist(), info.missing_at.tolist() if info.missing_at is not None else [False] * m)]
+        else:
+            raws = [[1.0 if v is MISSING else v for v in raw] for raw in info.parallel]
+        firsts = []
+        for raw, loop in zip(raws, loops.tolist()):
+            cur = 0 if loop else _INF
+            for v in raw:
+                cur = min(v, cur)
+            firsts.append(cur)
+        if any(v != v for raw in raws for v in raw):
+            raise NotImplementedError("NaN weights: NetworkX's floyd_warshall result is its own")
+        is_float = np.fromiter((type(v) is float for v in firsts), dtype=bool, count=m)
+        if any(type(v) is int and abs(v) > 2**53 for v in firsts):
+            raise NotImplementedError("integer weights beyond 2**53 (float64 would round them)")
+        vals = np.array(firsts, dtype=np.float64)
+    if np.isnan(vals).any() or (vals == -np.inf).any():
+        raise NotImplementedError("NaN or -inf weights: NetworkX's floyd_warshall result is its own")
+    return vals, is_float
+
+
+def _typed_recurrence(D: np.ndarray, T: np.ndarray) -> None:
+    """NetworkX's ``floyd_warshall`` loops on values ``D`` and float flags ``T`` (in place, exact sums assumed).
+
+    ``dist[u][v] = dist[u][w] + dist[w][v]`` on strict improvement, pivots in
+    node order; the sum is a float when either term is.  Without a negative
+    cycle row and column ``w`` do not change in step ``w``, so each step is one
+    vectorised update.
+    """
+    for w in range(D.shape[0]):
+        cand = D[:, w : w + 1] + D[w : w + 1, :]
+        better = cand < D
+        if better.any():
+            D[better] = cand[better]
+            T[better] = (T[:, w : w + 1] | T[w : w + 1, :])[better]
 
 
 def floyd_warshall(G: BackendGraph, weight: Any = "weight") -> dict:
     """All-pairs lengths as a dict of dicts (NetworkX's ``floyd_warshall``).
 
     Every inner dict holds every node (``inf`` where unreachable) and is a
-    ``defaultdict`` giving ``inf`` for anything else, as NetworkX's.  A
-    negative cycle (including a negative self loop) raises
-    ``NotImplementedError``: NetworkX's in-place loops then give an
-    order-dependent answer, which it computes itself when falling back.
+    ``defaultdict`` giving ``inf`` for anything else, as NetworkX's.  As in
+    NetworkX, a missing weight is the float ``1.0`` (and ``weight=None``
+    weighs every edge ``1.0``), and each length is an ``int`` or a ``float``
+    as NetworkX's sum along its path is (a node's length to itself is the
+    ``int`` 0 unless a zero-weight float self loop set it).  A negative cycle
+    (a negative self loop included), NaN, ``-inf``, ``bool`` weights, and
+    float sums that round along with int weights raise
+    ``NotImplementedError``: NetworkX computes those itself when falling back.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 3}), (1, 2, {})])
+    >>> r = nx.floyd_warshall(G, backend="semiring_paths")
+    >>> {u: dict(d) for u, d in r.items()}
+    {0: {0: 0, 1: 3, 2: 4.0}, 1: {0: inf, 1: 0, 2: 1.0}, 2: {0: inf, 1: inf, 2: 0}}
     """
-    w = G.weights(weight)
-    if w is not None and w.size and ((G.src == G.dst) & (w < 0)).any():
+    n = len(G)
+    vals, is_float = _fw_initial(G, weight)
+    loops = G.src == G.dst
+    if (loops & (vals < 0)).any():
         raise NotImplementedError("negative self loop: NetworkX's floyd_warshall result is order-dependent")
-    if len(G) == 0:
-        W = _dense(G, weight)
-    else:
+    W = _matrix(G, vals)
+    T = np.zeros((n, n), dtype=bool)
+    T[G.src, G.dst] = is_float
+    finite = np.isfinite(vals) & ~loops
+    kinds = set(is_float[finite].tolist())
+    exact = exact_float_sums(vals[np.isfinite(vals)], 2 * max(n, 1))
+    if n and len(kinds) == 2:  # ints and floats: follow NetworkX's sums and their types
+        if not exact:
+            raise NotImplementedError("float weights whose sums round, with int weights: NetworkX's types follow its order")
+        _typed_recurrence(W, T)
+        if (np.diagonal(W) < 0).any():
+            raise NotImplementedError("negative cycle: NetworkX's floyd_warshall result is order-dependent")
+    elif n:
+        if not exact and kinds == {False}:
+            raise NotImplementedError("integer weights whose path sums may round in float64")
         try:
-            W = _closure(G, weight)
+            D = _exact_closure(W) if exact else None
         except NegativeCycleError as exc:
             raise NotImplementedError("negative cycle: NetworkX's floyd_warshall result is order-dependent") from exc
+        if D is None:  # float sums that round: NetworkX's order of additions (its loops are this recurrence)
+            D = _networkx_recurrence(W)
+            if (np.diagonal(D) < 0).any():
+                raise NotImplementedError("negative cycle: NetworkX's floyd_warshall result is order-dependent")
+        W = D
+        if kinds == {True}:  # every length along float weights is a float; the diagonal keeps its start
+            diag = np.diagonal(T).copy()
+            T[:] = True
+            np.fill_diagonal(T, diag)
     rows = W.tolist()
-    if w is not None and w.dtype.kind == "i":  # integer weights give int lengths, as NetworkX's sums
-        rows = [[int(x) if x != np.inf else x for x in row] for row in rows]
+    flags = T.tolist()
+    out_rows = [
+        [x if (f or x == _INF) else int(x) for x, f in zip(row, frow)] for row, frow in zip(rows, flags)
+    ]
     nodes = G.nodes
-    return {u: defaultdict(_inf, zip(nodes, rows[i])) for i, u in enumerate(nodes)}
+    return {u: defaultdict(_inf, zip(nodes, out_rows[i])) for i, u in enumerate(nodes)}
 
 
 # Generic front ends ------------------------------------------------------------
@@ -318,13 +538,27 @@ def _single(G: BackendGraph, source: Any, weight: Any, method: str, *, reverse: 
     if method == "unweighted":
         if source not in G:
             raise nx.NodeNotFound(f"Source {source} is not in G")
-        return _lengths(G, _unweighted_dist(_hops(G, G.index[source], reverse=reverse)))
+        return _lengths_from(G, G.index[source], _HOPS, "bfs", reverse=reverse)
     if method == "dijkstra":
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
     elif source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _lengths(G, _dist_for(G, G.index[source], weight, method, reverse=reverse))
+    return _lengths_from(G, G.index[source], _plan(G, weight, method), method, reverse=reverse)
+
+
+def _to_target(G: BackendGraph, source: Any, target: Any, weight: Any, method: str) -> Any:
+    """The length from ``source`` to ``target`` by ``method`` ("dijkstra" or "bellman-ford"), errors as NetworkX's."""
+    d, reached, at_inf = _search(G, G.index[source], _plan(G, weight, method), method)
+    if target in G:
+        t = G.index[target]
+        if at_inf is not None and at_inf[t]:
+            return _INF
+        if reached[t]:
+            return d[t].item()
+    if method == "dijkstra":
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
 
 
 def shortest_path_length(
@@ -333,7 +567,8 @@ def shortest_path_length(
     """NetworkX's ``shortest_path_length`` for every combination of its arguments.
 
     Both ends given: a number; one end: a dict; neither: a generator of
-    ``(node, dict)``.  ``weight=None`` counts hops whatever ``method`` says.
+    ``(node, dict)``, whose weights are checked before it is returned.
+    ``weight=None`` counts hops whatever ``method`` says.
 
     Examples
     --------
@@ -347,7 +582,8 @@ def shortest_path_length(
     if source is None:
         if target is None:
             if method == "bellman-ford":
-                return _all_pairs_bellman_ford(G, weight)
+                plan = _plan(G, weight, method)  # before the generator: a refusal must come now
+                return _all_pairs_bellman_ford(G, plan)
             if method == "dijkstra":
                 return all_pairs_dijkstra_path_length(G, weight=weight)
             return all_pairs_shortest_path_length(G)
@@ -359,7 +595,7 @@ def shortest_path_length(
             raise nx.NodeNotFound(f"Source {source} is not in G")
         if target not in G:
             raise nx.NodeNotFound(f"Target {target} is not in G")
-        d = int(_hops(G, G.index[source])[G.index[target]])
+        d = int(bfs(G.graph_for(None), G.index[source])[0][G.index[target]])
         if d < 0:
             raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
         return d
@@ -368,26 +604,20 @@ def shortest_path_length(
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         if source == target:
             return 0
-        d = _dist_for(G, G.index[source], weight, "dijkstra")
-        if target not in G or not _reached(d[G.index[target] : G.index[target] + 1])[0]:
-            raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-        return d[G.index[target]].item()
+        return _to_target(G, source, target, weight, method)
     if source == target:
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         return 0
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    d = _dist_for(G, G.index[source], weight, "bellman-ford")
-    if target not in G or not _reached(d[G.index[target] : G.index[target] + 1])[0]:
-        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
-    return d[G.index[target]].item()
+    return _to_target(G, source, target, weight, method)
 
 
-def _all_pairs_bellman_ford(G: BackendGraph, weight: Any):
-    """Generator of ``(node, Bellman-Ford lengths)``; a negative cycle raises when its source comes up."""
-    for u in G.nodes:
-        yield u, _single(G, u, weight, "bellman-ford")
+def _all_pairs_bellman_ford(G: BackendGraph, plan: _Plan):
+    """Generator of ``(node, Bellman-Ford lengths)``; a negative cycle raises when its source comes up, as in NetworkX."""
+    for i, u in enumerate(G.nodes):
+        yield u, _lengths_from(G, i, plan, "bellman-ford")
 
 
 def has_path(G: BackendGraph, source: Any, target: Any) -> bool:
@@ -403,4 +633,4 @@ def has_path(G: BackendGraph, source: Any, target: Any) -> bool:
         raise nx.NodeNotFound(f"Source {source} is not in G")
     if target not in G:
         raise nx.NodeNotFound(f"Target {target} is not in G")
-    return bool(_hops(G, G.index[source])[G.index[target]] >= 0)
+    return bool(bfs(G.graph_for(None), G.index[source])[0][G.index[target]] >= 0)

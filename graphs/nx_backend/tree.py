@@ -5,8 +5,10 @@ weights the earlier edge wins.  Handing the library each edge's *rank* in
 that order as its weight makes every weight distinct, so the library's unique
 minimum spanning forest is exactly Kruskal's; the result is built as NetworkX
 builds it (same graph class, graph, node and edge data copied, edges added
-in Kruskal's order).  ``algorithm="prim"`` and ``"boruvka"`` give a forest
-of the same total weight (the same forest when the weights are distinct).
+in Kruskal's order).  ``algorithm="prim"`` and ``"boruvka"`` give Kruskal's
+forest too: a minimum spanning forest of the same multiset of weights as
+NetworkX's, the same forest when the weights are distinct (with ties, which
+of the minimum forests NetworkX's Prim returns depends on the order of a set).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ import numpy as np
 
 from ..graph import Graph
 from ..spanning_tree import minimum_spanning_tree as _msf
-from .attributes import as_value_array
+from .attributes import NUMERIC_TYPES, as_value_array
 from .graph import BackendGraph
 
 __all__ = ["minimum_spanning_tree"]
 
 ALGORITHMS = ("boruvka", "borůvka", "kruskal", "prim")
+_INF = float("inf")
 
 
 def _candidate_edges(G: BackendGraph) -> list[tuple]:
@@ -49,6 +52,16 @@ def minimum_spanning_tree(
 ):
     """A minimum spanning forest as a NetworkX graph (NetworkX's ``minimum_spanning_tree``).
 
+    ``weight`` is read as NetworkX reads it: ``d.get(weight, 1)`` on each
+    edge's data (``weight=None`` included), compared as Python compares the
+    values (integers of any size, ints with floats).  NaN weights raise
+    ``ValueError`` where NetworkX's algorithm meets them (every edge for
+    Kruskal; edges between two nodes for Prim and Boruvka) or are skipped with
+    ``ignore_nan``; Boruvka never picks an edge of weight ``+inf``, as
+    NetworkX's (its lightest edge must be lighter than ``inf``).  Values that
+    are not Python numbers (NumPy scalars, ``Fraction``, ``None``, ...) raise
+    ``NotImplementedError`` (NetworkX runs itself where it falls back).
+
     Raises
     ------
     ValueError
@@ -62,6 +75,9 @@ def minimum_spanning_tree(
     >>> G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 1}), (0, 2, {"weight": 2})])
     >>> sorted(nx.minimum_spanning_tree(G, backend="semiring_paths").edges(data=True))
     [(0, 2, {'weight': 2}), (1, 2, {'weight': 1})]
+    >>> H = nx.Graph([(0, 1, {"weight": 2**64}), (1, 2, {"weight": 2.0**64}), (0, 2, {"weight": 2**64 + 1})])
+    >>> sorted(nx.minimum_spanning_tree(H, backend="semiring_paths").edges(data=True))
+    [(0, 1, {'weight': 18446744073709551616}), (1, 2, {'weight': 1.8446744073709552e+19})]
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
@@ -69,52 +85,96 @@ def minimum_spanning_tree(
         raise nx.NetworkXNotImplemented("not implemented for directed type")
     if G.is_multigraph() and algorithm in ("boruvka", "borůvka"):
         raise nx.NetworkXNotImplemented("not implemented for multigraph type")
-    nodes = G.nodes
-    if not G.multigraph and G.edge_data is not None:
-        return _build(G, _simple_picks(G, weight, ignore_nan))
-    edges = _candidate_edges(G)
-    kept, vals = [], []
-    for e in edges:
-        wt = e[3].get(weight, 1)
-        if isinstance(wt, float) and isnan(wt) or isinstance(wt, np.floating) and np.isnan(wt):
-            if ignore_nan:
-                continue
-            i, j, k, d = e
-            shown = (nodes[i], nodes[j], k, d) if G.multigraph else (nodes[i], nodes[j], d)
+    if G.edge_data is None:
+        raise NotImplementedError("minimum_spanning_tree needs the edge data (preserve_edge_attrs)")
+    if G.multigraph:
+        edges = _candidate_edges(G)
+        ends_i = np.array([e[0] for e in edges], dtype=np.int32)
+        ends_j = np.array([e[1] for e in edges], dtype=np.int32)
+        vals = as_value_array([e[3].get(weight, 1) for e in edges])
+    else:
+        arcs = np.flatnonzero(G.dst >= G.src)  # each edge once, from its earlier end, as G.edges() lists it
+        ends_i, ends_j = G.src[arcs], G.dst[arcs]
+        vals = G.column(weight)[0][arcs]
+        edges = None
+    w, nan, posinf = _orderable(vals)
+    skip = np.zeros(w.size, dtype=bool)
+    if nan.any():
+        met = nan if algorithm == "kruskal" else nan & (ends_i != ends_j)  # Prim and Boruvka never weigh self loops
+        if met.any() and not ignore_nan:
+            k = int(np.argmax(met))
+            shown = _shown(G, edges, arcs if edges is None else None, k)
             raise ValueError(f"NaN found as an edge weight. Edge {shown}")
-        kept.append(e)
-        vals.append(wt)
-    ends = np.array([(e[0], e[1]) for e in kept], dtype=np.int32).reshape(-1, 2)
-    positions = _kruskal_positions(ends[:, 0], ends[:, 1], as_value_array(vals), len(nodes))
-    return _build(G, [kept[i] for i in positions.tolist()])
+        if algorithm == "prim" and not ignore_nan:
+            # NetworkX's Prim weighs the self loops of the node each component starts from (set order)
+            raise NotImplementedError("a NaN self loop with Prim: NetworkX raises or not by the order of a set")
+        skip |= nan
+    if algorithm in ("boruvka", "borůvka"):
+        skip |= posinf
+    kept = np.flatnonzero(~skip)
+    positions = kept[_kruskal_positions(ends_i[kept], ends_j[kept], _ranks(w[kept]), len(G.nodes))]
+    if edges is not None:
+        return _build(G, [edges[i] for i in positions.tolist()])
+    picked = arcs[positions]
+    data = G.edge_data
+    return _build(G, list(zip(G.src[picked].tolist(), G.dst[picked].tolist(), repeat(None),
+                              map(data.__getitem__, picked.tolist()))))
 
 
-def _kruskal_positions(ends_i: np.ndarray, ends_j: np.ndarray, w: np.ndarray, n: int) -> np.ndarray:
-    """Positions (into the candidate list) of the forest's edges, in Kruskal's order (stable by weight)."""
-    order = np.argsort(w, kind="stable")
+def _shown(G: BackendGraph, edges: list | None, arcs: np.ndarray | None, k: int) -> tuple:
+    """Candidate ``k`` as NetworkX shows an edge in its NaN message."""
+    nodes = G.nodes
+    if edges is not None:
+        i, j, key, d = edges[k]
+        return (nodes[i], nodes[j], key, d)
+    e = int(arcs[k])
+    return (nodes[int(G.src[e])], nodes[int(G.dst[e])], G.edge_data[e])
+
+
+def _orderable(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(values, nan mask, +inf mask)`` of MST weights, with values sortable exactly as Python sorts them.
+
+    int64 and float64 arrays sort as Python sorts their values; an object array
+    of Python ints and floats (integers beyond int64, ints with floats) is kept
+    as it is and ranked by Python.  Other types raise ``NotImplementedError``.
+    """
+    if vals.dtype.kind in "iub":
+        none = np.zeros(vals.size, dtype=bool)
+        return vals.astype(np.int64, copy=False), none, none
+    if vals.dtype.kind == "f":
+        return vals, np.isnan(vals), vals == np.inf
+    objs = vals.tolist()
+    other = set(map(type, objs)) - NUMERIC_TYPES
+    if other:
+        raise NotImplementedError(f"edge weights of type {', '.join(sorted(t.__qualname__ for t in other))}")
+    try:
+        nan = np.fromiter((isnan(v) for v in objs), dtype=bool, count=len(objs))
+    except OverflowError as exc:  # an int beyond float64: NetworkX's isnan raises
+        raise NotImplementedError(f"an integer weight beyond float64's range: {exc}") from exc
+    posinf = np.fromiter((v == _INF for v in objs), dtype=bool, count=len(objs))
+    return vals, nan, posinf
+
+
+def _ranks(w: np.ndarray) -> np.ndarray:
+    """Each weight's position in a stable sort (Python's order: NetworkX's ``sorted``), as int64."""
+    if w.dtype == object:
+        objs = w.tolist()
+        order = np.array(sorted(range(len(objs)), key=objs.__getitem__), dtype=np.int64)
+    else:
+        order = np.argsort(w, kind="stable")
     rank = np.empty(w.size, np.int64)
     rank[order] = np.arange(w.size)
-    if w.size == 0:
-        return order
+    return rank
+
+
+def _kruskal_positions(ends_i: np.ndarray, ends_j: np.ndarray, rank: np.ndarray, n: int) -> np.ndarray:
+    """Positions (into the candidates) of the forest's edges, in Kruskal's order; ``rank``: the stable sort's ranks."""
+    if rank.size == 0:
+        return np.zeros(0, np.int64)
+    order = np.empty(rank.size, np.int64)
+    order[rank] = np.arange(rank.size)
     H = Graph.from_edges(ends_i, ends_j, rank, n=n, directed=True)
     return order[np.sort(_msf(H).edges[2])]
-
-
-def _simple_picks(G: BackendGraph, weight: Any, ignore_nan: bool) -> list[tuple]:
-    """The forest of a graph without parallel edges, with array passes only (no Python step per edge)."""
-    arcs = np.flatnonzero(G.dst >= G.src)  # each edge once, from its earlier end, as G.edges() lists it
-    w = G.weights(weight)[arcs]
-    if w.dtype.kind == "f":
-        nan = np.isnan(w)
-        if nan.any():
-            if not ignore_nan:
-                e = int(arcs[np.argmax(nan)])
-                shown = (G.nodes[int(G.src[e])], G.nodes[int(G.dst[e])], G.edge_data[e])
-                raise ValueError(f"NaN found as an edge weight. Edge {shown}")
-            arcs, w = arcs[~nan], w[~nan]
-    picked = arcs[_kruskal_positions(G.src[arcs], G.dst[arcs], w, len(G.nodes))]
-    data = G.edge_data
-    return list(zip(G.src[picked].tolist(), G.dst[picked].tolist(), repeat(None), map(data.__getitem__, picked.tolist())))
 
 
 def _build(G: BackendGraph, picked: list[tuple]):
