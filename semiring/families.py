@@ -18,7 +18,8 @@ Two tables live here, and every kernel is specialised from them:
 
 :data:`PRIMITIVES`
     The binary operations the families are made of (``"min"``, ``"plus"``,
-    ``"plus_inf_absorbs"``...), each with its exact rule: how integers saturate
+    ``"plus_inf_absorbs"``, GraphBLAS's ``"pair"`` / ``"second"`` / ``"first"``...),
+    each with its exact rule: how integers saturate
     at the sentinels of :mod:`semiring.dtypes` and which infinity absorbs.  Each
     backend implements every primitive once: a Numba scalar function and a Numba
     SIMD-vector function in :mod:`semiring._cpu.scalar_ops` (built from the
@@ -119,7 +120,8 @@ class Primitive:
     symbol : str
         How the operation is written in tables (``"min"``, ``"+"``, ``"*"``...).
     ufunc : numpy.ufunc
-        The NumPy ufunc of the generic path (``Semiring.add_ufunc`` / ``mul_ufunc``).
+        The NumPy ufunc of the generic path (``Semiring.add_ufunc`` / ``mul_ufunc``);
+        a Python-level one (:func:`numpy.frompyfunc`) where NumPy has none.
     ufunc_exact : bool
         The ufunc computes exactly this operation on floats and bools, for every
         value the families using it allow.  Integers never count: their
@@ -158,6 +160,21 @@ class Primitive:
     distributes_over: frozenset = frozenset()
 
 
+def second(a, b):
+    """GraphBLAS's SECOND on dense operands: ``b``, or ``+inf`` where ``a`` is ``+inf`` (missing)."""
+    return a if a == INF else b
+
+
+def first(a, b):
+    """GraphBLAS's FIRST on dense operands: ``a``, or ``+inf`` where ``b`` is ``+inf`` (missing)."""
+    return b if b == INF else a
+
+
+# NumPy has no ufunc for these: Python-level ones (object results) define them for the generic
+# path; the families that use them always run the library's kernels (``ufunc_exact`` is False).
+_second_ufunc = np.frompyfunc(second, 2, 1)
+_first_ufunc = np.frompyfunc(first, 2, 1)
+
 _LATTICE = frozenset({"min", "max"})
 PRIMITIVES: dict[str, Primitive] = {
     p.name: p
@@ -190,6 +207,21 @@ PRIMITIVES: dict[str, Primitive] = {
                   "a * b; +inf (integer: the max sentinel) absorbs, also against 0 (0 * inf = inf, where "
                   "IEEE gives NaN); other integer products saturate",
                   identity=1, absorbs=INF, distributes_over=frozenset({"min"})),
+        # GraphBLAS's structural operators, read on dense operands: an operand equal to the zero
+        # of the families that use them is a missing entry (as is an entry a sparse matrix does
+        # not store), and gives that zero.  pair has no identity and distributes over nothing;
+        # every value is a left identity of second (a right one of first), none a two-sided one.
+        Primitive("pair", "pair", np.logical_and, False,
+                  "1 where both operands are stored, else 0: an operand equal to 0 (the zero of plus) is a "
+                  "missing entry, the value of a stored one is ignored (a stored 0 reads as missing)"),
+        Primitive("second", "second", _second_ufunc, False,
+                  "b where a is stored, else +inf: an operand equal to +inf (integers: the max sentinel; the "
+                  "zero of min) is a missing entry and absorbs",
+                  idempotent=True, selective=True, absorbs=INF, distributes_over=frozenset({"min"})),
+        Primitive("first", "first", _first_ufunc, False,
+                  "a where b is stored, else +inf: an operand equal to +inf (integers: the max sentinel; the "
+                  "zero of min) is a missing entry and absorbs",
+                  idempotent=True, selective=True, absorbs=INF, distributes_over=frozenset({"min"})),
     )
 }
 

@@ -104,6 +104,9 @@ def test_every_backend_has_the_primitives(name, dt, cuda_ops):
 def test_cuda_expressions_call_functions_of_scalar_ops_cuh(cuda_ops):
     header = (CUDA_DIR / "scalar_ops.cuh").read_text()
     defined = set(re.findall(r"\b(sr_\w+)\s*\(", header))
+    for (prim, kind), expr in cuda_ops.EXPRESSIONS.items():  # every primitive, used by a family or not
+        for fn in re.findall(r"\b(sr_\w+)\s*\(", expr):
+            assert fn in defined, (prim, kind, fn)
     for name, dt in FAMILY_DTYPES:
         f = FAMILIES[name]
         for prim in (f.add, f.mul):

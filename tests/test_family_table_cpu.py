@@ -18,6 +18,8 @@ What is checked, for every family and dtype:
   ``zero``; associative mul annihilated by ``zero``; ``one`` an identity,
   idempotence, selectivity, distributivity where declared), elementwise;
 * integer saturation at the sentinels, elementwise and through the GEMM kernel;
+* every primitive, used by a family or not: its Numba scalar and SIMD-vector
+  functions follow its rule on the edge values of every dtype kind it has;
 * sparse ``mxv`` / ``vxm`` / ``mxm`` (SciPy CSR and CSC) against the dense product;
 * the closure (:func:`apsp.closure`) against Floyd-Warshall over the reference
   ops on random DAGs where the family is closable, and a clear refusal where not.
@@ -27,17 +29,22 @@ The GPU twin of these tests is ``tests/test_family_table_gpu.py``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import zlib
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from numba import njit
 
 import apsp
 import semiring as sr
+from semiring._cpu import scalar_ops, simd
+from semiring._cpu.simd import vload, vstore
 from semiring.errors import UnsupportedOperationError
 from semiring.families import FAMILIES, PRIMITIVES
+from semiring.kernels import elementwise_apply, sentinels
 
 INF = float("inf")
 
@@ -63,6 +70,12 @@ def _int_rule(name: str, a: int, b: int, lo: int, hi: int) -> int:
         return _clamp(a * b, lo, hi)
     if name == "times_inf_absorbs":
         return hi if hi in (a, b) else _clamp(a * b, lo, hi)
+    if name == "pair":  # 1 where both operands are stored (not 0), else 0
+        return 1 if a != 0 and b != 0 else 0
+    if name == "second":  # b, unless a is missing (+inf)
+        return hi if a == hi else b
+    if name == "first":  # a, unless b is missing (+inf)
+        return hi if b == hi else a
     raise AssertionError(f"no reference rule for the primitive {name!r}: add one to tests/test_family_table_cpu.py")
 
 
@@ -79,6 +92,12 @@ def _float_rule(name: str, a, b):
         return a * b
     if name == "times_inf_absorbs":  # +inf absorbs, also against 0
         return inf if inf in (a, b) else a * b
+    if name == "pair":
+        return type(a)(1) if a != 0 and b != 0 else type(a)(0)
+    if name == "second":
+        return inf if a == inf else b
+    if name == "first":
+        return inf if b == inf else a
     raise AssertionError(f"no reference rule for the primitive {name!r}: add one to tests/test_family_table_cpu.py")
 
 
@@ -376,3 +395,50 @@ def test_closure_where_the_family_is_closable(pair):
     want = ref_closure(S, W)
     for method in ("rkleene", "blocked-fw", "squaring", "fw"):
         np.testing.assert_array_equal(apsp.closure(W, semiring=S, method=method), want, err_msg=method)
+
+
+# -- every primitive, family or not: the Numba scalar and vector functions follow the rule -----------
+
+PRIMITIVE_CASES = [(name, np.dtype(dt)) for name in PRIMITIVES for dt in ("float32", "float64", "int32", "int64", "bool")
+                   if (name, np.dtype(dt).kind) in scalar_ops.SCALAR]
+
+
+def _primitive_values(dtype) -> np.ndarray:
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return np.array([False, True])
+    if dtype.kind == "i":
+        info = np.iinfo(dtype)
+        lo, hi, half = int(info.min), int(info.max), 2 ** (info.bits - 2)
+        return np.array([lo, lo + 1, -half, -3, -1, 0, 1, 2, 3, half, hi - 1, hi], dtype=dtype)
+    big = float(np.finfo(dtype).max)
+    return np.array([-INF, -big, -2.5, -1.0, -0.0, 0.0, 1.0, 2.5, 4.0, big, INF], dtype=dtype)
+
+
+@functools.cache
+def _vector_kernel(vop, lanes: int):
+    @njit
+    def kernel(a, b, lo, hi, out):  # pragma: no cover - jitted
+        for i in range(0, a.shape[0], lanes):
+            vstore(out, i, vop(vload(a, i, lanes), vload(b, i, lanes), lo, hi))
+
+    return kernel
+
+
+@pytest.mark.parametrize("case", PRIMITIVE_CASES, ids=lambda c: f"{c[0]}-{c[1]}")
+def test_every_primitive_follows_its_rule_on_every_backend_of_the_cpu(case):
+    name, dt = case
+    v = _primitive_values(dt)
+    a, b = (np.array(x, dtype=dt) for x in zip(*itertools.product(v, repeat=2)))
+    want = np.array([ref_op(name, x, y, dt) for x, y in zip(a, b)], dtype=dt)
+    lo, hi = sentinels(dt)
+    with np.errstate(all="ignore"):
+        got = elementwise_apply(scalar_ops.SCALAR[(name, dt.kind)], a, b, np.empty_like(a), lo, hi)
+    np.testing.assert_array_equal(got, want, err_msg="scalar")
+    if (name, dt.kind) in scalar_ops.VECTOR:
+        lanes = simd.lanes(dt)
+        pad = -len(a) % lanes
+        a2, b2 = np.concatenate((a, a[:pad])), np.concatenate((b, b[:pad]))
+        out = np.empty_like(a2)
+        _vector_kernel(scalar_ops.VECTOR[(name, dt.kind)], lanes)(a2, b2, lo, hi, out)
+        np.testing.assert_array_equal(out[: len(a)], want, err_msg="vector")

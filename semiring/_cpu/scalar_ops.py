@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..families import FAMILIES
-from .simd import vadd, vadds, vadds_sticky, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
+from .simd import like, vadd, vadds, vadds_sticky, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
 
 __all__ = ["SCALAR", "VECTOR", "OPS", "VOPS", "PLAIN_OPS", "ops_for", "vector_ops_for"]
 
@@ -160,6 +160,28 @@ def _times_inf_absorbs_int(a, b, lo, hi):
     return _times_int(a, b, lo, hi)
 
 
+# GraphBLAS's structural operators on dense operands: an operand equal to the family's zero is a
+# missing entry and gives the zero; the value of a stored one is ignored (pair) or passed on.
+
+
+@njit(inline="always")
+def _pair(a, b, lo, hi):
+    # 1 where both operands are stored (not 0, the zero of plus), else 0, in the operands' type.
+    return like(a, 1) if a != 0 and b != 0 else like(a, 0)
+
+
+@njit(inline="always")
+def _second(a, b, lo, hi):
+    # b, unless a is missing (+inf, the zero of min: hi); b == hi gives hi by itself.
+    return hi if a == hi else b
+
+
+@njit(inline="always")
+def _first(a, b, lo, hi):
+    # a, unless b is missing (+inf: hi).
+    return hi if b == hi else a
+
+
 # --------------------------------------------------------------------------- vector versions
 
 
@@ -231,6 +253,24 @@ def _times_inf_absorbs_int_v(a, b, lo, hi):
 
 
 @njit(inline="always")
+def _pair_v(a, b, lo, hi):
+    z = vsplat_like(a, 0)
+    return vselect(vor(veq(a, z), veq(b, z)), z, vsplat_like(a, 1))
+
+
+@njit(inline="always")
+def _second_v(a, b, lo, hi):
+    h = vsplat_like(a, hi)
+    return vselect(veq(a, h), h, b)
+
+
+@njit(inline="always")
+def _first_v(a, b, lo, hi):
+    h = vsplat_like(a, hi)
+    return vselect(veq(b, h), h, a)
+
+
+@njit(inline="always")
 def _plus_plain(a, b, lo, hi):
     # Plain a + b for integer operands that :mod:`semiring.int_range` proved cannot reach a
     # sentinel or leave the range: then it equals the saturating, sticky sums above.
@@ -266,6 +306,12 @@ SCALAR = {
     ("times", "i"): _times_int,
     ("times_inf_absorbs", "f"): _times_inf_absorbs_float,
     ("times_inf_absorbs", "i"): _times_inf_absorbs_int,
+    ("pair", "f"): _pair,
+    ("pair", "i"): _pair,
+    ("second", "f"): _second,
+    ("second", "i"): _second,
+    ("first", "f"): _first,
+    ("first", "i"): _first,
 }
 
 # (primitive, dtype kind) -> vector function.  "or" / "and" have none: Boolean
@@ -285,6 +331,12 @@ VECTOR = {
     ("times", "i"): _times_int_v,
     ("times_inf_absorbs", "f"): _times_inf_absorbs_float_v,
     ("times_inf_absorbs", "i"): _times_inf_absorbs_int_v,
+    ("pair", "f"): _pair_v,
+    ("pair", "i"): _pair_v,
+    ("second", "f"): _second_v,
+    ("second", "i"): _second_v,
+    ("first", "f"): _first_v,
+    ("first", "i"): _first_v,
 }
 
 

@@ -57,7 +57,7 @@ from numba.extending import intrinsic, models, register_model
 
 __all__ = [
     "Vec", "Mask", "lanes", "register_bytes",
-    "vload", "vstore", "vsplat", "vsplat_like", "vget",
+    "vload", "vstore", "vsplat", "vsplat_like", "vget", "like",
     "vadd", "vsub", "vmul", "vmin", "vmax", "vadds", "vmuls", "vadds_sticky",
     "veq", "vne", "vlt", "vle", "vgt", "vge", "vselect", "vand", "vor",
 ]
@@ -252,6 +252,26 @@ def vsplat_like(typingctx, v, x):
         return _splat(builder, context.get_value_type(vt), val)
 
     return vt(v, x), codegen
+
+
+@intrinsic
+def like(typingctx, a, x):
+    """``x`` as a scalar of ``a``'s type: a typed constant in scalar code generic over the dtype.
+
+    >>> import numpy as np
+    >>> from numba import njit
+    >>> njit(lambda a: like(a, 1))(np.float32(2.5))
+    1.0
+    """
+    at = types.unliteral(a)
+    xt = types.unliteral(x)
+    if not isinstance(at, (types.Integer, types.Float)) or not isinstance(xt, (types.Integer, types.Float)):
+        raise TypingError(f"like: needs a number and a number, got {a} and {x}")
+
+    def codegen(context, builder, sig, args):
+        return context.cast(builder, args[1], sig.args[1], at)
+
+    return at(a, x), codegen
 
 
 @intrinsic

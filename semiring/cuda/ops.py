@@ -55,6 +55,12 @@ EXPRESSIONS = {
     ("times", "i"): "sr_sat_mul_{w}(a, b)",
     ("times_inf_absorbs", "f"): "sr_infabs_mul_{w}(a, b)",
     ("times_inf_absorbs", "i"): "sr_infabs_mul_{w}(a, b)",
+    ("pair", "f"): "sr_pair(a, b)",
+    ("pair", "i"): "sr_pair(a, b)",
+    ("second", "f"): "sr_second(a, b)",
+    ("second", "i"): "sr_second(a, b)",
+    ("first", "f"): "sr_first(a, b)",
+    ("first", "i"): "sr_first(a, b)",
 }
 _MINMAX = {4: {"mn": "fminf", "mx": "fmaxf"}, 8: {"mn": "sr_min", "mx": "sr_max"}}
 

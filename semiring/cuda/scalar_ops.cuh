@@ -94,6 +94,19 @@ __device__ __forceinline__ double sr_infabs_mul_f64(double a, double b) {
     return (a == inf || b == inf) ? inf : a * b;
 }
 
+// ---- GraphBLAS's structural operators on dense operands ----------------------------
+// An operand equal to the family's zero is a missing entry and gives the zero: 0 for pair
+// (the zero of plus), +inf (integers: the max sentinel) for second / first (the zero of min).
+// As _pair / _second / _first of semiring/_cpu/scalar_ops.py.
+template <typename T> __device__ __forceinline__ T sr_posinf();
+template <> __device__ __forceinline__ float sr_posinf<float>() { return __int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ double sr_posinf<double>() { return __longlong_as_double(0x7ff0000000000000LL); }
+template <> __device__ __forceinline__ int sr_posinf<int>() { return SR_I32_HI; }
+template <> __device__ __forceinline__ long long sr_posinf<long long>() { return SR_I64_HI; }
+template <typename T> __device__ __forceinline__ T sr_pair(T a, T b) { return (a != (T)0 && b != (T)0) ? (T)1 : (T)0; }
+template <typename T> __device__ __forceinline__ T sr_second(T a, T b) { return a == sr_posinf<T>() ? a : b; }
+template <typename T> __device__ __forceinline__ T sr_first(T a, T b) { return b == sr_posinf<T>() ? b : a; }
+
 // ---- generic min / max (integers and anything with <) -----------------------------
 // a <= b ? a : b (and a >= b ? a : b) for every non-NaN input, ties returning a, written
 // so that a NaN b (inf + -inf: a candidate that meets "no path") returns a: the same one
