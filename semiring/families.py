@@ -448,6 +448,8 @@ FAMILIES: dict[str, Family] = {
         # products that saturate become +inf and then absorb like it (even against 0).
         Family("min_times", "min", "times_inf_absorbs", zero=INF, one=1, dtypes=NUMERIC_DTYPES, nonnegative=True,
                doc="least-product paths (multiplicative costs >= 1)"),
+        Family("plus_pair", "plus", "pair", zero=0, one=1, dtypes=NUMERIC_DTYPES, forbidden=(INF, -INF),
+               doc="counting walks of two arcs in unweighted graphs (common neighbours)"),
     )
 }
 
