@@ -450,6 +450,8 @@ FAMILIES: dict[str, Family] = {
                doc="least-product paths (multiplicative costs >= 1)"),
         Family("plus_pair", "plus", "pair", zero=0, one=1, dtypes=NUMERIC_DTYPES, forbidden=(INF, -INF),
                doc="counting walks of two arcs in unweighted graphs (common neighbours)"),
+        Family("min_second", "min", "second", zero=INF, one=0, dtypes=NUMERIC_DTYPES,
+               doc="BFS parents (mxv over the transpose, the frontier holding vertex ids)"),
     )
 }
 
