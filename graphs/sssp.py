@@ -42,6 +42,7 @@ import numpy as np
 from semiring import min_plus
 from semiring.dtypes import neginf, posinf
 from semiring.errors import InvalidEntryError
+from semiring.kernels import run_chunks
 
 from . import _sssp_kernels as K
 from ._arguments import check_vertex, resolve_graph_device
@@ -412,8 +413,6 @@ def _over_sources(kernel, k: int, nnz: int) -> None:
     in a small component settles few vertices), so the rows go out in several
     chunks per thread rather than one fixed share each.
     """
-    from semiring.kernels import run_chunks
-
     run_chunks(kernel, k, work=k * (nnz + 1) * 8)
 
 
