@@ -627,3 +627,30 @@ def test_einsum_on_the_gpu_matches_the_cpu():
             got = S.einsum(expr, *[cp.asarray(X) for X in ops])
             assert isinstance(got, cp.ndarray)
             check(S, got.get(), want)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not gpu_available(), reason="needs a CUDA GPU and CuPy")
+def test_extreme_values_on_the_gpu_match_the_exact_result():
+    """Float overflow and integer saturation inside a contraction on CuPy operands, on every kind of step."""
+    import cupy as cp
+
+    rng = np.random.default_rng(6)
+    cases = [("ij,jk,kl->il", [(3, 4), (4, 5), (5, 2)]), ("i,i,i->", [(3,), (3,), (3,)]), (",,->", [(), (), ()]),
+             ("ab,c->c", [(2, 3), (4,)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 3)]), ("i,j->ij", [(3,), (4,)]),
+             ("ij->i", [(3, 5)]), ("ij,ij,jk->ik", [(40, 30), (40, 30), (30, 20)])]
+    for S, dt in EXTREME_PAIRS:
+        for expr, shapes in cases:
+            for _ in range(3):
+                ops = [extreme_values(S, s, dt, rng) for s in shapes]
+                lhs, out = expr.split("->")
+                want, decided = from_exact(reference(_Exact(S), lhs.split(","), out, [to_exact(S, X) for X in ops],
+                                                     object), dt)
+                got = S.einsum(expr, *[cp.asarray(X) for X in ops])
+                assert isinstance(got, cp.ndarray) and got.dtype == dt
+                got = got.get()
+                if dt.kind == "f":
+                    np.testing.assert_allclose(got[decided], want[decided], rtol=1e-5, err_msg=f"{S.name} {expr}")
+                else:
+                    np.testing.assert_array_equal(got, want, err_msg=f"{S.name} {expr}")
+
