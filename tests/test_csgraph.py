@@ -16,6 +16,7 @@ from reference import random_csr_with_explicit_zeros, strong_components_by_compl
 
 import graphs
 from graphs import csgraph as gcs
+from semiring.errors import InvalidEntryError
 
 SETTINGS = settings(max_examples=25, deadline=None)
 SEEDS = st.integers(0, 2**32 - 1)
@@ -91,7 +92,7 @@ OWN = [n for n in scs.__all__ if getattr(gcs, n) is not getattr(scs, n) and not 
 
 
 def test_own_functions_are_the_path_problems():
-    assert set(OWN) == {"shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson",
+    assert set(OWN) == {"shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson", "yen",
                         "breadth_first_order", "depth_first_order", "breadth_first_tree", "depth_first_tree",
                         "connected_components", "minimum_spanning_tree", "maximum_flow", "reconstruct_path",
                         "construct_dist_matrix"}
@@ -112,18 +113,27 @@ def test_signatures_match_scipy(name):
 
 
 def test_negative_cycle_error_is_scipys_and_ours():
-    assert issubclass(gcs.NegativeCycleError, scs.NegativeCycleError)
-    assert issubclass(gcs.NegativeCycleError, graphs.NegativeCycleError)
+    assert gcs.NegativeCycleError is scs.NegativeCycleError  # so `except csgraph.NegativeCycleError` catches SciPy's
     W = np.array([[0, 1.0, 0], [-3.0, 0, 0], [0, 0, 0]])
-    for f in (gcs.floyd_warshall, gcs.bellman_ford, gcs.johnson):
-        with pytest.raises(scs.NegativeCycleError) as info:
+    raisers = [gcs.floyd_warshall, gcs.bellman_ford, gcs.johnson, lambda W: gcs.yen(W, 0, 1, 2),
+               # NaN / -inf entries: SciPy's own loop
+               lambda W: gcs.shortest_path(np.ma.masked_values(W + np.diag([0, 0, np.nan]), 0), method="FW"),
+               lambda W: gcs.floyd_warshall(sp.csr_array(W + np.diag([0, 0, -np.inf])))]
+    for f in raisers:
+        with pytest.raises(gcs.NegativeCycleError) as info:
             f(W)
-        assert isinstance(info.value, graphs.NegativeCycleError)
-        assert info.value.vertex in (0, 1) and set(info.value.cycle) <= {0, 1}
-        with pytest.raises(scs.NegativeCycleError):
-            getattr(scs, f.__name__)(W)  # SciPy's own (a base class of ours)
+        assert isinstance(info.value, graphs.NegativeCycleError) and isinstance(info.value, ValueError)
+        assert info.value.vertex in (0, 1, 2) and set(info.value.cycle) <= {0, 1, 2}
+    for name in ("floyd_warshall", "bellman_ford", "johnson"):
+        with pytest.raises(gcs.NegativeCycleError):
+            getattr(scs, name)(W)  # SciPy's own functions' errors: caught by the drop-in's name
+    with pytest.raises(gcs.NegativeCycleError):
+        scs.yen(W, 0, 1, 2)
     with pytest.raises(scs.NegativeCycleError, match="Negative cycle in nodes"):
         gcs.floyd_warshall(W)
+    with pytest.raises(scs.NegativeCycleError, match="Negative cycle detected on node 0") as info:
+        gcs.yen(W, 0, 1, 2)
+    assert info.value.vertex == 0
 
 
 # -- shortest paths -----------------------------------------------------------------------------------------------
@@ -589,3 +599,337 @@ def test_bad_graph_reported_before_bad_method():
             scs.shortest_path(bad, method="XX")
         with pytest.raises(ValueError, match=re.escape(str(theirs.value))):
             gcs.shortest_path(bad, method="XX")
+
+
+# -- SciPy's reading of every input: tolerance, infinities, NaN, dtypes, pydata --------------------------------------
+
+NEAR_ZERO = [0.0, -0.0, 5e-9, -5e-9, 1e-8, -1e-8, float(np.nextafter(1e-8, 1)), -float(np.nextafter(1e-8, 1)),
+             1.5e-8, 1e-300]
+ORDINARY = [0.5, 1.0, 2.0, 3.0]
+SPECIAL = [np.inf, -np.inf, np.nan]
+READERS = ["floyd_warshall", "FW", "D", "BF", "J", "auto", "bfo", "dfo", "cc_weak", "cc_strong", "mst"]
+
+
+def outcome(f):
+    """``f()``, or the exception it raised (compared by type with SciPy's)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ComplexWarning, SciPy's negative-weight warning
+            return f()
+    except Exception as err:  # noqa: BLE001 - the exception is the result compared
+        return err
+
+
+def assert_same_outcome(ours, theirs, exact=False):
+    if isinstance(theirs, Exception):
+        kind = type(theirs)
+        if kind.__module__.startswith("numpy"):  # NumPy's own subclass (UFuncTypeError): its builtin base counts
+            kind = next(k for k in kind.__mro__ if k.__module__ == "builtins")
+        assert isinstance(ours, kind), f"SciPy raised {theirs!r}, ours gave {ours!r}"
+        return
+    assert not isinstance(ours, Exception), f"ours raised {ours!r} where SciPy answered"
+    if isinstance(theirs, tuple):
+        assert isinstance(ours, tuple) and len(ours) == len(theirs)
+        for a, b in zip(ours, theirs):
+            assert_same_outcome(a, b, exact)
+        return
+    if sp.issparse(theirs):
+        assert type(ours) is type(theirs)
+        ours, theirs = ours.toarray(), theirs.toarray()
+    if isinstance(theirs, np.ndarray):
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+        if exact or theirs.dtype.kind != "f":
+            np.testing.assert_array_equal(ours, theirs)
+        else:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-14)
+    else:
+        assert ours == theirs
+
+
+def distances(result):
+    """The distances of a (distances, predecessors) result; an exception as it is."""
+    return result[0] if isinstance(result, tuple) else result
+
+
+def read_with(module, name, G, directed=True, unweighted=False):
+    """One function of ``module`` (SciPy's csgraph or the drop-in) on ``G``: what it makes of the graph."""
+    if name == "floyd_warshall":
+        return module.floyd_warshall(G, directed, unweighted=unweighted)
+    if name in ("FW", "D", "BF", "J", "auto"):
+        return module.shortest_path(G, name, directed, unweighted=unweighted)
+    if name == "bfo":
+        return module.breadth_first_order(G, 0, directed)
+    if name == "dfo":
+        return module.depth_first_order(G, 0, directed)
+    if name == "cc_weak":
+        return module.connected_components(G, directed)
+    if name == "cc_strong":
+        return module.connected_components(G, directed, "strong")
+    return module.minimum_spanning_tree(G)
+
+
+def square(values, n):
+    return st.lists(st.sampled_from(values), min_size=n * n, max_size=n * n).map(
+        lambda v: np.array(v, dtype=np.float64).reshape(n, n))
+
+
+@st.composite
+def dense_near_zero(draw):
+    """A dense graph whose entries sit on both sides of SciPy's null tolerance (|x| <= 1e-8), in some dtype."""
+    n = draw(st.integers(1, 6))
+    W = draw(square(NEAR_ZERO + ORDINARY + SPECIAL, n))
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.float16, np.complex128, np.int64, np.bool_]))
+    if np.dtype(dtype).kind in "bi":
+        W = np.nan_to_num(W, nan=0, posinf=0, neginf=0).round()
+    return W.astype(dtype)
+
+
+@settings(max_examples=60, deadline=None)
+@given(G=dense_near_zero(), name=st.sampled_from(READERS), directed=st.booleans(), unweighted=st.booleans())
+def test_hypothesis_dense_entries_near_zero_are_read_as_scipy_reads_them(G, name, directed, unweighted):
+    """One rule (|x| <= 1e-8 is no edge in a float dense graph, as numpy.ma.masked_values decides) for every function."""
+    if name == "D" and (np.real(G) < 0).any():
+        G = np.abs(G)  # SciPy's Dijkstra is not meant for negative weights (it may not even stop)
+    theirs = outcome(lambda: read_with(scs, name, G, directed, unweighted))
+    ours = outcome(lambda: read_with(gcs, name, G, directed, unweighted))
+    assert_same_outcome(ours, theirs, exact=name in ("bfo", "dfo", "cc_weak", "cc_strong", "mst"))
+
+
+def test_dense_entries_within_the_tolerance_are_no_edge_for_floyd_warshall():
+    W = np.array([[0, 5e-9, 2.0], [0, 0, 1.0], [-1e-8, 0, 0]])
+    want = np.array([[0, np.inf, 2.0], [np.inf, 0, 1.0], [np.inf, np.inf, 0]])
+    for f in (lambda X: gcs.floyd_warshall(X), lambda X: gcs.shortest_path(X, method="FW"),
+              lambda X: gcs.dijkstra(X), lambda X: gcs.floyd_warshall(X.astype(np.float32), dtype=np.float32)):
+        np.testing.assert_array_equal(f(W), want)
+    np.testing.assert_array_equal(gcs.floyd_warshall(W), scs.floyd_warshall(W))
+    assert gcs.floyd_warshall(np.array([[0, 1.5e-8], [0, 0]]))[0, 1] == 1.5e-8  # beyond the tolerance: an edge
+    Z = np.array([[0, 1j, 2], [0, 0, 1], [0, 0, 0]])  # complex: x == 0 is no edge; FW then drops real zeros too
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(gcs.floyd_warshall(Z), scs.floyd_warshall(Z))
+        np.testing.assert_array_equal(gcs.dijkstra(Z), scs.dijkstra(Z))
+
+
+@st.composite
+def sparse_with_specials(draw, values):
+    """A sparse graph (CSR with parallel entries, CSC, COO or LIL) whose stored entries include ``values``."""
+    n = draw(st.integers(1, 6))
+    m = draw(st.integers(0, 2 * n * n))
+    rows = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    cols = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    data = draw(st.lists(st.sampled_from(values), min_size=m, max_size=m))
+    fmt = draw(st.sampled_from(["csr_parallel", "csr", "csc", "coo", "lil"]))
+    rows, cols, data = np.array(rows, dtype=np.int32), np.array(cols, dtype=np.int32), np.array(data, dtype=float)
+    if fmt == "csr_parallel":  # parallel entries kept, rows in the drawn order
+        order = np.argsort(rows, kind="stable")
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))]).astype(np.int32)
+        return sp.csr_array((data[order], cols[order], indptr), shape=(n, n))
+    return sp.coo_array((data, (rows, cols)), shape=(n, n)).asformat(fmt)
+
+
+SPARSE_VALUES = [0.0, 0.5, 1.0, 2.0, 3.0, np.inf, np.nan]
+
+
+@settings(max_examples=60, deadline=None)
+@given(G=sparse_with_specials(SPARSE_VALUES), method=st.sampled_from(["FW", "D", "BF", "J", "auto"]),
+       directed=st.booleans())
+def test_hypothesis_unweighted_counts_every_stored_entry(G, method, directed):
+    """unweighted=True: every stored entry is an edge of one hop, +inf and NaN included (FW reads +inf/NaN as none)."""
+    kw = dict(method=method, directed=directed, unweighted=True, return_predecessors=True)
+    theirs = outcome(lambda: scs.shortest_path(G, **kw))
+    ours = outcome(lambda: gcs.shortest_path(G, **kw))
+    assert_same_outcome(distances(ours), distances(theirs), exact=True)  # hop counts; trees may break ties otherwise
+    if isinstance(theirs, Exception):
+        return
+    unit = G.tocsr().copy()
+    unit.data[:] = 1.0
+    if method not in ("FW", "auto"):
+        assert_valid_predecessors(unit, ours[0], ours[1], np.arange(G.shape[0]), directed)
+
+
+def test_unweighted_infinite_sparse_entry_is_one_hop():
+    A = sp.csr_array(np.array([[0, np.inf, 2.0], [0, 0, 1], [0, 0, 0]]))
+    for method in ("D", "BF", "J"):
+        D = gcs.shortest_path(A, method=method, unweighted=True)
+        np.testing.assert_array_equal(D[0], [0, 1, 1])
+        np.testing.assert_array_equal(D, scs.shortest_path(A, method=method, unweighted=True))
+    np.testing.assert_array_equal(gcs.shortest_path(A, method="FW", unweighted=True)[0], [0, np.inf, 1])
+
+
+@settings(max_examples=80, deadline=None)
+@given(G=sparse_with_specials(SPARSE_VALUES + [-1.0, -0.5]), method=st.sampled_from(["FW", "D", "BF", "J", "auto"]),
+       directed=st.booleans(), predecessors=st.booleans())
+def test_hypothesis_nan_and_inf_sparse_entries_are_no_path(G, method, directed, predecessors):
+    """A stored NaN or +inf is never relaxed by SciPy's searches (nor read by its FW): same distances, no error."""
+    if method == "D":
+        G = abs(G)
+    kw = dict(method=method, directed=directed, return_predecessors=predecessors)
+    theirs = outcome(lambda: scs.shortest_path(G, **kw))
+    ours = outcome(lambda: gcs.shortest_path(G, **kw))
+    assert_same_outcome(distances(ours), distances(theirs))
+
+
+@settings(max_examples=40, deadline=None)
+@given(G=sparse_with_specials(SPARSE_VALUES), directed=st.booleans(), limit=st.sampled_from([np.inf, 0.5, 2.5]))
+def test_hypothesis_nan_sparse_entries_in_dijkstra_limit_and_min_only(G, directed, limit):
+    for kw in (dict(limit=limit), dict(indices=[0], min_only=True, limit=limit)):
+        theirs = outcome(lambda kw=kw: scs.dijkstra(G, directed, **kw))
+        ours = outcome(lambda kw=kw: gcs.dijkstra(G, directed, **kw))
+        assert_same_outcome(ours, theirs, exact=True)
+
+
+def test_nan_sparse_entries_answer_like_scipy():
+    A = sp.csr_array(np.array([[0, np.nan, 2.0], [0, 0, 1], [0, 0, 0]]))
+    for method in ("FW", "D", "BF", "J"):
+        for unweighted in (False, True):
+            np.testing.assert_array_equal(gcs.shortest_path(A, method=method, unweighted=unweighted),
+                                          scs.shortest_path(A, method=method, unweighted=unweighted))
+    assert gcs.dijkstra(A)[0, 1] == np.inf and gcs.dijkstra(A, unweighted=True)[0, 1] == 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(G=sparse_with_specials([0.0, 0.5, 1.0, 2.0, -1.0, np.inf, -np.inf, np.nan]))
+def test_hypothesis_minimum_spanning_tree_keeps_infinite_and_nan_entries_like_scipy(G):
+    """SciPy's Kruskal sorts +inf and NaN entries last (NaN after +inf) and keeps them where they join components."""
+    assert_same_outcome(outcome(lambda: gcs.minimum_spanning_tree(G)), outcome(lambda: scs.minimum_spanning_tree(G)),
+                        exact=True)
+
+
+def test_minimum_spanning_tree_keeps_an_infinite_entry():
+    A = sp.csr_array(np.array([[0, np.inf, 0], [0, 0, np.nan], [0, 0, 0]]))
+    T = gcs.minimum_spanning_tree(A).toarray()
+    np.testing.assert_array_equal(T, scs.minimum_spanning_tree(A).toarray())
+    assert T[0, 1] == np.inf and np.isnan(T[1, 2])
+
+
+@settings(max_examples=60, deadline=None)
+@given(G=st.integers(1, 6).flatmap(lambda n: square([0.0, 1.0, 2.0, -1.0, 0.5, np.nan, -np.inf, np.inf], n)),
+       masked=st.booleans(), directed=st.booleans(), unweighted=st.booleans())
+def test_hypothesis_floyd_warshall_with_nan_or_minus_inf_is_scipys_loop(G, masked, directed, unweighted):
+    """Masked arrays keep NaN and -inf entries, sparse ones -inf: FW's answer is SciPy's loop's, predecessors too."""
+    X = np.ma.masked_array(G, mask=G == 1.0) if masked else sp.csr_array(np.where(np.isnan(G), 0, G))
+    kw = dict(directed=directed, unweighted=unweighted, return_predecessors=True)
+    assert_same_outcome(outcome(lambda: gcs.floyd_warshall(X, **kw)), outcome(lambda: scs.floyd_warshall(X, **kw)),
+                        exact=True)
+
+
+NOT_NUMBERS = [object, "U3", "S3", "datetime64[s]", "timedelta64[s]"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(dtype=st.sampled_from(NOT_NUMBERS + [np.float64, np.int8, np.bool_, np.complex64, np.float16]),
+       name=st.sampled_from(READERS + ["reconstruct_path"]))
+def test_hypothesis_a_dense_graph_must_hold_numbers(dtype, name):
+    """TypeError for object, string and date arrays from every function, as SciPy; numbers are read."""
+    G = np.array([[0, 1, 0], [1, 0, 2], [0, 0, 0]]).astype(dtype)
+    if name == "reconstruct_path":
+        f = lambda m: m.reconstruct_path(G, np.array([-9999, 0, 1]))  # noqa: E731
+    else:
+        f = lambda m: read_with(m, name, G)  # noqa: E731
+    theirs, ours = outcome(lambda: f(scs)), outcome(lambda: f(gcs))
+    assert isinstance(theirs, TypeError) == (dtype in NOT_NUMBERS)
+    assert_same_outcome(ours, theirs)
+
+
+def test_floyd_warshall_refuses_an_object_array():
+    with pytest.raises(TypeError, match="dtype object"):
+        gcs.floyd_warshall(np.array([[0, 1], [1, 0]], dtype=object))
+    M = np.ma.masked_array(np.array([[0, 1], [1, 0]], dtype=object), mask=[[1, 0], [0, 1]])
+    np.testing.assert_array_equal(gcs.floyd_warshall(M), scs.floyd_warshall(M))  # masked: SciPy converts the data
+
+
+def test_floyd_warshall_reads_only_the_formats_scipy_reads():
+    A = sp.coo_array(np.array([[0, 1.0], [1.0, 0]]))
+    for f in (gcs.floyd_warshall, lambda X: gcs.shortest_path(X, method="FW"), gcs.shortest_path):
+        with pytest.raises(ValueError, match="lil, csr, or csc"):
+            f(A)
+        with pytest.raises(ValueError, match="lil, csr, or csc"):
+            scs.shortest_path(A) if f is gcs.shortest_path else scs.floyd_warshall(A)
+    np.testing.assert_array_equal(gcs.dijkstra(A), scs.dijkstra(A))
+
+
+def test_minus_inf_is_refused_by_the_searches_and_float32_overflow_is_an_error():
+    A = sp.csr_array(np.array([[0, 1.0, 0], [0, 0, -np.inf], [0, 0, 0]]))
+    for method in ("D", "BF", "J"):
+        with pytest.raises(InvalidEntryError, match=r"csgraph\[1, 2\] is -inf"):
+            gcs.shortest_path(A, method=method)
+    np.testing.assert_array_equal(gcs.shortest_path(A, method="D", unweighted=True),
+                                  scs.shortest_path(A, method="D", unweighted=True))
+    with pytest.raises(InvalidEntryError, match="does not fit float32"):
+        gcs.floyd_warshall(np.array([[0, 1e300], [0, 0]]), dtype=np.float32)
+    with pytest.raises(InvalidEntryError, match="does not fit float32"):
+        gcs.dijkstra(sp.csr_array(np.array([[0, -1e300], [0, 0]])), dtype=np.float32)
+
+
+# pydata sparse arrays: read as SciPy reads them, graphs returned in their class
+
+pydata = pytest.importorskip  # the pydata tests below skip without the `sparse` package
+
+
+@pytest.mark.parametrize("cls", ["COO", "GCXS"])
+def test_pydata_sparse_input_gives_scipys_answers(cls):
+    sparse = pydata("sparse")
+    W = np.array([[0, 1, 2, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [1, 0, 0, 0, 0]], dtype=float)
+    X = getattr(sparse, cls).from_numpy(W)
+    calls = [lambda m: m.shortest_path(X), lambda m: m.floyd_warshall(X, return_predecessors=True),
+             lambda m: m.dijkstra(X, indices=[0, 3]), lambda m: m.bellman_ford(X), lambda m: m.johnson(X, False),
+             lambda m: m.shortest_path(X, method="FW", directed=False), lambda m: m.breadth_first_order(X, 0, False),
+             lambda m: m.depth_first_order(X, 3), lambda m: m.connected_components(X, connection="strong"),
+             lambda m: m.connected_components(X), lambda m: m.yen(X, 0, 2, 2)]
+    for call in calls:  # yen: SciPy's own fails on pydata's int64 indices, and so does the drop-in (SciPy's yen)
+        assert_same_outcome(outcome(lambda call=call: call(gcs)), outcome(lambda call=call: call(scs)), exact=True)
+    graph_results = [lambda m: m.minimum_spanning_tree(X), lambda m: m.breadth_first_tree(X, 0),
+                     lambda m: m.depth_first_tree(X, 0, False),
+                     lambda m: m.reconstruct_path(X, np.array([-9999, 0, 0, 4, 3]))]
+    for call in graph_results:
+        ours, theirs = call(gcs), call(scs)
+        assert type(ours) is type(theirs) and ours.fill_value == theirs.fill_value
+        np.testing.assert_array_equal(ours.todense(), theirs.todense())
+
+
+def test_pydata_sparse_flow_and_fill_values():
+    sparse = pydata("sparse")
+    C = sparse.COO.from_numpy(np.array([[0, 5, 3], [0, 0, 4], [0, 0, 0]]))
+    ours, theirs = gcs.maximum_flow(C, 0, 2), scs.maximum_flow(C, 0, 2)
+    assert ours.flow_value == theirs.flow_value == 7
+    assert type(ours.flow) is type(theirs.flow)
+    np.testing.assert_array_equal(ours.flow.todense(), theirs.flow.todense())
+    inf_fill = sparse.COO.from_numpy(np.array([[np.inf, 1.0], [2.0, np.inf]]), fill_value=np.inf)
+    np.testing.assert_array_equal(gcs.shortest_path(inf_fill), scs.shortest_path(inf_fill))
+    with pytest.raises(ValueError):
+        scs.maximum_flow(sparse.COO.from_numpy(np.array([[7, 1], [1, 7]]), fill_value=7), 0, 1)
+    with pytest.raises(ValueError):
+        gcs.maximum_flow(sparse.COO.from_numpy(np.array([[7, 1], [1, 7]]), fill_value=7), 0, 1)
+
+
+@pytest.mark.gpu
+def test_gpu_reads_special_values_as_scipy_reads_them():
+    """The same reading on the device: the dense tolerance, stored +inf / NaN, MST order, SciPy's own FW loop."""
+    cp = pytest.importorskip("cupy")
+    import cupyx.scipy.sparse as csp
+
+    from semiring.backend import gpu_available
+
+    if not gpu_available():
+        pytest.skip("no usable CUDA GPU")
+    rng = np.random.default_rng(5)
+    W = rng.choice(np.array(NEAR_ZERO + ORDINARY + [np.inf, np.nan]), size=(12, 12))
+    S = sp.csr_array(rng.choice(np.array([0.0, 1.0, 2.0, np.inf, np.nan]), size=(12, 12)) * (rng.random((12, 12)) < .4))
+    for method in ("FW", "D", "BF", "J"):
+        for directed in (True, False):
+            want = scs.shortest_path(W, method, directed)
+            np.testing.assert_allclose(gcs.shortest_path(cp.asarray(W), method, directed).get(), want, rtol=1e-12)
+            np.testing.assert_allclose(gcs.shortest_path(W, method, directed, device="gpu"), want, rtol=1e-12)
+            for unweighted in (False, True):
+                want = scs.shortest_path(S, method, directed, unweighted=unweighted)
+                got = gcs.shortest_path(csp.csr_matrix(S), method, directed, unweighted=unweighted)
+                np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    T = gcs.minimum_spanning_tree(csp.csr_matrix(S))
+    np.testing.assert_array_equal(T.get().toarray(), scs.minimum_spanning_tree(S).toarray())
+    np.testing.assert_array_equal(gcs.minimum_spanning_tree(S, device="gpu").toarray(),
+                                  scs.minimum_spanning_tree(S).toarray())
+    M = np.ma.masked_values(np.where(rng.random((8, 8)) < 0.3, np.nan, rng.random((8, 8))), 0)
+    D, P = gcs.floyd_warshall(M, return_predecessors=True, device="gpu")
+    D0, P0 = scs.floyd_warshall(M, return_predecessors=True)
+    np.testing.assert_array_equal(D, D0)
+    np.testing.assert_array_equal(P, P0)

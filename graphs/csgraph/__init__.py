@@ -2,9 +2,11 @@
 
 Change ``from scipy.sparse import csgraph`` to ``from graphs import csgraph``:
 every public name of SciPy's module (SciPy 1.17) is here, with SciPy's
-signatures, defaults, input conventions (dense zeros, infinities and NaN are
-no edge; sparse explicit zeros are edges; ``-9999`` marks a missing
-predecessor), output shapes and dtypes, and exception types.
+signatures, defaults, input conventions (dense zeros, entries within ``1e-8``
+of zero, infinities and NaN are no edge; sparse explicit zeros are edges;
+``-9999`` marks a missing predecessor), output shapes and dtypes, and
+exception types.  pydata ``sparse`` arrays are read as SciPy reads them, and
+the functions that return a graph return the input's pydata class.
 
 * Path problems run on this library: ``shortest_path`` / ``floyd_warshall``
   (dense closure, :func:`apsp.shortest_paths`), ``dijkstra`` / ``johnson`` /
@@ -16,11 +18,14 @@ predecessor), output shapes and dtypes, and exception types.
   shortest-path functions, ``device=`` ("auto" | "cpu" | "gpu") on all of them.
   CuPy arrays and ``cupyx.scipy.sparse`` matrices run on the GPU and give CuPy
   results.
-* ``NegativeCycleError`` is a subclass of SciPy's and of
-  :class:`graphs.NegativeCycleError`.
+* ``NegativeCycleError`` is SciPy's class itself, so ``except
+  csgraph.NegativeCycleError`` also catches SciPy's own functions' errors;
+  the negative cycles this module reports (``yen``'s included) are a subclass
+  of it that is also :class:`graphs.NegativeCycleError` (a ``ValueError``).
 * The other names (``laplacian``, matchings, ``reverse_cuthill_mckee``,
-  ``structural_rank``, ``yen``, the conversions ``csgraph_from_dense`` ...)
-  are SciPy's own, re-exported.
+  ``structural_rank``, the conversions ``csgraph_from_dense`` ...) are
+  SciPy's own, re-exported; ``yen`` is SciPy's, its negative cycle reported
+  as above.
 
 This subpackage is not imported by ``import graphs`` (it would import SciPy's
 csgraph eagerly); ``from graphs import csgraph`` or ``import graphs.csgraph``
@@ -43,12 +48,11 @@ from scipy.sparse.csgraph import (
     reverse_cuthill_mckee,
     structural_rank,
     test,  # noqa: F401  (SciPy's test runner of its csgraph: every public name of SciPy's module is here)
-    yen,
 )
 
 from ._flow import MaximumFlowResult, maximum_flow
 from ._input import NegativeCycleError
-from ._shortest_path import bellman_ford, dijkstra, floyd_warshall, johnson, shortest_path
+from ._shortest_path import bellman_ford, dijkstra, floyd_warshall, johnson, shortest_path, yen
 from ._spanning_tree import minimum_spanning_tree
 from ._tools import (
     construct_dist_matrix,

@@ -12,7 +12,7 @@ from scipy.sparse.csgraph._flow import MaximumFlowResult as _ScipyMaximumFlowRes
 from ..errors import CapacityError
 from ..flow import maximum_flow as _maximum_flow
 from ..graph import Graph
-from ._input import is_cupy_sparse, resolve_device
+from ._input import from_pydata, is_cupy_sparse, is_pydata, like_pydata, resolve_device
 
 __all__ = ["maximum_flow", "MaximumFlowResult"]
 
@@ -25,7 +25,7 @@ class MaximumFlowResult(_ScipyMaximumFlowResult):
     Attributes
     ----------
     flow_value : int
-    flow : csr_array or csr_matrix (cupyx csr_matrix on the GPU)
+    flow : csr_array or csr_matrix (cupyx csr_matrix on the GPU; the input's class for pydata sparse)
         The antisymmetric net flow, in SciPy's layout.
     source_side : bool ndarray (N,)
         Added: the source side of a minimum cut.
@@ -69,9 +69,12 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic",
     and the minimum cut in the result
     (``source_side``, ``cut_edges``).
 
+    A pydata ``sparse`` array (fill value 0) is read as its CSR matrix and
+    gives a flow of its class, as in SciPy.
+
     Parameters
     ----------
-    csgraph : csr_array or csr_matrix (N, N) of integers (or cupyx csr_matrix)
+    csgraph : csr_array or csr_matrix (N, N) of integers, pydata sparse array, or cupyx csr_matrix
     source, sink : int
     method : {"dinic", "edmonds_karp"}, keyword-only
     device : {"auto", "cpu", "gpu"}, keyword-only
@@ -107,6 +110,8 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic",
     >>> int(r.flow_value) == 2**40, r.flow.dtype
     (True, dtype('int64'))
     """
+    original = csgraph
+    csgraph = from_pydata(csgraph, target_format="csr", accept_fv=None)  # SciPy's reading: fill value 0 only
     gpu_in = is_cupy_sparse(csgraph)
     if not ((sp.issparse(csgraph) or gpu_in) and csgraph.format == "csr"):
         raise TypeError("graph must be in CSR format")
@@ -151,7 +156,10 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic",
         if is_cupy_sparse(flow):
             flow = flow.get()
         flow = flow.astype(np.int64 if wide else np.int32)
-        flow = sp.csr_matrix(flow) if isinstance(csgraph, sp.spmatrix) else sp.csr_array(flow)
+        if is_pydata(original):
+            flow = like_pydata(sp.csr_array(flow), original, fill_value=False)  # as SciPy: the class, fill value 0
+        else:
+            flow = sp.csr_matrix(flow) if isinstance(csgraph, sp.spmatrix) else sp.csr_array(flow)
     value = r.flow_value
     return MaximumFlowResult(np.int64(value) if isinstance(value, int) else value, flow, r.source_side,
                              r.cut_edges)

@@ -4,13 +4,18 @@ This module reads a graph the way ``scipy.sparse.csgraph`` (SciPy 1.17,
 ``scipy/sparse/csgraph/_validation.py``) does, so that every function of the
 drop-in sees the same arcs as SciPy's:
 
-* a dense array: ``0``, ``+-inf`` and NaN are no edge, every other entry is an
-  arc (:func:`scipy.sparse.csgraph.csgraph_from_dense`);
+* a dense array: the entries of :func:`dense_null_mask` are no edge (``0`` and
+  every float within ``1e-8`` of it, ``+-inf``, NaN), every other entry is an
+  arc; that function is the one place the drop-in decides it, on the CPU and
+  the GPU;
 * a masked array: masked entries are no edge;
 * a sparse matrix: every stored entry is an arc, explicit zeros included;
   ``A.tocsr()`` is what the algorithms read, so a COO matrix's duplicates are
   summed (SciPy's ``tocsr``) and a CSR matrix's duplicates stay parallel arcs
   (the shortest one counts, as in SciPy's Dijkstra);
+* a pydata ``sparse`` array (``sparse.COO``, ``sparse.GCXS``): converted by its
+  ``to_scipy_sparse()``, as SciPy does (:func:`from_pydata`), and the
+  functions that return a graph return one of the input's class;
 * ``directed=False``: an arc either way joins ``i`` and ``j``, the smaller
   weight counts.
 
@@ -22,37 +27,50 @@ NumPy / SciPy input to the GPU and returns NumPy / SciPy results.
 from __future__ import annotations
 
 import operator
+import sys
 from typing import Any
 
 import numpy as np
 import scipy
 import scipy.sparse as sp
 from scipy.sparse import csgraph as _scipy_csgraph
+from scipy.sparse.csgraph import csgraph_from_masked as _csgraph_from_masked
+
+from semiring.backend import array_module
+from semiring.errors import InvalidEntryError
 
 from ..convert import is_cupy_sparse
 from ..errors import GraphError, VertexError
 from ..errors import NegativeCycleError as _GraphsNegativeCycleError
 
-__all__ = ["NegativeCycleError", "NULL", "is_gpu_input", "resolve_device", "result_dtype", "scipy_csr",
-           "source_indices", "check_vertex_index", "check_sparse_shape", "to_host", "to_device_like", "negative_cycle_error"]
+__all__ = ["NegativeCycleError", "CsgraphNegativeCycleError", "NULL", "NULL_ATOL", "dense_null_mask", "from_pydata",
+           "like_pydata", "is_pydata", "is_gpu_input", "resolve_device", "result_dtype", "scipy_csr", "source_indices",
+           "check_vertex_index", "check_sparse_shape", "to_host", "to_device_like", "negative_cycle_error"]
 
 #: SciPy's mark of a missing predecessor.
 NULL = -9999
 DEVICES = ("auto", "cpu", "gpu")
 
 
-class NegativeCycleError(_scipy_csgraph.NegativeCycleError, _GraphsNegativeCycleError):
-    """A negative cycle: SciPy's ``scipy.sparse.csgraph.NegativeCycleError`` and :class:`graphs.NegativeCycleError`.
+#: The drop-in's ``NegativeCycleError`` is SciPy's class itself, so that ``except
+#: graphs.csgraph.NegativeCycleError`` also catches the errors of SciPy's own functions.
+NegativeCycleError = _scipy_csgraph.NegativeCycleError
 
-    ``except scipy.sparse.csgraph.NegativeCycleError`` and ``except
-    graphs.NegativeCycleError`` (a ``ValueError``) both catch it.  ``vertex``
-    lies on the cycle and ``cycle`` lists it when it is known (``-1`` / ``[-1]``
-    when not).
+
+class CsgraphNegativeCycleError(_scipy_csgraph.NegativeCycleError, _GraphsNegativeCycleError):
+    """The negative cycles :mod:`graphs.csgraph` reports: SciPy's ``NegativeCycleError`` and :class:`graphs.NegativeCycleError`.
+
+    Every function of the drop-in raises this class, so ``except
+    scipy.sparse.csgraph.NegativeCycleError`` (which is
+    ``graphs.csgraph.NegativeCycleError``) and ``except
+    graphs.NegativeCycleError`` (a ``ValueError``) both catch its errors.
+    ``vertex`` lies on the cycle and ``cycle`` lists it when it is known
+    (``-1`` / ``[-1]`` when not).
 
     Examples
     --------
     >>> import scipy.sparse.csgraph, graphs
-    >>> err = NegativeCycleError("Negative cycle detected on node 0", vertex=0)
+    >>> err = CsgraphNegativeCycleError("Negative cycle detected on node 0", vertex=0)
     >>> isinstance(err, scipy.sparse.csgraph.NegativeCycleError), isinstance(err, graphs.NegativeCycleError)
     (True, True)
     >>> str(err)
@@ -67,10 +85,117 @@ class NegativeCycleError(_scipy_csgraph.NegativeCycleError, _GraphsNegativeCycle
 SCIPY_VERSION = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
 
-def negative_cycle_error(err: Exception, message: str) -> NegativeCycleError:
-    """Our :class:`NegativeCycleError` carrying the vertex and cycle of the library's ``err``."""
-    return NegativeCycleError(message, getattr(err, "vertex", -1), getattr(err, "cycle", None),
-                              getattr(err, "weight", None))
+def negative_cycle_error(err: Exception, message: str) -> CsgraphNegativeCycleError:
+    """The drop-in's :class:`CsgraphNegativeCycleError` carrying the vertex and cycle of the library's ``err``."""
+    return CsgraphNegativeCycleError(message, getattr(err, "vertex", -1), getattr(err, "cycle", None),
+                                     getattr(err, "weight", None))
+
+
+# -- what is an edge -------------------------------------------------------------------------------------------
+
+#: The absolute tolerance of SciPy's null test for dense graphs (``numpy.ma.masked_values``' ``atol``).
+NULL_ATOL = 1e-8
+#: The fill values SciPy accepts for a pydata sparse array read as a graph: each stands for "no edge".
+PYDATA_NULLS = (0, np.inf, np.nan)
+
+
+def dense_null_mask(X: Any) -> Any:
+    """The entries of a dense graph that are no edge, as SciPy decides them (NumPy or CuPy, same kind as ``X``).
+
+    SciPy reads a dense graph through ``csgraph_masked_from_dense(X,
+    null_value=0, nan_null=True, infinity_null=True)``, whose null test is
+    ``numpy.ma.masked_values(X, 0)``: for floating dtypes
+    ``numpy.isclose(X, 0)``, i.e. ``|x| <= 1e-8`` (:data:`NULL_ATOL`, compared
+    in float64 or wider), for the other dtypes ``x == 0``; then ``+-inf`` and
+    NaN.  Every function of :mod:`graphs.csgraph` that reads a dense array
+    asks this function, on the CPU and the GPU.
+
+    Parameters
+    ----------
+    X : ndarray or CuPy array (N, N)
+        Of a numeric dtype (bool, integers, floats, complex).
+
+    Returns
+    -------
+    bool array of ``X``'s shape and kind
+
+    Raises
+    ------
+    TypeError
+        ``X`` does not hold numbers (object, strings, dates): SciPy's
+        exception type for them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> dense_null_mask(np.array([[0.0, 5e-9, 2e-8], [np.inf, np.nan, -1.0]]))
+    array([[ True,  True, False],
+           [ True,  True, False]])
+    >>> dense_null_mask(np.array([[0, 1], [2, 0]]))
+    array([[ True, False],
+           [False,  True]])
+    """
+    if X.dtype.kind not in "biufc":
+        raise TypeError(f"csgraph must hold numbers (bool, integers, floats or complex), got dtype {X.dtype}")
+    xp = array_module(X)
+    if X.dtype.kind == "f":
+        # isclose(x, 0) with numpy.ma.masked_values' tolerances: |x - 0| <= atol + rtol * |0|, in float64 or wider
+        null = xp.abs(X) <= np.float64(NULL_ATOL)
+    else:
+        null = X == 0
+    if X.dtype.kind in "fc":
+        null |= xp.isinf(X)
+        null |= xp.isnan(X)
+    return null
+
+
+def is_pydata(obj: Any) -> bool:
+    """True for a pydata ``sparse`` array (the test of SciPy's ``is_pydata_spmatrix``; imports nothing)."""
+    base = getattr(sys.modules.get("sparse"), "SparseArray", None)
+    return base is not None and isinstance(obj, base)
+
+
+def from_pydata(csgraph: Any, target_format: str | None = None, accept_fv: Any = PYDATA_NULLS) -> Any:
+    """A pydata ``sparse`` array as the SciPy sparse matrix SciPy reads (other inputs as they are).
+
+    SciPy's ``convert_pydata_sparse_to_scipy`` (1.17): ``to_scipy_sparse`` with
+    the fill values that mean "no edge" (``accept_fv``; ``None``, as for
+    ``maximum_flow``, accepts only 0), then ``target_format``, else CSC unless
+    it is CSR or CSC already.
+
+    Examples
+    --------
+    >>> import numpy as np, sparse
+    >>> from_pydata(sparse.COO.from_numpy(np.eye(2))).format
+    'csc'
+    """
+    if not is_pydata(csgraph):
+        return csgraph
+    try:
+        A = csgraph.to_scipy_sparse(accept_fv=None if accept_fv is None else list(accept_fv))
+    except TypeError:  # pydata sparse before 0.15.4 has no accept_fv
+        A = csgraph.to_scipy_sparse()
+    if target_format is not None:
+        return A.asformat(target_format)
+    return A if A.format in ("csc", "csr") else A.tocsc()
+
+
+def like_pydata(result: Any, original: Any, fill_value: bool = True) -> Any:
+    """``result`` (a SciPy sparse matrix) as an array of ``original``'s pydata class when ``original`` is one.
+
+    With ``fill_value``, the result keeps ``original``'s fill value, as SciPy's
+    ``minimum_spanning_tree`` and ``reconstruct_path`` do (``maximum_flow``
+    does not).
+    """
+    if not is_pydata(original):
+        return result
+    cls = type(original)
+    if fill_value:
+        try:
+            return cls.from_scipy_sparse(result, fill_value=original.fill_value)
+        except TypeError:  # pydata sparse before 0.15.4 has no fill_value
+            pass
+    return cls.from_scipy_sparse(result)
 
 
 def is_cupy_array(obj: Any) -> bool:
@@ -131,6 +256,7 @@ def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
     and only then casts the data to ``dtype``, keeping the rows as they are.
     Returns a ``scipy.sparse`` CSR matrix or array.
     """
+    csgraph = from_pydata(csgraph)
     if sp.issparse(csgraph):
         check_sparse_shape(csgraph.shape)
         if not directed and csgraph.format == "csc":
@@ -140,15 +266,48 @@ def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
             A = A.astype(np.float64)  # SciPy's reading: rows sorted, duplicates summed
         if dtype is None or A.dtype == dtype:
             return A
-        return type(A)((A.data.astype(dtype), A.indices, A.indptr), shape=A.shape)
+        return type(A)((cast_weights(A.data, dtype), A.indices, A.indptr), shape=A.shape)
     if np.ma.isMaskedArray(csgraph):
         _check_dense_shape(csgraph.shape)
-        A = _scipy_csgraph.csgraph_from_masked(csgraph)
+        A = _csgraph_from_masked(csgraph)
     else:
         arr = np.asarray(csgraph)
         _check_dense_shape(arr.shape)
-        A = _scipy_csgraph.csgraph_from_dense(arr)
-    return A if dtype is None else A.astype(dtype, copy=False)
+        A = _csgraph_from_masked(np.ma.masked_array(arr, mask=dense_null_mask(arr)))
+        if isinstance(csgraph, np.matrix):
+            A = sp.csr_matrix(A)  # as SciPy's csgraph_from_dense
+    if dtype is None or A.dtype == dtype:
+        return A
+    return type(A)((cast_weights(A.data, dtype), A.indices, A.indptr), shape=A.shape)
+
+
+def cast_weights(x: Any, dtype) -> Any:
+    """``x`` (NumPy or CuPy) as ``dtype``; :class:`InvalidEntryError` for a finite weight that ``dtype`` cannot hold.
+
+    Used for ``dtype=float32``: a float64 weight beyond float32's range would
+    become ``+-inf`` (no edge, or a weight no path can use), so it is an error
+    naming the first such entry.
+
+    Examples
+    --------
+    >>> cast_weights(np.array([1.5, np.inf]), np.float32)
+    array([1.5, inf], dtype=float32)
+    >>> cast_weights(np.array([1.0, 1e300]), np.float32)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.InvalidEntryError: csgraph weight 1e+300 does not fit float32 (largest 3.4028234663852886e+38)
+    """
+    xp = array_module(x)
+    with np.errstate(over="ignore"):  # reported below, naming the weight
+        y = x.astype(dtype)
+    dt = np.dtype(dtype)
+    if dt.kind == "f" and x.dtype.kind in "fc" and x.dtype.itemsize > dt.itemsize and y.size:
+        lost = xp.isinf(y) & ~xp.isinf(x)
+        if bool(lost.any()):
+            bad = x[lost].reshape(-1)[0]
+            value = bad.item() if hasattr(bad, "item") else bad
+            raise InvalidEntryError(f"csgraph weight {value!r} does not fit {dt} (largest {float(np.finfo(dt).max)!r})")
+    return y
 
 
 def gpu_csr(csgraph: Any, dtype=np.float64):
@@ -159,12 +318,13 @@ def gpu_csr(csgraph: Any, dtype=np.float64):
     if is_cupy_sparse(csgraph):
         check_sparse_shape(csgraph.shape)
         A = csgraph.tocsr()
-        return A if dtype is None else A.astype(dtype)
+        if dtype is None or A.dtype == dtype:
+            return A
+        return csp.csr_matrix((cast_weights(A.data, dtype), A.indices, A.indptr), shape=A.shape)
     _check_dense_shape(csgraph.shape)
-    W = cp.asarray(csgraph, dtype=np.float64 if dtype is None else dtype)
-    keep = cp.isfinite(W) & (W != 0)
-    rows, cols = cp.nonzero(keep)
-    return csp.csr_matrix((W[rows, cols], (rows, cols)), shape=W.shape)
+    rows, cols = cp.nonzero(~dense_null_mask(csgraph))
+    W = cast_weights(csgraph[rows, cols], np.float64 if dtype is None else dtype)
+    return csp.csr_matrix((W, (rows, cols)), shape=csgraph.shape)
 
 
 def to_host(csgraph: Any) -> Any:

@@ -2,7 +2,9 @@
 
 The dense passes are serial, one sweep over the matrix (a few milliseconds at
 n = 2048, against the O(n^3) closure after them): a parallel Numba region cost
-more to start than it saved at small n.
+more to start than it saved at small n.  :func:`scipy_floyd_warshall` is
+SciPy's Floyd-Warshall loop itself, for the matrices whose NaN or ``-inf``
+entries make SciPy's answer depend on its loop order.
 
 The traversals are sequential on purpose: they reproduce the exact node order
 and predecessors of SciPy's ``breadth_first_order`` / ``depth_first_order``
@@ -15,26 +17,71 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["dense_nulls", "symmetrize_min", "null_predecessors", "breadth_first", "depth_first", "strong_labels",
-           "row_starts"]
+__all__ = ["floyd_warshall_matrix", "scipy_floyd_warshall", "symmetrize_min", "null_predecessors", "breadth_first",
+           "depth_first", "strong_labels", "row_starts"]
 
 
 @nb.njit(cache=True, nogil=True)
-def dense_nulls(D, unweighted, zero_is_null):  # pragma: no cover - jitted
-    """In place: ``0`` (when ``zero_is_null``), NaN and ``+-inf`` become ``inf``; the diagonal ``0``.
+def floyd_warshall_matrix(D, unweighted, zero_is_null):  # pragma: no cover - jitted
+    """In place, SciPy's ``floyd_warshall`` steps after reading the graph; returns whether NaN or ``-inf`` remain.
 
-    With ``unweighted`` every remaining entry becomes 1.
+    ``D`` holds ``inf`` for no edge already.  ``0`` becomes ``inf`` when
+    ``zero_is_null`` (SciPy's ``dist_matrix[dist_matrix == 0] = inf`` for
+    dense and masked inputs); with ``unweighted`` every entry that is not
+    ``+-inf`` becomes 1 (SciPy's ``dist_matrix[~np.isinf(dist_matrix)] = 1``,
+    so NaN becomes 1 and ``-inf`` stays); the diagonal becomes 0.
+    """
+    n = D.shape[0]
+    inf = np.inf
+    special = False
+    for i in range(n):
+        for j in range(n):
+            x = D[i, j]
+            if zero_is_null and x == 0:
+                D[i, j] = inf
+            elif unweighted and not np.isinf(x):
+                D[i, j] = 1
+            elif x != x or x == -inf:
+                special = True
+        D[i, i] = 0
+    return special
+
+
+@nb.njit(cache=True, nogil=True)
+def scipy_floyd_warshall(D, P, directed, null):  # pragma: no cover - jitted
+    """SciPy's ``_floyd_warshall`` (``scipy/sparse/csgraph/_shortest_path.pyx``, 1.17) in place, step for step.
+
+    For matrices with NaN or ``-inf`` entries, where SciPy's answer is its
+    loop's: a NaN entry is never improved and no path goes through it, and
+    ``-inf`` sums follow IEEE arithmetic.  ``P`` of shape ``(0, 0)`` skips the
+    predecessors; else it receives them (``null`` for none).
     """
     n = D.shape[0]
     inf = np.inf
     for i in range(n):
-        for j in range(n):
-            x = D[i, j]
-            if not np.isfinite(x) or (zero_is_null and x == 0):
-                D[i, j] = inf
-            elif unweighted:
-                D[i, j] = 1
         D[i, i] = 0
+    if not directed:
+        for i in range(n):
+            for j in range(i + 1, n):
+                if D[j, i] <= D[i, j]:
+                    D[i, j] = D[j, i]
+                else:
+                    D[j, i] = D[i, j]
+    store = P.shape[0] > 0
+    if store:
+        for i in range(n):
+            for j in range(n):
+                P[i, j] = null if (i == j or np.isinf(D[i, j])) else i
+    for k in range(n):
+        for i in range(n):
+            if D[i, k] == inf:
+                continue
+            for j in range(n):
+                d = D[i, k] + D[k, j]
+                if d < D[i, j]:
+                    D[i, j] = d
+                    if store:
+                        P[i, j] = P[k, j]
 
 
 @nb.njit(cache=True, nogil=True)

@@ -1,4 +1,4 @@
-"""Shortest paths with SciPy's interface: ``shortest_path``, ``floyd_warshall``, ``dijkstra``, ``bellman_ford``, ``johnson``.
+"""Shortest paths with SciPy's interface: ``shortest_path``, ``floyd_warshall``, ``dijkstra``, ``bellman_ford``, ``johnson``, ``yen``.
 
 The engines are this library's: the dense closure :func:`apsp.shortest_paths`
 (R-Kleene on min-plus GEMM kernels) for Floyd-Warshall, and
@@ -13,23 +13,40 @@ SNAP graphs read as ones) are searched breadth-first (:func:`graphs.bfs`, one
 search per source): their shortest paths are the fewest-hop paths, and the
 distances ``c * hops`` are exact (see :func:`_equal_weight`).
 
+Special weights are read as SciPy's loops read them.  A stored ``+inf`` or
+NaN is no arc for the searches (SciPy never relaxes along it), but one hop
+with ``unweighted=True`` (SciPy counts every stored entry).  Floyd-Warshall
+reads a sparse input with ``csgraph_to_dense`` (CSR, CSC, LIL only; NaN
+ignored) and a matrix that still holds NaN (a masked array's) or ``-inf``
+runs SciPy's own loop (:func:`graphs.csgraph._kernels.scipy_floyd_warshall`),
+whose answer there depends on its loop order.
+
 Where the answers can differ: predecessors are one shortest-path tree, which
 is SciPy's whenever shortest paths are unique (random continuous weights); with
 ties (integer weights) both are valid trees but may pick different parents.
 Distances of graphs with negative weights are computed with Johnson's
 reweighting as in SciPy, so they can differ from SciPy's in the last bits.
+An arc of weight ``-inf`` is an error for ``dijkstra``, ``bellman_ford`` and
+``johnson`` (SciPy returns rows of NaN or ``-inf`` that depend on its loop
+order); SciPy's ``dijkstra`` on a graph with a negative cycle may not return
+at all, this one's answers exactly.
 """
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import csgraph_to_dense as _scipy_csgraph_to_dense
+from scipy.sparse.csgraph import yen as _scipy_yen
 
 from apsp import shortest_paths as _closure
 from apsp.errors import NegativeCycleError as _LibraryNegativeCycleError
+from semiring.backend import array_module
+from semiring.errors import InvalidEntryError
 
 from ..csr_arrays import row_ids
 from ..graph import Graph
@@ -38,7 +55,14 @@ from ..traversal import bfs
 from . import _kernels as K
 from ._input import (
     NULL,
+    CsgraphNegativeCycleError,
+    NegativeCycleError,
+    cast_weights,
+    check_sparse_shape,
+    dense_null_mask,
+    from_pydata,
     gpu_csr,
+    is_cupy_sparse,
     is_gpu_input,
     negative_cycle_error,
     resolve_device,
@@ -49,7 +73,7 @@ from ._input import (
     to_host,
 )
 
-__all__ = ["shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson"]
+__all__ = ["shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson", "yen"]
 
 NEGATIVE_WARNING = ("Graph has negative weights: dijkstra will give inaccurate results if the graph contains "
                     "negative cycles. Consider johnson or bellman_ford.")
@@ -58,38 +82,71 @@ METHODS = ("auto", "FW", "D", "BF", "J")
 
 # -- input -----------------------------------------------------------------------------------------------
 
-def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np.dtype) -> np.ndarray:
-    """SciPy's Floyd-Warshall matrix on the host: ``inf`` for no edge, 0 on the diagonal, symmetrized."""
+FW_FORMATS = ("lil", "csc", "csr")
+
+
+def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np.dtype) -> tuple[np.ndarray, bool]:
+    """SciPy's Floyd-Warshall matrix on the host, and whether it holds NaN or ``-inf``.
+
+    SciPy's ``floyd_warshall`` reads a graph with ``validate_graph(...,
+    csr_output=False)``: a sparse input (CSR, CSC or LIL only) by
+    ``csgraph_to_dense(A, null_value=inf)`` (the least of parallel entries,
+    NaN entries ignored), a masked array by its mask, a dense array by
+    :func:`graphs.csgraph._input.dense_null_mask`; then
+    :func:`graphs.csgraph._kernels.floyd_warshall_matrix`.  Not symmetrized.
+    """
+    zero_is_null = True
     if sp.issparse(X):
-        D = _host_graph(scipy_csr(X, True, dt), None).to_dense(dtype=dt)
-        K.dense_nulls(D, unweighted, False)
+        check_sparse_shape(X.shape)
+        if not directed and X.format == "csc":
+            X = X.T  # as SciPy: the transpose is CSR
+        if X.format not in FW_FORMATS:
+            raise ValueError("csgraph must be lil, csr, or csc format")
+        D = _scipy_csgraph_to_dense(X, null_value=np.inf)
+        if dt != D.dtype:
+            D = cast_weights(D, dt)
+        zero_is_null = False  # a stored 0 is an edge of weight 0
+    elif np.ma.isMaskedArray(X):
+        _shape(X)
+        D = np.ascontiguousarray(cast_weights(np.asarray(X.filled(0)), dt))
+        D[np.ma.getmaskarray(X)] = np.inf
     else:
-        if np.ma.isMaskedArray(X):
-            D = np.array(X.data, dtype=dt, order="C", copy=True)
-            _shape(D)
-            D[np.ma.getmaskarray(X)] = np.inf
-        else:
-            arr = np.asarray(X)
-            _shape(arr)
-            in_place = (overwrite and type(arr) is np.ndarray and arr.dtype == dt and arr.flags.c_contiguous
-                        and arr.flags.writeable)
-            D = arr if in_place else np.array(arr, dtype=dt, order="C", copy=True)
-        if D.shape[0]:
-            K.dense_nulls(D, unweighted, True)
-    if not directed and D.shape[0]:
-        K.symmetrize_min(D)
-    return D
+        arr = np.asarray(X)
+        _shape(arr)
+        null = dense_null_mask(arr)
+        in_place = (overwrite and type(arr) is np.ndarray and arr.dtype == dt and arr.flags.c_contiguous
+                    and arr.flags.writeable)
+        D = arr if in_place else np.ascontiguousarray(cast_weights(arr, dt))
+        np.putmask(D, null, np.inf)
+    special = bool(K.floyd_warshall_matrix(D, unweighted, zero_is_null)) if D.shape[0] else False
+    return D, special
 
 
 def _host_graph(A, data) -> Graph:
-    """The directed graph of a SciPy CSR matrix (``data`` replaces its values), its ``+inf`` arcs dropped."""
+    """The directed graph of SciPy's CSR matrix ``A`` with weights ``data`` (``A.data`` by default).
+
+    An arc of weight ``+inf`` or NaN is left out: SciPy's searches never relax
+    along it (``d + w`` is not below any distance), so it is no arc for them.
+    An arc of weight ``-inf`` is an :class:`InvalidEntryError` naming it.
+    """
     data = A.data if data is None else data
-    inf_arcs = np.isposinf(A.data)
-    if data.size and bool(inf_arcs.any()):  # an infinite arc improves no path: no arc
-        keep = ~inf_arcs
-        rows = np.repeat(np.arange(A.shape[0], dtype=np.int32), np.diff(A.indptr))
+    if data.size and data.dtype.kind == "f" and not bool(np.isfinite(data).all()):
+        _refuse_minus_inf(A, data)
+        keep = ~(np.isnan(data) | np.isposinf(data))
+        rows = row_ids(A.indptr)
         return Graph.from_edges(rows[keep], A.indices[keep], data[keep], n=A.shape[0])
     return Graph(A.indptr, A.indices, data, directed=True)
+
+
+def _refuse_minus_inf(A, data) -> None:
+    """:class:`InvalidEntryError` for the first arc of weight ``-inf`` (SciPy's searches give NaN or ``-inf`` rows)."""
+    xp = array_module(data)
+    bad = xp.nonzero(xp.isneginf(data))[0]
+    if bad.shape[0]:
+        k = int(bad[0])
+        i = int(xp.searchsorted(A.indptr, k, side="right")) - 1
+        raise InvalidEntryError(f"csgraph[{i}, {int(A.indices[k])}] is -inf: shortest paths through an edge of "
+                                "weight -inf are undefined (only floyd_warshall follows SciPy there)")
 
 
 def _shape(arr) -> None:
@@ -100,24 +157,31 @@ def _shape(arr) -> None:
 
 
 def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
-    """The same matrix as :func:`_dense_cpu`, as a CuPy array."""
+    """The matrix of :func:`_dense_cpu` for a CuPy array or ``cupyx`` matrix, as a CuPy array (None: NaN / -inf).
+
+    ``None`` when the matrix holds NaN or ``-inf``: :func:`floyd_warshall`
+    then runs SciPy's own loop on a host copy.
+    """
     import cupy as cp
 
-    from ._input import is_cupy_sparse
-
-    if is_cupy_sparse(X) or sp.issparse(X):
-        A = gpu_csr(X if is_cupy_sparse(X) else _cupyx_csr(scipy_csr(X, True, dt)), dt)
-        keep = ~cp.isposinf(A.data)
+    if is_cupy_sparse(X):
+        A = gpu_csr(X, dt)
+        keep = ~(cp.isnan(A.data) | cp.isposinf(A.data))  # csgraph_to_dense's reading: NaN ignored, +inf no edge
         G = Graph.from_edges(*_coo(A, keep), n=A.shape[0], device="gpu")
         D = G.to_dense(dtype=dt)
+        zero_is_null = False
     else:
-        if np.ma.isMaskedArray(X):
-            X = X.filled(0)  # masked entries are no edge, as zeros are in a dense graph
-        D = cp.array(X, dtype=dt, order="C", copy=True)
-        _shape(D)
-        D[~cp.isfinite(D) | (D == 0)] = cp.inf
+        _shape(X)
+        null = dense_null_mask(X)
+        D = cp.ascontiguousarray(cast_weights(X, dt))
+        D[null] = cp.inf
+        zero_is_null = True
+    if zero_is_null:
+        D[D == 0] = cp.inf
     if unweighted:
-        D[cp.isfinite(D)] = 1
+        D[~cp.isinf(D)] = 1
+    if bool((cp.isnan(D) | cp.isneginf(D)).any()):
+        return None
     if D.shape[0]:
         cp.fill_diagonal(D, 0)
     if not directed:
@@ -145,10 +209,12 @@ def _sparse_graph(csgraph: Any, directed: bool, unweighted: bool, dt: np.dtype, 
         import cupy as cp
 
         data = A.data
-        keep = ~cp.isposinf(data)
         negative = bool((data < 0).any())
         if unweighted:
             data = cp.ones_like(data)
+        elif bool(cp.isneginf(data).any()):
+            _refuse_minus_inf(A, data)
+        keep = ~(cp.isnan(data) | cp.isposinf(data))  # no arc for SciPy's searches, as in _host_graph
         if not bool(keep.all()):
             src, dst, w = _coo(A, keep)
             G = Graph.from_edges(src, dst, data[keep], n=A.shape[0], device="gpu")
@@ -185,8 +251,9 @@ def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, ret
     Parameters
     ----------
     csgraph : array_like, sparse matrix or array, CuPy array or ``cupyx.scipy.sparse`` matrix (N, N)
-        Dense: ``0``, ``inf`` and NaN are no edge.  Sparse: every stored
-        entry is an edge, explicit zeros included.
+        Dense: ``0`` (and floats within ``1e-8`` of it), ``inf`` and NaN
+        are no edge.  Sparse: every stored entry is an edge, explicit zeros
+        included.  pydata ``sparse`` arrays are read as SciPy reads them.
     method : {"auto", "FW", "D", "BF", "J"}
         As SciPy: ``"auto"`` picks Floyd-Warshall for dense graphs (at least
         ``N**2 / 4`` edges, no ``indices``), else Johnson when a weight is
@@ -223,6 +290,7 @@ def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, ret
     >>> csgraph.shortest_path(G, directed=False, indices=0, return_predecessors=True)
     (array([0., 1., 2., 2.]), array([-9999,     0,     0,     1], dtype=int32))
     """
+    csgraph = from_pydata(csgraph)
     if method == "auto":
         method = _auto_method(csgraph, indices)
     elif method not in METHODS:
@@ -246,44 +314,30 @@ def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, ret
 
 
 def _auto_method(csgraph: Any, indices) -> str:
-    """SciPy's choice for ``method="auto"``: the number of edges against ``N**2 / 4`` and their signs."""
-    gpu = is_gpu_input(csgraph)
-    from ._input import check_sparse_shape, is_cupy_sparse
+    """SciPy's choice for ``method="auto"``: the number of edges against ``N**2 / 4`` and their signs.
 
+    SciPy's own count, which is not quite its reading of the graph: a sparse
+    input's stored entries, a masked array's unmasked ones, and a dense
+    array's finite nonzero entries (no tolerance around 0 here).
+    """
     if sp.issparse(csgraph) or is_cupy_sparse(csgraph):
         check_sparse_shape(csgraph.shape)
-        shape = csgraph.shape
-        edges = csgraph.tocoo().data if csgraph.format not in ("csr", "csc", "coo") else csgraph.data
-        nk = edges.shape[0]
+        nk = csgraph.nnz
+        edges = csgraph.data if csgraph.format in ("csr", "csc", "coo") else csgraph.tocoo().data
     elif np.ma.isMaskedArray(csgraph):
-        shape = csgraph.shape
+        _shape(csgraph)
+        nk = csgraph.count()
         edges = csgraph.compressed()
-        nk = edges.size
     else:
-        X = csgraph if gpu else np.asarray(csgraph)
-        shape = X.shape
-        if len(shape) != 2:
-            raise ValueError("graph should have two dimensions")
-        if shape[0] != shape[1]:
-            raise ValueError("graph should be a square array")
-        if gpu:
-            import cupy as cp
-
-            finite = cp.isfinite(X) & (X != 0)
-            nk = int(finite.sum())
-            negative = bool((X[finite] < 0).any())
-        else:
-            Xf = np.asarray(X, dtype=np.float64) if X.dtype.kind not in "fiub" else X
-            finite = np.isfinite(Xf) & (Xf != 0)
-            nk = int(np.count_nonzero(finite))
-            negative = bool((Xf[finite] < 0).any()) if nk else False
-        n = shape[0]
-        if indices is not None or nk < n * n / 4:
-            return "J" if negative else "D"
-        return "FW"
-    n = shape[0] if len(shape) else 0
+        X = csgraph if is_gpu_input(csgraph) else np.asarray(csgraph)
+        _shape(X)
+        dense_null_mask(X)  # SciPy reads the graph first: its TypeError for a non-numeric dtype
+        edges = X[array_module(X).isfinite(X)]
+        edges = edges[edges != 0]
+        nk = edges.size
+    n = csgraph.shape[0]
     if indices is not None or nk < n * n / 4:
-        return "J" if (edges.size and bool((edges < 0).any())) else "D"
+        return "J" if bool((edges < 0).any()) else "D"
     return "FW"
 
 
@@ -317,7 +371,10 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
     NegativeCycleError
         ``"Negative cycle in nodes [...]"`` (the nodes of one such cycle).
     ValueError
-        Not a square 2-D graph.
+        Not a square 2-D graph; a sparse input other than CSR, CSC or LIL
+        (SciPy's ``csgraph_to_dense`` reads only those).
+    TypeError
+        A dense input that does not hold numbers.
 
     Examples
     --------
@@ -330,13 +387,19 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
            [2., 3., 0., 3.],
            [2., 1., 3., 0.]])
     """
+    csgraph = from_pydata(csgraph)
     dt = result_dtype(dtype)
     dev = resolve_device(csgraph, device)
     gpu_in = is_gpu_input(csgraph)
-    if dev == "cpu":
-        D = _dense_cpu(to_host(csgraph), directed, unweighted, overwrite and not gpu_in, dt)
-    else:
-        D = _dense_gpu(csgraph, directed, unweighted, dt)
+    D = _dense_gpu(csgraph, directed, unweighted, dt) if dev == "gpu" and gpu_in else None
+    if D is None:
+        D, special = _dense_cpu(to_host(csgraph), directed, unweighted, overwrite and not gpu_in, dt)
+        if special:  # NaN or -inf: SciPy's answer is its loop's
+            return _scipy_loop(D, directed, return_predecessors, gpu_in)
+        if not directed and D.shape[0]:
+            K.symmetrize_min(D)
+        if dev == "gpu":
+            D = to_device_like(D, True)
     n = D.shape[0]
     if n == 0:
         P = D.astype(np.int32)
@@ -355,6 +418,19 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
             P[P < 0] = NULL
         return _as_kind(D, gpu_in), _as_kind(P, gpu_in)
     return _as_kind(res, gpu_in)
+
+
+def _scipy_loop(D: np.ndarray, directed: bool, return_predecessors: bool, gpu_in: bool):
+    """SciPy's own Floyd-Warshall loop on ``D`` (:func:`_kernels.scipy_floyd_warshall`) and its negative-cycle test."""
+    n = D.shape[0]
+    P = np.empty((n, n) if return_predecessors else (0, 0), dtype=np.int32)
+    K.scipy_floyd_warshall(D, P, directed, NULL)
+    negative = np.nonzero(np.diagonal(D) < 0)[0]
+    if negative.shape[0]:
+        raise CsgraphNegativeCycleError(f"Negative cycle in nodes {negative}", int(negative[0]))
+    if return_predecessors:
+        return _as_kind(D, gpu_in), _as_kind(P, gpu_in)
+    return _as_kind(D, gpu_in)
 
 
 def _run_sources(G: Graph, src: np.ndarray, method: str, predecessors: bool = True):
@@ -472,6 +548,8 @@ def dijkstra(csgraph: Any, directed: bool = True, indices: Any = None, return_pr
     ------
     ValueError
         Not a square 2-D graph; ``limit < 0``; indices out of range.
+    InvalidEntryError
+        An edge of weight ``-inf`` (a ``ValueError``).
 
     Examples
     --------
@@ -573,6 +651,8 @@ def bellman_ford(csgraph: Any, directed: bool = True, indices: Any = None, retur
     NegativeCycleError
     ValueError
         Not a square 2-D graph; indices out of range.
+    InvalidEntryError
+        An edge of weight ``-inf`` (a ``ValueError``).
 
     Examples
     --------
@@ -617,6 +697,8 @@ def johnson(csgraph: Any, directed: bool = True, indices: Any = None, return_pre
     NegativeCycleError
     ValueError
         Not a square 2-D graph; indices out of range.
+    InvalidEntryError
+        An edge of weight ``-inf`` (a ``ValueError``).
 
     Examples
     --------
@@ -629,3 +711,58 @@ def johnson(csgraph: Any, directed: bool = True, indices: Any = None, return_pre
     D, P, shape, gpu_in = _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device,
                                     "dijkstra")
     return _finish(D, P, shape, gpu_in, return_predecessors)
+
+
+def yen(csgraph: Any, source: int, sink: int, K: int, *, directed: bool = True, return_predecessors: bool = False,
+        unweighted: bool = False) -> Any:
+    """The ``K`` shortest loopless paths from ``source`` to ``sink`` (Yen); SciPy's ``scipy.sparse.csgraph.yen``.
+
+    SciPy's function itself (same parameters, results and errors), except that
+    its negative cycle is reported as the drop-in's other negative cycles are:
+    a :class:`~graphs.csgraph._input.CsgraphNegativeCycleError`, which is
+    SciPy's ``NegativeCycleError`` and also :class:`graphs.NegativeCycleError`
+    (a ``ValueError``), with the vertex SciPy names.
+
+    Parameters
+    ----------
+    csgraph : array_like, sparse matrix or array, or pydata sparse array (N, N)
+    source, sink : int
+    K : int
+        The number of paths to find.
+    directed, return_predecessors, unweighted : bool
+        As SciPy.
+
+    Returns
+    -------
+    dist_array : ndarray (M,)
+        The ``M <= K`` path lengths found, shortest first.
+    predecessors : int32 ndarray (M, N)
+        With ``return_predecessors=True``: one row per path, ``-9999`` off it.
+
+    Raises
+    ------
+    NegativeCycleError
+        A negative cycle (SciPy's class, also :class:`graphs.NegativeCycleError`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphs import csgraph
+    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+    >>> csgraph.yen(G, 0, 3, 2)
+    array([2., 5.])
+    >>> import graphs
+    >>> try:
+    ...     csgraph.yen(np.array([[0, 1.0], [-2.0, 0]]), 0, 1, 1)
+    ... except graphs.NegativeCycleError as err:
+    ...     print(err, err.vertex)
+    Negative cycle detected on node 0 0
+    """
+    try:
+        return _scipy_yen(csgraph, source, sink, K, directed=directed, return_predecessors=return_predecessors,
+                          unweighted=unweighted)
+    except CsgraphNegativeCycleError:
+        raise
+    except NegativeCycleError as err:
+        found = re.search(r"node (-?\d+)", str(err))
+        raise CsgraphNegativeCycleError(str(err), int(found.group(1)) if found else -1) from err

@@ -10,10 +10,10 @@ import scipy.sparse as sp
 from .. import _mst_kernels as K
 from ..graph import Graph
 from ..spanning_tree import _forest_arcs_all_ties, _forest_arcs_cpu
-from ._input import gpu_csr, is_gpu_input, resolve_device, scipy_csr, to_host
+from ._input import from_pydata, gpu_csr, is_gpu_input, like_pydata, resolve_device, scipy_csr, to_host
 from ._kernels import row_starts
 
-__all__ = ["minimum_spanning_tree"]
+__all__ = ["minimum_spanning_tree", "kruskal_ranks"]
 
 
 def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str = "auto") -> Any:
@@ -30,34 +30,37 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
     candidate edge, under the strict order ``(weight, CSR position)``.  SciPy's
     Kruskal sorts the entries stably by weight, i.e. by the same order, and the
     minimum spanning forest under a strict order is unique; so the chosen
-    entries are SciPy's exactly, ties included.  When every entry weighs the
+    entries are SciPy's exactly, ties included.  Entries of weight ``+inf``
+    or NaN are edges too, as in SciPy: they come last in its sort (NaN after
+    ``+inf``), so the kernels then run on each entry's rank in that stable sort.  When every entry weighs the
     same (a boolean or unweighted matrix), that order is the CSR order itself
     and one union-find pass over the entries finds the forest (no sort, no
     float64 copy of the input).  The result holds only the tree's entries,
     built directly in the input's row order.
 
-    Added: ``device`` (``cupyx`` / CuPy inputs run on the GPU and give a
+    A pydata ``sparse`` input gives an array of its class and fill value, as in
+    SciPy.  Added: ``device`` (``cupyx`` / CuPy inputs run on the GPU and give a
     ``cupyx.scipy.sparse.csr_matrix``).  ``overwrite`` is accepted for
     compatibility; the input is never modified.
 
     Parameters
     ----------
-    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
-        Dense: 0, inf and NaN are no edge.  Directed entries count as
-        undirected edges.
+    csgraph : array_like, sparse matrix, pydata sparse array, CuPy array or cupyx sparse matrix (N, N)
+        Dense: 0 (and floats within 1e-8 of it), inf and NaN are no edge.
+        Directed entries count as undirected edges.
     overwrite : bool
     device : {"auto", "cpu", "gpu"}, keyword-only
 
     Returns
     -------
-    csr_array or csr_matrix (N, N)
+    csr_array or csr_matrix (N, N), or the input's pydata class
 
     Raises
     ------
     ValueError
         Not a square 2-D graph.
-    InvalidEntryError
-        A NaN weight in a sparse input.
+    TypeError
+        A dense input that does not hold numbers.
 
     Examples
     --------
@@ -70,25 +73,30 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
            [0, 0, 0, 0],
            [0, 0, 0, 0]])
     """
+    original = csgraph
+    csgraph = from_pydata(csgraph)
     dev = resolve_device(csgraph, device)
     gpu_in = is_gpu_input(csgraph)
+    matrix = isinstance(original, (np.matrix, sp.spmatrix))  # SciPy's test, on the input as given
     if dev == "gpu":
+        import cupy as cp
         import cupyx.scipy.sparse as csp
 
         from ..cuda.spanning_tree import minimum_spanning_tree_gpu
 
         A = gpu_csr(csgraph if gpu_in else csp.csr_matrix(scipy_csr(csgraph, True)), np.float64)
-        G = Graph(A.indptr, A.indices, A.data, directed=True)
+        w = A.data
+        if not bool(cp.isfinite(w).all()) and bool((cp.isnan(w) | cp.isposinf(w)).any()):
+            w = cp.asarray(kruskal_ranks(w.get()))
+        G = Graph(A.indptr, A.indices, w, directed=True)
         arcs = minimum_spanning_tree_gpu(G)
-        import cupy as cp
-
         data = cp.zeros_like(A.data)
         data[arcs] = A.data[arcs]
         T = csp.csr_matrix((data, A.indices.copy(), A.indptr.copy()), shape=A.shape)
         T.eliminate_zeros()
         if gpu_in:
             return T
-        return T.get() if isinstance(csgraph, (np.matrix, sp.spmatrix)) else sp.csr_array(T.get())
+        return T.get() if matrix else like_pydata(sp.csr_array(T.get()), original)
     X = to_host(csgraph)
     A = scipy_csr(X, True, dtype=None)  # SciPy's CSR, not converted yet
     raw = A.data
@@ -98,7 +106,10 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
         data = raw[arcs].astype(np.float64)
     else:
         A = A.astype(np.float64, copy=False)
-        G = Graph(A.indptr, A.indices, A.data, directed=True)
+        w = A.data
+        if not bool(np.isfinite(w).all()) and bool((np.isnan(w) | np.isposinf(w)).any()):
+            w = kruskal_ranks(w)
+        G = Graph(A.indptr, A.indices, w, directed=True)
         arcs = _forest_arcs_cpu(G)
         data = A.data[arcs]
     keep = data != 0  # SciPy's eliminate_zeros
@@ -107,10 +118,26 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
     # Only the tree's entries, in the input's CSR order: row r holds the arcs in [indptr[r], indptr[r + 1]).
     indptr = np.empty_like(A.indptr)
     row_starts(arcs, A.indptr, indptr)
-    matrix = isinstance(X, (np.matrix, sp.spmatrix)) and not gpu_in
-    T = (sp.csr_matrix if matrix else sp.csr_array)((data, A.indices[arcs], indptr), shape=A.shape)
+    T = (sp.csr_matrix if matrix and not gpu_in else sp.csr_array)((data, A.indices[arcs], indptr), shape=A.shape)
     if gpu_in:
         import cupyx.scipy.sparse as csp
 
         return csp.csr_matrix(T)
-    return T
+    return like_pydata(T, original)
+
+
+def kruskal_ranks(w: np.ndarray) -> np.ndarray:
+    """Each entry's position (int64) in SciPy's Kruskal order: ``np.argsort(w, kind="stable")``, NaN last.
+
+    Distinct integer weights in the same order as SciPy's sort, for weights
+    that the forest kernels do not take (``+inf``, NaN).
+
+    Examples
+    --------
+    >>> kruskal_ranks(np.array([2.0, np.nan, np.inf, -1.0, 2.0]))
+    array([1, 4, 3, 0, 2])
+    """
+    order = np.argsort(w, kind="stable")
+    ranks = np.empty(w.shape[0], dtype=np.int64)
+    ranks[order] = np.arange(w.shape[0], dtype=np.int64)
+    return ranks

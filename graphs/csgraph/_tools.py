@@ -4,15 +4,16 @@
 ``csgraph_masked_from_dense`` and ``csgraph_to_masked`` are SciPy's own
 functions (re-exported: they are conversions, SciPy's C code is what they
 should be).  :func:`reconstruct_path` and :func:`construct_dist_matrix` call
-SciPy's, and accept CuPy / ``cupyx`` inputs (computed on a host copy, returned
-on the GPU).
+SciPy's (bound when this module is imported, so a later replacement of SciPy's
+names, as the conformance run of SciPy's tests makes, does not reach them), and
+accept CuPy / ``cupyx`` inputs (computed on a host copy, returned on the GPU).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from scipy.sparse import csgraph as _scipy_csgraph
+from scipy.sparse.csgraph import construct_dist_matrix as _scipy_construct_dist_matrix
 from scipy.sparse.csgraph import (
     csgraph_from_dense,
     csgraph_from_masked,
@@ -20,6 +21,7 @@ from scipy.sparse.csgraph import (
     csgraph_to_dense,
     csgraph_to_masked,
 )
+from scipy.sparse.csgraph import reconstruct_path as _scipy_reconstruct_path
 
 from ._input import is_gpu_input, to_host
 
@@ -57,7 +59,7 @@ def reconstruct_path(csgraph: Any, predecessors: Any, directed: bool = True) -> 
            [0., 0., 0., 0.]])
     """
     gpu = is_gpu_input(csgraph) or is_gpu_input(predecessors)
-    T = _scipy_csgraph.reconstruct_path(to_host(csgraph), to_host(predecessors), directed)
+    T = _scipy_reconstruct_path(to_host(csgraph), to_host(predecessors), directed)
     if gpu:
         import cupyx.scipy.sparse as csp
 
@@ -94,7 +96,7 @@ def construct_dist_matrix(graph: Any, predecessors: Any, directed: bool = True, 
     True
     """
     gpu = is_gpu_input(graph) or is_gpu_input(predecessors)
-    D = _scipy_csgraph.construct_dist_matrix(to_host(graph), to_host(predecessors), directed, null_value)
+    D = _scipy_construct_dist_matrix(to_host(graph), to_host(predecessors), directed, null_value)
     if gpu:
         import cupy as cp
 
