@@ -85,6 +85,7 @@ import semiring as sr
 from semiring.backend import gpu_available
 from semiring.dense import matmul_into
 from semiring.errors import SemiringError
+from semiring.families import FAMILIES
 
 from .fw import floyd_warshall_inplace
 from .memory import SOURCES, memory_limits, usable_memory
@@ -318,7 +319,9 @@ def float32_exact(semiring_name: str, n: int, weights=None) -> bool:
     False
     """
     w = None if weights is None else np.asarray(weights.get() if hasattr(weights, "get") else weights)
-    if semiring_name in ("min_plus", "max_plus"):
+    fam = FAMILIES.get(semiring_name)  # None for a custom semiring: never exact by this rule
+    caps = None if fam is None else fam.capabilities
+    if caps is not None and caps.mul_is_plus:
         if w is None or w.size == 0:
             return max(n - 1, 0) <= 2**24
         if w.dtype.kind == "b":
@@ -327,7 +330,7 @@ def float32_exact(semiring_name: str, n: int, weights=None) -> bool:
             return False
         top = max(abs(float(w.min())), abs(float(w.max())))  # not np.abs: it wraps at int64's minimum
         return max(n - 1, 0) * top <= 2**24
-    if semiring_name in ("max_min", "min_max"):
+    if caps is not None and caps.selective and caps.mul_selective and not caps.bitpacked:
         if w is None or w.size == 0 or w.dtype.kind == "b":
             return True
         with np.errstate(over="ignore"):

@@ -273,7 +273,7 @@ def _family_names_compared(path: Path) -> list[str]:
 
 #: Comparisons of a family name still to be replaced by a capability (the planner asks
 #: ``mul_is_plus`` at its line with "min_plus", "max_plus", and whether add and mul are both selective).
-PENDING = ("apsp/planner.py",)
+PENDING: tuple[str, ...] = ()
 
 
 def test_no_family_name_is_compared_outside_the_table():
