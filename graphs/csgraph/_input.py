@@ -139,13 +139,15 @@ def dense_null_mask(X: Any) -> Any:
         raise TypeError(f"csgraph must hold numbers (bool, integers, floats or complex), got dtype {X.dtype}")
     xp = array_module(X)
     if X.dtype.kind == "f":
-        # isclose(x, 0) with numpy.ma.masked_values' tolerances: |x - 0| <= atol + rtol * |0|, in float64 or wider
-        null = xp.abs(X) <= np.float64(NULL_ATOL)
+        # isclose(x, 0) with numpy.ma.masked_values' tolerances: |x - 0| <= atol + rtol * |0|, compared in float64
+        # or wider; as two comparisons, so that no float temporary of X's size is made
+        atol = np.float64(NULL_ATOL)
+        null = X <= atol
+        null &= X >= -atol
     else:
         null = X == 0
     if X.dtype.kind in "fc":
-        null |= xp.isinf(X)
-        null |= xp.isnan(X)
+        null |= ~xp.isfinite(X)  # +-inf and NaN (for complex: either part)
     return null
 
 

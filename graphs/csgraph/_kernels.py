@@ -22,22 +22,25 @@ __all__ = ["floyd_warshall_matrix", "scipy_floyd_warshall", "symmetrize_min", "n
 
 
 @nb.njit(cache=True, nogil=True)
-def floyd_warshall_matrix(D, unweighted, zero_is_null):  # pragma: no cover - jitted
+def floyd_warshall_matrix(D, null, unweighted, zero_is_null):  # pragma: no cover - jitted
     """In place, SciPy's ``floyd_warshall`` steps after reading the graph; returns whether NaN or ``-inf`` remain.
 
-    ``D`` holds ``inf`` for no edge already.  ``0`` becomes ``inf`` when
-    ``zero_is_null`` (SciPy's ``dist_matrix[dist_matrix == 0] = inf`` for
-    dense and masked inputs); with ``unweighted`` every entry that is not
-    ``+-inf`` becomes 1 (SciPy's ``dist_matrix[~np.isinf(dist_matrix)] = 1``,
-    so NaN becomes 1 and ``-inf`` stays); the diagonal becomes 0.
+    ``null`` (bool, ``D``'s shape, or ``(0, 0)`` for none) marks the entries
+    that are no edge (:func:`graphs.csgraph._input.dense_null_mask` decides
+    them): they become ``inf``.  ``0`` becomes ``inf`` when ``zero_is_null``
+    (SciPy's ``dist_matrix[dist_matrix == 0] = inf`` for dense and masked
+    inputs); with ``unweighted`` every entry that is not ``+-inf`` becomes 1
+    (SciPy's ``dist_matrix[~np.isinf(dist_matrix)] = 1``, so NaN becomes 1 and
+    ``-inf`` stays); the diagonal becomes 0.
     """
     n = D.shape[0]
     inf = np.inf
+    masked = null.shape[0] > 0
     special = False
     for i in range(n):
         for j in range(n):
             x = D[i, j]
-            if zero_is_null and x == 0:
+            if (masked and null[i, j]) or (zero_is_null and x == 0):
                 D[i, j] = inf
             elif unweighted and not np.isinf(x):
                 D[i, j] = 1

@@ -96,6 +96,7 @@ def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np
     :func:`graphs.csgraph._kernels.floyd_warshall_matrix`.  Not symmetrized.
     """
     zero_is_null = True
+    null = np.zeros((0, 0), dtype=np.bool_)
     if sp.issparse(X):
         check_sparse_shape(X.shape)
         if not directed and X.format == "csc":
@@ -109,7 +110,7 @@ def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np
     elif np.ma.isMaskedArray(X):
         _shape(X)
         D = np.ascontiguousarray(cast_weights(np.asarray(X.filled(0)), dt))
-        D[np.ma.getmaskarray(X)] = np.inf
+        null = np.ascontiguousarray(np.ma.getmaskarray(X))
     else:
         arr = np.asarray(X)
         _shape(arr)
@@ -117,8 +118,7 @@ def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np
         in_place = (overwrite and type(arr) is np.ndarray and arr.dtype == dt and arr.flags.c_contiguous
                     and arr.flags.writeable)
         D = arr if in_place else np.ascontiguousarray(cast_weights(arr, dt))
-        np.putmask(D, null, np.inf)
-    special = bool(K.floyd_warshall_matrix(D, unweighted, zero_is_null)) if D.shape[0] else False
+    special = bool(K.floyd_warshall_matrix(D, null, unweighted, zero_is_null)) if D.shape[0] else False
     return D, special
 
 
