@@ -14,10 +14,14 @@ Hypothesis runs under one of two profiles:
 
 ``HYPOTHESIS_PROFILE=ci`` (or ``dev``) picks one explicitly. Neither sets a
 deadline: tests that call Numba kernels may compile on their first example.
+
+The planner estimates times from its constant rates during tests (see
+``_planner_uses_its_constant_rates``), so that no route depends on the load.
 """
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from semiring.backend import gpu_available
@@ -34,3 +38,16 @@ settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 collect_ignore_glob = [] if gpu_available() else ["*/cuda/*", "*/cuda_*.py"]
+
+
+@pytest.fixture(autouse=True)
+def _planner_uses_its_constant_rates(monkeypatch):
+    """The planner's time estimates from its constant rates, not from rates measured now.
+
+    Measured rates follow the machine's load, so a route chosen on them could
+    change from run to run; tests of the measurement itself set
+    ``apsp.planner.CALIBRATE_FROM`` back (or pass ``calibrate=True``).
+    """
+    import apsp.planner
+
+    monkeypatch.setattr(apsp.planner, "CALIBRATE_FROM", float("inf"))

@@ -26,18 +26,15 @@ from semiring.validate import check_array, check_matrix
 
 from .arguments import as_count
 from .base_case import CPU_BASE, GPU_BASE
-from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
 from .exact_integers import lower_infinity, narrow, plain_infinity, restore_infinity, sums_may_leave_int32, widen
-from .fw import floyd_warshall_inplace
 from .last_hop import applies, last_hop_predecessors
 from .matrix_input import matrix_source
+from .methods import CPU_FW_BLOCK, GPU_FW_BLOCK, MULTI_GPU, NAMES, TABLE
 from .negative_cycle import check_diagonal
 from .planner import device_memory_available, in_core_bytes, plan
 from .predecessors import PRED_DTYPE, initial_predecessors
 from .progress import Progress
-from .rkleene import rkleene
-from .squaring import most_squarings, repeated_squaring
 from .working_matrix import working_matrix
 
 __all__ = [
@@ -50,11 +47,9 @@ __all__ = [
     "choose_method",
 ]
 
-METHODS = ("auto", "rkleene", "blocked-fw", "squaring", "fw")
-
-#: Default block of blocked Floyd-Warshall on the CPU and on the GPU.
-CPU_FW_BLOCK = 256
-GPU_FW_BLOCK = 1024
+#: The names ``method=`` accepts (the table of :mod:`apsp.methods`, and ``"auto"``).
+METHODS = NAMES
+_ = (CPU_FW_BLOCK, GPU_FW_BLOCK)  # re-exported defaults of blocked Floyd-Warshall
 
 
 # -- input ---------------------------------------------------------------------------
@@ -150,6 +145,7 @@ def shortest_paths(
     dtype=None,
     memory_limit: int | None = None,
     client=None,
+    devices=None,
 ):
     """All-pairs shortest paths: the closure ``W* = I (+) W (+) W^2 (+) ...`` of a dense matrix or a graph.
 
@@ -217,6 +213,18 @@ def shortest_paths(
     memory_limit : int, optional
         Host bytes the run may add; default 85% of the available memory
         (:func:`apsp.planner.host_memory_available`).
+    devices : None, "all" or sequence of int
+        The GPUs of this host to run on (GPU runs).  ``None`` (default): the
+        current GPU; on a machine with several, the planner also considers
+        spreading the matrix over all of them (route ``"multi-gpu"``) and
+        takes it when it is the fastest route that fits (a large matrix, or
+        one larger than one GPU but not than all of them).  ``"all"`` or a
+        list of device ids: run on those GPUs, in this process
+        (:mod:`apsp.multi_device`: row blocks owned by the GPUs, panels sent
+        GPU to GPU over NVLink, one round of look-ahead), whatever the size.
+        Input and output as on one GPU: NumPy in, NumPy out (the matrix never
+        needs to fit one GPU); CuPy in, CuPy out on the current GPU.
+        ``memory_budget`` is then per GPU; predecessors follow the Pi update.
     client : distributed.Client, optional
         Run on this Dask cluster (blocked Floyd-Warshall on ``block_size``
         tiles pinned to the workers; :mod:`apsp.distributed`).  A
@@ -325,11 +333,23 @@ def shortest_paths(
                 f"method={method!r} needs {need} bytes of GPU memory, more than the budget of "
                 f"{budget}; use method='auto' or 'blocked-fw' (streamed)"
             )
-    pl = plan(n, rdtype, S.name, predecessors=predecessors, device=dev, method=method,
+    gpu_ids = _gpu_ids(devices, dev)
+    forced = devices is not None or method == MULTI_GPU  # several GPUs asked for: that route only
+    if forced and method not in ("auto", MULTI_GPU):
+        raise SemiringError(f"devices= runs method {MULTI_GPU!r}; got method={method!r}")
+    if forced and dev != "gpu":
+        raise DeviceError(f"method {MULTI_GPU!r} runs on GPUs: use it with GPU input or device='gpu'")
+    pl = plan(n, rdtype, S.name, predecessors=predecessors, device=dev, method=MULTI_GPU if forced else method,
               memory_limit=memory_limit, device_memory_limit=memory_budget if dev == "gpu" else None,
               result_allocated=out is not None and not isinstance(out, np.memmap),
               nnz=src.nnz, weighted=src.weighted, exact_float32=src.float32_exact, lower_dtype=False,
-              routes=("dense", "streaming"))
+              routes=("multi-gpu",) if forced else ("dense", "streaming", "multi-gpu"), gpus=len(gpu_ids))
+    if pl.route == "multi-gpu":
+        result = _multi_gpu(S, src, W, rdtype, gpu_ids, predecessors, block_size, progress, on_host_input)
+        if out is not None:
+            out[...] = result[0] if predecessors else result
+            return (out, result[1]) if predecessors else out
+        return result
     if dev == "gpu" and pl.route == "streaming":
         from .streaming import streamed_closure
 
@@ -355,6 +375,51 @@ def shortest_paths(
     if out is not None:
         return result
     return _as_input_kind(result, on_host_input)
+
+
+def _gpu_ids(devices, dev: str) -> list[int]:
+    """The GPU ids ``devices`` names (``None``: all GPUs for the planner to consider, on a GPU run)."""
+    if dev != "gpu":
+        if devices is not None:
+            raise DeviceError("devices= names GPUs: use it with GPU input or device='gpu'")
+        return []
+    count = _cupy().cuda.runtime.getDeviceCount()
+    if devices is None or (isinstance(devices, str) and devices == "all"):
+        return list(range(count))
+    if isinstance(devices, str) or not hasattr(devices, "__iter__"):
+        raise TypeError(f"devices must be None, 'all' or a sequence of GPU ids, got {type(devices).__name__}")
+    ids = [as_count(f"devices[{i}]", d, minimum=0) for i, d in enumerate(devices)]
+    if not ids:
+        raise DeviceError("devices is empty: name at least one GPU")
+    for i, d in enumerate(ids):
+        if d >= count:
+            raise DeviceError(f"devices[{i}] is GPU {d}, but this machine has {count} GPU(s) (ids 0..{count - 1})")
+    if len(set(ids)) != len(ids):
+        raise DeviceError(f"devices names a GPU twice: {ids}")
+    return ids
+
+
+def _multi_gpu(S: Semiring, src, W, dtype: np.dtype, gpu_ids: list[int], predecessors: bool,
+               block_size: int | None, progress: bool | None, on_host_input: bool):
+    """The closure over the GPUs ``gpu_ids`` (:mod:`apsp.multi_device`), returned in the input's kind."""
+    from .multi_device import cuda_lanes, multi_device_closure
+
+    if src.dense is None:  # a graph: its dense matrix on the host, checked in blocks
+        X, original = src.fill(None), src.fill
+        if X.dtype != dtype:
+            X = X.astype(dtype)
+        _check_in_blocks(X, S)
+    else:
+        X, original = (W if W.dtype == dtype else W.astype(dtype)), W
+    n = X.shape[0]
+    bar = Progress(TABLE[MULTI_GPU].work(n), f"apsp multi-gpu n={n} on {len(gpu_ids)} GPUs", enabled=progress)
+    with bar:
+        R = multi_device_closure(S, X, cuda_lanes(gpu_ids), predecessors=predecessors,
+                                 block=None if block_size is None else as_count("block_size", block_size),
+                                 original=original, progress=bar)
+    xp = np if on_host_input else _cupy()
+    D = R.gather(xp)
+    return (D, R.gather(xp, which="P")) if predecessors else D
 
 
 def _check_in_blocks(D, S: Semiring) -> None:
@@ -462,7 +527,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         base = as_count("block_size", block_size)
     if dev == "gpu":
         base = min(base, GPU_BASE)
-    work = float(n) ** 3 * (max(1, most_squarings(n)) if method == "squaring" else 1)
+    work = TABLE[method].work(n)
     bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
     if P is not None and _use_last_hops(S, D, W, method):
         # distances at full speed, then the predecessors read off them (apsp.last_hop)
@@ -536,18 +601,7 @@ def _closure(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None
     if method == "rkleene" and P is None and dev == "gpu" and _packed(S, D, bar):
         return
     job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
-    if method == "rkleene":
-        rkleene(job)
-    elif method == "blocked-fw":
-        blk = as_count("block_size", block_size) if block_size is not None else (
-            GPU_FW_BLOCK if dev == "gpu" else CPU_FW_BLOCK)
-        blocked_floyd_warshall(job, blk, rkleene)
-    elif method == "squaring":
-        repeated_squaring(job)
-    elif method == "fw":
-        floyd_warshall_inplace(S, D, P, progress=bar)
-    else:  # pragma: no cover - validated before
-        raise SemiringError(f"unknown method {method!r}")
+    TABLE[method].run(job, block_size if method == "blocked-fw" else None)
 
 
 # -- conveniences ----------------------------------------------------------------------
@@ -694,3 +748,4 @@ def minimax_paths(C, method: str = "auto", **kwargs: Any):
     np.float64(3.0)
     """
     return shortest_paths(C, method, semiring=sr.min_max, **kwargs)
+

@@ -89,6 +89,8 @@ from semiring.families import FAMILIES
 
 from .fw import floyd_warshall_inplace
 from .memory import SOURCES, memory_limits, usable_memory
+from .methods import MULTI_GPU, TABLE
+from .multi_device import default_block
 from .squaring import most_squarings
 
 __all__ = [
@@ -149,7 +151,11 @@ GEMM_PROBE = {"cpu": 384, "gpu": 2048}
 #: The closure runs at ``n / (n + HALF_RATE_N[method])`` of the probe's GEMM rate (measured on 2 AMD EPYC cores:
 #: R-Kleene and blocked Floyd-Warshall 0.8-0.9 of it at n = 1000 (leaves, panels), repeated squaring's
 #: whole-matrix products 1.0-1.4).
-HALF_RATE_N = {"rkleene": 150, "blocked-fw": 150, "squaring": 0}
+HALF_RATE_N = {name: m.half_rate_n for name, m in TABLE.items() if m.half_rate_n is not None}
+#: The multi-GPU route: fraction of ``gpus`` times the one-GPU rate it reaches (0.98 at n = 65536 on 4 H200s,
+#: ``benchmarks/results/multi-gpu-4x-h200.md``) and seconds it spends starting its lanes (threads, streams).
+MULTI_GPU_EFFICIENCY = 0.95
+MULTI_GPU_START_S = 0.05
 #: Work with predecessors, relative to distances only (the Pi update's witnesses; measured 1.2x-1.5x).
 PREDECESSOR_FACTOR = 1.5
 #: Rank-1 steps the reference Floyd-Warshall probe runs untimed (the allocator settles), then times (at least).
@@ -158,7 +164,7 @@ FW_PROBE_STEPS = 4
 #: Largest matrix that probe runs on; a step on a larger one is scaled by ``n^2``.
 FW_PROBE_MAX = 4096
 
-ROUTES = ("dense", "streaming", "sparse")
+ROUTES = ("dense", "streaming", "sparse", "multi-gpu")
 
 
 class PlanError(SemiringError):
@@ -620,9 +626,21 @@ def sparse_seconds(n: int, nnz: int, weighted: bool = True, k: int | None = None
 
 
 # -- the decision ------------------------------------------------------------------------
+def multi_gpu_bytes(n: int, dtype, predecessors: bool, gpus: int, block: int) -> int:
+    """GPU bytes each of ``gpus`` GPUs needs for the multi-GPU route: its rows, two receive buffers, scratch.
+
+    >>> multi_gpu_bytes(65536, np.float32, False, 4, 4096) / 2**30  # 4 GiB of rows, 2 GiB received, scratch
+    6.25
+    """
+    item = np.dtype(dtype).itemsize + (4 if predecessors else 0)
+    rows = -(-n // gpus)
+    witness = rows * n * 4 if predecessors else 0
+    return int(rows * n * item + 2 * block * n * item + rows * block * np.dtype(dtype).itemsize + witness)
+
+
 def _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, dev_budget,
                 result_allocated, out_on_disk, semiring="min_plus", mappable=None, sparse_rate=None,
-                path_arcs=None) -> list[tuple[Plan, bool]]:
+                path_arcs=None, gpus=1) -> list[tuple[Plan, bool]]:
     """Every route that could produce the result, each with whether it fits.
 
     Times of routes that fit come from measured rates (:func:`dense_seconds`);
@@ -631,7 +649,7 @@ def _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, de
     result may take (``None``: no limit).
     """
     out: list[tuple[Plan, bool]] = []
-    dense_method = "rkleene" if method == "auto" else method
+    dense_method = "rkleene" if method in ("auto", MULTI_GPU) else method
 
     def seconds(dt, dev, m, fits):
         return dense_seconds(n, dt, dev, m, semiring=semiring, predecessors=predecessors,
@@ -645,7 +663,17 @@ def _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, de
             ok = dev_budget is not None and dbytes <= dev_budget and hbytes <= host
             p = Plan("dense", dense_method, "gpu", dt, n, hbytes, dbytes, seconds(dt, "gpu", dense_method, ok),
                      reason="in-core on the GPU: the matrix fits the device budget")
-            out.append((p, ok))
+            if method != MULTI_GPU:
+                out.append((p, ok))
+            if method == MULTI_GPU or (gpus > 1 and method == "auto"):
+                gpus = max(1, gpus)
+                each = multi_gpu_bytes(n, dt, predecessors, gpus, default_block(n, gpus))
+                ok = dev_budget is not None and each <= dev_budget and hbytes <= host
+                one = seconds(dt, "gpu", "blocked-fw", ok and p.est_device_bytes <= (dev_budget or 0))
+                m = Plan("multi-gpu", MULTI_GPU, "gpu", dt, n, hbytes, each,
+                         MULTI_GPU_START_S * gpus + one / (gpus * MULTI_GPU_EFFICIENCY),
+                         reason=f"row blocks on {gpus} GPUs: {_size(each)} on each")
+                out.append((m, ok))
             if method in ("auto", "blocked-fw", "rkleene"):
                 hbytes = n * n * dt.itemsize + (n * n * 4 if predecessors else 0)
                 ok = hbytes <= host
@@ -689,6 +717,7 @@ def plan(
     routes: tuple[str, ...] = ROUTES,
     sparse_rate: float | None = None,
     path_arcs: int | None = None,
+    gpus: int = 1,
 ) -> Plan:
     """Pick the route of an all-pairs computation before anything is allocated.
 
@@ -745,6 +774,10 @@ def plan(
         Arcs of the longest shortest path, known or estimated: repeated
         squaring's estimate then counts :func:`squarings` for it rather than
         the most, ``ceil(log2 n)``.
+    gpus : int
+        GPUs the run may use (GPU only): with more than one, the multi-GPU
+        route (:mod:`apsp.multi_device`, ``device_memory_limit`` per GPU) is
+        a candidate, chosen when it is the fastest that fits.
 
     Returns
     -------
@@ -783,7 +816,7 @@ def plan(
         raise SemiringError(f"path_arcs must be a non-negative integer, got {path_arcs!r}")
     cands = [(p, ok) for p, ok in _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host,
                                               dev_budget, result_allocated, out_on_disk, semiring, mappable,
-                                              sparse_rate, path_arcs)
+                                              sparse_rate, path_arcs, gpus)
              if p.route in routes]
     fitting = [p for p, ok in cands if ok]
     if fitting:

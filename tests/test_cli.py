@@ -94,6 +94,8 @@ def test_apsp_help_explains_the_methods(capsys):
         main(["apsp", "--help"])
     out = capsys.readouterr().out
     assert "rkleene = recursive Kleene" in out and "slow reference for checking" in out
+    for name in apsp.methods.single_buffer_methods():  # every method of the table, with its summary
+        assert f"{name} = {apsp.methods.TABLE[name].summary.split(':')[0]}" in " ".join(out.split())
 
 
 def test_version(capsys):

@@ -95,3 +95,14 @@ def test_default_block_leaves_every_lane_two_blocks():
         for p in (1, 2, 3, 4, 8):
             b = default_block(n, p)
             assert 1 <= b <= max(1, n) and (-(-n // b) >= 2 * p or b <= 64)
+
+
+def test_devices_need_a_gpu_run():
+    from semiring.errors import DeviceError
+
+    W = np.ones((4, 4))
+    with pytest.raises(DeviceError, match="devices= names GPUs"):
+        apsp.shortest_paths(W, devices="all", device="cpu")
+    with pytest.raises(DeviceError, match="runs on GPUs"):
+        apsp.shortest_paths(W, method="multi-gpu")
+    assert "multi-gpu" in apsp.METHODS

@@ -16,6 +16,7 @@ import semiring as sr
 from apsp.errors import NegativeCycleError
 from apsp.multi_device import RowBlocks, cuda_lanes, multi_device_closure
 from semiring.backend import gpu_available
+from semiring.errors import DeviceError
 
 pytestmark = pytest.mark.gpu
 
@@ -93,3 +94,38 @@ def test_rows_made_on_the_gpus_and_poisoned_buffers():
             cp.full((100, n), -7.0, dtype=cp.float32)
     multi_device_closure(sr.min_plus, R, L)
     np.testing.assert_array_equal(R.gather(), apsp.shortest_paths(W))
+
+
+@pytest.mark.parametrize("devices", ["all", [0], list(range(min(COUNT, 2)))])
+def test_shortest_paths_devices(devices):
+    W = graph(700, 21, np.float32, density=0.1)
+    expected = apsp.shortest_paths(W)
+    np.testing.assert_array_equal(apsp.shortest_paths(W, devices=devices), expected)
+    D, P = apsp.shortest_paths(W.astype(np.float64), devices=devices, predecessors=True)
+    np.testing.assert_array_equal(D, expected.astype(np.float64))
+    check_routes(sr.min_plus, W.astype(np.float64), D, P, exact=True)
+    with cp.cuda.Device(0):
+        Dg = apsp.shortest_paths(cp.asarray(W), devices=devices)
+    assert isinstance(Dg, cp.ndarray) and Dg.device.id == 0
+    np.testing.assert_array_equal(Dg.get(), expected)
+
+
+def test_the_planner_spreads_a_large_matrix_over_the_gpus():
+    pl = apsp.plan(65536, np.float32, device="gpu", gpus=COUNT)
+    if COUNT > 1:
+        assert pl.route == "multi-gpu" and f"{COUNT} GPUs" in pl.reason
+    else:
+        assert pl.route == "dense"
+    assert apsp.plan(1024, np.float32, device="gpu", gpus=COUNT).route == "dense"  # small: one GPU is faster
+
+
+def test_devices_argument_errors():
+    W = graph(10, 1, np.float32)
+    with pytest.raises(DeviceError, match="GPU"):
+        apsp.shortest_paths(W, devices=[COUNT])
+    with pytest.raises(ValueError, match="twice"):
+        apsp.shortest_paths(W, devices=[0, 0])
+    with pytest.raises(TypeError):
+        apsp.shortest_paths(W, devices=1.5)
+    with pytest.raises(ValueError, match="multi-gpu"):
+        apsp.shortest_paths(W, method="rkleene", devices="all")

@@ -311,6 +311,7 @@ def measured(monkeypatch):
     """A fixed table of measured rates (no probe runs); returns it for the test to fill."""
     table: dict = {}
     monkeypatch.setattr(planner, "MEASURED", table)
+    monkeypatch.setattr(planner, "CALIBRATE_FROM", 1000)  # measured rates here (the table), as outside tests
     return table
 
 

@@ -44,6 +44,8 @@ from typing import Any
 
 import numpy as np
 
+from apsp.methods import TABLE, single_buffer_methods
+
 from ._common import CHECK_FAILED, DEFAULT_N, OK, add_graph_arguments, load_graph, number, resolve_device
 
 __all__ = ["add_parser", "run", "run_apsp", "check_bytes"]
@@ -52,13 +54,13 @@ WARMUP_FULL = 8192  # GPU jobs up to this size are warmed up on a full-size copy
 WARMUP_CPU = 320  # CPU jobs are warmed up on a leading block of this many vertices
 CHECK_ROWS = 8
 
-METHOD_HELP = """all-pairs method: auto (default) = the planner's route, printed before the run: rkleene where the
-  dense matrix fits and is fastest, one search per source for a sparse graph whose dense closure would be
-  slow or would not fit, (GPU) streamed blocked-fw when the matrix outgrows the device;
-rkleene = recursive Kleene, n^3 work in large min-plus GEMMs, the fast one;
-blocked-fw = blocked Floyd-Warshall, the same GEMMs in tiles (the out-of-core GPU route);
-squaring = repeated min-plus squaring, log2(n) products, only for graphs whose shortest paths have few arcs;
-fw = the plain O(n^3) Floyd-Warshall loop, a slow reference for checking (about 70x slower than auto on rome99)"""
+#: The methods of apsp's table that close one matrix on one device (the multi-GPU one is apsp.shortest_paths'
+#: devices= argument).
+CLI_METHODS = single_buffer_methods()
+METHOD_HELP = ("all-pairs method: auto (default) = the planner's route, printed before the run: rkleene where the\n"
+               "  dense matrix fits and is fastest, one search per source for a sparse graph whose dense closure\n"
+               "  would be slow or would not fit, (GPU) streamed blocked-fw when the matrix outgrows the device;\n"
+               + "\n".join(f"{name} = {TABLE[name].summary}" for name in CLI_METHODS))
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -71,7 +73,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                     "at once.",
                         formatter_class=argparse.RawTextHelpFormatter)
     add_graph_arguments(ap, vertices=False, n_default=DEFAULT_N)
-    ap.add_argument("--method", default="auto", choices=["auto", "rkleene", "blocked-fw", "squaring", "fw"],
+    ap.add_argument("--method", default="auto", choices=("auto", *CLI_METHODS),
                     help=METHOD_HELP)
     ap.add_argument("--device", default="auto", choices=["auto", "cpu", "gpu"],
                     help="auto: the GPU when CuPy sees one, else the CPU")
