@@ -284,17 +284,21 @@ def dyadic_exponent(x: np.ndarray) -> int:
     return max(0, -int(lsb.min()))
 
 
-def exact_float_sums(x: np.ndarray, terms: int, bits: int = 53) -> bool:
-    """Whether every sum of up to ``terms`` of the finite values ``x`` is exact in a float of ``bits`` bits.
+def exact_float_sums(x: np.ndarray, terms: int, dtype: Any = np.float64) -> bool:
+    """Whether every sum of up to ``terms`` of the finite float64 values ``x`` is exact in ``dtype``.
 
     True when, for ``k =`` :func:`dyadic_exponent`, ``max|x| * 2**k * terms <
-    2**bits``: then every partial sum is an integer multiple of ``2**-k``
-    below ``2**bits * 2**-k``, so float arithmetic is exact whatever the order
-    of the additions (as in exact rational arithmetic).
+    2**p`` (``p`` the precision of ``dtype``: 53 or 24 bits) and ``2**-k`` is
+    not below the smallest subnormal of ``dtype``: then every value and every
+    partial sum is an integer multiple of ``2**-k`` below ``2**p * 2**-k``,
+    so float arithmetic is exact whatever the order of the additions (as in
+    exact rational arithmetic).
 
     Examples
     --------
     >>> exact_float_sums(np.array([0.5, -2.25]), 100), exact_float_sums(np.array([0.1]), 2)
+    (True, False)
+    >>> exact_float_sums(np.array([2.0**-1022]), 2), exact_float_sums(np.array([2.0**-1022]), 2, np.float32)
     (True, False)
     """
     if x.size == 0:
@@ -302,8 +306,12 @@ def exact_float_sums(x: np.ndarray, terms: int, bits: int = 53) -> bool:
     big = float(np.max(np.abs(x)))
     if big == 0:
         return True
+    info = np.finfo(dtype)
+    k = dyadic_exponent(x)
+    if k > info.nmant - info.minexp:  # 2**-k below the smallest subnormal (2**-1074, 2**-149)
+        return False
     top = math.frexp(big)[1]  # big < 2**top
-    return top + dyadic_exponent(x) + max(int(terms), 1).bit_length() <= bits
+    return top + k + max(int(terms), 1).bit_length() <= info.nmant + 1
 
 
 def to_python(arr: np.ndarray) -> list:

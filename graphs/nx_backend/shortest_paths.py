@@ -352,7 +352,7 @@ def _exact_closure(W: np.ndarray) -> np.ndarray | None:
         return None
     if not exact_float_sums(finite, 2 * n):
         return None
-    dtype = np.float32 if exact_float_sums(finite, 2 * n, bits=24) else np.float64
+    dtype = np.float32 if exact_float_sums(finite, 2 * n, np.float32) else np.float64
     A = W.astype(dtype)
     D = dense_shortest_paths(A, out=A)  # the matrix is ours: closed in place
     return D if D.dtype == np.float64 else D.astype(np.float64)
