@@ -22,7 +22,7 @@ from semiring import Semiring
 from semiring.backend import array_module, is_cupy_array, resolve_device, to_device
 from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
 from semiring.int_range import sums_in_range
-from semiring.validate import check_array, check_matrix
+from semiring.validate import check_matrix
 
 from .arguments import as_count
 from .base_case import CPU_BASE, GPU_BASE
@@ -31,8 +31,8 @@ from .exact_integers import lower_infinity, narrow, plain_infinity, restore_infi
 from .last_hop import applies, last_hop_predecessors
 from .matrix_input import matrix_source
 from .methods import CPU_FW_BLOCK, GPU_FW_BLOCK, MULTI_GPU, NAMES, TABLE
-from .negative_cycle import check_diagonal
-from .planner import device_memory_available, in_core_bytes, plan
+from .negative_cycle import raise_if_diverged
+from .planner import dense_bytes, device_memory_available, in_core_bytes, plan
 from .predecessors import PRED_DTYPE, initial_predecessors
 from .progress import Progress
 from .working_matrix import working_matrix
@@ -47,6 +47,8 @@ __all__ = [
     "choose_method",
 ]
 
+#: A CPU job whose in-core footprint is at most this many bytes runs without a plan (any machine has that much).
+SMALL_JOB_BYTES = 64 * 2**20
 #: The names ``method=`` accepts (the table of :mod:`apsp.methods`, and ``"auto"``).
 METHODS = NAMES
 _ = (CPU_FW_BLOCK, GPU_FW_BLOCK)  # re-exported defaults of blocked Floyd-Warshall
@@ -299,9 +301,8 @@ def shortest_paths(
         return distributed_shortest_paths(W, method, semiring=semiring, predecessors=predecessors, device=device,
                                           block_size=block_size, progress=progress, out=out, dtype=dtype, client=client)
     S = sr.get(semiring)
-    check_integer_arguments(block_size, memory_budget, memory_limit)
-    if isinstance(W, np.ndarray | np.ma.MaskedArray) or is_cupy_array(W):
-        check_array("W", W)
+    if block_size is not None or memory_budget is not None or memory_limit is not None:
+        check_integer_arguments(block_size, memory_budget, memory_limit)
     W = unmasked(W, S)
     src = matrix_source("W", W, S, dtype)
     if src.dense is not None:
@@ -324,7 +325,8 @@ def shortest_paths(
     if dtype is not None:
         S.check_dtype("dtype", rdtype)
     on_host_input = src.device == "cpu"
-    _check_out(out, n, rdtype, dev)
+    if out is not None:
+        _check_out(out, n, rdtype, dev)
     if dev == "gpu" and method in ("squaring", "fw"):  # not streamable: as before, a DeviceError
         budget = memory_budget if memory_budget is not None else int(0.85 * device_memory_available())
         need = in_core_bytes(n, rdtype, predecessors, method)
@@ -339,18 +341,23 @@ def shortest_paths(
         raise SemiringError(f"devices= runs method {MULTI_GPU!r}; got method={method!r}")
     if forced and dev != "gpu":
         raise DeviceError(f"method {MULTI_GPU!r} runs on GPUs: use it with GPU input or device='gpu'")
-    pl = plan(n, rdtype, S.name, predecessors=predecessors, device=dev, method=MULTI_GPU if forced else method,
-              memory_limit=memory_limit, device_memory_limit=memory_budget if dev == "gpu" else None,
-              result_allocated=out is not None and not isinstance(out, np.memmap),
-              nnz=src.nnz, weighted=src.weighted, exact_float32=src.float32_exact, lower_dtype=False,
-              routes=("multi-gpu",) if forced else ("dense", "streaming", "multi-gpu"), gpus=len(gpu_ids))
-    if pl.route == "multi-gpu":
+    if dev == "cpu" and memory_limit is None and dense_bytes(n, rdtype, predecessors, method) <= SMALL_JOB_BYTES:
+        route = "dense"  # a small job: planning (reading every memory limit) would cost more than the closure
+    else:
+        pl = plan(n, rdtype, S.name, predecessors=predecessors, device=dev,
+                     method=MULTI_GPU if forced else method, memory_limit=memory_limit,
+                     device_memory_limit=memory_budget if dev == "gpu" else None,
+                     result_allocated=out is not None and not isinstance(out, np.memmap),
+                     nnz=src.nnz, weighted=src.weighted, exact_float32=src.float32_exact, lower_dtype=False,
+                     routes=("multi-gpu",) if forced else ("dense", "streaming", "multi-gpu"), gpus=len(gpu_ids))
+        route = pl.route
+    if route == "multi-gpu":
         result = _multi_gpu(S, src, W, rdtype, gpu_ids, predecessors, block_size, progress, on_host_input)
         if out is not None:
             out[...] = result[0] if predecessors else result
             return (out, result[1]) if predecessors else out
         return result
-    if dev == "gpu" and pl.route == "streaming":
+    if dev == "gpu" and route == "streaming":
         from .streaming import streamed_closure
 
         Wh = to_device(src.fill(None) if src.dense is None else W, "cpu")
@@ -368,7 +375,6 @@ def shortest_paths(
     if predecessors:  # the initial predecessors only where the Pi update will run
         P = (xp.empty(D.shape, dtype=PRED_DTYPE) if _use_last_hops(S, D, original, chosen)
              else initial_predecessors(D, S.zero_value(D.dtype)))
-    check_diagonal(S, D, original, whole=False)  # a self loop better than one
     if n:
         _run(S, D, P, original, chosen, dev, block_size, progress)
     result = (D, P) if predecessors else D
@@ -533,7 +539,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         # distances at full speed, then the predecessors read off them (apsp.last_hop)
         with bar:
             _distances(S, D, W, method, dev, block_size, base, bar)
-        check_diagonal(S, D, W, whole=True)
+        raise_if_diverged(S, D, W, whole=True)
         arcs = W() if callable(W) else W
         if _last_hops(S, D, arcs, P) is not None:
             return
@@ -548,7 +554,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
             _distances(S, D, W, method, dev, block_size, base, bar)
         else:
             _closure(S, D, P, W, method, dev, block_size, base, bar)
-    check_diagonal(S, D, W, whole=True)
+    raise_if_diverged(S, D, W, whole=True)
 
 
 def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:

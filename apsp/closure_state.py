@@ -20,7 +20,7 @@ from semiring.backend import array_module
 from semiring.dense import WITNESS_DTYPE, matmul_into
 
 from .base_case import close_block
-from .negative_cycle import check_diagonal
+from .negative_cycle import raise_if_diverged
 from .predecessors import update_predecessors
 from .progress import Progress
 
@@ -157,7 +157,7 @@ class Job:
         """Close the diagonal block ``D[r0:r1, r0:r1]`` with the base kernel."""
         blk = self.D[r0:r1, r0:r1]
         close_block(self.S, blk, None if self.P is None else self.P[r0:r1, r0:r1])
-        if self.early_check:
-            check_diagonal(self.S, blk, self.W, offset=self.offset + r0, whole=False)
+        if self.early_check and (self.offset, r0, r1) != (0, 0, self.D.shape[0]):  # the whole matrix: checked after
+            raise_if_diverged(self.S, blk, self.W, offset=self.offset + r0, whole=False)
         b = r1 - r0
         self.progress.update(float(b) ** 3)

@@ -30,7 +30,7 @@ from .errors import NegativeCycleError
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["check_diagonal", "find_cycle", "raise_for_cycle"]
+__all__ = ["raise_if_diverged", "find_cycle", "raise_for_cycle"]
 
 
 def _bad_diagonal(S: "Semiring", D):
@@ -39,7 +39,7 @@ def _bad_diagonal(S: "Semiring", D):
     return xp.diagonal(D) != one
 
 
-def check_diagonal(S: "Semiring", D, W, offset: int = 0, whole: bool = True) -> None:
+def raise_if_diverged(S: "Semiring", D, W, offset: int = 0, whole: bool = True) -> None:
     """Raise :class:`NegativeCycleError` if a diagonal entry of the square block ``D`` is not ``one``.
 
     Parameters
@@ -61,7 +61,7 @@ def check_diagonal(S: "Semiring", D, W, offset: int = 0, whole: bool = True) -> 
     --------
     >>> from semiring import min_plus
     >>> W = np.array([[0.0, 1.0], [-2.0, 0.0]])
-    >>> check_diagonal(min_plus, np.array([[-1.0, 1.0], [-2.0, -1.0]]), W)
+    >>> raise_if_diverged(min_plus, np.array([[-1.0, 1.0], [-2.0, -1.0]]), W)
     Traceback (most recent call last):
     ...
     apsp.errors.NegativeCycleError: negative cycle through vertex 0 (0 -> 1 -> 0, weight -1.0); the closure does not exist

@@ -264,13 +264,16 @@ def memory_budget(memory_limit: int | None = None) -> tuple[int, str]:
     limit = _limit("memory_limit", memory_limit)
     if limit is not None:
         return limit, "memory_limit"
-    usable = host_memory_available()
-    budget = int(HOST_HEADROOM * usable)
+    return _budget_of(memory_limits())
+
+
+def _budget_of(limits: dict[str, int]) -> tuple[int, str]:
+    """:func:`memory_budget` from one reading of :func:`apsp.memory.memory_limits`."""
+    usable = min(limits.values()) if limits else FALLBACK_MEMORY
     note = f"{HOST_HEADROOM:.0%} of {_size(usable)} usable"
-    limits = memory_limits()
-    if limits and min(limits.values()) == usable:
+    if limits:
         note += f": {SOURCES[min(limits, key=limits.get)]}"
-    return budget, note
+    return int(HOST_HEADROOM * usable), note
 
 
 def device_memory_available() -> int:
@@ -801,11 +804,13 @@ def plan(
     n = int(n)
     if device not in ("cpu", "gpu"):
         raise SemiringError(f"device must be 'cpu' or 'gpu' here, got {device!r}")
-    host, host_note = memory_budget(memory_limit)
+    limits = memory_limits()  # one reading of every source, for the budget and the address space
+    given = _limit("memory_limit", memory_limit)
+    host, host_note = (given, "memory_limit") if given is not None else _budget_of(limits)
     dev_budget = _limit("device_memory_limit", device_memory_limit)
     if device == "gpu" and dev_budget is None:
         dev_budget = int(0.85 * device_memory_available())
-    room = memory_limits().get("address_space")  # a memory-mapped result needs address space, not memory
+    room = limits.get("address_space")  # a memory-mapped result needs address space, not memory
     mappable = None if room is None else int(HOST_HEADROOM * room)
     dtypes = _dtypes(dtype, exact_float32 and (lower_dtype or dtype is None))
     if sparse_rate is not None and (isinstance(sparse_rate, bool) or not isinstance(sparse_rate, numbers.Real)

@@ -37,7 +37,7 @@ from semiring.errors import DeviceError
 from .arguments import as_count
 from .blocked_fw import panel_closure_pred
 from .closure_state import Job
-from .negative_cycle import check_diagonal
+from .negative_cycle import raise_if_diverged
 from .predecessors import update_predecessors
 from .progress import Progress
 from .rkleene import rkleene
@@ -222,7 +222,7 @@ def streamed_closure(
         P = dev.host_empty((n, n), P0.dtype)
         P[...] = P0
         del P0
-    check_diagonal(S, D, W, whole=False)
+    raise_if_diverged(S, D, W, whole=False)
     if n == 0:
         return (D, P) if predecessors else D
     b, t = pl.block, pl.rows
@@ -269,7 +269,7 @@ def streamed_closure(
                     dev.download(D[i0:i1], Sd, streams[k])
                 bar.update(float(rows) * bb * n)
             dev.synchronize()
-    check_diagonal(S, D, W, whole=True)
+    raise_if_diverged(S, D, W, whole=True)
     return (D, P) if predecessors else D
 
 
@@ -287,5 +287,5 @@ def _close_panel(S: "Semiring", R, RP, r0: int, W, dev, bar: Progress) -> None:
             if c1 > c0:
                 C = R[:, c0:c1]
                 job.gemm(Drr, job.copy("data", C), C)
-    check_diagonal(S, R[:, r0:r1], W, offset=r0, whole=False)
+    raise_if_diverged(S, R[:, r0:r1], W, offset=r0, whole=False)
     bar.update(float(bb) * bb * n)

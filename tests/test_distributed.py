@@ -282,9 +282,9 @@ def test_bad_entry_is_reported_without_worker_errors(client):
 def test_worker_errors_are_seen_by_the_log_check(client):
     """The check above sees a task that raises on a worker (so that its empty answer means something)."""
     def raising(S, D):  # what closing a diagonal tile did before it returned a status (nested: sent by value)
-        from apsp.negative_cycle import check_diagonal
+        from apsp.negative_cycle import raise_if_diverged
 
-        check_diagonal(S, D, None, whole=False)
+        raise_if_diverged(S, D, None, whole=False)
 
     _wait_until_quiet(client)
     before = time.time()
@@ -512,3 +512,101 @@ def test_gpu_tiles_match_one_gpu(client):
     Dd = apsp.shortest_paths(da.from_array(_random(70, 13, np.float32, density=0.2), chunks=32), client=client,
                              device="gpu", block_size=32)
     cp.testing.assert_array_equal(cp.asarray(Dd.compute()), ref)
+
+
+def _planted_cycle_graph(dtype=np.float64):
+    """40 vertices, random arcs of weight 5..19, none from 0..29 into 30..39; one negative cycle 31 -> 35 -> 33 -> 31
+    (1 - 4 + 2 = -1): any other cycle through the -4 arc also takes an arc of weight >= 5."""
+    rng = np.random.default_rng(21)
+    u, v = rng.integers(0, 40, 200), rng.integers(0, 40, 200)
+    keep = ~((u < 30) & (v >= 30))  # sources in 0..29 cannot reach the cycle
+    u, v = np.r_[u[keep], 31, 35, 33], np.r_[v[keep], 35, 33, 31]
+    w = np.r_[rng.integers(5, 20, int(keep.sum())), 1, -4, 2].astype(dtype)
+    return graphs.Graph.from_edges(u, v, w, n=40)
+
+
+@pytest.mark.parametrize("case", ["dijkstra", "spmm", "int32", "int64-spmm", "no-predecessors", "some-chunks"])
+def test_multi_source_sssp_negative_cycle_without_worker_errors(client, case):
+    """A chunk of sources that meets a negative cycle returns a status instead of raising: the caller gets the
+    single-process error (naming a vertex on the cycle, the cycle and its weight) and no worker logs an error."""
+    dtype = {"int32": np.int32, "int64-spmm": np.int64}.get(case, np.float64)
+    G = _planted_cycle_graph(dtype)
+    method = "spmm" if case in ("spmm", "int64-spmm", "some-chunks") else "dijkstra"
+    sources = [1, 2, 3, 35] if case == "some-chunks" else None  # two chunks: only the second reaches the cycle
+    kw = dict(method=method, predecessors=case != "no-predecessors")
+    with pytest.raises(apsp.NegativeCycleError) as ref:
+        graphs.multi_source_sssp(G, sources, **kw)
+    _wait_until_quiet(client)
+    before = time.time()
+    with pytest.raises(graphs.NegativeCycleError) as err:
+        graphs.multi_source_sssp(G, sources, client=client, **kw)
+    e = err.value
+    assert type(e) is type(ref.value) and str(e) == str(ref.value)
+    assert e.vertex == e.cycle[0] and e.weight == -1
+    k = e.cycle.index(31)
+    assert e.cycle[k:] + e.cycle[:k] == [31, 35, 33]
+    assert _worker_errors_since(client, before) == []
+
+
+def test_multi_source_sssp_chunks_that_miss_the_cycle_return_rows(client):
+    """Bellman-Ford by SpMM from sources that cannot reach the cycle: rows, as in one process."""
+    G = _planted_cycle_graph()
+    D0, P0 = graphs.multi_source_sssp(G, [1, 2, 3, 29], method="spmm")
+    D, P = graphs.multi_source_sssp(G, [1, 2, 3, 29], method="spmm", client=client)
+    np.testing.assert_array_equal(D.compute(), D0)
+    np.testing.assert_array_equal(P.compute(), P0)
+
+
+def test_multi_source_sssp_input_errors_in_tasks_come_back_as_a_status(client):
+    """Any input error of the library raised in a task (a SemiringError or a GraphError) reaches the caller as it
+    was raised, with nothing logged; an exception that is no input error still fails its task, and is raised."""
+    from graphs.distributed_sssp import distributed_multi_source_sssp
+
+    G = graphs.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])
+
+    def bad_entry(G, sources, method, device, predecessors):  # nested: sent by value
+        import semiring
+
+        if int(sources[0]) == 2:
+            raise semiring.errors.InvalidEntryError("weights[1] is NaN; min_plus cannot combine it")
+        return np.zeros((len(sources), G.n)), None
+
+    def bad_vertex(G, sources, method, device, predecessors):
+        import graphs
+
+        raise graphs.errors.VertexError("source 7 is no vertex of a graph of 3 vertices")
+
+    def broken(G, sources, method, device, predecessors):
+        raise RuntimeError("a bug in the kernel")
+
+    src = np.arange(3, dtype=np.int32)
+    for kernel, error, match in ((bad_entry, sr.errors.InvalidEntryError, r"weights\[1\] is NaN"),
+                                 (bad_vertex, graphs.errors.VertexError, "source 7")):
+        _wait_until_quiet(client)
+        before = time.time()
+        with pytest.raises(error, match=match):
+            distributed_multi_source_sssp(G, src, "dijkstra", client, kernel, chunk=1, predecessors=False)
+        assert _worker_errors_since(client, before) == []
+    _wait_until_quiet(client)
+    before = time.time()
+    with pytest.raises(RuntimeError, match="a bug in the kernel"):
+        distributed_multi_source_sssp(G, src, "dijkstra", client, broken, chunk=1, predecessors=False)
+    assert any("Compute Failed" in msg for _, _, msg in _worker_errors_since(client, before))
+
+
+def test_multi_source_sssp_stopped_chunk_without_dask():
+    """A chunk's task returns Stopped with the error (its frames dropped); it pickles whole."""
+    import pickle
+
+    from graphs.distributed_sssp import Stopped, _rows, _stop
+
+    G = _planted_cycle_graph()
+    stop = _rows(graphs.multi_source_sssp, G, np.array([31], np.int32), "spmm")
+    assert isinstance(stop, Stopped) and _stop(stop) is stop
+    assert isinstance(stop.error, graphs.NegativeCycleError) and stop.error.__traceback__ is None
+    back = pickle.loads(pickle.dumps(stop))
+    assert type(back.error) is type(stop.error) and str(back.error) == str(stop.error)
+    assert back.error.cycle == stop.error.cycle and back.error.vertex == stop.error.vertex
+    rows = _rows(graphs.multi_source_sssp, G, np.array([1], np.int32), "spmm")
+    assert _stop(rows) is None
+    np.testing.assert_array_equal(rows[0], graphs.multi_source_sssp(G, [1], method="spmm")[0])
