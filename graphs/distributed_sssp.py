@@ -16,26 +16,78 @@ reduced (``D.max(axis=1)``: eccentricities) without ever being gathered.
 This module imports Dask only inside its function, and receives the
 single-process function as an argument (it sits beside :mod:`graphs.sssp`,
 which imports it; the package has no import cycles).
+
+Bad input does not raise inside a task.  A chunk whose rows cannot be computed
+(a negative cycle, or any other input error of the library: a
+:class:`~semiring.errors.SemiringError` or :class:`~graphs.errors.GraphError`)
+returns a :class:`Stopped` value carrying the error instead of its rows; the
+driver reads each chunk's status (a few bytes) and raises the first chunk's
+error itself.  An exception raised inside a Dask task is logged by its worker
+with a traceback ("Compute Failed") before the caller sees it: bad input is the
+caller's error to report, not the worker's.  Anything else (a bug, a lost
+worker) still fails its task and is raised as Dask reports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from semiring.errors import SemiringError
+
+from .errors import GraphError
+
 if TYPE_CHECKING:
     from .graph import Graph
 
-__all__ = ["distributed_multi_source_sssp", "ROW_BLOCK_BYTES"]
+__all__ = ["distributed_multi_source_sssp", "Stopped", "ROW_BLOCK_BYTES"]
 
 #: Target size of one row block of the result (distances and predecessors of a source chunk).
 ROW_BLOCK_BYTES = 64 * 2**20
 
 
+@dataclass(frozen=True)
+class Stopped:
+    """What a chunk's task returns in place of its rows when the input is bad: the error, for the caller to raise.
+
+    Attributes
+    ----------
+    error : SemiringError or GraphError
+        As the single-process call raises it (a
+        :class:`~graphs.errors.NegativeCycleError` names a vertex on the
+        cycle, the cycle and its weight); without its traceback, which would
+        keep the task's frames (and their arrays) alive on the worker.
+
+    Examples
+    --------
+    >>> from graphs import Graph, multi_source_sssp
+    >>> G = Graph.from_edges([0, 1], [1, 0], [1.0, -2.0])
+    >>> _rows(multi_source_sssp, G, np.array([0], np.int32), "dijkstra")
+    Stopped(error=NegativeCycleError('negative cycle through vertex 0 (0 -> 1 -> 0, weight -1.0)'))
+    """
+
+    error: Exception
+
+
 def _rows(kernel: Callable, G, sources: np.ndarray, method: str, predecessors: bool = True):
-    return kernel(G, sources, method, device=G.device, predecessors=predecessors)
+    """``kernel``'s ``(D, P)`` for a chunk of sources, or :class:`Stopped` with the input error it raised."""
+    try:
+        return kernel(G, sources, method, device=G.device, predecessors=predecessors)
+    except (SemiringError, GraphError) as err:
+        seen, e = set(), err
+        while e is not None and id(e) not in seen:  # drop the chain's frames: the result stays on the worker
+            seen.add(id(e))
+            e.__traceback__ = None
+            e = e.__cause__ or e.__context__
+        return Stopped(err)
+
+
+def _stop(pair) -> Stopped | None:
+    """A chunk's status: its :class:`Stopped` value, or ``None`` when it holds rows."""
+    return pair if isinstance(pair, Stopped) else None
 
 
 def _part(pair, i: int):
@@ -70,7 +122,10 @@ def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, 
     Raises
     ------
     NegativeCycleError
-        From the worker that met it (the call waits for every chunk).
+        Met by a worker, raised here (the first chunk's, in source order; the
+        call waits for every chunk).  Like every input error found on a
+        worker, it comes back as a :class:`Stopped` status, not as a failed
+        task: the workers log nothing.
 
     Examples
     --------
@@ -107,10 +162,14 @@ def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, 
     pairs = [client.submit(_rows, kernel, Gf, sources[a : a + chunk], method, predecessors, pure=False,
                            workers=[workers[c % len(workers)]], allow_other_workers=True)
              for c, a in enumerate(cuts)]
-    wait(pairs)
+    stops = [client.submit(_stop, f, pure=False) for f in pairs]  # run where f's rows are; return a few bytes
+    wait(stops)
     for f in pairs:
         if f.status == "error":
-            f.result()  # raises the worker's exception here
+            f.result()  # a failure that is no input error (a bug, lost workers): raised as Dask reports it
+    for stop in client.gather(stops):
+        if stop is not None:
+            raise stop.error
     if G.device == "gpu":
         import cupy
 
