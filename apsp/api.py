@@ -27,7 +27,15 @@ from semiring.validate import check_matrix
 from .arguments import as_count
 from .base_case import CPU_BASE, GPU_BASE
 from .closure_state import Job
-from .exact_integers import lower_infinity, narrow, plain_infinity, restore_infinity, sums_may_leave_int32, widen
+from .exact_integers import (
+    lower_infinity,
+    narrow,
+    restore_infinity,
+    stand_in_is_exact,
+    stand_in_route,
+    sums_may_leave_int32,
+    widen,
+)
 from .last_hop import applies, last_hop_predecessors
 from .matrix_input import matrix_source
 from .methods import CPU_FW_BLOCK, GPU_FW_BLOCK, MULTI_GPU, NAMES, TABLE
@@ -558,18 +566,32 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
 
 
 def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:
-    """Close ``D`` without predecessors; non-negative integer distances that cannot reach half the range
-    run with ``+inf`` lowered to a stand-in, on plain sums (:mod:`apsp.exact_integers`)."""
-    stand_in = plain_infinity(D, S)
-    if stand_in is None:
+    """Close ``D`` without predecessors; non-negative integer weights run with ``+inf`` lowered to a
+    stand-in, on plain sums (:mod:`apsp.exact_integers`).
+
+    When no static bound proves that every distance stays below the stand-in,
+    the result is checked afterwards (:func:`~apsp.exact_integers.stand_in_is_exact`,
+    one Boolean product); a graph whose true distances reach it (rare) is
+    closed again from ``W`` on the saturating kernels, which are exact for
+    weights of one sign.  Without ``W`` (closed in place) only the proved
+    route is taken.
+    """
+    route = stand_in_route(D, S)
+    if route is None or not (route[1] or W is not None):
         _closure(S, D, None, W, method, dev, block_size, base, bar)
         return
+    stand_in, proved = route
     lower_infinity(D, stand_in)
     try:
         with sums_in_range():  # every entry stays in [0, stand_in]: all sums are plain-exact
             _closure(S, D, None, W, method, dev, block_size, base, bar)
+        exact = proved or stand_in_is_exact(D, to_device(W() if callable(W) else W, dev), stand_in)
     finally:
         restore_infinity(D, stand_in)
+    if not exact:  # a distance reached the stand-in: again, saturating
+        arcs = to_device(W() if callable(W) else W, dev)
+        D[...] = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), array_module(D), False)[0]
+        _closure(S, D, None, W, method, dev, block_size, base, bar)
 
 
 def _use_last_hops(S: Semiring, D, W, method: str) -> bool:

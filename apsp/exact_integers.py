@@ -42,8 +42,8 @@ from semiring.kernels import PLAIN_DTYPES, array_module, padding_value
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["ADDITIVE_FAMILIES", "sums_may_leave_int32", "widen", "narrow", "plain_infinity", "lower_infinity",
-           "restore_infinity"]
+__all__ = ["ADDITIVE_FAMILIES", "sums_may_leave_int32", "widen", "narrow", "stand_in_route", "stand_in_is_exact",
+           "plain_infinity", "lower_infinity", "restore_infinity"]
 
 #: The built-in families whose products are sums (capability ``mul_is_plus``; the others never
 #: leave the input's values, or multiply).
@@ -54,25 +54,30 @@ _ROWS = 1024  # rows scanned at a time: bounded temporary memory
 
 
 def sums_may_leave_int32(W, S: "Semiring") -> bool:
-    """Whether a closure of the int32 matrix ``W`` over ``S`` may form a sum that reaches a sentinel.
+    """Whether a closure of the int32 matrix ``W`` over ``S`` may form a sum whose saturation depends on the order.
 
-    ``False`` for other dtypes, and for semirings whose products are not sums
-    (capability ``mul_is_plus``).  One pass over ``W`` (row slabs on
+    That needs finite weights of both signs and ``2 (n - 1) max |w|`` at or
+    beyond ``iinfo.max``: a sum of one sign that reaches a sentinel stays
+    there, whatever order the method adds in.  ``False`` for other dtypes,
+    and for semirings whose products are not sums (capability ``mul_is_plus``).  One pass over ``W`` (row slabs on
     the CPU; two fused reductions on the GPU).
 
     Examples
     --------
     >>> from semiring import min_plus
-    >>> W = np.array([[0, 2**30], [2**31 - 1, 0]], np.int32)  # 2 (n - 1) 2**30 = 2**31
+    >>> W = np.array([[0, 2**30], [-2**30, 0]], np.int32)  # both signs, 2 (n - 1) 2**30 = 2**31
     >>> sums_may_leave_int32(W, min_plus), sums_may_leave_int32(W // 2, min_plus)
     (True, False)
+    >>> sums_may_leave_int32(np.abs(W), min_plus)  # one sign: saturation is the same in every order
+    False
     """
     if np.dtype(W.dtype) != np.int32 or not S.capabilities.mul_is_plus or W.shape[0] < 2:
         return False
     n = W.shape[0]
     ext = masked_extremes(W, (int(_I32.max), int(_I32.min)))
-    big = 0 if ext is None else max(ext[1], -ext[0], 0)
-    return 2 * (n - 1) * big >= _I32.max
+    if ext is None or not ext[0] < 0 < ext[1]:
+        return False  # sums of one sign saturate alike in any order: the int32 kernels are exact
+    return 2 * (n - 1) * max(ext[1], -ext[0]) >= _I32.max
 
 
 def widen(W):
@@ -156,6 +161,74 @@ def _reduction(op: str, dtype: str):
                                 f"{op}(a, b)", "y = a", identity, f"masked_{op}")
 
 
+def stand_in_route(W, S: "Semiring") -> tuple[int, bool] | None:
+    """``(P, proved)``: the stand-in ``P`` for ``+inf`` of a plain-sum closure of ``W``, and whether it is proved.
+
+    Applies (else ``None``) to int32 / int64 matrices of a semiring whose
+    capabilities say ``plain_sums`` (``min_plus``) whose finite entries are
+    all non-negative.  With ``+inf`` lowered to ``P = (iinfo.max - 1) // 2``
+    every entry stays in ``[0, P]`` (a closure only lowers entries), so no sum
+    of two entries wraps, and the closure computes exactly ``min(d, P)`` for
+    every true distance ``d``: ``h(x) = min(x, P)`` maps ``(min, +)`` on the
+    non-negative numbers onto ``(min, +)`` clamped at ``P``, and the plain
+    kernel's ``min(c, a + b)`` with ``c <= P`` equals ``min(c, h(a + b))``.
+
+    ``proved``: the static bound ``(n - 1) max w < P`` shows every finite
+    distance below ``P``.  Otherwise the result must be checked afterwards
+    (:func:`stand_in_is_exact`): only a pair reachable with ``d >= P`` is
+    wrong (it reads ``P``, like a missing path), and that is rare, since real
+    distances sit far below the bound of the longest possible path.
+
+    >>> from semiring import min_plus
+    >>> W = np.array([[0, 7], [2**31 - 1, 0]], np.int32)
+    >>> stand_in_route(W, min_plus)
+    (1073741823, True)
+    >>> stand_in_route(np.array([[0, 2**30], [5, 0]], np.int32), min_plus)  # may reach P: check after
+    (1073741823, False)
+    >>> W[1, 0] = -1; stand_in_route(W, min_plus) is None  # a negative weight: the saturating rule
+    True
+    """
+    dtype = np.dtype(W.dtype)
+    if not S.capabilities.plain_sums or dtype not in PLAIN_DTYPES or W.shape[0] < 2:
+        return None
+    ext = masked_extremes(W, (int(np.iinfo(dtype).max),))
+    stand_in = padding_value(dtype)  # (iinfo.max - 1) // 2: twice it does not wrap
+    if ext is None:
+        return stand_in, True
+    lo, hi = ext
+    if lo < 0:
+        return None
+    return stand_in, (W.shape[0] - 1) * hi < stand_in
+
+
+def stand_in_is_exact(D, W, stand_in: int) -> bool:
+    """Whether the closure ``D``, computed with ``+inf`` lowered to ``stand_in``, is exact for the arcs of ``W``.
+
+    ``D[i, j] < stand_in`` is exact; ``D[i, j] == stand_in`` means no path or
+    a path of weight ``>= stand_in``.  The second exists exactly when some row
+    ``i`` has an arc ``j -> k`` with ``D[i, j] < stand_in`` and
+    ``D[i, k] == stand_in`` (follow a path to the first vertex that reads
+    ``stand_in``), so with ``F = D < stand_in`` and ``A`` the arcs the test is
+    that ``F (x) A`` over ``lor_land`` adds nothing to ``F``: one bit-packed
+    Boolean product, a small fraction of the closure.
+
+    >>> P, inf, a, b = 2**30 - 1, 2**31 - 1, 3 * 2**28, 2**29  # a < P, b < P, a + b >= P
+    >>> W = np.array([[0, a, inf], [inf, 0, b], [inf, inf, 0]], np.int32)
+    >>> D = np.array([[0, a, P], [P, 0, b], [P, P, 0]], np.int32)  # what the closure with P gives
+    >>> stand_in_is_exact(D, W, P)  # 0 -> 1 -> 2 weighs a + b >= P but reads P
+    False
+    >>> W[1, 2] = inf; D[1, 2] = P; stand_in_is_exact(D, W, P)  # no path 0 -> 2: P is +inf
+    True
+    """
+    from semiring import lor_land  # the builtin objects live above the kernels this module uses
+
+    xp = array_module(D)
+    F = D < stand_in
+    A = W != np.iinfo(W.dtype).max
+    reach = lor_land.matmul(F, A)
+    return not bool(xp.any(reach & ~F))
+
+
 def plain_infinity(W, S: "Semiring") -> int | None:
     """The stand-in ``P`` for ``+inf`` that lets a ``min_plus`` closure of ``W`` run on plain sums, or None.
 
@@ -176,17 +249,8 @@ def plain_infinity(W, S: "Semiring") -> int | None:
     >>> plain_infinity(W, min_plus) is None
     True
     """
-    dtype = np.dtype(W.dtype)
-    if not S.capabilities.plain_sums or dtype not in PLAIN_DTYPES or W.shape[0] < 2:
-        return None
-    ext = masked_extremes(W, (int(np.iinfo(dtype).max),))
-    stand_in = padding_value(dtype)  # (iinfo.max - 1) // 2: twice it does not wrap
-    if ext is None:
-        return stand_in
-    lo, hi = ext
-    if lo < 0 or (W.shape[0] - 1) * hi >= stand_in:
-        return None
-    return stand_in
+    route = stand_in_route(W, S)
+    return route[0] if route is not None and route[1] else None
 
 
 def lower_infinity(D, stand_in: int) -> None:
