@@ -168,7 +168,7 @@ def _lengths(
     length > cutoff``; with ``rule="levels"`` (breadth-first) when ``cutoff >
     level - 1``; the source always stays.  Comparisons are Python's, as NetworkX's.
     """
-    sel = reached if at_inf is None else reached | at_inf
+    sel = reached.copy() if at_inf is None else reached | at_inf
     sel[s] = False
     idx = np.flatnonzero(sel)
     idx = idx[np.argsort(d[idx], kind="stable")]
