@@ -327,6 +327,8 @@ def shortest_paths(
             return (D, res[1]) if predecessors else D
     else:
         _check_options(S, predecessors, method)
+    if devices is not None and device == "auto":
+        device = "gpu"  # GPUs named: a GPU run, whatever kind of array W is
     dev = resolve_device(device, W if src.dense is not None else _placeholder(src.device))
     n = src.n
     rdtype = np.dtype(dtype) if dtype is not None else np.dtype(src.dtype)
