@@ -157,7 +157,9 @@ def distributed_multi_source_sssp(G: "Graph", sources: np.ndarray, method: str, 
     chunk = int(chunk)
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
-    Gf = client.scatter(G, broadcast=True)
+    # A fresh key per call (hash=False): a content-hashed key is shared with an earlier call on the same graph,
+    # whose release can still be under way on the scheduler, and the new tasks would then lose their input.
+    Gf = client.scatter(G, broadcast=True, hash=False)
     cuts = list(range(0, k, chunk))
     pairs = [client.submit(_rows, kernel, Gf, sources[a : a + chunk], method, predecessors, pure=False,
                            workers=[workers[c % len(workers)]], allow_other_workers=True)
