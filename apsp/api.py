@@ -38,7 +38,8 @@ from .exact_integers import (
 )
 from .last_hop import applies, last_hop_predecessors
 from .matrix_input import matrix_source
-from .methods import CPU_FW_BLOCK, GPU_FW_BLOCK, MULTI_GPU, NAMES, TABLE
+from .methods import MULTI_GPU, NAMES, TABLE
+from .multi_device import cuda_lanes, multi_device_closure
 from .negative_cycle import raise_if_diverged
 from .planner import dense_bytes, device_memory_available, in_core_bytes, plan
 from .predecessors import PRED_DTYPE, initial_predecessors
@@ -59,7 +60,6 @@ __all__ = [
 SMALL_JOB_BYTES = 64 * 2**20
 #: The names ``method=`` accepts (the table of :mod:`apsp.methods`, and ``"auto"``).
 METHODS = NAMES
-_ = (CPU_FW_BLOCK, GPU_FW_BLOCK)  # re-exported defaults of blocked Floyd-Warshall
 
 
 # -- input ---------------------------------------------------------------------------
@@ -418,8 +418,6 @@ def _gpu_ids(devices, dev: str) -> list[int]:
 def _multi_gpu(S: Semiring, src, W, dtype: np.dtype, gpu_ids: list[int], predecessors: bool,
                block_size: int | None, progress: bool | None, on_host_input: bool):
     """The closure over the GPUs ``gpu_ids`` (:mod:`apsp.multi_device`), returned in the input's kind."""
-    from .multi_device import cuda_lanes, multi_device_closure
-
     if src.dense is None:  # a graph: its dense matrix on the host, checked in blocks
         X, original = src.fill(None), src.fill
         if X.dtype != dtype:
