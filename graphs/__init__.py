@@ -12,6 +12,10 @@
   :func:`connected_components` (weak and strong),
   :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`),
   :func:`maximum_flow` (push-relabel; the flow, its value and a minimum cut);
+* :func:`betweenness_centrality`, :func:`edge_betweenness_centrality` (Brandes,
+  exact or sampled, bit-parallel batches of sources) and the distance statistics
+  :func:`closeness_centrality`, :func:`harmonic_centrality`, :func:`eccentricity`,
+  :func:`diameter`, :func:`radius`, :func:`center`, :func:`periphery`;
 * :func:`all_pairs_shortest_paths`: all pairs by the route that fits (dense
   closure, or one search per source into an array or a memmap on disk).
 
@@ -37,7 +41,17 @@ from semiring import __version__  # one version for the whole distribution
 
 from . import generators
 from .all_pairs import all_pairs_shortest_paths, plan_all_pairs
+from .centrality import betweenness_centrality, edge_betweenness_centrality
 from .components import connected_components
+from .distance_measures import (
+    center,
+    closeness_centrality,
+    diameter,
+    eccentricity,
+    harmonic_centrality,
+    periphery,
+    radius,
+)
 from .errors import CapacityError, GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
 from .flow import FlowResult, maximum_flow
 from .graph import Graph, as_graph
@@ -63,6 +77,15 @@ __all__ = [
     "all_pairs_shortest_paths",
     "plan_all_pairs",
     "connected_components",
+    "betweenness_centrality",
+    "edge_betweenness_centrality",
+    "closeness_centrality",
+    "harmonic_centrality",
+    "eccentricity",
+    "diameter",
+    "radius",
+    "center",
+    "periphery",
     "minimum_spanning_tree",
     "SpanningForest",
     "maximum_flow",

@@ -1,0 +1,486 @@
+"""Numba kernels of betweenness centrality and the distance statistics (:mod:`graphs.centrality`,
+:mod:`graphs.distance_measures`).
+
+Hop counts: multi-source BFS over bit-packed frontiers (Then, Kaufmann, Chirigati,
+Hoang-Vu, Pham, Kemper, Neumann & Vo, "The More the Merrier: Efficient Multi-Source
+Graph Traversal", PVLDB 8(4), 2014): a batch of up to 64 sources is one ``uint64``
+word per vertex, bit ``j`` standing for source ``j``; one scan of a frontier
+vertex's arcs advances every search of the batch that has reached it at this
+level.  Each level is a list of ``(vertex, word)`` entries (every (vertex, source)
+pair appears in exactly one level, so the lists hold at most ``64 n`` entries:
+memory O(batch x n)).
+
+Brandes' algorithm (U. Brandes, "A faster algorithm for betweenness centrality",
+J. Math. Sociol. 25(2), 2001; the edge and endpoint variants from "On variants of
+shortest-path betweenness centrality and their generic computation", Social
+Networks 30(2), 2008) on top of it: the forward sweep counts shortest paths
+``sigma[v, s]`` only where an (arc, source) pair really advances a level (the set
+bits of ``frontier[u] & new[v]``), the backward sweep goes through the same level
+lists from the deepest up, pulling ``sigma[u, s] / sigma[v, s] (1 + delta[v, s])``
+from the next level along each arc whose head holds source ``s`` there.  Path
+counts are float64 (they overflow any integer type on large graphs).
+
+Weights (non-negative): one Dijkstra per source, the sources of a batch one after
+another on each thread.  Integer weights up to :data:`DIAL_MAX` use Dial's bucket
+queue (R. B. Dial, "Algorithm 360", CACM 12(11), 1969: circular buckets of width
+one, O(m + max distance) per source), other weights a binary heap.  Path counts
+are pushed when an arc's tail settles, onto heads not yet settled; the backward
+sweep takes the settled order in reverse and pulls along the tight arcs towards
+vertices settled later, so the counted paths form one acyclic graph even when
+zero-weight arcs tie distances.
+
+Every kernel runs its batches over the slots of ``prange`` (one slot per thread,
+slot ``t`` taking batches ``t, t + T, ...``), each slot with its own scratch
+arrays and its own row of the result, summed by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+__all__ = ["brandes_hops", "brandes_weighted", "hop_distance_stats", "DIAL_MAX", "WORD"]
+
+WORD = 64  # sources per word of a bit-packed batch
+DIAL_MAX = 1 << 16  # largest integer weight for Dial's buckets (the ring has DIAL_MAX + 1 of them)
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def _bit(j):
+    return np.uint64(1) << np.uint64(j)
+
+
+@njit(cache=True)
+def _grow(vert, mask, need):
+    """``(vert, mask)`` copied into arrays of at least ``need`` entries (doubling)."""
+    cap = vert.shape[0]
+    while cap < need:
+        cap *= 2
+    v2 = np.empty(cap, dtype=np.int32)
+    m2 = np.empty(cap, dtype=np.uint64)
+    v2[:vert.shape[0]] = vert
+    m2[:mask.shape[0]] = mask
+    return v2, m2
+
+
+@njit(cache=True)
+def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, lstart, count_paths):
+    """Bit-parallel BFS from ``src[b0:b1]`` (bit ``j`` = ``src[b0 + j]``); the levels as entry lists.
+
+    Fills ``vert``/``mask`` (grown if needed: returned) with the entries of
+    level 0, 1, ..., ``lstart[L]`` the first entry of level ``L``; with
+    ``count_paths``, ``sigma[v * 64 + j]`` the number of shortest paths from
+    source ``j`` to ``v``.  ``seen`` and ``nxt`` are zero on entry; ``seen``
+    holds the reached bits on exit (the caller clears it through the lists).
+    Returns ``(vert, mask, levels)``.
+    """
+    c = 0
+    for j in range(b1 - b0):
+        v = src[b0 + j]
+        if nxt[v] == ZERO:
+            vert[c] = v
+            c += 1
+        nxt[v] |= _bit(j)
+        if count_paths:
+            sigma[v * 64 + j] = 1.0
+    lstart[0] = 0
+    lstart[1] = c
+    for i in range(c):
+        v = vert[i]
+        mask[i] = nxt[v]
+        seen[v] = nxt[v]
+        nxt[v] = ZERO
+    level = 1
+    a = 0
+    b = c
+    while b > a:
+        for i in range(a, b):
+            u = vert[i]
+            fu = mask[i]
+            u64 = u * 64
+            for p in range(indptr[u], indptr[u + 1]):
+                v = indices[p]
+                nb = fu & ~seen[v]
+                if nb == ZERO:
+                    continue
+                old = nxt[v]
+                if old == ZERO:
+                    if c >= vert.shape[0]:
+                        vert, mask = _grow(vert, mask, c + 1)
+                    vert[c] = v
+                    c += 1
+                nxt[v] = old | nb
+                if count_paths:
+                    v64 = v * 64
+                    fresh = nb & ~old
+                    while fresh != ZERO:
+                        s = trailing_zeros(fresh)
+                        fresh &= fresh - ONE
+                        sigma[v64 + s] = sigma[u64 + s]
+                    more = nb & old
+                    while more != ZERO:
+                        s = trailing_zeros(more)
+                        more &= more - ONE
+                        sigma[v64 + s] += sigma[u64 + s]
+        for i in range(b, c):
+            v = vert[i]
+            m = nxt[v]
+            mask[i] = m
+            seen[v] |= m
+            nxt[v] = ZERO
+        level += 1
+        lstart[level] = c
+        a = b
+        b = c
+    return vert, mask, level - 1
+
+
+@njit(cache=True, parallel=True)
+def brandes_hops(indptr, indices, src, width, endpoints, edges, bc, eb):
+    """Brandes' dependencies of the hop-count shortest paths from every source of ``src``.
+
+    Parameters
+    ----------
+    indptr, indices : the CSR arcs (one graph, parallel arcs combined).
+    src : int32 array (k,)
+        The sources, cut into batches of ``width <= 64``.
+    endpoints : bool
+        Count the endpoints of each path too (``delta + 1``, and ``reached - 1`` at the source).
+    edges : bool
+        Also accumulate the arc dependencies into ``eb``.
+    bc : float64 array (T, n)
+        Zeroed; slot ``t`` adds its batches' vertex dependencies into row ``t``.
+    eb : float64 array (T, nnz) (or (T, 0) without ``edges``)
+        Zeroed; the arc dependencies ``sigma[u] / sigma[v] (1 + delta[v])`` per slot.
+    """
+    n = indptr.shape[0] - 1
+    k = src.shape[0]
+    T = bc.shape[0]
+    nb = (k + width - 1) // width
+    for t in prange(T):
+        seen = np.zeros(n, dtype=np.uint64)
+        nxt = np.zeros(n, dtype=np.uint64)
+        sigma = np.empty(n * 64, dtype=np.float64)
+        delta = np.empty(n * 64, dtype=np.float64)
+        vert = np.empty(max(16, 2 * n), dtype=np.int32)
+        mask = np.empty(max(16, 2 * n), dtype=np.uint64)
+        lstart = np.empty(n + 2, dtype=np.int64)
+        row = bc[t]
+        erow = eb[t]
+        for batch in range(t, nb, T):
+            b0 = batch * width
+            b1 = min(k, b0 + width)
+            vert, mask, depth = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask,
+                                               lstart, True)
+            # the deepest level has no dependants
+            for i in range(lstart[depth], lstart[depth + 1]):
+                v64 = vert[i] * 64
+                m = mask[i]
+                while m != ZERO:
+                    s = trailing_zeros(m)
+                    m &= m - ONE
+                    delta[v64 + s] = 0.0
+            for L in range(depth, 0, -1):
+                # level L: its dependencies are final; add them and turn them into coefficients
+                for i in range(lstart[L], lstart[L + 1]):
+                    v = vert[i]
+                    v64 = v * 64
+                    m = mask[i]
+                    nxt[v] = m
+                    acc = 0.0
+                    cnt = 0
+                    while m != ZERO:
+                        s = trailing_zeros(m)
+                        m &= m - ONE
+                        d = delta[v64 + s]
+                        acc += d
+                        cnt += 1
+                        delta[v64 + s] = (1.0 + d) / sigma[v64 + s]
+                    row[v] += acc + cnt if endpoints else acc
+                # level L - 1 pulls along its arcs into level L
+                for i in range(lstart[L - 1], lstart[L]):
+                    u = vert[i]
+                    u64 = u * 64
+                    fu = mask[i]
+                    m = fu
+                    while m != ZERO:
+                        s = trailing_zeros(m)
+                        m &= m - ONE
+                        delta[u64 + s] = 0.0
+                    for p in range(indptr[u], indptr[u + 1]):
+                        v = indices[p]
+                        bits = fu & nxt[v]
+                        if bits == ZERO:
+                            continue
+                        v64 = v * 64
+                        esum = 0.0
+                        while bits != ZERO:
+                            s = trailing_zeros(bits)
+                            bits &= bits - ONE
+                            c = sigma[u64 + s] * delta[v64 + s]
+                            delta[u64 + s] += c
+                            esum += c
+                        if edges:
+                            erow[p] += esum
+                for i in range(lstart[L], lstart[L + 1]):
+                    nxt[vert[i]] = ZERO
+            if endpoints:
+                # each source counts the vertices it reached
+                for i in range(lstart[1], lstart[depth + 1]):
+                    m = mask[i]
+                    while m != ZERO:
+                        s = trailing_zeros(m)
+                        m &= m - ONE
+                        row[src[b0 + s]] += 1.0
+            for i in range(lstart[depth + 1]):
+                seen[vert[i]] = ZERO
+
+
+# -- weighted -----------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _heap_push(hk, hv, size, key, v):
+    i = size
+    while i > 0:
+        parent = (i - 1) >> 1
+        if hk[parent] <= key:
+            break
+        hk[i] = hk[parent]
+        hv[i] = hv[parent]
+        i = parent
+    hk[i] = key
+    hv[i] = v
+    return size + 1
+
+
+@njit(cache=True, inline="always")
+def _heap_pop(hk, hv, size):
+    """Remove the root (the caller read it); returns the new size."""
+    size -= 1
+    key = hk[size]
+    v = hv[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] >= key:
+            break
+        hk[i] = hk[c]
+        hv[i] = hv[c]
+        i = c
+    if size > 0:
+        hk[i] = key
+        hv[i] = v
+    return size
+
+
+@njit(cache=True)
+def _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, inf):
+    """Dijkstra from ``s`` with path counts (binary heap, lazy deletion); returns the settled count."""
+    dist[s] = 0
+    sigma[s] = 1.0
+    size = _heap_push(hk, hv, 0, dist[s], s)
+    cnt = 0
+    while size > 0:
+        d = hk[0]
+        u = hv[0]
+        size = _heap_pop(hk, hv, size)
+        if pos[u] >= 0 or d > dist[u]:
+            continue
+        pos[u] = cnt
+        order[cnt] = u
+        cnt += 1
+        su = sigma[u]
+        for p in range(indptr[u], indptr[u + 1]):
+            v = indices[p]
+            if pos[v] >= 0:
+                continue
+            nd = d + w[p]
+            dv = dist[v]
+            if nd < dv:
+                dist[v] = nd
+                sigma[v] = su
+                if size >= hk.shape[0]:
+                    return -1
+                size = _heap_push(hk, hv, size, nd, v)
+            elif nd == dv:
+                sigma[v] += su
+    return cnt
+
+
+@njit(cache=True)
+def _dijkstra_dial(indptr, indices, w, s, dist, sigma, order, pos, head, nxtp, pv, pd, inf):
+    """Dijkstra from ``s`` with path counts on Dial's ring of ``head.shape[0]`` unit buckets; the settled count.
+
+    Entries (vertex ``pv``, distance ``pd``, next ``nxtp``) come from a pool of
+    ``nnz + 1`` slots, stale ones skipped when popped.
+    """
+    C = head.shape[0]
+    dist[s] = 0
+    sigma[s] = 1.0
+    pv[0] = s
+    pd[0] = 0
+    nxtp[0] = head[0]
+    head[0] = 0
+    used = 1
+    pending = 1
+    cnt = 0
+    b = 0
+    while pending > 0:
+        e = head[b]
+        if e < 0:
+            b += 1
+            if b == C:
+                b = 0
+            continue
+        head[b] = nxtp[e]
+        pending -= 1
+        u = pv[e]
+        if pos[u] >= 0 or pd[e] > dist[u]:
+            continue
+        d = dist[u]
+        pos[u] = cnt
+        order[cnt] = u
+        cnt += 1
+        su = sigma[u]
+        for p in range(indptr[u], indptr[u + 1]):
+            v = indices[p]
+            if pos[v] >= 0:
+                continue
+            nd = d + w[p]
+            dv = dist[v]
+            if nd < dv:
+                dist[v] = nd
+                sigma[v] = su
+                slot = used  # at most one entry per arc plus the source's: the pool never runs out
+                used += 1
+                pv[slot] = v
+                pd[slot] = nd
+                bb = nd % C
+                nxtp[slot] = head[bb]
+                head[bb] = slot
+                pending += 1
+            elif nd == dv:
+                sigma[v] += su
+    return cnt
+
+
+@njit(cache=True, parallel=True)
+def brandes_weighted(indptr, indices, w, src, endpoints, edges, dial, ring, inf, bc, eb):
+    """Brandes' dependencies of the weighted shortest paths from every source of ``src``.
+
+    ``w``: int64 or float64 weights, non-negative.  ``dial``: use Dial's ring of
+    ``ring`` buckets (integer weights below ``ring``), else a binary heap.
+    ``inf``: the unreached distance (``w``'s dtype).  The other arguments as
+    in :func:`brandes_hops`.
+    """
+    n = indptr.shape[0] - 1
+    nnz = indices.shape[0]
+    k = src.shape[0]
+    T = bc.shape[0]
+    for t in prange(T):
+        dist = np.empty(n, dtype=w.dtype)
+        dist[:] = inf
+        sigma = np.zeros(n, dtype=np.float64)
+        delta = np.zeros(n, dtype=np.float64)
+        order = np.empty(n, dtype=np.int32)
+        pos = np.full(n, -1, dtype=np.int32)
+        hk = np.empty(nnz + 1, dtype=w.dtype)
+        hv = np.empty(nnz + 1, dtype=np.int32)
+        head = np.full(ring if dial else 1, -1, dtype=np.int32)
+        nxtp = np.empty(nnz + 1 if dial else 1, dtype=np.int32)
+        row = bc[t]
+        erow = eb[t]
+        for r in range(t, k, T):
+            s = src[r]
+            if dial:
+                cnt = _dijkstra_dial(indptr, indices, w, s, dist, sigma, order, pos, head, nxtp, hv, hk, inf)
+            else:
+                cnt = _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, inf)
+            for i in range(cnt - 1, -1, -1):
+                u = order[i]
+                du = dist[u]
+                pu = pos[u]
+                acc = 0.0
+                su = sigma[u]
+                for p in range(indptr[u], indptr[u + 1]):
+                    v = indices[p]
+                    if pos[v] > pu and du + w[p] == dist[v]:
+                        c = su * delta[v]
+                        acc += c
+                        if edges:
+                            erow[p] += c
+                if u != s:
+                    row[u] += acc + 1.0 if endpoints else acc
+                delta[u] = (1.0 + acc) / su
+            if endpoints:
+                row[s] += cnt - 1
+            for i in range(cnt):
+                u = order[i]
+                dist[u] = inf
+                pos[u] = -1
+                sigma[u] = 0.0
+
+
+# -- distance statistics (hops) ------------------------------------------------------------
+
+
+@njit(cache=True, parallel=True)
+def hop_distance_stats(indptr, indices, src, width, slots, total, reached, harmonic, ecc):
+    """Per source of ``src``: the sum of hop distances, the vertices reached, the sum of ``1/d``, the eccentricity.
+
+    Bit-parallel BFS in batches of ``width <= 64`` sources; results go into
+    ``total`` (int64), ``reached`` (int64), ``harmonic`` (float64) and ``ecc``
+    (int64), indexed like ``src``; ``slots`` scratch sets (one per thread).
+    """
+    n = indptr.shape[0] - 1
+    k = src.shape[0]
+    nbatch = (k + width - 1) // width
+    T = slots
+    for t in prange(T):
+        seen = np.zeros(n, dtype=np.uint64)
+        nxt = np.zeros(n, dtype=np.uint64)
+        dummy = np.empty(0, dtype=np.float64)
+        vert = np.empty(max(16, 2 * n), dtype=np.int32)
+        mask = np.empty(max(16, 2 * n), dtype=np.uint64)
+        lstart = np.empty(n + 2, dtype=np.int64)
+        cnt = np.zeros(64, dtype=np.int64)
+        for batch in range(t, nbatch, T):
+            b0 = batch * width
+            b1 = min(k, b0 + width)
+            vert, mask, depth = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, dummy, vert, mask,
+                                               lstart, False)
+            for j in range(b1 - b0):
+                total[b0 + j] = 0
+                reached[b0 + j] = 1
+                harmonic[b0 + j] = 0.0
+                ecc[b0 + j] = 0
+            for L in range(1, depth + 1):
+                cnt[:] = 0
+                alive = ZERO
+                for i in range(lstart[L], lstart[L + 1]):
+                    m = mask[i]
+                    alive |= m
+                    while m != ZERO:
+                        s = trailing_zeros(m)
+                        m &= m - ONE
+                        cnt[s] += 1
+                inv = 1.0 / L
+                m = alive
+                while m != ZERO:
+                    s = trailing_zeros(m)
+                    m &= m - ONE
+                    total[b0 + s] += cnt[s] * L
+                    reached[b0 + s] += cnt[s]
+                    harmonic[b0 + s] += cnt[s] * inv
+                    ecc[b0 + s] = L
+            for i in range(lstart[depth + 1]):
+                seen[vert[i]] = ZERO

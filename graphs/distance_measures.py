@@ -1,0 +1,322 @@
+"""Distance statistics of every vertex: closeness, harmonic centrality, eccentricity, and from it the
+diameter, radius, center and periphery.
+
+Each is a reduction of the rows of the distance matrix, which is computed in
+batches of sources and never stored (memory O(batch x n)):
+
+* hop counts: bit-parallel multi-source BFS, 64 sources per ``uint64`` word
+  (Then et al., "The More the Merrier: Efficient Multi-Source Graph Traversal",
+  PVLDB 8(4), 2014), counting per level how many vertices each source reaches;
+  the eccentricity of a source is the last level it is alive in
+  (:func:`graphs._centrality_kernels.hop_distance_stats`; on the GPU
+  :mod:`graphs.cuda.centrality`, many words per launch);
+* weights: rows of :func:`graphs.multi_source_sssp` (its parallel Dijkstra on the
+  CPU, its SpMM route on the GPU), a batch at a time.
+
+Conventions are NetworkX's:
+
+* closeness (Freeman; Wasserman & Faust, "Social Network Analysis", 1994, for
+  ``wf_improved``): ``(r - 1) / sum_v d(v, u)`` over the ``r`` vertices that reach
+  ``u`` (``u`` included), times ``(r - 1) / (n - 1)`` with ``wf_improved``; 0 when
+  the sum is 0.  Distances run *into* ``u`` (a directed graph is read reversed);
+* harmonic centrality (Boldi & Vigna, "Axioms for centrality", Internet
+  Mathematics 10, 2014): ``sum_v 1 / d(v, u)`` over ``v`` reaching ``u`` at a
+  distance other than 0;
+* eccentricity: the largest distance *from* ``v``; a graph that is not
+  (strongly) connected has infinite eccentricities, which is an error
+  (:class:`NotConnectedError`, naming the components), as NetworkX raises;
+  diameter and radius are the largest and least eccentricity, the center and
+  periphery the vertices attaining them.
+
+Weights must be non-negative; parallel arcs count with their least weight.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _centrality_kernels as K
+from .centrality import _Prepared, _progress, _threads, prepare
+from .components import connected_components
+from .errors import GraphError
+from .graph import Graph
+from .sssp import multi_source_sssp
+
+__all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
+           "periphery", "NotConnectedError"]
+
+#: Sources per row block of the weighted statistics: about this many bytes of distances at a time.
+BLOCK_BYTES = 1 << 26
+
+
+class NotConnectedError(GraphError):
+    """Infinite eccentricities: some vertex cannot reach another; ``components`` is the number of (strong) components."""
+
+    def __init__(self, message: str, components: int) -> None:
+        super().__init__(message)
+        self.components = components
+
+
+class _Stats:
+    """Per-source reductions of the distance rows: sum, count reached (the source included), sum of ``1/d``, max."""
+
+    def __init__(self, total, reached, harmonic, ecc):
+        self.total, self.reached, self.harmonic, self.ecc = total, reached, harmonic, ecc
+
+
+def _row_graph(P: _Prepared, reverse: bool) -> Graph:
+    """The simple graph the rows are read from (reversed for distances into each vertex)."""
+    H = Graph(P.indptr, P.indices, P.weights, directed=P.G.directed, check=False)
+    H._cache["simple"] = True
+    return H.transpose() if reverse and P.G.directed else H
+
+
+def _stats(P: _Prepared, reverse: bool, progress, label: str) -> _Stats:
+    """Per-vertex statistics of the rows from every vertex (of the reversed graph with ``reverse``)."""
+    n = P.G.n
+    H = _row_graph(P, reverse)
+    if P.G.device == "gpu":
+        from .cuda.centrality import distance_stats_gpu
+
+        return _Stats(*distance_stats_gpu(H, P.weights is not None, progress, label))
+    src = np.arange(n, dtype=np.int32)
+    total = np.zeros(n, dtype=np.int64 if P.weights is None else np.float64)
+    reached = np.zeros(n, dtype=np.int64)
+    harmonic = np.zeros(n, dtype=np.float64)
+    ecc = np.zeros(n, dtype=np.int64 if P.weights is None else P.weights.dtype)
+    T = _threads()
+    with _progress(n, label, progress, float(n) * (H.nnz + n)) as bar:
+        if P.weights is None:
+            width = min(K.WORD, max(1, -(-n // T)))
+            step = width * T * 16
+            for r0 in range(0, n, step):
+                r1 = min(n, r0 + step)
+                K.hop_distance_stats(H.indptr, H.indices, src[r0:r1], width, T, total[r0:r1], reached[r0:r1],
+                                     harmonic[r0:r1], ecc[r0:r1])
+                bar.update(r1 - r0)
+        else:
+            hi = np.inf if P.weights.dtype.kind == "f" else np.iinfo(P.weights.dtype).max
+            step = max(4 * T, min(4096, BLOCK_BYTES // (8 * max(n, 1))))
+            for r0 in range(0, n, step):
+                r1 = min(n, r0 + step)
+                D, _ = multi_source_sssp(H, src[r0:r1], predecessors=False)
+                ok = D != hi
+                reached[r0:r1] = ok.sum(axis=1)
+                Df = np.where(ok, D, 0).astype(np.float64)
+                total[r0:r1] = Df.sum(axis=1)
+                with np.errstate(divide="ignore"):
+                    harmonic[r0:r1] = np.where(Df > 0, 1.0 / np.where(Df > 0, Df, 1.0), 0.0).sum(axis=1)
+                ecc[r0:r1] = np.where(ok, D, 0).max(axis=1, initial=0)
+                bar.update(r1 - r0)
+    return _Stats(total, reached, harmonic, ecc)
+
+
+def _out_dtype(P: _Prepared, G: Graph):
+    """Distances in the weights' units: int64 hops, the weights' kind otherwise (int64 or float64)."""
+    if P.weights is None:
+        return np.dtype(np.int64)
+    return np.dtype(np.float64) if G.weights.dtype.kind == "f" else np.dtype(np.int64)
+
+
+def closeness_centrality(G, *, wf_improved: bool = True, weighted: bool = True, device: str = "auto",
+                         progress: bool | None = None):
+    """Closeness centrality of every vertex (distances into the vertex), as NetworkX computes it.
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+    wf_improved : bool
+        Wasserman and Faust's scaling by the fraction ``(r - 1) / (n - 1)`` of
+        the vertices that reach ``u`` (NetworkX's default); ``False``: the plain
+        ``(r - 1) / sum d`` of the part that reaches ``u``.
+    weighted : bool
+        Use the weights (non-negative) as lengths; ``False`` counts hops.
+    device : {"auto", "cpu", "gpu"}
+    progress : bool, optional
+        Show a progress bar; default: on a terminal, for runs over 2 s.
+
+    Returns
+    -------
+    float64 array (n,)
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> P3 = Graph.from_edges([0, 1], [1, 2], directed=False)
+    >>> closeness_centrality(P3)
+    array([0.66666667, 1.        , 0.66666667])
+    >>> closeness_centrality(Graph.from_edges([0, 1], [1, 2]))  # directed: who reaches u, how far
+    array([0.        , 0.5       , 0.66666667])
+    """
+    if not isinstance(wf_improved, (bool, np.bool_)):
+        raise TypeError(f"wf_improved must be a bool, got {type(wf_improved).__name__}")
+    P = prepare(G, weighted, device)
+    n, xp = P.G.n, P.G.xp
+    if n == 0:
+        return xp.zeros(0, dtype=np.float64)
+    st = _stats(P, True, progress, "closeness")
+    total = st.total.astype(np.float64)
+    r1 = (st.reached - 1).astype(np.float64)
+    pos = total > 0
+    out = xp.where(pos, r1 / xp.where(pos, total, 1.0), 0.0)
+    if wf_improved and n > 1:
+        out = out * (r1 / (n - 1))
+    return out
+
+
+def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+    """Harmonic centrality of every vertex: ``sum 1 / d(v, u)`` over the vertices ``v`` that reach ``u``.
+
+    Distances of 0 (the vertex itself, zero-weight paths) are left out, as in
+    NetworkX; a directed graph counts the distances into ``u``.
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+    weighted : bool
+    device : {"auto", "cpu", "gpu"}
+    progress : bool, optional
+
+    Returns
+    -------
+    float64 array (n,)
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> harmonic_centrality(Graph.from_edges([0, 1], [1, 2], directed=False))
+    array([1.5, 2. , 1.5])
+    """
+    P = prepare(G, weighted, device)
+    n, xp = P.G.n, P.G.xp
+    if n == 0:
+        return xp.zeros(0, dtype=np.float64)
+    return _stats(P, True, progress, "harmonic").harmonic
+
+
+def _not_connected(P: _Prepared, st: _Stats) -> NotConnectedError:
+    """The error for a graph whose eccentricities are infinite, naming its components."""
+    xp = P.G.xp
+    short = st.reached < P.G.n
+    v = int(xp.argmax(short))
+    H = _row_graph(P, False)
+    connection = "strong" if P.G.directed else "weak"
+    count, labels = connected_components(H.to("cpu"), connection)
+    sizes = np.bincount(labels, minlength=count)
+    t = int(np.argmax(labels != labels[v])) if count > 1 else v
+    if P.G.directed:
+        reach = multi_source_sssp(Graph(P.indptr, P.indices, None, check=False), [v], predecessors=False)[0][0]
+        t = int(np.argmax(~np.isfinite(reach)))
+    kind = "strongly connected components" if P.G.directed else "connected components"
+    what = "digraph is not strongly connected" if P.G.directed else "graph is not connected"
+    msg = (f"eccentricity is infinite: the {what}; vertex {t} cannot be reached from vertex {v}. "
+           f"It has {count} {kind} (sizes {', '.join(map(str, sorted(sizes.tolist(), reverse=True)[:8]))}"
+           f"{', ...' if count > 8 else ''}; vertex {v} is in one of {int(sizes[labels[v]])} vertices, "
+           f"vertex {t} in one of {int(sizes[labels[t]])})")
+    return NotConnectedError(msg, int(count))
+
+
+def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+    """Eccentricity of every vertex: its largest distance to another vertex.
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+        Connected (a directed graph: strongly connected).
+    weighted : bool
+        Use the weights (non-negative); ``False`` counts hops.
+    device : {"auto", "cpu", "gpu"}
+    progress : bool, optional
+
+    Returns
+    -------
+    array (n,)
+        int64 for hops and integer weights, float64 for float weights.
+
+    Raises
+    ------
+    NotConnectedError
+        Some vertex cannot reach another (a :class:`GraphError`): the message
+        names two such vertices and the components.
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> eccentricity(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
+    array([3, 2, 2, 3])
+    >>> eccentricity(Graph.from_edges([0, 2], [1, 3], directed=False))
+    Traceback (most recent call last):
+    ...
+    graphs.distance_measures.NotConnectedError: eccentricity is infinite: the graph is not connected; vertex 2 cannot be reached from vertex 0. It has 2 connected components (sizes 2, 2; vertex 0 is in one of 2 vertices, vertex 2 in one of 2)
+    """
+    P = prepare(G, weighted, device)
+    n, xp = P.G.n, P.G.xp
+    if n == 0:
+        return xp.zeros(0, dtype=_out_dtype(P, P.G))
+    st = _stats(P, False, progress, "eccentricity")
+    if bool((st.reached < n).any()):
+        raise _not_connected(P, st)
+    return st.ecc.astype(_out_dtype(P, P.G), copy=False)
+
+
+def _extreme(G, weighted, device, progress, which: str):
+    ecc = eccentricity(G, weighted=weighted, device=device, progress=progress)
+    if ecc.shape[0] == 0:
+        raise GraphError(f"the {which} of a graph with no vertices is undefined")
+    return ecc
+
+
+def _scalar(x):
+    return x.item() if hasattr(x, "item") else x
+
+
+def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+    """The largest eccentricity (all sources); an int for hops and integer weights, a float for float weights.
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> diameter(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
+    3
+    """
+    return _scalar(_extreme(G, weighted, device, progress, "diameter").max())
+
+
+def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+    """The least eccentricity.
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> radius(Graph.from_edges([0, 1, 2], [1, 2, 3], [1.0, 1.0, 5.0], directed=False))
+    5.0
+    """
+    return _scalar(_extreme(G, weighted, device, progress, "radius").min())
+
+
+def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+    """The vertices of least eccentricity (int64 ids, ascending).
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> center(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
+    array([1, 2])
+    """
+    ecc = _extreme(G, weighted, device, progress, "center")
+    xp = np if isinstance(ecc, np.ndarray) else __import__("cupy")
+    return xp.flatnonzero(ecc == ecc.min())
+
+
+def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+    """The vertices of largest eccentricity (int64 ids, ascending).
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> periphery(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
+    array([0, 3])
+    """
+    ecc = _extreme(G, weighted, device, progress, "periphery")
+    xp = np if isinstance(ecc, np.ndarray) else __import__("cupy")
+    return xp.flatnonzero(ecc == ecc.max())
