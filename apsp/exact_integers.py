@@ -32,18 +32,24 @@ policy in :mod:`semiring.dtypes`.)
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from semiring.families import FAMILIES
-from semiring.kernels import PLAIN_DTYPES, array_module, padding_value
+from semiring.kernels import PLAIN_DTYPES, array_module, padding_value, run_rows, sums_in_range, to_device
+
+from .potentials import johnson_potentials, reweight, unreweight
+from .working_matrix import working_matrix
 
 if TYPE_CHECKING:
     from semiring import Semiring
 
 __all__ = ["ADDITIVE_FAMILIES", "sums_may_leave_int32", "widen", "narrow", "stand_in_route", "stand_in_is_exact",
-           "plain_infinity", "lower_infinity", "restore_infinity"]
+           "plain_infinity", "lower_infinity", "restore_infinity", "IntegerRoute", "integer_route", "exact_closure",
+           "POTENTIALS_MIN_N"]
 
 #: The built-in families whose products are sums (capability ``mul_is_plus``; the others never
 #: leave the input's values, or multiply).
@@ -107,7 +113,7 @@ def masked_extremes(W, excluded: tuple[int, ...]) -> tuple[int, int] | None:
     """``(min, max)`` of the entries of the integer matrix ``W`` not in ``excluded`` (None if there are none).
 
     ``excluded`` must contain ``iinfo(W.dtype).max`` (a sentinel).  On the CPU
-    one pass in slabs of rows (bounded temporaries); on the GPU two fused
+    one Numba pass over row blocks, one per thread; on the GPU two fused
     reductions over the whole matrix and one read-back.
 
     >>> masked_extremes(np.array([[5, 2**31 - 1], [-3, 0]], np.int32), (2**31 - 1,))
@@ -122,17 +128,20 @@ def masked_extremes(W, excluded: tuple[int, ...]) -> tuple[int, int] | None:
     if xp is not np:
         lo, hi = (int(v) for v in _gpu_extremes(W, ex).get())
         return None if lo == top else (lo, hi)
-    lo = hi = None
-    for r in range(0, W.shape[0], _ROWS):
-        X = W[r : r + _ROWS]
-        keep = (X != ex[0]) & (X != ex[1])
-        if not bool(keep.any()):
-            continue
-        a = int(np.where(keep, X, top).min())
-        b = int(np.where(keep, X, np.iinfo(W.dtype).min).max())
-        lo = a if lo is None else min(lo, a)
-        hi = b if hi is None else max(hi, b)
-    return None if lo is None else (lo, hi)
+    from ._integer_kernels import masked_extremes_rows
+
+    parts = []  # one [min, max, count] per chunk of rows (list.append is atomic)
+    t = W.dtype.type
+
+    def rows(r0: int, r1: int) -> None:
+        out = np.array([_I64.max, _I64.min, 0], dtype=np.int64)
+        masked_extremes_rows(W, t(ex[0]), t(ex[1]), r0, r1, out)
+        parts.append(out)
+
+    run_rows(rows, W.shape[0], W.size)
+    if not sum(int(p[2]) for p in parts):
+        return None
+    return min(int(p[0]) for p in parts), max(int(p[1]) for p in parts)
 
 
 def _gpu_extremes(W, ex: tuple[int, int]):
@@ -254,21 +263,27 @@ def plain_infinity(W, S: "Semiring") -> int | None:
 
 
 def lower_infinity(D, stand_in: int) -> None:
-    """Replace the ``+inf`` sentinel of the integer matrix ``D`` by ``stand_in``, in place, in row slabs.
+    """Lower every entry of the integer matrix ``D`` at or above ``stand_in`` (``+inf`` too) to ``stand_in``; in place.
 
-    >>> D = np.array([[0, 2**31 - 1], [3, 0]], np.int32)
+    ``h(x) = min(x, stand_in)`` maps ``(min, +)`` on the non-negative numbers
+    onto ``(min, +)`` clamped at ``stand_in`` (see :func:`stand_in_route`), so a
+    finite weight at or above the stand-in is lowered with ``+inf``: every entry
+    then lies in ``[0, stand_in]`` and no plain sum of two entries wraps.  (An arc
+    that heavy reads as a missing one afterwards, which :func:`stand_in_is_exact`
+    detects.)  Row slabs on the CPU, one pass on the GPU.
+
+    >>> D = np.array([[0, 2**31 - 1], [3, 2**31 - 2]], np.int32)
     >>> lower_infinity(D, 1073741823); D
     array([[         0, 1073741823],
-           [         3,          0]], dtype=int32)
+           [         3, 1073741823]], dtype=int32)
     """
     xp = array_module(D)
-    top = np.iinfo(D.dtype).max
     if xp is not np:  # one in-place pass
-        _elementwise("if (x == a) x = b;", "lower_infinity")(D.dtype.type(top), D.dtype.type(stand_in), D)
+        _elementwise("if (x > b) x = b;", "lower_to_stand_in")(D.dtype.type(0), D.dtype.type(stand_in), D)
         return
     for r in range(0, D.shape[0], _ROWS):
         X = D[r : r + _ROWS]
-        xp.putmask(X, X == top, D.dtype.type(stand_in))
+        xp.minimum(X, D.dtype.type(stand_in), out=X)
 
 
 def restore_infinity(D, stand_in: int) -> None:
@@ -299,3 +314,196 @@ def _elementwise(body: str, name: str):
     import cupy
 
     return cupy.ElementwiseKernel("T a, T b", "T x", body, f"exact_integers_{name}")
+
+
+# -- the one dispatch point ----------------------------------------------------------------
+#: Matrices of both signs smaller than this close on the general route: below it the products
+#: are too small for the plain-sum kernels (:data:`semiring.dispatch.PLAIN_MIN_WORK` on the CPU),
+#: and the potentials' passes would cost more than they save.
+POTENTIALS_MIN_N = 256
+
+_P32 = padding_value(np.int32)
+
+
+@dataclass(frozen=True)
+class IntegerRoute:
+    """How :func:`exact_closure` closes a matrix (chosen by :func:`integer_route`).
+
+    ``name`` is one of
+
+    * ``"general"``: as it is (floats, other semirings, and integers whose sums
+      saturate alike in every order);
+    * ``"int64"``: an int32 matrix whose sums may leave the range
+      (:func:`sums_may_leave_int32`), closed in int64 and clamped back;
+    * ``"stand-in"``: non-negative integers, ``+inf`` lowered to
+      ``stand_in``, plain sums; ``proved`` or checked afterwards;
+    * ``"potentials"``: integers of both signs made non-negative by Johnson
+      potentials (:mod:`apsp.potentials`), closed in int32 on the stand-in route
+      and mapped back exactly.
+    """
+
+    name: str
+    stand_in: int | None = None
+    proved: bool = False
+    potentials: Any = None
+
+
+def integer_route(D, S: "Semiring", W=None) -> IntegerRoute:
+    """Which exact route closes the working matrix ``D`` over ``S`` fastest.
+
+    ``W`` is the original input (an array, a callable that rebuilds it, or
+    ``None`` when ``D`` is closed in its place); a route whose result must be
+    checked afterwards needs it to start again on the general route, so
+    without it only routes proved in advance are taken.  Signed matrices cost
+    one pass for their extremes and the Bellman-Ford rounds of
+    :func:`~apsp.potentials.johnson_potentials` (whose result the route
+    carries).
+
+    The potentials route applies to ``min_plus`` (capability ``plain_sums``)
+    int32 / int64 matrices of both signs with ``n >= POTENTIALS_MIN_N``, no
+    ``-inf`` entry, no negative diagonal entry, ``(n + 1) max |w|`` within
+    int64, potentials found within the row budget (so no negative cycle:
+    such a matrix goes the general way, which reports it as before), and
+    reweighted arcs below ``iinfo(int32).max``.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> inf = 2**31 - 1
+    >>> integer_route(np.array([[0, 7], [inf, 0]], np.int32), min_plus)
+    IntegerRoute(name='stand-in', stand_in=1073741823, proved=True, potentials=None)
+    >>> integer_route(np.array([[0, 2**30], [-2**30, 0]], np.int32), min_plus).name  # n < POTENTIALS_MIN_N
+    'int64'
+    >>> integer_route(np.array([[0.0, -1.0], [2.0, 0.0]]), min_plus).name
+    'general'
+    """
+    dtype = np.dtype(D.dtype)
+    n = D.shape[0]
+    if not S.capabilities.plain_sums or dtype not in PLAIN_DTYPES or n < 2:
+        return _general(D, S)
+    info = np.iinfo(dtype)
+    stand_in = padding_value(dtype)
+    ext = masked_extremes(D, (int(info.max),))
+    if ext is None:
+        return IntegerRoute("stand-in", stand_in, True)
+    lo, hi = ext
+    if lo >= 0:
+        proved = (n - 1) * hi < stand_in
+        return IntegerRoute("stand-in", stand_in, proved) if proved or W is not None else _general(D, S)
+    if lo == info.min or n < POTENTIALS_MIN_N or (n + 1) * max(-lo, hi) >= _I64.max:
+        return _general(D, S)
+    xp = array_module(D)
+    if bool((xp.diagonal(D) < 0).any()):  # a negative self loop: a negative cycle, reported by the general route
+        return _general(D, S)
+    h = johnson_potentials(D)
+    if h is None:
+        return _general(D, S)
+    span = hi + int(h.max()) - int(h.min())  # every reweighted arc lies in [0, span]
+    if span >= _I32.max:
+        return _general(D, S)
+    proved = (n - 1) * span < _P32
+    if not proved and W is None and dtype == np.int32:  # reweighted in place, no source to start again from
+        return _general(D, S)
+    return IntegerRoute("potentials", _P32, proved, h)
+
+
+def _general(D, S: "Semiring") -> IntegerRoute:
+    return IntegerRoute("int64" if sums_may_leave_int32(D, S) else "general")
+
+
+def exact_closure(S: "Semiring", D, W, close: Callable[[Any], None]) -> str:
+    """Close the working matrix ``D`` in place by the route :func:`integer_route` picks; the route taken.
+
+    Parameters
+    ----------
+    S : Semiring
+    D : array (n, n)
+        The working matrix (diagonal ``(+) one``), NumPy or CuPy, any dtype.
+    W : array, callable or None
+        The original input (or a function rebuilding it), for the check of the
+        stand-in and a fresh start on the general route; ``None`` when ``D``
+        is closed in its place.
+    close : callable
+        ``close(X)`` closes the square matrix ``X`` (``D`` itself, an int32
+        matrix of the same shape and device, or an int64 one) in place with the
+        caller's method, on the kernels the current :func:`sums_in_range`
+        scope allows.
+
+    Returns
+    -------
+    str
+        The route (an :attr:`IntegerRoute.name`), followed by ``", then
+        general"`` when its check failed and ``D`` was closed again from
+        ``W`` on the saturating kernels.
+
+    Every route gives the same bits: the exact distances, clamped to the
+    sentinels where they leave the dtype's range (:mod:`semiring.dtypes`).
+
+    Examples
+    --------
+    >>> import apsp
+    >>> from semiring import min_plus
+    >>> inf = 2**31 - 1
+    >>> D = np.array([[0, 5, inf], [inf, 0, -2], [1, inf, 0]], np.int32)
+    >>> exact_closure(min_plus, D, None, lambda X: apsp.shortest_paths(X, out=X))  # small: as it is
+    'general'
+    >>> D
+    array([[ 0,  5,  3],
+           [-1,  0, -2],
+           [ 1,  6,  0]], dtype=int32)
+    """
+    route = integer_route(D, S, W)
+    if route.name in ("general", "int64"):
+        _close_general(S, D, close, route.name)
+        return route.name
+    stand_in = route.stand_in
+    if route.name == "stand-in":
+        lower_infinity(D, stand_in)
+        try:
+            with sums_in_range():  # every entry stays in [0, stand_in]: all sums are plain-exact
+                close(D)
+            exact = route.proved or stand_in_is_exact(D, _arcs(W, D), stand_in)
+        finally:
+            restore_infinity(D, stand_in)
+        if exact:
+            return route.name
+        _reset(S, D, W)
+    else:  # potentials
+        h = route.potentials
+        xp = array_module(D)
+        X = D if np.dtype(D.dtype) == np.int32 else xp.empty(D.shape, dtype=np.int32)
+        reweight(D, h, X, stand_in)  # every entry in [0, stand_in], +inf lowered too
+        with sums_in_range():
+            close(X)
+        exact = route.proved or stand_in_is_exact(X, _arcs(W, D) if X is D else D, stand_in)
+        if exact:
+            unreweight(X, h, stand_in, D)
+            return route.name
+        del X
+        if np.dtype(D.dtype) == np.int32:
+            _reset(S, D, W)
+    _close_general(S, D, close, _general(D, S).name)
+    return f"{route.name}, then general"
+
+
+def _close_general(S: "Semiring", D, close: Callable[[Any], None], name: str) -> None:
+    """Close ``D`` as it is (``name == "general"``) or through int64 (``"int64"``)."""
+    if name == "general":
+        close(D)
+        return
+    wide = widen(D)
+    close(wide)
+    D[...] = narrow(wide)
+
+
+def _arcs(W, D):
+    """The original input ``W`` (rebuilt if a callable) on ``D``'s device."""
+    arcs = W() if callable(W) else W
+    return to_device(arcs, "cpu" if array_module(D) is np else "gpu")
+
+
+def _reset(S: "Semiring", D, W) -> None:
+    """``D`` becomes the working matrix of ``W`` again (a fresh start after a failed check)."""
+    arcs = _arcs(W, D)
+    D[...] = arcs
+    D[...] = working_matrix(S, D, array_module(D), False, copy=False)[0]
