@@ -119,7 +119,7 @@ def _relax(W, rows, h, top: int, generic: bool):
     for r in range(0, int(rows.shape[0]), _ROWS):
         idx = rows[r : r + _ROWS]
         R = W[idx]
-        cand = xp.where(R != top, R.astype(np.int64) + h[idx, None], _I64.max).min(axis=0)
+        cand = xp.where(R != top, R.astype(np.int64) + h[idx][:, None], _I64.max).min(axis=0)
         out = xp.minimum(out, cand)
     return out
 
