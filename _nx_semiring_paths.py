@@ -38,6 +38,45 @@ _DOCS = {
     "minimum_cut_value": "The maximum flow value (graphs.maximum_flow).",
 }
 
+# The functions added with the NetworkX-order kernels (graphs/nx_backend/_order_kernels.py).
+_ORDER = "NetworkX's visiting order reproduced on the library's distances/levels"
+_DOCS.update({
+    **{name: "Breadth-first order kernel (NetworkX's discovery order)." for name in (
+        "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers", "single_source_shortest_path",
+        "single_target_shortest_path", "single_target_shortest_path_length", "all_pairs_shortest_path",
+        "predecessor")},
+    **{name: "graphs.bfs (reachable sets)." for name in ("descendants", "ancestors", "descendants_at_distance")},
+    **{name: "Depth-first event kernel (NetworkX's dfs_labeled_edges order)." for name in (
+        "dfs_edges", "dfs_tree", "dfs_predecessors", "dfs_successors", "dfs_preorder_nodes",
+        "dfs_postorder_nodes", "dfs_labeled_edges")},
+    **{name: "graphs.connected_components." for name in (
+        "number_connected_components", "is_connected", "node_connected_component",
+        "number_strongly_connected_components", "is_strongly_connected", "weakly_connected_components",
+        "number_weakly_connected_components", "is_weakly_connected", "condensation")},
+    **{name: "graphs.sssp distances, NetworkX's Dijkstra pop order and parents (" + _ORDER + ")." for name in (
+        "dijkstra_path", "dijkstra_path_length", "single_source_dijkstra", "single_source_dijkstra_path",
+        "multi_source_dijkstra", "multi_source_dijkstra_path", "multi_source_dijkstra_path_length",
+        "all_pairs_dijkstra", "all_pairs_dijkstra_path", "dijkstra_predecessor_and_distance", "astar_path",
+        "astar_path_length", "johnson")},
+    **{name: "graphs.sssp (Bellman-Ford); paths where they are the only shortest ones, else NetworkX." for name in (
+        "bellman_ford_path", "bellman_ford_path_length", "single_source_bellman_ford",
+        "single_source_bellman_ford_path", "all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length",
+        "bellman_ford_predecessor_and_distance", "goldberg_radzik", "negative_edge_cycle", "find_negative_cycle",
+        "bidirectional_dijkstra")},
+    "bidirectional_shortest_path": "NetworkX's alternating breadth-first search as one Numba pass.",
+    "shortest_path": "Every combination of source, target, weight and method.",
+    "average_shortest_path_length": "graphs.multi_source_sssp / graphs.bfs, exact sums.",
+    **{name: "Kruskal's order on graphs.minimum_spanning_tree (edge ranks)." for name in (
+        "maximum_spanning_tree", "minimum_spanning_edges", "maximum_spanning_edges")},
+    **{name: "Push-relabel (graphs.maximum_flow); any of NetworkX's flow_func." for name in (
+        "maximum_flow", "minimum_cut")},
+    **{name: "Kahn's generations and a max-plus relaxation kernel." for name in (
+        "dag_longest_path", "dag_longest_path_length", "topological_sort", "topological_generations",
+        "is_directed_acyclic_graph")},
+    **{name: "Boolean closure (apsp.transitive_closure, lor_land products)." for name in (
+        "transitive_closure", "transitive_closure_dag", "transitive_reduction")},
+})
+
 URL = "https://github.com/semiring-paths/semiring-paths"
 
 

@@ -18,10 +18,15 @@ import networkx as nx
 import numpy as np
 
 from ..components import connected_components as _components
+from ..traversal import bfs
 from ._dfs_kernels import dfs_order
 from .graph import BackendGraph
 
-__all__ = ["connected_components", "strongly_connected_components"]
+__all__ = [
+    "connected_components", "strongly_connected_components", "number_connected_components", "is_connected",
+    "node_connected_component", "number_strongly_connected_components", "is_strongly_connected",
+    "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected", "condensation",
+]
 
 
 def _sets(G: BackendGraph, connection: str) -> list[set]:
@@ -77,3 +82,182 @@ def strongly_connected_components(G: BackendGraph):
     if not G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for undirected type")
     return iter(_sets(G, "strong"))
+
+
+def _count(G: BackendGraph, connection: str) -> int:
+    if len(G) == 0:
+        return 0
+    return int(_components(G.graph_for(None), connection)[0])
+
+
+def _connected(G: BackendGraph, connection: str) -> bool:
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return _count(G, connection) == 1
+
+
+def number_connected_components(G: BackendGraph) -> int:
+    """Number of connected components of an undirected graph (NetworkX's ``number_connected_components``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_connected_components(nx.Graph([(0, 1), (2, 3)]), backend="semiring_paths")
+    2
+    """
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    return _count(G, "weak")
+
+
+def is_connected(G: BackendGraph) -> bool:
+    """Whether an undirected graph is connected (NetworkX's ``is_connected``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_connected(nx.path_graph(3), backend="semiring_paths")
+    True
+    """
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    return _connected(G, "weak")
+
+
+def node_connected_component(G: BackendGraph, n) -> set:
+    """The node set of the component of ``n`` (NetworkX's ``node_connected_component``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.node_connected_component(nx.Graph([(0, 1), (2, 3)]), 3, backend="semiring_paths")
+    {2, 3}
+    """
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if n not in G:
+        raise KeyError(n)  # NetworkX's search reads G._adj[n]
+    levels = bfs(G.graph_for(None), G.index[n])[0]
+    nodes = G.nodes
+    return {nodes[i] for i in np.flatnonzero(levels >= 0).tolist()}
+
+
+def number_strongly_connected_components(G: BackendGraph) -> int:
+    """Number of strongly connected components (NetworkX's ``number_strongly_connected_components``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_strongly_connected_components(nx.DiGraph([(0, 1), (1, 0), (1, 2)]), backend="semiring_paths")
+    2
+    """
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    return _count(G, "strong")
+
+
+def is_strongly_connected(G: BackendGraph) -> bool:
+    """Whether a directed graph is strongly connected (NetworkX's ``is_strongly_connected``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_strongly_connected(nx.DiGraph([(0, 1), (1, 0)]), backend="semiring_paths")
+    True
+    """
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    return _connected(G, "strong")
+
+
+def weakly_connected_components(G: BackendGraph):
+    """Generator of the weakly connected components of a directed graph (NetworkX's order).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.weakly_connected_components(nx.DiGraph([(1, 0), (2, 3)]), backend="semiring_paths"))
+    [{0, 1}, {2, 3}]
+    """
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    return iter(_sets(G, "weak"))
+
+
+def number_weakly_connected_components(G: BackendGraph) -> int:
+    """Number of weakly connected components (NetworkX's ``number_weakly_connected_components``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.number_weakly_connected_components(nx.DiGraph([(1, 0), (2, 3)]), backend="semiring_paths")
+    2
+    """
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    return _count(G, "weak")
+
+
+def is_weakly_connected(G: BackendGraph) -> bool:
+    """Whether a directed graph is weakly connected (NetworkX's ``is_weakly_connected``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.is_weakly_connected(nx.DiGraph([(1, 0)]), backend="semiring_paths")
+    True
+    """
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    return _connected(G, "weak")
+
+
+def condensation(G: BackendGraph, scc=None):
+    """The condensation of a directed graph, components numbered in NetworkX's order (``condensation``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> C = nx.condensation(nx.DiGraph([(0, 1), (1, 0), (1, 2)]), backend="semiring_paths")
+    >>> list(C.edges()), C.graph["mapping"]
+    ([(0, 1)], {2: 0, 0: 1, 1: 1})
+    """
+    if not G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for undirected type")
+    mapping: dict = {}
+    members: dict = {}
+    C = nx.DiGraph()
+    C.graph["mapping"] = mapping
+    if len(G) == 0:
+        return C
+    if scc is None:
+        k, labels = _components(G.graph_for(None), "strong")
+        rank = np.empty(k, np.int64)
+        rank[_networkx_order(G, labels, k)] = np.arange(k)
+        comp = rank[labels]
+        sets = _sets_of(G, comp, k)
+    else:
+        sets = list(scc)
+        k = len(sets)
+        comp = np.full(len(G), -1, np.int64)
+        for i, c in enumerate(sets):
+            for v in c:
+                comp[G.index[v]] = i
+        if (comp < 0).any():
+            raise NotImplementedError("components that do not cover every node (NetworkX raises KeyError as it goes)")
+    for i, c in enumerate(sets):
+        members[i] = c
+        mapping.update((v, i) for v in c)
+    C.add_nodes_from(range(k))
+    cu, cv = comp[G.src], comp[G.dst]
+    keep = cu != cv
+    C.add_edges_from(zip(cu[keep].tolist(), cv[keep].tolist()))
+    nx.set_node_attributes(C, members, "members")
+    return C
+
+
+def _sets_of(G: BackendGraph, comp: np.ndarray, k: int) -> list[set]:
+    order = np.argsort(comp, kind="stable")
+    cuts = np.searchsorted(comp[order], np.arange(1, k))
+    nodes = G.nodes
+    return [{nodes[i] for i in part.tolist()} for part in np.split(order, cuts)]

@@ -110,7 +110,7 @@ def convert_from_nx(
         node_data = [G._node[v] for v in nodes]
     graph_data = G.graph if preserve_graph_attrs else None
     cls = graph_class(G.is_directed(), multigraph)
-    return cls(
+    H = cls(
         nodes,
         src,
         dst,
@@ -121,6 +121,9 @@ def convert_from_nx(
         graph_data=graph_data,
         nx_class=type(G),
     )
+    if H.directed:
+        H.nx_pred = G._pred
+    return H
 
 
 def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:

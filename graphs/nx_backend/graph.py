@@ -95,6 +95,10 @@ class BackendGraph:
         self.nx_class = nx_class
         self._index: dict | None = None
         self._graphs: dict = {}
+        self._csr: tuple | None = None
+        self._pred_csr: tuple | None = None
+        #: NetworkX's predecessor dicts (``G._pred``) of a directed graph, for the predecessor order.
+        self.nx_pred: Any = None
 
     # NetworkX reads these -------------------------------------------------
     def is_directed(self) -> bool:
@@ -199,6 +203,64 @@ class BackendGraph:
             G = Graph.from_edges(src, dst, weights, n=len(self.nodes), directed=True)
             self._graphs[ck] = G
         return G
+
+
+    def csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(indptr, indices, arcs)``: rows in node order, each row in NetworkX's adjacency order (cached).
+
+        ``arcs[k]`` is the arc (index into ``src``/``dst``/values) of CSR entry ``k``.
+        """
+        if self._csr is None:
+            n = len(self.nodes)
+            src = self.src
+            if src.size and (np.diff(src) < 0).any():
+                arcs = np.argsort(src, kind="stable")
+            else:
+                arcs = np.arange(src.size)
+            indptr = np.zeros(n + 1, np.int64)
+            np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+            self._csr = (indptr, self.dst[arcs].astype(np.int64), arcs)
+        return self._csr
+
+    def pred_csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(indptr, indices, arcs)`` of the arcs *into* each node, in NetworkX's predecessor order (cached).
+
+        For an undirected graph this is :meth:`csr`.  For a directed graph the
+        order is ``G._pred``'s (kept at conversion); without it, arcs sorted by
+        head then tail position (``NotImplementedError`` where that order matters
+        is the caller's decision).
+        """
+        if not self.directed:
+            return self.csr()
+        if self._pred_csr is None:
+            n = len(self.nodes)
+            index = self.index
+            if self.nx_pred is not None:
+                counts = np.fromiter((len(self.nx_pred[v]) for v in self.nodes), np.int64, count=n)
+                tails = np.fromiter((index[u] for v in self.nodes for u in self.nx_pred[v]), np.int64,
+                                    count=int(counts.sum()))
+                heads = np.repeat(np.arange(n, dtype=np.int64), counts)
+                codes = self.src.astype(np.int64) * n + self.dst
+                by_code = np.argsort(codes, kind="stable")
+                pos = np.searchsorted(codes[by_code], tails * n + heads)
+                if tails.size != self.src.size or (tails.size and not np.array_equal(
+                        codes[by_code[np.minimum(pos, max(codes.size - 1, 0))]], tails * n + heads)):
+                    raise NotImplementedError("the predecessor dicts do not match the converted arcs")
+                arcs = by_code[pos]
+            else:
+                arcs = np.lexsort((self.src, self.dst))
+                counts = np.bincount(self.dst, minlength=n)
+            indptr = np.zeros(n + 1, np.int64)
+            np.cumsum(counts, out=indptr[1:])
+            self._pred_csr = (indptr, self.src[arcs].astype(np.int64), arcs)
+        return self._pred_csr
+
+    def nx_class_or(self, default: type) -> type:
+        """The NetworkX class the graph came from, else ``default``."""
+        import networkx as nx
+
+        cls = self.nx_class
+        return cls if isinstance(cls, type) and issubclass(cls, nx.Graph) else default
 
 
 class BackendDiGraph(BackendGraph):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import inspect
 
-from . import components, flow, shortest_paths, traversal, tree
+from . import components, dag, flow, measures, paths, shortest_paths, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
 from .graph import BackendGraph
 
@@ -39,13 +39,14 @@ FUNCTIONS = {
     "single_source_bellman_ford_path_length": shortest_paths.single_source_bellman_ford_path_length,
     "shortest_path_length": shortest_paths.shortest_path_length,
     "has_path": shortest_paths.has_path,
-    "bfs_edges": traversal.bfs_edges,
     "connected_components": components.connected_components,
     "strongly_connected_components": components.strongly_connected_components,
     "minimum_spanning_tree": tree.minimum_spanning_tree,
     "maximum_flow_value": flow.maximum_flow_value,
     "minimum_cut_value": flow.minimum_cut_value,
 }
+FUNCTIONS.update({name: getattr(mod, name) for mod in (paths, traversal, components, tree, flow, dag, measures)
+                  for name in mod.__all__})
 
 #: Fewest nodes from which ``should_run`` says yes (automatic dispatch only; ``backend=`` always runs here).
 MIN_NODES = {
@@ -75,16 +76,13 @@ KNOWN_DIFFERENCES: dict[str, str] = {}
 
 _SIGNATURES = {name: inspect.signature(f) for name, f in FUNCTIONS.items()}
 _WEIGHT = {"weight", "capacity"}
-#: Functions whose NetworkX code reads ``d.get(weight, ...)`` even for ``weight=None`` (an attribute named None).
-_READS_NONE_KEY = {
-    "floyd_warshall_numpy",
-    "floyd_warshall",
-    "all_pairs_dijkstra_path_length",
-    "single_source_dijkstra_path_length",
-    "single_source_bellman_ford_path_length",
-    "maximum_flow_value",
-    "minimum_cut_value",
+#: Functions that take ``weight`` as a function (evaluated once per arc).
+CALLABLE_WEIGHTS = set(paths.__all__) | {
+    "single_source_dijkstra_path_length", "all_pairs_dijkstra_path_length", "single_source_bellman_ford_path_length",
+    "shortest_path_length", "average_shortest_path_length",
 }
+_FLOWS = {"maximum_flow_value", "minimum_cut_value", "maximum_flow", "minimum_cut"}
+_DENSE = {"transitive_closure", "transitive_closure_dag", "transitive_reduction"}
 #: Cutoffs compared exactly as NetworkX compares them (Python numbers).
 _CUTOFF_TYPES = (int, bool, float)
 
@@ -128,31 +126,36 @@ class BackendInterface:
 
     @staticmethod
     def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
-        """``True`` when this backend implements ``name`` for these arguments, else the reason."""
+        """``True`` when this backend implements ``name`` for these arguments, else the reason (NetworkX logs it)."""
         if name not in FUNCTIONS:
             return f"{name} is not implemented by semiring_paths"
         bound = _arguments(name, args, kwargs)
         if bound is None:
             return "arguments do not match the NetworkX signature"
+        G = bound.get("G", bound.get("flowG"))
         for key in _WEIGHT & bound.keys():
             if callable(bound[key]):
-                return f"{key} given as a function"
-            if bound[key] is None and name in _READS_NONE_KEY and _has_none_key(bound.get("G", bound.get("flowG"))):
+                if name not in CALLABLE_WEIGHTS:
+                    return f"{key} given as a function"
+            elif bound[key] is None and _SIGNATURES[name].parameters[key].default is not None and _has_none_key(G):
                 return f"{key}=None and an edge attribute named None, which NetworkX reads as the {key}"
         cutoff = bound.get("cutoff")
         if cutoff is not None and type(cutoff) not in _CUTOFF_TYPES:
             return f"a cutoff of type {type(cutoff).__name__} (NetworkX compares it as it is)"
-        if name == "bfs_edges":
-            if bound.get("sort_neighbors") is not None:
-                return "sort_neighbors is an arbitrary callable"
-            G = bound.get("G")
-            if bound.get("reverse") and G is not None and G.is_directed():
-                return "reverse=True on a directed graph needs NetworkX's predecessor order"
-        if name in ("maximum_flow_value", "minimum_cut_value"):
-            if bound.get("flow_func") is not None:
-                return "a flow_func is NetworkX's to run"
-            if bound.get("kwargs"):
-                return "flow_func parameters are NetworkX's to pass"
+        if bound.get("sort_neighbors") is not None:
+            return "sort_neighbors is an arbitrary callable"
+        if bound.get("heuristic") not in (None, False, True) and name.startswith("astar"):
+            return "a heuristic is NetworkX's to call"
+        if bound.get("topo_order") is not None:
+            return "a given topological order is NetworkX's to follow"
+        if name in _FLOWS:
+            if not flow.known_flow_func(bound.get("flow_func")):
+                return "a flow_func other than NetworkX's maximum-flow algorithms (its answer is its own)"
+            extra = set(bound.get("kwargs") or ()) - flow.SAFE_FLOW_KWARGS
+            if extra:
+                return f"flow_func parameters {sorted(extra)} change what the algorithm returns"
+        if name in _DENSE and G is not None and hasattr(G, "__len__") and len(G) > dag.DENSE_LIMIT:
+            return f"dense reachability of more than {dag.DENSE_LIMIT} nodes"
         return True
 
     @staticmethod

@@ -56,7 +56,7 @@ from apsp.errors import NegativeCycleError
 
 from ..sssp import multi_source_sssp, sssp
 from ..traversal import bfs
-from .attributes import MISSING, NUMERIC_TYPES, exact_float_sums, numbers
+from .attributes import MISSING, NUMERIC_TYPES, as_value_array, exact_float_sums, numbers
 from .graph import BackendGraph
 
 __all__ = [
@@ -98,16 +98,20 @@ def _plan(G: BackendGraph, weight: Any, method: str) -> _Plan:
     """
     if weight is None:
         return _HOPS
-    arr = G.weights(weight)
+    arr, hidden = weight_values(G, weight)
     if arr.size == 0:
         return _HOPS
-    a = numbers(arr)
+    a = numbers(arr, select=None if hidden is None else ~hidden)
+    if hidden is not None:
+        if method != "dijkstra":
+            raise NotImplementedError("a weight function returning None outside Dijkstra: NetworkX adds None")
+        a = a._replace(posinf=a.posinf & ~hidden, neginf=a.neginf & ~hidden, nan=a.nan & ~hidden)
     if method == "dijkstra":
         if a.nan.any():
             raise NotImplementedError("NaN edge weights: NetworkX's Dijkstra puts them on its heap, where they do not compare")
         if a.neginf.any() or (a.values < 0).any():
             raise NotImplementedError("negative weights with Dijkstra: NetworkX's result depends on its visiting order")
-        drop = a.posinf  # reached through them at length inf: see through_inf
+        drop = a.posinf if hidden is None else a.posinf | hidden  # inf: reached through them at length inf
     else:
         if a.neginf.any():
             raise NotImplementedError("-inf edge weights with Bellman-Ford: NetworkX then adds inf and -inf")
@@ -127,7 +131,34 @@ def _plan(G: BackendGraph, weight: Any, method: str) -> _Plan:
             )
         if method == "dijkstra":  # a sum that overflows to inf is a length NetworkX reports
             through_inf = bool(a.posinf.any()) or bool(w.size and float(w.max()) * span >= _FLOAT_MAX)
+    if through_inf and hidden is not None:
+        raise NotImplementedError("inf weights with a weight function that hides arcs")
     return _Plan(a.kind, ("lengths", weight, method), w, keep, through_inf)
+
+
+def weight_values(G: BackendGraph, weight: Any) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per arc the value NetworkX's weight reads, and for a function the mask of arcs it hides (returned None).
+
+    A function is called once per arc as NetworkX calls it: ``weight(u, v, d)``
+    with ``d`` the edge's data dict (a multigraph's ``key -> data`` dict), ``u``
+    the tail.  Raises ``NotImplementedError`` when the edge data was not kept or
+    the function raises (NetworkX then calls it itself, on the arcs it visits).
+    """
+    if not callable(weight):
+        return G.weights(weight), None
+    if G.edge_data is None:
+        raise NotImplementedError("a weight function needs the edge data")
+    nodes = G.nodes
+    try:
+        vals = [weight(nodes[i], nodes[j], d) for i, j, d in zip(G.src.tolist(), G.dst.tolist(), G.edge_data)]
+    except Exception as exc:  # noqa: BLE001 - NetworkX calls it on the arcs it visits, and raises there or not
+        raise NotImplementedError(f"the weight function raised {type(exc).__name__} on some arc") from exc
+    hidden = np.fromiter((v is None for v in vals), dtype=bool, count=len(vals))
+    if hidden.any():
+        vals = [0 if v is None else v for v in vals]
+    else:
+        hidden = None
+    return as_value_array(vals), hidden
 
 
 def _reached(d: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ from ..spanning_tree import minimum_spanning_tree as _msf
 from .attributes import NUMERIC_TYPES, as_value_array
 from .graph import BackendGraph
 
-__all__ = ["minimum_spanning_tree"]
+__all__ = ["minimum_spanning_tree", "maximum_spanning_tree", "minimum_spanning_edges", "maximum_spanning_edges"]
 
 ALGORITHMS = ("boruvka", "borůvka", "kruskal", "prim")
 _INF = float("inf")
@@ -87,6 +87,96 @@ def minimum_spanning_tree(
         raise nx.NetworkXNotImplemented("not implemented for multigraph type")
     if G.edge_data is None:
         raise NotImplementedError("minimum_spanning_tree needs the edge data (preserve_edge_attrs)")
+    return _build(G, _forest(G, weight, algorithm, ignore_nan, True))
+
+
+def maximum_spanning_tree(
+    G: BackendGraph, weight: Any = "weight", algorithm: str = "kruskal", ignore_nan: bool = False
+):
+    """A maximum spanning forest as a NetworkX graph (NetworkX's ``maximum_spanning_tree``).
+
+    Kruskal's order for a maximum: the edges sorted by decreasing weight,
+    equal weights in ``G.edges()`` order (Python's ``sorted(reverse=True)``
+    is stable); see :func:`minimum_spanning_tree` for the rest.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 1}), (0, 2, {"weight": 2})])
+    >>> sorted(nx.maximum_spanning_tree(G, backend="semiring_paths").edges(data=True))
+    [(0, 1, {'weight': 3}), (0, 2, {'weight': 2})]
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if G.is_multigraph() and algorithm in ("boruvka", "borůvka"):
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    if G.edge_data is None:
+        raise NotImplementedError("maximum_spanning_tree needs the edge data (preserve_edge_attrs)")
+    return _build(G, _forest(G, weight, algorithm, ignore_nan, False))
+
+
+def _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, minimum):
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    if algorithm != "kruskal":
+        raise NotImplementedError(f"{algorithm}'s order of edges is NetworkX's own")
+    if G.multigraph and G.edge_data is None:
+        raise NotImplementedError("a multigraph's edge keys were not converted")
+    try:
+        picked = _forest(G, weight, algorithm, ignore_nan, minimum)
+    except ValueError as exc:  # NaN: NetworkX's generator raises it when iterated
+        return _raise_later(exc)
+    nodes = G.nodes
+    out = []
+    for i, j, k, d in picked:
+        e = (nodes[i], nodes[j])
+        if G.multigraph and keys:
+            e = (*e, k)
+        if data:
+            e = (*e, d)
+        out.append(e)
+    return iter(out)
+
+
+def _raise_later(exc: Exception):
+    raise exc
+    yield  # pragma: no cover - makes this a generator
+
+
+def minimum_spanning_edges(G: BackendGraph, algorithm: str = "kruskal", weight: Any = "weight", keys: bool = True,
+                           data: bool = True, ignore_nan: bool = False):
+    """Generator of the edges of Kruskal's minimum spanning forest, in Kruskal's order (``minimum_spanning_edges``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 1}), (0, 2, {"weight": 2})])
+    >>> list(nx.minimum_spanning_edges(G, data=False, backend="semiring_paths"))
+    [(1, 2), (0, 2)]
+    """
+    return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, True)
+
+
+def maximum_spanning_edges(G: BackendGraph, algorithm: str = "kruskal", weight: Any = "weight", keys: bool = True,
+                           data: bool = True, ignore_nan: bool = False):
+    """Generator of the edges of Kruskal's maximum spanning forest, in Kruskal's order (``maximum_spanning_edges``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 1}), (0, 2, {"weight": 2})])
+    >>> list(nx.maximum_spanning_edges(G, data=False, backend="semiring_paths"))
+    [(0, 1), (0, 2)]
+    """
+    return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, False)
+
+
+def _forest(G: BackendGraph, weight: Any, algorithm: str, ignore_nan: bool, minimum: bool) -> list[tuple]:
+    """The forest's edges ``(i, j, key, data)`` in Kruskal's order (``data`` None where not kept)."""
     if G.multigraph:
         edges = _candidate_edges(G)
         ends_i = np.array([e[0] for e in edges], dtype=np.int32)
@@ -110,15 +200,15 @@ def minimum_spanning_tree(
             raise NotImplementedError("a NaN self loop with Prim: NetworkX raises or not by the order of a set")
         skip |= nan
     if algorithm in ("boruvka", "borůvka"):
-        skip |= posinf
+        skip |= (posinf if minimum else w == -_INF if w.dtype.kind == "f" else np.zeros(w.size, bool))
     kept = np.flatnonzero(~skip)
-    positions = kept[_kruskal_positions(ends_i[kept], ends_j[kept], _ranks(w[kept]), len(G.nodes))]
+    positions = kept[_kruskal_positions(ends_i[kept], ends_j[kept], _ranks(w[kept], minimum), len(G.nodes))]
     if edges is not None:
-        return _build(G, [edges[i] for i in positions.tolist()])
+        return [edges[i] for i in positions.tolist()]
     picked = arcs[positions]
     data = G.edge_data
-    return _build(G, list(zip(G.src[picked].tolist(), G.dst[picked].tolist(), repeat(None),
-                              map(data.__getitem__, picked.tolist()))))
+    return list(zip(G.src[picked].tolist(), G.dst[picked].tolist(), repeat(None),
+                    map(data.__getitem__, picked.tolist()) if data is not None else repeat(None)))
 
 
 def _shown(G: BackendGraph, edges: list | None, arcs: np.ndarray | None, k: int) -> tuple:
@@ -155,16 +245,28 @@ def _orderable(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return vals, nan, posinf
 
 
-def _ranks(w: np.ndarray) -> np.ndarray:
-    """Each weight's position in a stable sort (Python's order: NetworkX's ``sorted``), as int64."""
+def _ranks(w: np.ndarray, minimum: bool = True) -> np.ndarray:
+    """Each weight's position in a stable sort (Python's order: NetworkX's ``sorted``), as int64.
+
+    ``minimum=False``: decreasing, equal weights kept in their order (``sorted(reverse=True)``).
+    """
     if w.dtype == object:
         objs = w.tolist()
-        order = np.array(sorted(range(len(objs)), key=objs.__getitem__), dtype=np.int64)
-    else:
+        order = np.array(sorted(range(len(objs)), key=objs.__getitem__, reverse=not minimum), dtype=np.int64)
+    elif minimum:
         order = np.argsort(w, kind="stable")
+    else:
+        order = np.lexsort((np.arange(w.size), -_key(w)))
     rank = np.empty(w.size, np.int64)
     rank[order] = np.arange(w.size)
     return rank
+
+
+def _key(w: np.ndarray) -> np.ndarray:
+    """Numbers whose increasing order is ``w``'s (negated safely: int64's minimum, -0.0)."""
+    if w.dtype.kind == "f":
+        return w + 0.0
+    return w.astype(np.float64) if (w == np.iinfo(np.int64).min).any() else w
 
 
 def _kruskal_positions(ends_i: np.ndarray, ends_j: np.ndarray, rank: np.ndarray, n: int) -> np.ndarray:
