@@ -27,6 +27,20 @@ cannot overflow it) and clamps the result back: an exact distance at or beyond
 answer, or the infinity at the edge, whatever the order of its sums.  (int64
 input has no wider type: there, sums of one sign are still exact, and see the
 policy in :mod:`semiring.dtypes`.)
+
+A third rule brings weights of both signs onto the fast route: Johnson
+potentials (:mod:`apsp.potentials`) turn every arc non-negative,
+``w'(u, v) = w(u, v) + h(u) - h(v) >= 0``, exactly in int64; when every
+reweighted arc fits int32 the reweighted matrix is closed there on the
+stand-in route and mapped back, ``d(u, v) = d'(u, v) - h(u) + h(v)``, with the
+sentinels of the result's dtype where a distance leaves its range.  A negative
+cycle, or negative paths of so many arcs that finding ``h`` would cost more
+than the saving, leave the matrix to the general route, which reports the
+cycle as before.
+
+:func:`exact_closure` is the one place that picks among these routes
+(:func:`integer_route`) and runs the one it picked, falling back to the general
+route when a check after the closure fails; every route gives the same bits.
 """
 
 from __future__ import annotations

@@ -117,16 +117,22 @@ def _engine():
 def shortest_paths(request, monkeypatch):
     """apsp.shortest_paths as it is, and with its distances routed through exact_closure (the proposed change of
     ``_distances``: one call, ``exact_closure(S, D, W, lambda X: _closure(S, X, None, W, ...))``)."""
+    routes: list[str] = []  # the routes exact_closure took
+
+    def run(*args, **kwargs):
+        return apsp.shortest_paths(*args, **kwargs)
+
+    run.routes = routes if request.param == "exact_closure" else None
     if request.param == "exact_closure":
         mod = _engine()
         closure = mod._closure
 
         def _distances(S, D, *args):
             tail = args[1:] if len(args) == 8 else args  # (P, W, ...) or (W, ...)
-            ei.exact_closure(S, D, tail[0], lambda X: closure(S, X, None, *tail))
+            routes.append(ei.exact_closure(S, D, tail[0], lambda X: closure(S, X, None, *tail)))
 
         monkeypatch.setattr(mod, "_distances", _distances)
-    return apsp.shortest_paths
+    return run
 
 
 # -- graphs built to defeat the route ---------------------------------------------------------------------------
@@ -442,17 +448,18 @@ def test_weights_above_the_stand_in_never_wrap():
 # -- through apsp.shortest_paths ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("method", METHODS)
 def test_shortest_paths_on_signed_large_weights(shortest_paths, method):
-    W = large_signed(ei.POTENTIALS_MIN_N + 44, 5, 10**6, 0.05, 10**4)
-    assert ei.sums_may_leave_int32(W, sr.min_plus)
+    W = large_signed(ei.POTENTIALS_MIN_N + 44, 5, 10**7, 0.05, 10**6)
+    assert ei.sums_may_leave_int32(W, sr.min_plus)  # the api widens it to int64 first
     D = shortest_paths(W, method)
     assert D.dtype == np.int32
     np.testing.assert_array_equal(D, int64_floyd_warshall(W))
+    assert shortest_paths.routes in (None, ["potentials"])
 
 
 def test_shortest_paths_at_the_edges(shortest_paths):
     total = int(I32.max) - 1
     a = total // 3 + 10
-    W = graph(ei.POTENTIALS_MIN_N, {(0, 1): a, (1, 2): -10, (2, 3): a, (3, 4): total - 2 * a, (5, 0): 4,
+    W = graph(ei.POTENTIALS_MIN_N, {(0, 1): a, (1, 2): -10, (2, 3): a, (3, 4): total - 2 * a + 10, (5, 0): 4,
                                     (6, 7): int(I32.max) - 2, (7, 8): 5})
     D = shortest_paths(W)
     assert D[0, 4] == I32.max - 1 and D[6, 8] == I32.max and D[5, 4] == I32.max
@@ -463,6 +470,7 @@ def test_shortest_paths_with_predecessors(shortest_paths):
     W = large_signed(ei.POTENTIALS_MIN_N + 10, 7, 2**29, 0.3, 2**20)
     D, P = shortest_paths(W, predecessors=True)
     np.testing.assert_array_equal(D, int64_floyd_warshall(W))
+    assert shortest_paths.routes in (None, ["potentials"])  # distances first, then the last hops
     rng = np.random.default_rng(0)
     for i, j in rng.integers(0, W.shape[0], (200, 2)):
         if i == j or D[i, j] == I32.max:
