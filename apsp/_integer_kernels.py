@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["masked_extremes_rows", "relax_columns", "reweight_rows", "unreweight_rows"]
+__all__ = ["masked_extremes_rows", "relax_columns", "reweight_rows", "unreweight_rows", "widen_rows", "narrow_rows"]
 
 
 @njit(cache=True, nogil=True)
@@ -79,3 +79,25 @@ def unreweight_rows(X, h, limit, D, lo, hi, r0, r1):  # pragma: no cover - jitte
             elif d <= lo:
                 d = lo
             D[u, v] = d
+
+
+@njit(cache=True, nogil=True)
+def widen_rows(W, out, r0, r1):  # pragma: no cover - jitted
+    """int32 ``W`` into int64 ``out``, the int32 sentinels mapped to int64's; rows ``r0:r1``."""
+    for u in range(r0, r1):
+        for v in range(W.shape[1]):
+            w = W[u, v]
+            x = np.int64(w)
+            if w == 2147483647:
+                x = np.int64(9223372036854775807)
+            elif w == -2147483648:
+                x = np.int64(-9223372036854775807) - 1
+            out[u, v] = x
+
+
+@njit(cache=True, nogil=True)
+def narrow_rows(D, out, r0, r1):  # pragma: no cover - jitted
+    """int64 ``D`` into int32 ``out``, values beyond the int32 range clamped to its sentinels; rows ``r0:r1``."""
+    for u in range(r0, r1):
+        for v in range(D.shape[1]):
+            out[u, v] = np.int32(min(max(D[u, v], -2147483648), 2147483647))

@@ -107,6 +107,12 @@ def widen(W):
     array([[ 9223372036854775807, -9223372036854775808,                    5]])
     """
     xp = array_module(W)
+    if xp is np and W.ndim == 2:  # one Numba pass over row blocks
+        from ._integer_kernels import widen_rows
+
+        out, src = np.empty(W.shape, dtype=np.int64), np.asarray(W)  # (a memmap as a plain view)
+        run_rows(lambda r0, r1: widen_rows(src, out, r0, r1), W.shape[0], W.size)
+        return out
     W64 = W.astype(xp.int64)
     W64[W == _I32.max] = _I64.max
     W64[W == _I32.min] = _I64.min
@@ -120,6 +126,12 @@ def narrow(D):
     array([[ 2147483647, -2147483648,           7,  2147483647]], dtype=int32)
     """
     xp = array_module(D)
+    if xp is np and D.ndim == 2:  # one Numba pass over row blocks
+        from ._integer_kernels import narrow_rows
+
+        out, src = np.empty(D.shape, dtype=np.int32), np.asarray(D)
+        run_rows(lambda r0, r1: narrow_rows(src, out, r0, r1), D.shape[0], D.size)
+        return out
     return xp.clip(D, _I32.min, _I32.max).astype(xp.int32)
 
 
