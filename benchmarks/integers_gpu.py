@@ -9,7 +9,11 @@
    packed 16-bit lanes (0..999) against the fp32 ceiling.
 3. APSP n = 8192 (complete graph, weights 1..100; 1% of the arcs, missing ones +inf; 20% of
    the arcs with weights 1..10^6, where only the check after the closure shows the stand-in
-   exact): int32 against float32 (``int32 / float32`` time), results compared.
+   exact; 20% of the arcs with weights -10..10^6, made non-negative by Johnson potentials,
+   :mod:`apsp.potentials`): int32 against float32 (``int32 / float32`` time), results compared.
+   The signed family runs with ``apsp.shortest_paths``'s distances routed through
+   :func:`apsp.exact_integers.exact_closure` where the api does not call it yet (then also
+   timed as the api is: int64, saturating sums).
 4. APSP n = 8192 with predecessors against distances only: float32, float64, int32
    (routes read off the distances on the device), sampled routes checked.
 5. Hop counts: unweighted APSP (random digraph, average out-degree 8) n = 16384 on packed
@@ -37,6 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the package apsp, not benchmarks/apsp.py
 from _common import QUICK_RESULTS, gpu_time, machine  # noqa: E402
+from integers_cpu import api_uses_exact_closure, through_exact_closure  # noqa: E402
 
 import apsp  # noqa: E402
 import semiring as sr  # noqa: E402
@@ -133,7 +138,42 @@ def apsp_int_rows(n: int, repeats: int) -> list:
         rows.append({"part": "apsp-int32", "case": label, "n": n, "float32_s": tf, "int32_s": ti,
                      "ratio": ti / tf, "equal": same})
         log(f"  APSP {label}: float32 {tf * 1e3:.1f} ms, int32 {ti * 1e3:.1f} ms = {ti / tf:.2f}x, equal={same}")
+    rows.append(signed_row(n, repeats))
     return rows
+
+
+def signed_row(n: int, repeats: int) -> dict:
+    """20% of the arcs, weights -10..10^6 (a few negative arcs, no negative cycle): Johnson potentials."""
+    from apsp.exact_integers import integer_route, sums_may_leave_int32, widen
+
+    rng = np.random.default_rng(4)
+    w = rng.integers(-10, 10**6 + 1, (n, n)).astype(np.float32)
+    W = np.where(rng.random((n, n)) < 0.2, w, np.inf).astype(np.float32)
+    Wi_h = as_int32(W)
+    Wf, Wi = cp.asarray(W), cp.asarray(Wi_h)
+    patched = not api_uses_exact_closure()
+    label = "20% of the arcs, weights -10..10^6 (Johnson potentials)" + (
+        ", distances through exact_closure" if patched else "")
+    as_is = None
+    if patched:
+        as_is = gpu_time(lambda: apsp.shortest_paths(Wi), repeats)
+    with through_exact_closure():
+        tf = gpu_time(lambda: apsp.shortest_paths(Wf), repeats)
+        ti = gpu_time(lambda: apsp.shortest_paths(Wi), repeats)
+        Df, Di = cp.asnumpy(apsp.shortest_paths(Wf)), cp.asnumpy(apsp.shortest_paths(Wi))
+        X = widen(Wi) if sums_may_leave_int32(Wi, sr.min_plus) else Wi
+        route = integer_route(X, sr.min_plus, X).name
+    finite = np.isfinite(Df)
+    same = bool(np.array_equal(as_int32(Df), Di)) and float(np.abs(Df[finite]).max()) < 2**24
+    row = {"part": "apsp-int32", "case": label, "n": n, "float32_s": tf, "int32_s": ti, "ratio": ti / tf,
+           "equal": same, "route": route, "negative_arcs": int((Wi_h < 0).sum())}
+    msg = f"  APSP {label}: float32 {tf * 1e3:.1f} ms, int32 {ti * 1e3:.1f} ms = {ti / tf:.2f}x, route {route}, " \
+          f"equal={same}"
+    if as_is is not None:
+        row["int32_s_api_as_is"] = as_is
+        msg += f"; the api as it is: int32 {as_is * 1e3:.1f} ms = {as_is / tf:.2f}x"
+    log(msg)
+    return row
 
 
 def check_sampled_routes(W: np.ndarray, D: np.ndarray, P: np.ndarray, rows: int = 64) -> bool:
