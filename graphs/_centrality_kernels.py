@@ -37,16 +37,61 @@ arrays and its own row of the result, summed by the caller.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 __all__ = ["brandes_hops", "brandes_weighted", "hop_distance_stats", "DIAL_MAX", "WORD"]
 
 WORD = 64  # sources per word of a bit-packed batch
+AHEAD = 4  # queued steps whose rows are prefetched ahead of use
+DENSE = 65  # an (arc, batch) step of this many sources or more adds all 64 lanes (vector instructions)
 DIAL_MAX = 1 << 16  # largest integer weight for Dial's buckets (the ring has DIAL_MAX + 1 of them)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """LLVM's ``ctpop`` of an unsigned integer (one instruction with POPCNT)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    """Ask the cache for ``arr[idx]`` ahead of its use (LLVM's ``prefetch``: read, keep, data)."""
+    if not isinstance(arr, types.Array) or not isinstance(idx, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary_t = signature.args[0]
+        ary = context.make_array(ary_t)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, ary_t, ary, [args[1]], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(arr, idx), codegen
+
+
+@njit(cache=True, inline="always")
+def _prefetch_row(a, base, bits):
+    """Prefetch the cache lines of ``a[base:base + 64]`` (float64) that hold a set bit of ``bits``."""
+    for q in range(8):
+        if (bits >> np.uint64(8 * q)) & np.uint64(0xFF):
+            prefetch(a, base + 8 * q)
 
 
 @njit(cache=True, inline="always")
@@ -68,15 +113,17 @@ def _grow(vert, mask, need):
 
 
 @njit(cache=True)
-def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, lstart, count_paths):
+def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, lstart, count_paths, dense, qv, qb):
     """Bit-parallel BFS from ``src[b0:b1]`` (bit ``j`` = ``src[b0 + j]``); the levels as entry lists.
 
     Fills ``vert``/``mask`` (grown if needed: returned) with the entries of
     level 0, 1, ..., ``lstart[L]`` the first entry of level ``L``; with
-    ``count_paths``, ``sigma[v * 64 + j]`` the number of shortest paths from
-    source ``j`` to ``v``.  ``seen`` and ``nxt`` are zero on entry; ``seen``
+    ``count_paths``, ``sigma[v * 64 + j]`` (zero on entry) the number of
+    shortest paths from source ``j`` to ``v``, a step of ``dense`` or more
+    sources adding over all 64 lanes.  ``seen`` and ``nxt`` are zero on entry; ``seen``
     holds the reached bits on exit (the caller clears it through the lists).
-    Returns ``(vert, mask, levels)``.
+    ``qv``/``qb``: scratch for one vertex's steps (grown if needed).
+    Returns ``(vert, mask, levels, qv, qb)``.
     """
     c = 0
     for j in range(b1 - b0):
@@ -102,6 +149,7 @@ def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, l
             u = vert[i]
             fu = mask[i]
             u64 = u * 64
+            nq = 0
             for p in range(indptr[u], indptr[u + 1]):
                 v = indices[p]
                 nb = fu & ~seen[v]
@@ -115,16 +163,26 @@ def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, l
                     c += 1
                 nxt[v] = old | nb
                 if count_paths:
-                    v64 = v * 64
-                    fresh = nb & ~old
-                    while fresh != ZERO:
-                        s = trailing_zeros(fresh)
-                        fresh &= fresh - ONE
-                        sigma[v64 + s] = sigma[u64 + s]
-                    more = nb & old
-                    while more != ZERO:
-                        s = trailing_zeros(more)
-                        more &= more - ONE
+                    if nq >= qv.shape[0]:
+                        qv, qb = _grow(qv, qb, nq + 1)
+                    qv[nq] = v
+                    qb[nq] = nb
+                    nq += 1
+            # path counts along the queued (arc, sources) steps, the rows asked for a few steps ahead
+            for j in range(min(nq, AHEAD)):
+                _prefetch_row(sigma, qv[j] * 64, qb[j])
+            for j in range(nq):
+                if j + AHEAD < nq:
+                    _prefetch_row(sigma, qv[j + AHEAD] * 64, qb[j + AHEAD])
+                v64 = qv[j] * 64
+                nb = qb[j]
+                if popcount(nb) >= dense:
+                    for s in range(64):
+                        sigma[v64 + s] += sigma[u64 + s] * np.float64((nb >> np.uint64(s)) & ONE)
+                else:
+                    while nb != ZERO:
+                        s = trailing_zeros(nb)
+                        nb &= nb - ONE
                         sigma[v64 + s] += sigma[u64 + s]
         for i in range(b, c):
             v = vert[i]
@@ -136,11 +194,11 @@ def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, l
         lstart[level] = c
         a = b
         b = c
-    return vert, mask, level - 1
+    return vert, mask, level - 1, qv, qb
 
 
 @njit(cache=True, parallel=True)
-def brandes_hops(indptr, indices, src, width, endpoints, edges, bc, eb):
+def brandes_hops(indptr, indices, src, width, endpoints, edges, dense, bc, eb):
     """Brandes' dependencies of the hop-count shortest paths from every source of ``src``.
 
     Parameters
@@ -152,10 +210,22 @@ def brandes_hops(indptr, indices, src, width, endpoints, edges, bc, eb):
         Count the endpoints of each path too (``delta + 1``, and ``reached - 1`` at the source).
     edges : bool
         Also accumulate the arc dependencies into ``eb``.
+    dense : int
+        An (arc, batch) step with at least this many sources goes over all 64
+        lanes at once (vector instructions), a sparser one over its set bits.
     bc : float64 array (T, n)
         Zeroed; slot ``t`` adds its batches' vertex dependencies into row ``t``.
     eb : float64 array (T, nnz) (or (T, 0) without ``edges``)
         Zeroed; the arc dependencies ``sigma[u] / sigma[v] (1 + delta[v])`` per slot.
+
+    Notes
+    -----
+    One ``n x 64`` float64 array per slot holds the path counts ``sigma[v, s]``
+    and, once level ``L`` is done, the coefficients ``(1 + delta[v, s]) /
+    sigma[v, s]`` of its entries in their place; the level being pulled into
+    keeps its sums of coefficients in a small buffer of its own entries, so
+    the arrays read at random are half the size of separate ``sigma`` and
+    ``delta`` (the difference between fitting the last-level cache or not).
     """
     n = indptr.shape[0] - 1
     k = src.shape[0]
@@ -164,68 +234,89 @@ def brandes_hops(indptr, indices, src, width, endpoints, edges, bc, eb):
     for t in prange(T):
         seen = np.zeros(n, dtype=np.uint64)
         nxt = np.zeros(n, dtype=np.uint64)
-        sigma = np.empty(n * 64, dtype=np.float64)
-        delta = np.empty(n * 64, dtype=np.float64)
+        sig = np.zeros(n * 64, dtype=np.float64)
+        acc = np.empty(64 * 64, dtype=np.float64)
         vert = np.empty(max(16, 2 * n), dtype=np.int32)
         mask = np.empty(max(16, 2 * n), dtype=np.uint64)
         lstart = np.empty(n + 2, dtype=np.int64)
+        qv = np.empty(1024, dtype=np.int32)
+        qb = np.empty(1024, dtype=np.uint64)
         row = bc[t]
         erow = eb[t]
         for batch in range(t, nb, T):
             b0 = batch * width
             b1 = min(k, b0 + width)
-            vert, mask, depth = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask,
-                                               lstart, True)
-            # the deepest level has no dependants
-            for i in range(lstart[depth], lstart[depth + 1]):
-                v64 = vert[i] * 64
-                m = mask[i]
-                while m != ZERO:
-                    s = trailing_zeros(m)
-                    m &= m - ONE
-                    delta[v64 + s] = 0.0
+            vert, mask, depth, qv, qb = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sig, vert, mask,
+                                                       lstart, True, dense, qv, qb)
+            widest = 0
+            for L in range(depth + 1):
+                widest = max(widest, lstart[L + 1] - lstart[L])
+            if acc.shape[0] < 64 * widest:
+                acc = np.empty(64 * widest, dtype=np.float64)
             for L in range(depth, 0, -1):
                 # level L: its dependencies are final; add them and turn them into coefficients
+                base = lstart[L]
                 for i in range(lstart[L], lstart[L + 1]):
                     v = vert[i]
                     v64 = v * 64
+                    a = (i - base) * 64
                     m = mask[i]
                     nxt[v] = m
-                    acc = 0.0
+                    tot = 0.0
                     cnt = 0
                     while m != ZERO:
                         s = trailing_zeros(m)
                         m &= m - ONE
-                        d = delta[v64 + s]
-                        acc += d
+                        sv = sig[v64 + s]
+                        d = sv * acc[a + s] if L < depth else 0.0
+                        tot += d
                         cnt += 1
-                        delta[v64 + s] = (1.0 + d) / sigma[v64 + s]
-                    row[v] += acc + cnt if endpoints else acc
-                # level L - 1 pulls along its arcs into level L
+                        sig[v64 + s] = (1.0 + d) / sv
+                    row[v] += tot + cnt if endpoints else tot
+                # level L - 1 sums the coefficients of its successors in level L, arc by arc
+                base = lstart[L - 1]
                 for i in range(lstart[L - 1], lstart[L]):
                     u = vert[i]
                     u64 = u * 64
+                    a = (i - base) * 64
                     fu = mask[i]
-                    m = fu
-                    while m != ZERO:
-                        s = trailing_zeros(m)
-                        m &= m - ONE
-                        delta[u64 + s] = 0.0
+                    for s in range(64):
+                        acc[a + s] = 0.0
+                    nq = 0
                     for p in range(indptr[u], indptr[u + 1]):
                         v = indices[p]
                         bits = fu & nxt[v]
                         if bits == ZERO:
                             continue
-                        v64 = v * 64
-                        esum = 0.0
-                        while bits != ZERO:
-                            s = trailing_zeros(bits)
-                            bits &= bits - ONE
-                            c = sigma[u64 + s] * delta[v64 + s]
-                            delta[u64 + s] += c
-                            esum += c
+                        if nq >= qv.shape[0]:
+                            qv, qb = _grow(qv, qb, nq + 1)
+                        qv[nq] = p
+                        qb[nq] = bits
+                        nq += 1
+                    for j in range(min(nq, AHEAD)):
+                        _prefetch_row(sig, indices[qv[j]] * 64, qb[j])
+                    for j in range(nq):
+                        if j + AHEAD < nq:
+                            _prefetch_row(sig, indices[qv[j + AHEAD]] * 64, qb[j + AHEAD])
+                        p = qv[j]
+                        bits = qb[j]
+                        v64 = indices[p] * 64
                         if edges:
+                            esum = 0.0
+                            m = bits
+                            while m != ZERO:
+                                s = trailing_zeros(m)
+                                m &= m - ONE
+                                esum += sig[u64 + s] * sig[v64 + s]
                             erow[p] += esum
+                        if popcount(bits) >= dense:
+                            for s in range(64):
+                                acc[a + s] += sig[v64 + s] * np.float64((bits >> np.uint64(s)) & ONE)
+                        else:
+                            while bits != ZERO:
+                                s = trailing_zeros(bits)
+                                bits &= bits - ONE
+                                acc[a + s] += sig[v64 + s]
                 for i in range(lstart[L], lstart[L + 1]):
                     nxt[vert[i]] = ZERO
             if endpoints:
@@ -237,7 +328,11 @@ def brandes_hops(indptr, indices, src, width, endpoints, edges, bc, eb):
                         m &= m - ONE
                         row[src[b0 + s]] += 1.0
             for i in range(lstart[depth + 1]):
-                seen[vert[i]] = ZERO
+                v = vert[i]
+                seen[v] = ZERO
+                v64 = v * 64
+                for s in range(64):
+                    sig[v64 + s] = 0.0
 
 
 # -- weighted -----------------------------------------------------------------------------
@@ -364,7 +459,7 @@ def _dijkstra_dial(indptr, indices, w, s, dist, sigma, order, pos, head, nxtp, p
                 used += 1
                 pv[slot] = v
                 pd[slot] = nd
-                bb = nd % C
+                bb = np.int64(nd) % C  # (typed for float weights too, which never come here)
                 nxtp[slot] = head[bb]
                 head[bb] = slot
                 pending += 1
@@ -452,12 +547,14 @@ def hop_distance_stats(indptr, indices, src, width, slots, total, reached, harmo
         vert = np.empty(max(16, 2 * n), dtype=np.int32)
         mask = np.empty(max(16, 2 * n), dtype=np.uint64)
         lstart = np.empty(n + 2, dtype=np.int64)
+        qv = np.empty(16, dtype=np.int32)
+        qb = np.empty(16, dtype=np.uint64)
         cnt = np.zeros(64, dtype=np.int64)
         for batch in range(t, nbatch, T):
             b0 = batch * width
             b1 = min(k, b0 + width)
-            vert, mask, depth = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, dummy, vert, mask,
-                                               lstart, False)
+            vert, mask, depth, qv, qb = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, dummy, vert, mask,
+                                                       lstart, False, 64, qv, qb)
             for j in range(b1 - b0):
                 total[b0 + j] = 0
                 reached[b0 + j] = 1

@@ -205,7 +205,7 @@ def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, pr
         for r0 in range(0, k, step):
             part = src[r0:r0 + step]
             if P.weights is None:
-                K.brandes_hops(P.indptr, P.indices, part, width, endpoints, edges, bc, eb)
+                K.brandes_hops(P.indptr, P.indices, part, width, endpoints, edges, K.DENSE, bc, eb)
             else:
                 inf = np.inf if P.weights.dtype == np.float64 else np.iinfo(np.int64).max
                 K.brandes_weighted(P.indptr, P.indices, P.weights, part, endpoints, edges, P.dial, P.ring,
