@@ -39,9 +39,11 @@ from .api import (
     transitive_closure,
     widest_paths,
 )
+from .driver import solve
 from .errors import NegativeCycleError
 from .planner import Plan, PlanError, plan
 from .predecessors import path
+from .request import Request, prepare, prepared_matrix
 
 register_closure(closure)
 
@@ -51,12 +53,16 @@ __all__ = [
     "NegativeCycleError",
     "Plan",
     "PlanError",
+    "Request",
     "choose_method",
     "closure",
     "minimax_paths",
     "path",
     "plan",
+    "prepare",
+    "prepared_matrix",
     "shortest_paths",
+    "solve",
     "transitive_closure",
     "widest_paths",
 ]

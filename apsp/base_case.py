@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from semiring.kernels import cpu_kernels, cpu_scalar_ops, is_cupy_array, sentinels
+from semiring.kernels import cpu_kernels, cpu_scalar_ops, sentinels
 
 from .fw import floyd_warshall_inplace
 
@@ -51,17 +51,19 @@ def close_block(S: "Semiring", D, P=None) -> None:
     """
     if D.shape[0] == 0:
         return
-    if is_cupy_array(D):
+    if not isinstance(D, np.ndarray):
         from .cuda.fw_kernels import close_block_gpu
 
         close_block_gpu(S, D, P)
         return
-    if cpu_scalar_ops(S, D.dtype) is None:
+    key = (id(S), D.dtype)
+    found = _LEAF_KERNELS.get(key)
+    if found is None or found[0] is not S:
+        found = _LEAF_KERNELS[key] = (S, *_leaf_kernel(S, D.dtype))
+    _, mod, zero, lo, hi = found
+    if mod is None:
         floyd_warshall_inplace(S, D, P)
         return
-    mod = cpu_kernels(S, D.dtype, template="apsp._fw_template")
-    lo, hi = sentinels(D.dtype)
-    zero = S.zero_value(D.dtype)
     block = np.ascontiguousarray(D)
     if P is None:
         mod.closure(block, zero, lo, hi)
@@ -72,3 +74,16 @@ def close_block(S: "Semiring", D, P=None) -> None:
             P[...] = pblock
     if block is not D:
         D[...] = block
+
+
+#: The CPU leaf kernel of each (semiring id, dtype), with its constants; the semiring is kept with them.
+_LEAF_KERNELS: dict = {}
+
+
+def _leaf_kernel(S: "Semiring", dtype: np.dtype):
+    """``(module, zero, lo, hi)``: the Floyd-Warshall template specialised to ``S`` and ``dtype``
+    (``module`` is ``None`` for a semiring without Numba scalar ops: the vectorised reference runs)."""
+    lo, hi = sentinels(dtype)
+    if cpu_scalar_ops(S, dtype) is None:
+        return None, S.zero_value(dtype), lo, hi
+    return cpu_kernels(S, dtype, template="apsp._fw_template"), S.zero_value(dtype), lo, hi

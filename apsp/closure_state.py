@@ -75,12 +75,12 @@ class Job:
         self.D = D
         self.P = P
         self.W = W
-        self.xp = array_module(D)
+        self.xp = np if isinstance(D, np.ndarray) else array_module(D)
         self.on_gpu = self.xp is not np
         self.base_size = int(base_size)
         self.progress = progress if progress is not None else Progress(1, enabled=False)
         self.early_check = (not self.on_gpu) if early_check is None else early_check
-        self.zero = S.zero_value(D.dtype)
+        self.zero = S.in_dtype(D.dtype).zero
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
         self.pred_block = 128 if not self.on_gpu else 256
         #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall;

@@ -47,7 +47,20 @@ def elementwise_ops(S: "Semiring", xp, dtype) -> tuple[Op, Op]:
     >>> add(np.array([1.0, 4.0]), np.array([3.0, 2.0]))
     array([1., 2.])
     """
-    dtype = np.dtype(dtype)
+    key = (id(S), xp, dtype)
+    found = _MADE.get(key)
+    if found is not None and found[0] is S:
+        return found[1]
+    ops = _make_ops(S, xp, np.dtype(dtype))
+    _MADE[key] = (S, ops)
+    return ops
+
+
+#: ``elementwise_ops``'s results by (semiring id, module, dtype); the semiring is kept with them.
+_MADE: dict = {}
+
+
+def _make_ops(S: "Semiring", xp, dtype: np.dtype) -> tuple[Op, Op]:
     if S.exact_ufuncs(dtype):
         if dtype.kind == "f" and S.family is not None:
             return S.add_ufunc, _nan_is_zero(S.mul_ufunc, S.zero_value(dtype), xp)

@@ -36,7 +36,9 @@ import numpy as np
 
 from semiring.backend import is_cupy_array
 from semiring.dense import scatter_add
-from semiring.errors import DTypeError
+from semiring.errors import DTypeError, ShapeError
+
+from .planner import float32_exact
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -168,10 +170,6 @@ def _default_dtype(S: "Semiring", data_dtype) -> np.dtype:
 
 
 def _sparse_source(name: str, A: Any, S: "Semiring", dtype) -> MatrixSource:
-    from semiring.errors import ShapeError
-
-    from .planner import float32_exact
-
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ShapeError(f"{name} must be square (an adjacency matrix), got shape {tuple(A.shape)}")
     C = A.tocoo()
@@ -194,8 +192,6 @@ def _sparse_source(name: str, A: Any, S: "Semiring", dtype) -> MatrixSource:
 
 
 def _networkx_source(G: Any, S: "Semiring", dtype) -> MatrixSource:
-    from .planner import float32_exact
-
     nodes = list(G.nodes)
     index = {v: i for i, v in enumerate(nodes)}
     n = len(nodes)

@@ -30,7 +30,7 @@ from .fw import floyd_warshall_inplace
 from .rkleene import rkleene
 from .squaring import most_squarings, repeated_squaring
 
-__all__ = ["Method", "TABLE", "NAMES", "CPU_FW_BLOCK", "GPU_FW_BLOCK", "MULTI_GPU", "single_buffer_methods"]
+__all__ = ["Method", "TABLE", "NAMES", "CPU_FW_BLOCK", "GPU_FW_BLOCK", "MULTI_GPU", "single_buffer_methods", "auto_method"]
 
 #: Default block of blocked Floyd-Warshall on the CPU and on the GPU.
 CPU_FW_BLOCK = 256
@@ -115,3 +115,13 @@ NAMES: tuple[str, ...] = ("auto", *TABLE)
 def single_buffer_methods() -> tuple[str, ...]:
     """The methods that close one buffer on one device (all but the multi-device one)."""
     return tuple(name for name, m in TABLE.items() if not m.multi_device)
+
+
+def auto_method(device: str, fits: bool) -> str:
+    """The entry ``"auto"`` runs on one buffer: R-Kleene, or blocked Floyd-Warshall streamed through a GPU it
+    does not fit (the planner's route ``"streaming"``); see :func:`apsp.choose_method`.
+
+    >>> auto_method("cpu", True), auto_method("gpu", False)
+    ('rkleene', 'blocked-fw')
+    """
+    return "blocked-fw" if device == "gpu" and not fits else "rkleene"

@@ -33,12 +33,6 @@ if TYPE_CHECKING:
 __all__ = ["raise_if_diverged", "find_cycle", "raise_for_cycle"]
 
 
-def _bad_diagonal(S: "Semiring", D):
-    xp = array_module(D)
-    one = S.one_value(D.dtype)
-    return xp.diagonal(D) != one
-
-
 def raise_if_diverged(S: "Semiring", D, W, offset: int = 0, whole: bool = True) -> None:
     """Raise :class:`NegativeCycleError` if a diagonal entry of the square block ``D`` is not ``one``.
 
@@ -66,10 +60,10 @@ def raise_if_diverged(S: "Semiring", D, W, offset: int = 0, whole: bool = True) 
     ...
     apsp.errors.NegativeCycleError: negative cycle through vertex 0 (0 -> 1 -> 0, weight -1.0); the closure does not exist
     """
-    bad = _bad_diagonal(S, D)
+    xp = np if isinstance(D, np.ndarray) else array_module(D)
+    bad = xp.diagonal(D) != S.in_dtype(D.dtype).one
     if not bool(bad.any()):
         return
-    xp = array_module(D)
     first = int(xp.argmax(bad)) + offset
     candidates = None
     if whole:

@@ -59,7 +59,7 @@ def working_matrix(S: "Semiring", W, xp, predecessors: bool, copy: bool = True):
     n = D.shape[0]
     add, _ = elementwise_ops(S, xp, D.dtype)
     idx = xp.arange(n)
-    one = xp.full(n, S.one_value(D.dtype), dtype=D.dtype)
-    D[idx, idx] = add(D[idx, idx], one)
-    P = initial_predecessors(D, S.zero_value(D.dtype)) if predecessors else None
+    values = S.in_dtype(D.dtype)
+    D[idx, idx] = add(D[idx, idx], xp.full(n, values.one, dtype=D.dtype))
+    P = initial_predecessors(D, values.zero) if predecessors else None
     return D, P

@@ -75,7 +75,7 @@ def _make_weights(rng: _Rng, m: int, weights, dtype):
 
         raise DTypeError(f"dtype={dtype} is not a weight dtype ({', '.join(map(str, WEIGHT_DTYPES))})")
     try:
-        low, high = (int(v) for v in weights)
+        low, high = map(int, weights)
     except (TypeError, ValueError):
         raise GraphError(f"weights must be None or a pair (low, high) of integers, got {weights!r}") from None
     if low > high:

@@ -134,6 +134,8 @@ class Graph(GraphConversions):
             if weights is not None:
                 weights = check_weights("weights", weights, nnz)
         self.indptr = indptr.astype(np.int64, copy=False)
+        #: ``"cpu"`` or ``"gpu"``: where the arrays live.
+        self.device: str = "cpu" if xp is np else "gpu"
         self.indices = indices.astype(np.int32, copy=False)
         self.weights = weights
         self.directed = bool(directed)
@@ -267,11 +269,6 @@ class Graph(GraphConversions):
         return G
 
     # -- basic properties -------------------------------------------------------------
-    @property
-    def device(self) -> str:
-        """``"cpu"`` or ``"gpu"``: where the arrays live."""
-        return "gpu" if is_cupy_array(self.indptr) else "cpu"
-
     @property
     def xp(self):
         """``numpy`` or ``cupy``."""

@@ -64,16 +64,77 @@ def _hop_weights(G: Graph) -> Graph:
                  coords=G.coords, check=False)
 
 
-def _check_weights(G: Graph, method: str) -> None:
+class WeightFacts:
+    """What the searches need to know of a graph's weights, read in one pass and kept on the graph.
+
+    Attributes
+    ----------
+    lo, hi : scalar
+        The weights' ``-inf`` and ``+inf`` (the sentinels for integers).
+    neginf_at : int
+        The first arc of weight ``-inf`` (``-1``: none).
+    negative_at : int
+        The first arc of negative weight (``-1``: none).
+    least, mean : float
+        The least and the mean positive weight (``0.0`` without one).
+    avg_degree : float
+        Arcs per non-isolated vertex.
+    wmax : float
+        The largest weight.
+    """
+
+    __slots__ = ("lo", "hi", "neginf_at", "negative_at", "least", "mean", "avg_degree", "wmax")
+
+
+def weight_facts(G: Graph) -> WeightFacts:
+    """The :class:`WeightFacts` of a weighted graph, computed once per graph.
+
+    >>> from graphs import Graph
+    >>> f = weight_facts(Graph.from_edges([0, 1], [1, 2], [2.0, -6.0]))
+    >>> f.negative_at, f.least, f.wmax
+    (1, 2.0, 2.0)
+    """
+    f = G._cache.get("weight_facts")
+    if f is not None:
+        return f
+    f = WeightFacts()
     w = G.weights
+    xp = np if isinstance(w, np.ndarray) else G.xp
+    dt = w.dtype
+    if dt.kind == "f":
+        f.lo, f.hi = dt.type(-np.inf), dt.type(np.inf)
+    else:
+        info = np.iinfo(dt)
+        f.lo, f.hi = dt.type(info.min), dt.type(info.max)
+    f.neginf_at = f.negative_at = -1
+    f.least = f.mean = f.avg_degree = f.wmax = 0.0
     if G.nnz:
-        bad = w == neginf(w.dtype)
-        if bool(bad.any()):
-            k = int(G.xp.argmax(bad))
-            what = "-inf" if w.dtype.kind == "f" else f"{w[k].item()}, the {w.dtype} sentinel of -inf"
-            raise InvalidEntryError(f"weights[{k}] is {what}; min_plus cannot combine it")
-    if method in ("delta-stepping", "dijkstra", "label-correcting") and G.has_negative_weights:
-        k = int(G.xp.argmax(w < 0))
+        neg = w < 0
+        if bool(neg.any()):
+            f.negative_at = int(xp.argmax(neg))
+            bad = w == f.lo
+            if bool(bad.any()):
+                f.neginf_at = int(xp.argmax(bad))
+        pos = w[w > 0]
+        if pos.size:
+            f.least, f.mean = float(pos.min()), float(pos.mean())
+        f.avg_degree = float(G.nnz / max(1, int((xp.diff(G.indptr) > 0).sum())))
+        f.wmax = float(w.max())
+    G._cache["weight_facts"] = f
+    G._cache["negative"] = f.negative_at >= 0
+    return f
+
+
+def _check_weights(G: Graph, method: str) -> None:
+    """An :class:`InvalidEntryError` for a ``-inf`` weight, or a negative one where ``method`` needs none."""
+    f = weight_facts(G)
+    w = G.weights
+    if f.neginf_at >= 0:
+        k = f.neginf_at
+        what = "-inf" if w.dtype.kind == "f" else f"{w[k].item()}, the {w.dtype} sentinel of -inf"
+        raise InvalidEntryError(f"weights[{k}] is {what}; min_plus cannot combine it")
+    if method in ("delta-stepping", "dijkstra", "label-correcting") and f.negative_at >= 0:
+        k = f.negative_at
         src, dst, _ = G.edges()
         raise InvalidEntryError(
             f"method={method!r} needs non-negative weights; arc {int(src[k])} -> {int(dst[k])} "
@@ -82,14 +143,30 @@ def _check_weights(G: Graph, method: str) -> None:
 
 
 def _auto_method(G: Graph) -> str:
-    if G.has_negative_weights:
-        return "bellman-ford"
-    if G.device == "gpu":
-        return "delta-stepping"
-    if "avg_degree" not in G._cache:
-        deg = np.diff(G.indptr)
-        G._cache["avg_degree"] = G.nnz / max(1, int(np.count_nonzero(deg)))
-    return "label-correcting" if G._cache["avg_degree"] >= LOW_DIAMETER_DEGREE else "delta-stepping"
+    """What ``method="auto"`` runs on a weighted graph (see :func:`sssp`)."""
+    return _route(G, "auto", None)
+
+
+def _route(G: Graph, method: str, delta: float | None) -> str:
+    """The method :func:`sssp` runs: ``method`` checked against :data:`SSSP_METHODS`, ``delta`` and the
+    weights (``"auto"`` resolved); the one place where the search is chosen."""
+    if method not in SSSP_METHODS:
+        raise GraphError(f"method must be one of {', '.join(SSSP_METHODS)}, got {method!r}")
+    if delta is not None and not delta > 0:
+        raise GraphError(f"delta must be positive, got {delta!r}")
+    if G.weights is None:
+        return "bfs"
+    f = weight_facts(G)
+    if method == "auto":
+        if f.negative_at >= 0:
+            method = "bellman-ford"
+        elif G.device == "gpu" or f.avg_degree < LOW_DIAMETER_DEGREE:
+            method = "delta-stepping"
+        else:
+            method = "label-correcting"
+    if f.neginf_at >= 0 or (f.negative_at >= 0 and method in ("delta-stepping", "dijkstra", "label-correcting")):
+        _check_weights(G, method)
+    return method
 
 
 def light_heavy_rows(G: Graph, delta: float):
@@ -98,26 +175,32 @@ def light_heavy_rows(G: Graph, delta: float):
     Built in one O(m) pass and kept on the graph for the last ``delta`` used, so
     repeated delta-stepping runs (many sources) scan only the arcs they relax.
     """
-    key = ("light_heavy", float(delta))
-    if key not in G._cache:
-        for old in [k for k in G._cache if isinstance(k, tuple) and k[0] == "light_heavy"]:
-            del G._cache[old]
-        G._cache[key] = K.split_light_heavy(G.indptr, G.indices, G.weights, float(delta))
-    return G._cache[key]
+    kept = G._cache.get("light_heavy")
+    if kept is None or kept[0] != float(delta):
+        kept = G._cache["light_heavy"] = (float(delta), K.split_light_heavy(G.indptr, G.indices, G.weights,
+                                                                            float(delta)))
+    return kept[1]
 
 
-def _weight_stats(G: Graph) -> tuple[float, float, float]:
-    """``(least positive weight, mean positive weight, average degree of non-isolated vertices)``, cached."""
-    if "weight_stats" not in G._cache:
-        w = G.weights
-        pos = w[w > 0]
-        if pos.size == 0:
-            G._cache["weight_stats"] = (0.0, 0.0, 0.0)
-        else:
-            deg = G.xp.diff(G.indptr)
-            avg_deg = G.nnz / max(1, int((deg > 0).sum()))
-            G._cache["weight_stats"] = (float(pos.min()), float(pos.mean()), float(avg_deg))
-    return G._cache["weight_stats"]
+def bucket_width(G: Graph, delta: float | None = None, device: str | None = None, bounded: bool = True) -> float:
+    """The bucket width delta-stepping runs with: ``delta`` (default: :func:`default_delta`'s rule for
+    ``device``, by default the graph's), raised as :func:`bounded_delta` says when ``bounded``.
+
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([0, 1], [1, 2], [2.0**20, 6.0])
+    >>> bucket_width(G), bucket_width(G, 1e-300)
+    (1048582.0, 16.0)
+    """
+    if G.nnz == 0:
+        return 1.0 if delta is None else float(delta)
+    f = weight_facts(G)
+    if delta is None:
+        if f.mean == 0.0:
+            return 1.0
+        c = GPU_DELTA_WIDTH if (device or G.device) == "gpu" else 2.0
+        delta = max(f.least, c * f.mean / f.avg_degree)
+    delta = float(delta)
+    return max(delta, f.wmax / K.BUCKET_LIMIT) if bounded and f.wmax > 0 else delta
 
 
 def bounded_delta(G: Graph, delta: float) -> float:
@@ -135,11 +218,7 @@ def bounded_delta(G: Graph, delta: float) -> float:
     >>> bounded_delta(Graph.from_edges([0], [1], [2.0]), 0.5)
     0.5
     """
-    delta = float(delta)
-    if G.nnz == 0:
-        return delta
-    wmax = float(G.weights.max())
-    return max(delta, wmax / K.BUCKET_LIMIT) if wmax > 0 else delta
+    return bucket_width(G, float(delta))
 
 
 GPU_DELTA_WIDTH = 32  # warp width: the GPU bucket is this many times the CPU one (over 2)
@@ -163,14 +242,7 @@ def default_delta(G: Graph, device: str | None = None) -> float:
     >>> default_delta(Graph.from_edges([0, 1], [1, 2], [2.0, 6.0]), device="gpu")
     128.0
     """
-    if G.nnz == 0:
-        return 1.0
-    least, mean, avg_deg = _weight_stats(G)
-    if mean == 0.0:
-        return 1.0
-    gpu = (device or G.device) == "gpu"
-    c = GPU_DELTA_WIDTH if gpu else 2.0
-    return float(max(least, c * mean / avg_deg))
+    return bucket_width(G, None, device, bounded=False)
 
 
 def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, device: str = "auto"):
@@ -241,33 +313,34 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     ...
     apsp.errors.NegativeCycleError: negative cycle through vertex 0 (0 -> 1 -> 0, weight -1.0)
     """
-    G = resolve_graph_device(as_graph(G), device)
+    G = G if isinstance(G, Graph) else as_graph(G)
+    if device != "auto":
+        G = resolve_graph_device(G, device)
     s = check_vertex(G, source, "source")
-    if method not in SSSP_METHODS:
-        raise GraphError(f"method must be one of {', '.join(SSSP_METHODS)}, got {method!r}")
-    if delta is not None and not delta > 0:
-        raise GraphError(f"delta must be positive, got {delta!r}")
-    if G.weights is None:
+    method = _route(G, method, delta)
+    if method == "bfs":
         levels, parents = bfs(G, s)
         xp = G.xp
         dist = xp.where(levels >= 0, levels.astype(np.float64), np.inf)
         return dist, parents
-    if method == "auto":
-        method = _auto_method(G)
-    _check_weights(G, method)
     if G.device == "gpu":
-        if method != "delta-stepping":
-            # Bellman-Ford, Dijkstra and label-correcting run on a host copy of the graph.
-            import cupy as cp
+        if method == "delta-stepping":
+            from .cuda.sssp import sssp_gpu
 
-            dist, pred = sssp(G.to("cpu"), s, method=method)
-            return cp.asarray(dist), cp.asarray(pred)
-        from .cuda.sssp import sssp_gpu
+            return sssp_gpu(G, s, bucket_width(G, delta))
+        # Bellman-Ford, Dijkstra and label-correcting run on a host copy of the graph.
+        import cupy as cp
 
-        return sssp_gpu(G, s, bounded_delta(G, delta if delta is not None else default_delta(G)))
-    dtype = G.weights.dtype
-    lo, hi = neginf(dtype), posinf(dtype)
-    dist = np.full(G.n, hi, dtype=dtype)
+        dist, pred = _search_host(G.to("cpu"), s, method, delta)
+        return cp.asarray(dist), cp.asarray(pred)
+    return _search_host(G, s, method, delta)
+
+
+def _search_host(G: Graph, s: int, method: str, delta: float | None):
+    """:func:`sssp`'s search on a host graph whose arguments :func:`_route` checked."""
+    f = weight_facts(G)
+    lo, hi = f.lo, f.hi
+    dist = np.full(G.n, hi, dtype=G.weights.dtype)
     pred = np.full(G.n, -1, dtype=np.int32)
     w = G.weights
     if method == "label-correcting":
@@ -280,7 +353,7 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     if method == "dijkstra":
         K.dijkstra(G.indptr, G.indices, w, s, dist, pred, lo, hi)
     elif method == "delta-stepping":
-        d = bounded_delta(G, delta or default_delta(G))
+        d = bucket_width(G, delta)
         mid, ind2, w2 = light_heavy_rows(G, d)
         pool = 2 * G.n + 1024
         while K.delta_stepping(G.indptr, mid, ind2, w2, s, d, dist, pred, lo, hi, pool) < 0:
@@ -515,11 +588,16 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
                                              predecessors=bool(predecessors))
     if method == "spmm":
         return _multi_spmm(G, src, bool(predecessors))
-    if G.device == "gpu":
+    if G.device == "gpu":  # Dijkstra on a host copy of the graph
         import cupy as cp
 
-        D, P = multi_source_sssp(G.to("cpu"), src, "dijkstra")
+        D, P = _many_host(G.to("cpu"), src, True)
         return cp.asarray(D), (cp.asarray(P) if predecessors else None)
+    return _many_host(G, src, bool(predecessors))
+
+
+def _many_host(G: Graph, src: np.ndarray, predecessors: bool):
+    """:func:`multi_source_sssp`'s Dijkstra (Johnson's reweighting for negative weights) on a host graph."""
     dtype = G.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     k = src.shape[0]

@@ -39,7 +39,7 @@ from .dtypes import NUMERIC_DTYPES
 from .errors import DTypeError, SemiringError
 from .families import Capabilities, Family, exact_ufuncs, family_of, improving_cycle
 
-__all__ = ["Algebra", "abstract_value"]
+__all__ = ["Algebra", "DtypeValues", "abstract_value"]
 
 
 def abstract_value(value: Any, dtype) -> np.generic:
@@ -62,6 +62,28 @@ def abstract_value(value: Any, dtype) -> np.generic:
         info = np.iinfo(dtype)
         return dtype.type(info.max if value > 0 else info.min)
     return dtype.type(value)
+
+
+@dataclass(frozen=True)
+class DtypeValues:
+    """A semiring's constants in one dtype, derived once (:meth:`Algebra.in_dtype`) and read by the hot paths.
+
+    Attributes
+    ----------
+    dtype : numpy.dtype
+    zero, one : numpy scalar
+        The identities in ``dtype`` (integer infinities are the sentinels).
+    forbidden : tuple of numpy scalar
+        The values an entry may not hold (:meth:`Algebra.forbidden_values`).
+    accepted : bool
+        ``dtype`` is one of the semiring's dtypes.
+    """
+
+    dtype: np.dtype
+    zero: np.generic
+    one: np.generic
+    forbidden: tuple
+    accepted: bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,6 +148,27 @@ class Algebra:
         return f"Semiring({self.name!r}, add={self.add_ufunc.__name__}, mul={self.mul_ufunc.__name__})"
 
     # -- values of the semiring in a dtype --------------------------------------------
+    def in_dtype(self, dtype) -> DtypeValues:
+        """The semiring's constants in ``dtype``, computed on first use and kept (one dict lookup after).
+
+        >>> from semiring import min_plus
+        >>> v = min_plus.in_dtype(np.dtype(np.int32))
+        >>> v.zero, v.one, v.accepted
+        (np.int32(2147483647), np.int32(0), True)
+        """
+        cache = self.__dict__.get("_in_dtype")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_in_dtype", cache)
+        found = cache.get(dtype)
+        if found is None:
+            dt = np.dtype(dtype)
+            forbidden = () if not self.forbidden or dt.kind != "f" else tuple(abstract_value(v, dt) for v in self.forbidden)
+            found = DtypeValues(dt, abstract_value(self.zero, dt), abstract_value(self.one, dt), forbidden,
+                                dt in self.dtypes)
+            cache[dtype] = found
+        return found
+
     def zero_value(self, dtype) -> np.generic:
         """The semiring zero (identity of add) as a scalar of ``dtype``.
 
@@ -151,9 +194,7 @@ class Algebra:
         >>> min_plus.forbidden_values(np.float64)
         (np.float64(-inf),)
         """
-        if not self.forbidden or np.dtype(dtype).kind != "f":
-            return ()
-        return tuple(abstract_value(v, dtype) for v in self.forbidden)
+        return self.in_dtype(dtype).forbidden
 
     def check_dtype(self, name: str, dtype) -> np.dtype:
         """Raise :class:`DTypeError` unless ``dtype`` is one this semiring accepts.

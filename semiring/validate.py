@@ -67,8 +67,8 @@ def check_entries(name: str, X: Any, S: Algebra) -> None:
     """
     if X.size == 0:
         return
-    xp = array_module(X)
-    forbidden = S.forbidden_values(X.dtype)
+    xp = np if isinstance(X, np.ndarray) else array_module(X)
+    forbidden = S.in_dtype(X.dtype).forbidden
     if xp is not np and X.dtype.kind in "fi" and not _gpu_any_bad(X, S):
         return  # one fused pass on the device found nothing; the passes below only locate the entry
     if xp is np and _np_all_valid(X, forbidden, S.nonnegative):
@@ -103,8 +103,10 @@ def _np_all_valid(X: np.ndarray, forbidden: tuple, nonnegative: bool) -> bool:
         return True
     if X.dtype.kind == "i":
         return bool((X >= 0).all()) if nonnegative else True
-    neg = any(np.isneginf(v) for v in forbidden)
-    pos = any(np.isposinf(v) for v in forbidden)
+    neg = pos = False
+    for v in forbidden:
+        neg = neg or bool(np.isneginf(v))
+        pos = pos or bool(np.isposinf(v))
     if len(forbidden) != int(neg) + int(pos):
         return False
     if nonnegative:  # X >= 0 also rejects NaN and -inf

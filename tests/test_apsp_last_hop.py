@@ -106,7 +106,7 @@ def test_many_zero_weight_cycles_give_trees_at_the_price_of_distances(seed):
 
 def test_the_pi_update_still_serves_when_the_last_hops_give_up(monkeypatch):
     """If the last-hop pass returns None (float rounding it cannot mend), apsp restarts with the Pi update."""
-    import apsp.api as api
+    import apsp.driver as api
 
     rng = np.random.default_rng(3)
     W = rng.integers(1, 9, (60, 60)).astype(np.float64)

@@ -137,7 +137,7 @@ def dense_null_mask(X: Any) -> Any:
     """
     if X.dtype.kind not in "biufc":
         raise TypeError(f"csgraph must hold numbers (bool, integers, floats or complex), got dtype {X.dtype}")
-    xp = array_module(X)
+    xp = np if isinstance(X, np.ndarray) else array_module(X)
     if X.dtype.kind == "f":
         # isclose(x, 0) with numpy.ma.masked_values' tolerances: |x - 0| <= atol + rtol * |0|, compared in float64
         # or wider; as two comparisons, so that no float temporary of X's size is made
@@ -171,7 +171,8 @@ def from_pydata(csgraph: Any, target_format: str | None = None, accept_fv: Any =
     >>> from_pydata(sparse.COO.from_numpy(np.eye(2))).format
     'csc'
     """
-    if not is_pydata(csgraph):
+    base = getattr(sys.modules.get("sparse"), "SparseArray", None)  # is_pydata, without importing sparse
+    if base is None or not isinstance(csgraph, base):
         return csgraph
     try:
         A = csgraph.to_scipy_sparse(accept_fv=None if accept_fv is None else list(accept_fv))

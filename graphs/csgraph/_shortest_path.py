@@ -43,7 +43,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import csgraph_to_dense as _scipy_csgraph_to_dense
 from scipy.sparse.csgraph import yen as _scipy_yen
 
-from apsp import shortest_paths as _closure
+from apsp import prepared_matrix, solve
 from apsp.errors import NegativeCycleError as _LibraryNegativeCycleError
 from semiring.backend import array_module
 from semiring.errors import InvalidEntryError
@@ -85,7 +85,14 @@ METHODS = ("auto", "FW", "D", "BF", "J")
 FW_FORMATS = ("lil", "csc", "csr")
 
 
-def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np.dtype) -> tuple[np.ndarray, bool]:
+def _device(inp: _Input, device: str) -> str:
+    """``"cpu"`` or ``"gpu"``: where a function runs for ``device`` ("auto" follows the input)."""
+    if device == "auto":
+        return "gpu" if inp.gpu else "cpu"
+    return resolve_device(inp.X, device)
+
+
+def _dense_cpu(inp: _Input, directed: bool, unweighted: bool, overwrite: bool, dt: np.dtype) -> tuple[np.ndarray, bool]:
     """SciPy's Floyd-Warshall matrix on the host, and whether it holds NaN or ``-inf``.
 
     SciPy's ``floyd_warshall`` reads a graph with ``validate_graph(...,
@@ -95,6 +102,7 @@ def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np
     :func:`graphs.csgraph._input.dense_null_mask`; then
     :func:`graphs.csgraph._kernels.floyd_warshall_matrix`.  Not symmetrized.
     """
+    X = to_host(inp.X) if inp.gpu else inp.X
     zero_is_null = True
     null = np.zeros((0, 0), dtype=np.bool_)
     if sp.issparse(X):
@@ -112,12 +120,17 @@ def _dense_cpu(X: Any, directed: bool, unweighted: bool, overwrite: bool, dt: np
         D = np.ascontiguousarray(cast_weights(np.asarray(X.filled(0)), dt))
         null = np.ascontiguousarray(np.ma.getmaskarray(X))
     else:
-        arr = np.asarray(X)
-        _shape(arr)
-        null = dense_null_mask(arr)
+        if inp.gpu:
+            arr = X
+            _shape(arr)
+            null = dense_null_mask(arr)
+        else:
+            arr = inp.dense()
+            null = inp.null(arr)
         in_place = (overwrite and type(arr) is np.ndarray and arr.dtype == dt and arr.flags.c_contiguous
                     and arr.flags.writeable)
-        D = arr if in_place else np.ascontiguousarray(cast_weights(arr, dt))
+        D = arr if in_place else (np.array(arr, order="C") if arr.dtype == dt
+                                  else np.ascontiguousarray(cast_weights(arr, dt)))
     special = bool(K.floyd_warshall_matrix(D, null, unweighted, zero_is_null)) if D.shape[0] else False
     return D, special
 
@@ -290,17 +303,17 @@ def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, ret
     >>> csgraph.shortest_path(G, directed=False, indices=0, return_predecessors=True)
     (array([0., 1., 2., 2.]), array([-9999,     0,     0,     1], dtype=int32))
     """
-    csgraph = from_pydata(csgraph)
+    inp = _Input(from_pydata(csgraph))
     if method == "auto":
-        method = _auto_method(csgraph, indices)
+        method = _auto_method(inp, indices)
     elif method not in METHODS:
-        _auto_method(csgraph, None)  # SciPy checks the graph first: its shape errors come before this one
+        _auto_method(inp, None)  # SciPy checks the graph first: its shape errors come before this one
         raise ValueError(f"unrecognized method '{method}'")
+    csgraph = inp.X
     if method == "FW":
         if indices is not None:
             raise ValueError("Cannot specify indices with method == 'FW'.")
-        return floyd_warshall(csgraph, directed, return_predecessors=return_predecessors, unweighted=unweighted,
-                              overwrite=overwrite, dtype=dtype, device=device)
+        return _floyd_warshall(inp, directed, bool(return_predecessors), unweighted, overwrite, dtype, device)
     if method == "D":
         return dijkstra(csgraph, directed, return_predecessors=return_predecessors, unweighted=unweighted,
                         indices=indices, dtype=dtype, device=device)
@@ -313,26 +326,56 @@ def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, ret
     raise ValueError(f"unrecognized method '{method}'")
 
 
-def _auto_method(csgraph: Any, indices) -> str:
+class _Input:
+    """A ``csgraph`` argument read once: the object (pydata ``sparse`` converted), its kind and where it lives.
+
+    ``null`` is SciPy's no-edge mask of a dense array (:func:`dense_null_mask`),
+    made the first time a reader needs it and kept for the next one.
+    """
+
+    __slots__ = ("X", "sparse", "gpu", "masked", "_null")
+
+    def __init__(self, X: Any) -> None:
+        self.X = X
+        gpu_sparse = is_cupy_sparse(X)
+        self.sparse = gpu_sparse or sp.issparse(X)
+        self.gpu = gpu_sparse or (not self.sparse and hasattr(X, "__cuda_array_interface__"))
+        self.masked = np.ma.isMaskedArray(X)
+        self._null = None
+
+    def dense(self):
+        """The dense input as an array of its own module (NumPy for array-likes), its shape checked."""
+        X = self.X if self.gpu or isinstance(self.X, np.ndarray) else np.asarray(self.X)
+        _shape(X)
+        return X
+
+    def null(self, X):
+        """:func:`dense_null_mask` of ``X`` (the array :meth:`dense` returned), computed once."""
+        if self._null is None:
+            self._null = dense_null_mask(X)
+        return self._null
+
+
+def _auto_method(inp: _Input, indices) -> str:
     """SciPy's choice for ``method="auto"``: the number of edges against ``N**2 / 4`` and their signs.
 
     SciPy's own count, which is not quite its reading of the graph: a sparse
     input's stored entries, a masked array's unmasked ones, and a dense
     array's finite nonzero entries (no tolerance around 0 here).
     """
-    if sp.issparse(csgraph) or is_cupy_sparse(csgraph):
+    csgraph = inp.X
+    if inp.sparse:
         check_sparse_shape(csgraph.shape)
         nk = csgraph.nnz
         edges = csgraph.data if csgraph.format in ("csr", "csc", "coo") else csgraph.tocoo().data
-    elif np.ma.isMaskedArray(csgraph):
+    elif inp.masked:
         _shape(csgraph)
         nk = csgraph.count()
         edges = csgraph.compressed()
     else:
-        X = csgraph if is_gpu_input(csgraph) else np.asarray(csgraph)
-        _shape(X)
-        dense_null_mask(X)  # SciPy reads the graph first: its TypeError for a non-numeric dtype
-        edges = X[array_module(X).isfinite(X)]
+        X = inp.dense()
+        inp.null(X)  # SciPy reads the graph first: its TypeError for a non-numeric dtype
+        edges = X[(np if isinstance(X, np.ndarray) else array_module(X)).isfinite(X)]
         edges = edges[edges != 0]
         nk = edges.size
     n = csgraph.shape[0]
@@ -387,13 +430,18 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
            [2., 3., 0., 3.],
            [2., 1., 3., 0.]])
     """
-    csgraph = from_pydata(csgraph)
+    return _floyd_warshall(_Input(from_pydata(csgraph)), directed, bool(return_predecessors), unweighted, overwrite, dtype, device)
+
+
+def _floyd_warshall(inp: _Input, directed: bool, return_predecessors: bool, unweighted: bool, overwrite: bool,
+                    dtype: Any, device: str):
+    """:func:`floyd_warshall` of a read input: SciPy's dense matrix, then the closure of :mod:`apsp`."""
     dt = result_dtype(dtype)
-    dev = resolve_device(csgraph, device)
-    gpu_in = is_gpu_input(csgraph)
-    D = _dense_gpu(csgraph, directed, unweighted, dt) if dev == "gpu" and gpu_in else None
+    dev = _device(inp, device)
+    gpu_in = inp.gpu
+    D = _dense_gpu(inp.X, directed, unweighted, dt) if dev == "gpu" and gpu_in else None
     if D is None:
-        D, special = _dense_cpu(to_host(csgraph), directed, unweighted, overwrite and not gpu_in, dt)
+        D, special = _dense_cpu(inp, directed, unweighted, overwrite and not gpu_in, dt)
         if special:  # NaN or -inf: SciPy's answer is its loop's
             return _scipy_loop(D, directed, return_predecessors, gpu_in)
         if not directed and D.shape[0]:
@@ -405,8 +453,9 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
         P = D.astype(np.int32)
         res = (D, P) if return_predecessors else D
     else:
-        try:
-            res = _closure(D, predecessors=bool(return_predecessors), device=dev, out=D if dev == "cpu" else None)
+        try:  # the matrix is built and checked here (inf off-edge, 0 on the diagonal, no NaN or -inf)
+            res = solve(prepared_matrix(D, predecessors=return_predecessors, device=dev,
+                                        out=D if dev == "cpu" else None))
         except _LibraryNegativeCycleError as err:
             nodes = np.array(sorted(set(err.cycle)))
             raise negative_cycle_error(err, f"Negative cycle in nodes {nodes}") from err
@@ -416,8 +465,8 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
             K.null_predecessors(P, NULL)
         else:
             P[P < 0] = NULL
-        return _as_kind(D, gpu_in), _as_kind(P, gpu_in)
-    return _as_kind(res, gpu_in)
+        return (_as_kind(D, gpu_in), _as_kind(P, gpu_in)) if gpu_in or dev == "gpu" else (D, P)
+    return _as_kind(res, gpu_in) if gpu_in or dev == "gpu" else res
 
 
 def _scipy_loop(D: np.ndarray, directed: bool, return_predecessors: bool, gpu_in: bool):

@@ -1,0 +1,313 @@
+"""apsp's door: a closure request checked once and carried down as one object.
+
+:func:`prepare` takes the arguments of :func:`apsp.shortest_paths` (the
+matrix or graph, the semiring, the method, the devices, the buffers and
+limits), checks every one of them once and returns a :class:`Request`:
+the input seen as a :class:`~apsp.matrix_input.MatrixSource`, the
+semiring, the result's dtype, the device the run happens on and the GPUs it
+may use.  The driver (:mod:`apsp.driver`) and everything below it take the
+request and trust it: nothing below the door checks the input again.
+
+:func:`prepared_matrix` makes a request from a matrix that another layer has
+already built and checked (the :mod:`graphs.csgraph` drop-in builds its dense
+matrix itself): it runs none of the entry checks.
+
+>>> import numpy as np
+>>> req = prepare(np.array([[0.0, 2.0], [np.inf, 0.0]]))
+>>> req.n, req.dtype, req.device, req.method
+(2, dtype('float64'), 'cpu', 'auto')
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import semiring as sr
+from semiring import Semiring
+from semiring.algebra import Algebra
+from semiring.backend import resolve_device
+from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
+from semiring.validate import check_entries
+
+from .arguments import as_count
+from .exact_integers import sums_may_leave_int32
+from .matrix_input import MatrixSource, matrix_source
+from .methods import MULTI_GPU, NAMES
+
+__all__ = ["Request", "prepare", "prepared_matrix", "unmasked"]
+
+
+@dataclass(frozen=True)
+class Request:
+    """One closure, checked: what :func:`apsp.driver.solve` runs.
+
+    Attributes
+    ----------
+    S : Semiring
+    src : MatrixSource
+        The input: its size, device, arc count and how to build its dense
+        matrix (``src.dense`` is the input itself when it is a dense array).
+    dtype : numpy.dtype
+        The result's dtype.
+    device : {"cpu", "gpu"}
+        Where the closure runs.
+    method : str
+        A name of :data:`apsp.methods.NAMES` (``"auto"``: the planner's pick).
+    predecessors : bool
+    out : numpy.ndarray or None
+        The result buffer (checked: C-contiguous, writeable, the result's
+        shape and dtype).
+    gpu_ids : tuple of int
+        The GPUs the run may use (GPU runs; all of this host's by default).
+    several_gpus : bool
+        ``devices=`` or ``method="multi-gpu"`` asked for several GPUs: that
+        route only.
+    block_size, memory_budget, memory_limit : int or None
+    progress : bool or None
+    widen : bool
+        int32 sums could leave the range: the closure runs in int64 and is
+        clamped back (:mod:`apsp.exact_integers`).
+    """
+
+    S: Semiring
+    src: MatrixSource
+    dtype: np.dtype
+    device: str
+    method: str = "auto"
+    predecessors: bool = False
+    out: Any = None
+    gpu_ids: tuple = ()
+    several_gpus: bool = False
+    block_size: int | None = None
+    memory_budget: int | None = None
+    memory_limit: int | None = None
+    progress: bool | None = None
+    widen: bool = False
+
+    @property
+    def n(self) -> int:
+        """The number of vertices."""
+        return self.src.n
+
+    @property
+    def on_host_input(self) -> bool:
+        """The input lives in host memory (results come back as NumPy arrays)."""
+        return self.src.device == "cpu"
+
+
+def unmasked(W, S: Semiring):
+    """``W`` as a plain array: a :class:`numpy.ma.MaskedArray`'s masked entries become the semiring ``zero``.
+
+    Masked means "no edge", as in SciPy's ``csgraph_from_masked`` (the data
+    under the mask is ignored, even NaN).  Other arrays are returned as they are.
+
+    Examples
+    --------
+    >>> from semiring import min_plus
+    >>> W = np.ma.masked_array([[0.0, 2.0], [np.nan, 0.0]], mask=[[False, True], [True, False]])
+    >>> unmasked(W, min_plus)
+    array([[ 0., inf],
+           [inf,  0.]])
+    """
+    if not isinstance(W, np.ma.MaskedArray):
+        return W
+    S.check_dtype("W", W.dtype)
+    data = np.ma.getdata(W)
+    mask = np.ma.getmaskarray(W)
+    if not mask.any():
+        return np.array(data)
+    return np.where(mask, S.zero_value(data.dtype), data).astype(data.dtype, copy=False)
+
+
+def prepare(
+    W,
+    method: str = "auto",
+    *,
+    semiring: Semiring | str = sr.min_plus,
+    predecessors: bool = False,
+    device: str = "auto",
+    memory_budget: int | None = None,
+    block_size: int | None = None,
+    progress: bool | None = None,
+    out=None,
+    dtype=None,
+    memory_limit: int | None = None,
+    devices=None,
+) -> Request:
+    """Check the arguments of :func:`apsp.shortest_paths` once and return the :class:`Request` they make.
+
+    Parameters and errors are those of :func:`apsp.shortest_paths` (whose
+    documentation this function's checks follow).  A dense matrix is
+    checked whole here (dtype, shape, every entry); a graph is checked as its
+    dense matrix is built (:func:`apsp.driver.solve`, in row blocks, so the
+    check's temporaries stay small).
+
+    Returns
+    -------
+    Request
+
+    Raises
+    ------
+    TypeError
+        ``W``, ``out`` or an integer argument is of no accepted type.
+    ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceError, SemiringError
+
+    Examples
+    --------
+    >>> prepare(np.zeros((2, 3)))
+    Traceback (most recent call last):
+    ...
+    semiring.errors.ShapeError: W must be square (an adjacency matrix), got shape (2, 3)
+    """
+    S = semiring if isinstance(semiring, Algebra) else sr.get(semiring)
+    for name, value in (("block_size", block_size), ("memory_budget", memory_budget), ("memory_limit", memory_limit)):
+        if value is not None:
+            as_count(name, value)
+    if isinstance(W, np.ma.MaskedArray):
+        W = unmasked(W, S)
+    if type(W) is np.ndarray:  # the common case, without the search of matrix_source
+        src = MatrixSource(int(W.shape[0]) if W.ndim == 2 else 0, W.dtype, "cpu", None, False,
+                           functools.partial(_fill_from, W), dense=W)
+    else:
+        src = matrix_source("W", W, S, dtype)
+    widen = False
+    if src.dense is None:
+        _check_options(S, predecessors, method)
+    else:
+        _check_dense(W, S)
+        _check_options(S, predecessors, method)
+        widen = W.dtype.kind == "i" and sums_may_leave_int32(W, S) and (dtype is None or np.dtype(dtype) == W.dtype)
+    if devices is not None and device == "auto":
+        device = "gpu"  # GPUs named: a GPU run, whatever kind of array W is
+    if device in ("auto", "cpu") and src.device == "cpu":
+        dev = "cpu"
+    else:
+        dev = resolve_device(device, W if src.dense is not None else _placeholder(src.device))
+    rdtype = np.dtype(dtype) if dtype is not None else np.dtype(src.dtype)
+    if dtype is not None and not S.in_dtype(rdtype).accepted:
+        S.check_dtype("dtype", rdtype)
+    if out is not None:
+        _check_out(out, src.n, rdtype, dev)
+    if devices is not None and dev != "gpu":
+        raise DeviceError("devices= names GPUs: use it with GPU input or device='gpu'")
+    gpu_ids = tuple(_gpu_ids(devices)) if dev == "gpu" else ()
+    several = devices is not None or method == MULTI_GPU  # several GPUs asked for: that route only
+    if several and method not in ("auto", MULTI_GPU):
+        raise SemiringError(f"devices= runs method {MULTI_GPU!r}; got method={method!r}")
+    if several and dev != "gpu":
+        raise DeviceError(f"method {MULTI_GPU!r} runs on GPUs: use it with GPU input or device='gpu'")
+    return Request(S, src, rdtype, dev, method, bool(predecessors), out, gpu_ids, several,
+                   block_size, memory_budget, memory_limit, progress, widen)
+
+
+def prepared_matrix(D, *, predecessors: bool = False, device: str = "cpu", out=None,
+                    semiring: Semiring = sr.min_plus) -> Request:
+    """A :class:`Request` for a dense matrix that the caller built and checked (no entry checks run).
+
+    For the layers above ``apsp`` that build the matrix themselves (the
+    :mod:`graphs.csgraph` drop-in): ``D`` must be a square NumPy or CuPy array
+    of a dtype ``semiring`` accepts, holding no value the semiring forbids;
+    ``device`` is where the closure runs (``D`` is moved there); ``out`` (CPU)
+    is the result buffer, ``D`` itself to close it in place.
+
+    Examples
+    --------
+    >>> from apsp.driver import solve
+    >>> D = np.array([[0.0, 1.0], [np.inf, 0.0]])
+    >>> R = solve(prepared_matrix(D, out=D))
+    >>> R is D, D
+    (True, array([[ 0.,  1.],
+           [inf,  0.]]))
+    """
+    gpu = device == "gpu"
+    src = MatrixSource(int(D.shape[0]), D.dtype, "cpu" if isinstance(D, np.ndarray) else "gpu", None, False,
+                       functools.partial(_fill_from, D), dense=D)
+    gpu_ids = (int(_cupy().cuda.runtime.getDevice()),) if gpu else ()
+    return Request(semiring, src, np.dtype(D.dtype), "gpu" if gpu else "cpu", "auto", bool(predecessors), out,
+                   gpu_ids)
+
+
+# -- the checks ------------------------------------------------------------------------
+def _check_options(S: Semiring, predecessors: bool, method: str) -> None:
+    """The checks that do not look at the matrix: the semiring has a closure, the method exists."""
+    if not S.idempotent:
+        raise UnsupportedOperationError(
+            f"the closure over {S.name} is not computed here: its add is not idempotent, so "
+            "I (+) A (+) A^2 (+) ... need not converge (for plus_times with spectral radius < 1 "
+            "it is inv(I - A): use numpy.linalg.solve)"
+        )
+    if S.capabilities.closure_obstacle is not None:  # e.g. a mul without a two-sided identity
+        raise UnsupportedOperationError(S.closure_obstacle())
+    if predecessors and not S.selective:
+        raise UnsupportedOperationError(
+            f"predecessors=True needs a selective add (min, max, or); {S.name} combines values"
+        )
+    if method not in NAMES:
+        raise SemiringError(f"unknown method {method!r}; use one of: {', '.join(NAMES)}")
+
+
+def _check_dense(W, S: Semiring) -> None:
+    """A dense ``W``: a 2-D square array of a dtype ``S`` accepts, every entry valid."""
+    if W.ndim != 2:
+        raise ShapeError(f"W must be 2-D, got shape {tuple(W.shape)}")
+    if not S.in_dtype(W.dtype).accepted:
+        S.check_dtype("W", W.dtype)
+    check_entries("W", W, S)
+    if W.shape[0] != W.shape[1]:
+        raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
+
+
+def _check_out(out, n: int, dtype: np.dtype, dev: str) -> None:
+    """``out`` must be a C-contiguous NumPy array (n, n) of the result's dtype (CPU runs only)."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray or numpy.memmap, got {type(out).__name__}")
+    if dev != "cpu":
+        raise DeviceError("out= is a host array: use it with device='cpu'")
+    if out.shape != (n, n):
+        raise ShapeError(f"out must have shape {(n, n)}, got {tuple(out.shape)}")
+    if out.dtype != dtype:
+        raise DTypeError(f"out must have dtype {dtype}, got {out.dtype}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ShapeError("out must be C-contiguous and writeable")
+
+
+def _gpu_ids(devices) -> list[int]:
+    """The GPU ids ``devices`` names (``None``: all GPUs, for the planner to consider)."""
+    count = _cupy().cuda.runtime.getDeviceCount()
+    if devices is None or (isinstance(devices, str) and devices == "all"):
+        return list(range(count))
+    if isinstance(devices, str) or not hasattr(devices, "__iter__"):
+        raise TypeError(f"devices must be None, 'all' or a sequence of GPU ids, got {type(devices).__name__}")
+    ids = [as_count(f"devices[{i}]", d, minimum=0) for i, d in enumerate(devices)]
+    if not ids:
+        raise DeviceError("devices is empty: name at least one GPU")
+    for i, d in enumerate(ids):
+        if d >= count:
+            raise DeviceError(f"devices[{i}] is GPU {d}, but this machine has {count} GPU(s) (ids 0..{count - 1})")
+    if len(set(ids)) != len(ids):
+        raise DeviceError(f"devices names a GPU twice: {ids}")
+    return ids
+
+
+def _fill_from(W, out):
+    """The ``fill`` of a dense input ``W`` (bound with :func:`functools.partial`): ``W``, or ``W`` copied into ``out``."""
+    if out is None:
+        return W
+    out[...] = W
+    return out
+
+
+def _placeholder(device: str):
+    """An empty array on ``device``, for :func:`resolve_device`'s ``"auto"``."""
+    return np.empty(0) if device == "cpu" else _cupy().empty(0)
+
+
+def _cupy():
+    import cupy
+
+    return cupy
+
