@@ -6,7 +6,8 @@
 * ``bfs`` (:mod:`graphs.cli.bfs`): breadth-first levels;
 * ``components`` (:mod:`graphs.cli.components`): weak or strong components;
 * ``mst`` (:mod:`graphs.cli.mst`): the minimum spanning forest;
-* ``flow`` (:mod:`graphs.cli.flow`): a maximum flow and a minimum cut.
+* ``flow`` (:mod:`graphs.cli.flow`): a maximum flow and a minimum cut;
+* ``centrality`` (:mod:`graphs.cli.centrality`): betweenness, closeness, harmonic centrality or eccentricity.
 
 Each reads a graph file (DIMACS ``.gr``, SNAP edge list, Matrix Market, ``.gz``
 allowed; ``--format`` when the extension does not tell) or, with no file,
@@ -32,14 +33,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import apsp, bfs, components, flow, mst, path, sssp
+from . import apsp, bfs, centrality, components, flow, mst, path, sssp
 from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, failure
 from .apsp import run_apsp
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
 
 SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "bfs": bfs, "components": components, "mst": mst,
-               "flow": flow}
+               "flow": flow, "centrality": centrality}
 
 
 def build_parser() -> argparse.ArgumentParser:
