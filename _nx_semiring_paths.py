@@ -71,8 +71,7 @@ _DOCS.update({
     **{name: "Push-relabel (graphs.maximum_flow); any of NetworkX's flow_func." for name in (
         "maximum_flow", "minimum_cut")},
     **{name: "Kahn's generations and a max-plus relaxation kernel." for name in (
-        "dag_longest_path", "dag_longest_path_length", "topological_sort", "topological_generations",
-        "is_directed_acyclic_graph")},
+        "dag_longest_path", "dag_longest_path_length", "is_directed_acyclic_graph")},
     **{name: "Boolean closure (apsp.transitive_closure, lor_land products)." for name in (
         "transitive_closure", "transitive_closure_dag", "transitive_reduction")},
 })

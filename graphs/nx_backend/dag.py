@@ -32,7 +32,7 @@ from .convert import convert_to_nx
 from .graph import BackendGraph
 
 __all__ = ["dag_longest_path", "dag_longest_path_length", "transitive_closure", "transitive_closure_dag",
-           "transitive_reduction", "topological_sort", "topological_generations", "is_directed_acyclic_graph"]
+           "transitive_reduction", "is_directed_acyclic_graph"]
 
 DENSE_LIMIT = 20000
 _CYCLE = "Graph contains a cycle or graph changed during iteration"
@@ -42,45 +42,6 @@ def _generations(G: BackendGraph):
     indptr, indices, _ = G.csr()
     order, gen, count = kahn_generations(indptr, indices, len(G))
     return order, gen, count
-
-
-def topological_generations(G: BackendGraph):
-    """Generator of NetworkX's topological generations (Kahn's order).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> list(nx.topological_generations(nx.DiGraph([(2, 3), (1, 3)]), backend="semiring_paths"))
-    [[2, 1], [3]]
-    """
-    if not G.is_directed():
-        raise nx.NetworkXError("Topological sort not defined on undirected graphs.")
-    return _gens(G)
-
-
-def _gens(G):
-    order, gen, count = _generations(G)
-    nodes = G.nodes
-    o = order[:count]
-    cuts = np.flatnonzero(np.diff(gen[o])) + 1
-    for part in (np.split(o, cuts) if count else []):
-        yield [nodes[i] for i in part.tolist()]
-    if count < len(G):
-        raise nx.NetworkXUnfeasible(_CYCLE)
-
-
-def topological_sort(G: BackendGraph):
-    """Generator of the nodes in NetworkX's topological order.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> list(nx.topological_sort(nx.DiGraph([(2, 3), (1, 3)]), backend="semiring_paths"))
-    [2, 1, 3]
-    """
-    if not G.is_directed():
-        raise nx.NetworkXError("Topological sort not defined on undirected graphs.")
-    return (v for gen in _gens(G) for v in gen)
 
 
 def is_directed_acyclic_graph(G: BackendGraph) -> bool:

@@ -43,7 +43,7 @@ def average_shortest_path_length(G, weight: Any = None, method: Any = None):
         raise ValueError(f"method not supported: {method}")
     n = len(G)
     if n == 0:
-        raise nx.NetworkXPointlessConcept("null graph has no paths, thus there is no average shortest path length")
+        raise nx.NetworkXPointlessConcept("the null graph has no paths, thus there is no average shortest path length")
     if n == 1:
         return 0
     if G.is_directed() and _count(G, "strong") != 1:

@@ -217,6 +217,8 @@ def _shown(G: BackendGraph, edges: list | None, arcs: np.ndarray | None, k: int)
     if edges is not None:
         i, j, key, d = edges[k]
         return (nodes[i], nodes[j], key, d)
+    if G.edge_data is None:
+        raise NotImplementedError("NetworkX's message shows the edge data, which was not converted")
     e = int(arcs[k])
     return (nodes[int(G.src[e])], nodes[int(G.dst[e])], G.edge_data[e])
 
