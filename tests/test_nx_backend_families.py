@@ -122,8 +122,8 @@ def test_bellman_ford_family(G, data):
 @given(graphs_(multigraph=False, directed=False), st.sampled_from(["kruskal"]))
 def test_spanning_edges_in_kruskal_order(G, algorithm):
     for f in (nx.minimum_spanning_edges, nx.maximum_spanning_edges):
-        same(lambda *a, **k: list(f(*a, **k)), G, algorithm, data=False)
-        same(lambda *a, **k: list(f(*a, **k)), G, algorithm)
+        same(lambda *a, f=f, **k: list(f(*a, **k)), G, algorithm, data=False)
+        same(lambda *a, f=f, **k: list(f(*a, **k)), G, algorithm)
     T, R = nx.maximum_spanning_tree(G, backend=B), nx.maximum_spanning_tree(G)
     assert nx.utils.edges_equal(T.edges(data=True), R.edges(data=True))
 
