@@ -216,11 +216,18 @@ def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, pr
 
 def _brandes(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str):
     """Raw dependencies on the device the job runs on (host arrays for the CPU, CuPy for the GPU)."""
-    if P.G.device == "gpu":
-        from .cuda.centrality import brandes_gpu
+    if P.G.device != "gpu":
+        return _brandes_cpu(P, src, endpoints, edges, progress, label)
+    xp = P.G.xp
+    if P.weights is not None and P.weights.size and bool((P.weights == 0).any()):
+        # tied distances along zero-weight arcs: the host's settled order decides them
+        bc, eb = _brandes_cpu(P, src, endpoints, edges, progress, label)
+        return xp.asarray(bc), (xp.asarray(eb) if edges else None)
+    from .cuda.centrality import brandes_gpu
 
-        return brandes_gpu(P, src, endpoints, edges, progress, label)
-    return _brandes_cpu(P, src, endpoints, edges, progress, label)
+    n, nnz, k = P.G.n, P.indices.shape[0], src.shape[0]
+    with _progress(k, label, progress, float(k) * (nnz + n)) as bar:
+        return brandes_gpu(P, src, endpoints, edges, bar)
 
 
 def _vertex_scale(n: int, k: int | None, directed: bool, normalized: bool, endpoints: bool, sampled):

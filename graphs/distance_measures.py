@@ -75,18 +75,21 @@ def _stats(P: _Prepared, reverse: bool, progress, label: str) -> _Stats:
     """Per-vertex statistics of the rows from every vertex (of the reversed graph with ``reverse``)."""
     n = P.G.n
     H = _row_graph(P, reverse)
-    if P.G.device == "gpu":
-        from .cuda.centrality import distance_stats_gpu
-
-        return _Stats(*distance_stats_gpu(H, P.weights is not None, progress, label))
+    gpu = P.G.device == "gpu"
     src = np.arange(n, dtype=np.int32)
-    total = np.zeros(n, dtype=np.int64 if P.weights is None else np.float64)
-    reached = np.zeros(n, dtype=np.int64)
-    harmonic = np.zeros(n, dtype=np.float64)
-    ecc = np.zeros(n, dtype=np.int64 if P.weights is None else P.weights.dtype)
     T = _threads()
     with _progress(n, label, progress, float(n) * (H.nnz + n)) as bar:
+        if P.weights is None and gpu:
+            from .cuda.centrality import hop_stats_gpu
+
+            need_sums = label != "eccentricity" or connected_components(
+                H, "strong" if H.directed else "weak")[0] > 1
+            return _Stats(*hop_stats_gpu(H, need_sums, bar))
         if P.weights is None:
+            total = np.zeros(n, dtype=np.int64)
+            reached = np.zeros(n, dtype=np.int64)
+            harmonic = np.zeros(n, dtype=np.float64)
+            ecc = np.zeros(n, dtype=np.int64)
             width = min(K.WORD, max(1, -(-n // T)))
             step = width * T * 16
             for r0 in range(0, n, step):
@@ -94,20 +97,26 @@ def _stats(P: _Prepared, reverse: bool, progress, label: str) -> _Stats:
                 K.hop_distance_stats(H.indptr, H.indices, src[r0:r1], width, T, total[r0:r1], reached[r0:r1],
                                      harmonic[r0:r1], ecc[r0:r1])
                 bar.update(r1 - r0)
-        else:
-            hi = np.inf if P.weights.dtype.kind == "f" else np.iinfo(P.weights.dtype).max
-            step = max(4 * T, min(4096, BLOCK_BYTES // (8 * max(n, 1))))
-            for r0 in range(0, n, step):
-                r1 = min(n, r0 + step)
-                D, _ = multi_source_sssp(H, src[r0:r1], predecessors=False)
-                ok = D != hi
-                reached[r0:r1] = ok.sum(axis=1)
-                Df = np.where(ok, D, 0).astype(np.float64)
-                total[r0:r1] = Df.sum(axis=1)
-                with np.errstate(divide="ignore"):
-                    harmonic[r0:r1] = np.where(Df > 0, 1.0 / np.where(Df > 0, Df, 1.0), 0.0).sum(axis=1)
-                ecc[r0:r1] = np.where(ok, D, 0).max(axis=1, initial=0)
-                bar.update(r1 - r0)
+            return _Stats(total, reached, harmonic, ecc)
+        # weights: rows of multi_source_sssp (its Dijkstra on the CPU, its SpMM route on the GPU), a block at a time
+        xp = P.G.xp
+        R = H.to("gpu") if gpu else H
+        total = xp.zeros(n, dtype=np.float64)
+        reached = xp.zeros(n, dtype=np.int64)
+        harmonic = xp.zeros(n, dtype=np.float64)
+        ecc = xp.zeros(n, dtype=P.weights.dtype)
+        hi = np.inf if P.weights.dtype.kind == "f" else np.iinfo(P.weights.dtype).max
+        step = max(4 * T, min(4096, BLOCK_BYTES // (8 * max(n, 1))))
+        for r0 in range(0, n, step):
+            r1 = min(n, r0 + step)
+            D, _ = multi_source_sssp(R, src[r0:r1], predecessors=False)
+            ok = D != hi
+            reached[r0:r1] = ok.sum(axis=1)
+            Df = xp.where(ok, D, 0).astype(np.float64)
+            total[r0:r1] = Df.sum(axis=1)
+            harmonic[r0:r1] = xp.where(Df > 0, 1.0 / xp.where(Df > 0, Df, 1.0), 0.0).sum(axis=1)
+            ecc[r0:r1] = xp.where(ok, D, 0).max(axis=1)
+            bar.update(r1 - r0)
     return _Stats(total, reached, harmonic, ecc)
 
 

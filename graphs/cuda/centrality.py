@@ -15,8 +15,8 @@ on ``S x n`` arrays (pairs ``(s, v)`` numbered ``s * n + v``):
    the sums per vertex and per arc).
 
 Hop counts run the same way with unit lengths (a round is then exactly a BFS
-level).  Zero-weight arcs (tied distances along an arc, the settled order of the
-CPU decides them) run on the host.
+level).  Zero-weight arcs (tied distances along an arc, which the settled order
+of the CPU decides) run on the host: :mod:`graphs.centrality` sends them there.
 
 Distance statistics, hop counts: bit-parallel BFS (Then et al., "The More the
 Merrier", PVLDB 8(4), 2014), 64 sources per ``uint64`` word and many words per
@@ -24,8 +24,8 @@ launch, in planes of words (``plane[j * n + v]``): a level is one pull launch ov
 every (vertex, word) whose word is not yet full, ORing the in-neighbours' frontier
 words; each warp ORs its new words for the eccentricities (one ``atomicOr`` per
 warp), and a counting launch adds the new bits per source for closeness and
-harmonic centrality.  Weighted statistics read rows of
-:func:`graphs.multi_source_sssp` on the device, a block of sources at a time.
+harmonic centrality.  (Weighted statistics read rows of
+:func:`graphs.multi_source_sssp` on the device: :mod:`graphs.distance_measures`.)
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import numpy as np
 
 from semiring.cuda_kernels import BLOCK, build_module
 
-__all__ = ["brandes_gpu", "distance_stats_gpu"]
+__all__ = ["brandes_gpu", "hop_stats_gpu"]
 
 #: Bytes of the batch arrays of betweenness (distances, counts, dependencies, stamps, in-degrees, waves).
 BATCH_BYTES = 12 << 30
@@ -215,14 +215,13 @@ def _launch(name: str, count: int, *args) -> None:
         _fn(name)((-(-count // BLOCK),), (BLOCK,), args)
 
 
-def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str):
-    """Raw vertex (and arc) dependencies summed over ``src``, as CuPy arrays (``P``: a prepared graph)."""
-    from ..centrality import _brandes_cpu, _progress
+def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
+    """Raw vertex (and arc) dependencies summed over ``src``, as CuPy arrays.
 
+    ``P``: a prepared graph (:func:`graphs.centrality.prepare`: host CSR, no
+    zero weights); ``bar``: a progress bar counting sources.
+    """
     w_host = P.weights
-    if w_host is not None and w_host.size and bool((w_host == 0).any()):
-        bc, eb = _brandes_cpu(P, src, endpoints, edges, progress, label)  # tied distances along arcs: the host
-        return cp.asarray(bc), (cp.asarray(eb) if edges else None)
     n, nnz, k = P.indptr.shape[0] - 1, P.indices.shape[0], src.shape[0]
     indptr = cp.asarray(P.indptr)
     indices = cp.asarray(P.indices)
@@ -240,40 +239,39 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, progress, labe
     nxt = cp.empty(S * n, dtype=cp.int32)
     nlen = cp.zeros(1, dtype=cp.int32)
     inf_bits = np.uint64(0x7FF0000000000000)
-    with _progress(k, label, progress, float(k) * (nnz + n)) as bar:
-        for r0 in range(0, k, S):
-            part = cp.asarray(src[r0:r0 + S])
-            s = part.shape[0]
-            dist.fill(inf_bits)
-            sigma.fill(0)
-            stamp.fill(-1)
-            indeg.fill(0)
-            _launch("bc_init", s, part, np.int32(s), np.int64(n), dist, sigma, queue)
-            # 1. distances
-            qlen, rnd = s, 0
-            while qlen:
-                nlen.fill(0)
-                _launch("bc_relax", qlen, queue, np.int32(qlen), np.int64(n), indptr, indices, w, dist, stamp,
-                        np.int32(rnd), nxt, nlen)
-                qlen = int(nlen.get()[0])
-                queue, nxt = nxt, queue
-                rnd += 1
-            # 2. tight in-degrees, then path counts in waves (written one after another into `waves`)
-            _launch("bc_indegree", s * n, np.int32(s), np.int64(n), indptr, indices, w, dist, indeg)
-            _launch("bc_init", s, part, np.int32(s), np.int64(n), dist, sigma, waves)
-            bounds = [0, s]
-            while bounds[-1] > bounds[-2]:
-                a, b = bounds[-2], bounds[-1]
-                nlen.fill(0)
-                _launch("bc_count", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
-                        sigma, indeg, waves[b:], nlen)
-                bounds.append(b + int(nlen.get()[0]))
-            # 3. dependencies, last wave first
-            for i in range(len(bounds) - 2, 0, -1):
-                a, b = bounds[i - 1], bounds[i]
-                _launch("bc_depend", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
-                        sigma, delta, part, np.int32(endpoints), np.int32(edges), bc, eb)
-            bar.update(s)
+    for r0 in range(0, k, S):
+        part = cp.asarray(src[r0:r0 + S])
+        s = part.shape[0]
+        dist.fill(inf_bits)
+        sigma.fill(0)
+        stamp.fill(-1)
+        indeg.fill(0)
+        _launch("bc_init", s, part, np.int32(s), np.int64(n), dist, sigma, queue)
+        # 1. distances
+        qlen, rnd = s, 0
+        while qlen:
+            nlen.fill(0)
+            _launch("bc_relax", qlen, queue, np.int32(qlen), np.int64(n), indptr, indices, w, dist, stamp,
+                    np.int32(rnd), nxt, nlen)
+            qlen = int(nlen.get()[0])
+            queue, nxt = nxt, queue
+            rnd += 1
+        # 2. tight in-degrees, then path counts in waves (written one after another into `waves`)
+        _launch("bc_indegree", s * n, np.int32(s), np.int64(n), indptr, indices, w, dist, indeg)
+        _launch("bc_init", s, part, np.int32(s), np.int64(n), dist, sigma, waves)
+        bounds = [0, s]
+        while bounds[-1] > bounds[-2]:
+            a, b = bounds[-2], bounds[-1]
+            nlen.fill(0)
+            _launch("bc_count", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
+                    sigma, indeg, waves[b:], nlen)
+            bounds.append(b + int(nlen.get()[0]))
+        # 3. dependencies, last wave first
+        for i in range(len(bounds) - 2, 0, -1):
+            a, b = bounds[i - 1], bounds[i]
+            _launch("bc_depend", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
+                    sigma, delta, part, np.int32(endpoints), np.int32(edges), bc, eb)
+        bar.update(s)
     return bc, (eb if edges else None)
 
 
@@ -283,34 +281,20 @@ def _unpack(words: cp.ndarray) -> cp.ndarray:
     return ((words[:, None] >> shifts[None, :]) & cp.uint64(1)).astype(bool).ravel()
 
 
-def distance_stats_gpu(H, weighted: bool, progress, label: str):
-    """Per source (every vertex of ``H``, a host graph): distance sum, reached count, sum of ``1/d``, eccentricity."""
-    from ..centrality import _progress
-    from ..sssp import multi_source_sssp
+def hop_stats_gpu(H, need_sums: bool, bar):
+    """Per source (every vertex of the host graph ``H``): hop-distance sum, reached count, sum of ``1/d``, eccentricity.
 
+    With ``need_sums=False`` only the eccentricities are computed (the caller
+    knows the graph is strongly connected; ``reached`` reads ``n``).
+    ``bar``: a progress bar counting sources.
+    """
     n = H.n
     G = H.to("gpu")
-    total = cp.zeros(n, dtype=cp.float64 if weighted else cp.int64)
-    reached = cp.ones(n, dtype=cp.int64)
+    total = cp.zeros(n, dtype=cp.int64)
+    reached = cp.ones(n, dtype=cp.int64) if need_sums else cp.full(n, n, dtype=cp.int64)
     harmonic = cp.zeros(n, dtype=cp.float64)
-    ecc = cp.zeros(n, dtype=G.weights.dtype if weighted else cp.int64)
-    if weighted:
-        hi = np.inf if G.weights.dtype.kind == "f" else np.iinfo(G.weights.dtype).max
-        step = max(1, min(n, (1 << 28) // (8 * max(n, 1))))
-        with _progress(n, label, progress, float(n) * (G.nnz + n)) as bar:
-            for r0 in range(0, n, step):
-                r1 = min(n, r0 + step)
-                D, _ = multi_source_sssp(G, np.arange(r0, r1, dtype=np.int32), predecessors=False)
-                ok = D != hi
-                reached[r0:r1] = ok.sum(axis=1)
-                Df = cp.where(ok, D, 0).astype(cp.float64)
-                total[r0:r1] = Df.sum(axis=1)
-                harmonic[r0:r1] = cp.where(Df > 0, 1.0 / cp.where(Df > 0, Df, 1.0), 0.0).sum(axis=1)
-                ecc[r0:r1] = cp.where(ok, D, 0).max(axis=1)
-                bar.update(r1 - r0)
-        return total, reached, harmonic, ecc
-    # hop counts: bit-parallel BFS, pulling along in-arcs (the reversed graph's rows)
-    T = G.transpose()
+    ecc = cp.zeros(n, dtype=cp.int64)
+    T = G.transpose()  # pulls run along in-arcs
     words = -(-n // 64)
     W = int(max(1, min(words, PLANE_BYTES // (24 * max(n, 1)))))
     front = cp.empty(W * n, dtype=cp.uint64)
@@ -320,51 +304,43 @@ def distance_stats_gpu(H, weighted: bool, progress, label: str):
     changed = cp.zeros(1, dtype=cp.int32)
     count = cp.empty(W * 64, dtype=cp.uint64)
     chunk = 4096
-    need_sums = True
-    if label == "eccentricity":  # only the eccentricities, once the graph is known to be (strongly) connected
-        from ..components import connected_components
-
-        need_sums = connected_components(H, "strong" if H.directed else "weak")[0] > 1
-        if not need_sums:
-            reached.fill(n)
-    with _progress(n, label, progress, float(n) * (G.nnz + n)) as bar:
-        for w0 in range(0, words, W):
-            w1 = min(words, w0 + W)
-            nw = w1 - w0
-            s0, s1 = 64 * w0, min(n, 64 * w1)
-            ids = cp.arange(s0, s1, dtype=cp.int64)
-            rel = ids - 64 * w0
-            front.fill(0)
-            seen[: nw * n].fill(0)
-            if nw < W:
-                seen[nw * n:].fill(np.uint64(0xFFFFFFFFFFFFFFFF))  # unused planes: full, skipped
-            # source s sits in plane (s - s0) // 64 at vertex s, bit (s - s0) % 64
-            pos = (rel // 64) * n + ids
-            bit = cp.left_shift(cp.uint64(1), (rel % 64).astype(cp.uint64))
-            front[pos] = bit
-            seen[pos] = bit
-            tail = s1 - s0 - 64 * (nw - 1)  # the last word's unused high bits count as seen, so it can fill up
-            if tail < 64:
-                seen[(nw - 1) * n:nw * n] |= np.uint64(((1 << 64) - 1) ^ ((1 << tail) - 1))
-            level = 0
-            while True:
-                level += 1
-                alive.fill(0)
-                changed.fill(0)
-                _launch("ms_pull", W * n, np.int64(n), np.int32(W), T.indptr, T.indices, front, seen, nxt, alive,
-                        changed)
-                if int(changed.get()[0]) == 0:
-                    break
-                live = _unpack(alive[:nw])[: s1 - s0]
-                ecc[s0:s1] = cp.where(live, level, ecc[s0:s1])
-                if need_sums:
-                    count.fill(0)
-                    grid = (max(1, -(-n // chunk)), nw)
-                    _fn("ms_count")(grid, (64,), (np.int64(n), np.int32(nw), nxt, np.int64(chunk), count))
-                    c = count[: 64 * nw].astype(cp.int64)[: s1 - s0]
-                    total[s0:s1] += c * level
-                    reached[s0:s1] += c
-                    harmonic[s0:s1] += c / level
-                front, nxt = nxt, front
-            bar.update(s1 - s0)
+    for w0 in range(0, words, W):
+        w1 = min(words, w0 + W)
+        nw = w1 - w0
+        s0, s1 = 64 * w0, min(n, 64 * w1)
+        ids = cp.arange(s0, s1, dtype=cp.int64)
+        rel = ids - 64 * w0
+        front.fill(0)
+        seen[: nw * n].fill(0)
+        if nw < W:
+            seen[nw * n:].fill(np.uint64(0xFFFFFFFFFFFFFFFF))  # unused planes: full, skipped
+        # source s sits in plane (s - s0) // 64 at vertex s, bit (s - s0) % 64
+        pos = (rel // 64) * n + ids
+        bit = cp.left_shift(cp.uint64(1), (rel % 64).astype(cp.uint64))
+        front[pos] = bit
+        seen[pos] = bit
+        tail = s1 - s0 - 64 * (nw - 1)  # the last word's unused high bits count as seen, so it can fill up
+        if tail < 64:
+            seen[(nw - 1) * n:nw * n] |= np.uint64(((1 << 64) - 1) ^ ((1 << tail) - 1))
+        level = 0
+        while True:
+            level += 1
+            alive.fill(0)
+            changed.fill(0)
+            _launch("ms_pull", W * n, np.int64(n), np.int32(W), T.indptr, T.indices, front, seen, nxt, alive,
+                    changed)
+            if int(changed.get()[0]) == 0:
+                break
+            live = _unpack(alive[:nw])[: s1 - s0]
+            ecc[s0:s1] = cp.where(live, level, ecc[s0:s1])
+            if need_sums:
+                count.fill(0)
+                grid = (max(1, -(-n // chunk)), nw)
+                _fn("ms_count")(grid, (64,), (np.int64(n), np.int32(nw), nxt, np.int64(chunk), count))
+                c = count[: 64 * nw].astype(cp.int64)[: s1 - s0]
+                total[s0:s1] += c * level
+                reached[s0:s1] += c
+                harmonic[s0:s1] += c / level
+            front, nxt = nxt, front
+        bar.update(s1 - s0)
     return total, reached, harmonic, ecc
