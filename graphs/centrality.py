@@ -219,8 +219,10 @@ def _brandes(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, progre
     if P.G.device != "gpu":
         return _brandes_cpu(P, src, endpoints, edges, progress, label)
     xp = P.G.xp
-    if P.weights is not None and P.weights.size and bool((P.weights == 0).any()):
-        # tied distances along zero-weight arcs: the host's settled order decides them
+    w = P.weights
+    if w is not None and w.size and (bool((w == 0).any()) or float(w.max()) * max(P.G.n - 1, 1) >= 2.0**53):
+        # tied distances along zero-weight arcs (the host's settled order decides them), or integer path
+        # lengths beyond float64's exact range (the device sums in float64): on the host
         bc, eb = _brandes_cpu(P, src, endpoints, edges, progress, label)
         return xp.asarray(bc), (xp.asarray(eb) if edges else None)
     from .cuda.centrality import brandes_gpu
