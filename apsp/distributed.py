@@ -1,62 +1,84 @@
-"""All-pairs shortest paths on a Dask cluster: blocked Floyd-Warshall as tasks on pinned tiles.
+"""All-pairs shortest paths on a Dask cluster: blocked Floyd-Warshall over row blocks resident on the workers.
 
 :func:`apsp.shortest_paths` comes here when it is given ``client=`` (a
 :class:`distributed.Client`) or a :class:`dask.array.Array` (then the default
-client).  The matrix is cut into ``b x b`` tiles, each owned by one worker of
-a 2-D block-cyclic layout over a ``pr x pc`` grid of the ``p`` workers
-(:func:`apsp.tile_schedule.owner`), and round ``K`` of blocked Floyd-Warshall
-(Venkataraman, Sahni & Mukhopadhyaya 2003) is four kinds of tasks
-(:mod:`apsp.tile_schedule`): close the diagonal tile, update the ``K``-th row
-and column panels, then one semiring GEMM ``T[I, J] (+)= T[I, K] (x) T[K, J]``
-per remaining tile, in the library's GEMM kernels (Numba on NumPy tiles of CPU
-workers, CUDA on CuPy tiles of GPU workers, e.g. one worker per GPU from
-``dask_cuda.LocalCUDACluster``).
+client).  The schedule is the one :mod:`apsp.multi_device` runs over the
+GPUs of one host, with Dask workers as its lanes (worker side:
+:mod:`apsp.distributed_rows`):
 
-Placement and traffic.  Every task runs on the owner of the tile it writes
-(``workers=[owner]``), so a tile never moves between rounds; the tiles a task
-reads from other workers (the diagonal tile, the panel tiles) are fetched by
-Dask once per worker and round, whatever the number of tasks there that read
-them.  Per round the diagonal tile goes to the owners of the panel tiles, row
-panel tile ``T[K, J]`` to the ``pr`` owners of tile column ``J`` and column
-panel tile ``T[I, K]`` to the ``pc`` owners of tile row ``I``: at most
-``n b (pr + pc - 2)`` elements (plus ``(pr + pc) b^2`` for the diagonal), and
-``n^2 (pr + pc - 2)`` over the ``n / b`` rounds, that is ``2 n^2 / sqrt(p)``
-received per worker on a square grid: the 2-D cost of Solomonik, Buluc &
-Demmel (IPDPS 2013) for blocked Floyd-Warshall, the schedule Sao et al.
-(HPDC 2021) ran on Summit.  ``benchmarks/results/distributed-analysis.md``
-derives it and what it means for GPU clusters.  No tile goes through the
-client: NumPy input is scattered from it once (tile to owner), a dask array's
-chunks are computed on their owners, and results are gathered once.
+* row block ``k`` (``b`` rows) belongs to worker ``k % p`` (block-cyclic, so
+  every worker has its share of every round); each worker keeps its row
+  blocks in one buffer in its own memory, made once from its part of the
+  input and updated in place, never in Dask's data store: the matrix never
+  moves, only panels do;
+* round ``k``: the owner of block ``k`` closes the diagonal block and forms
+  the ``b x n`` row panel ``R_k`` (one task), which Dask sends worker to
+  worker (TCP, or UCX when the cluster was started with ``protocol="ucx"``
+  and ``distributed-ucxx`` is installed: GPU to GPU over NVLink); each
+  worker then updates its other rows, ``D_i (+)= D_ik (x) R_k`` (one task,
+  one GEMM per contiguous range of rows, in the library's kernels: Numba on
+  CPU workers, CUDA on GPU workers);
+* look-ahead: the owner of block ``k + 1`` first updates only those rows
+  with ``R_k``, closes panel ``k + 1`` and hands it to Dask, and only then
+  updates the rest of its rows; each panel is received by a task of its own
+  that depends on nothing else, so Dask fetches ``R_{k+1}`` while the
+  workers still run round ``k``.  The critical path is the chain of panels;
+  what remains per round is each worker's ``(n/p) x b x n`` GEMM.
+
+Each worker's tasks are chained (each depends on the one before it on that
+worker) and pinned to it (``allow_other_workers=False``), which fixes the
+order of every entry's updates: results equal the single-process blocked
+schedule's (:func:`apsp.blocked_fw.blocked_floyd_warshall`).  The graph has
+about ``(2 p + 1) n / b`` tasks, whatever ``n``.
+
+Traffic.  Per round every worker but the owner receives the panel, ``b n``
+entries (with predecessors also their ``b n`` int32): ``n^2 (1 - 1/p)``
+entries per worker over the run.  NumPy/CuPy/sparse input is scattered from
+the client once, row block to owner; a dask array's row blocks are computed
+on their owners; a gathered result crosses to the client once.
+``benchmarks/results/distributed-analysis.md`` compares this with the 2-D
+layouts of Solomonik, Buluc & Demmel (IPDPS 2013) and Sao et al. (HPDC 2021).
+
+Memory.  Before a run the driver reads each worker's memory limit (and, on
+GPU workers, the free memory of its GPU) and raises
+:class:`~apsp.distributed_memory.WorkerMemoryError`, naming the setting, when
+its share does not fit (:mod:`apsp.distributed_memory`); a worker that
+pauses for memory during a run (its share cannot be spilled) is the same
+error within :data:`PAUSE_S` seconds, instead of a stalled run.
+
+Starting workers.  CPU: ``distributed.LocalCluster(n_workers=p,
+threads_per_worker=t, memory_limit=...)``; give each worker process the
+kernel threads it may use, ``env={"SEMIRING_PATHS_THREADS": str(t)}`` (by
+default every process uses every core).  GPU: one worker per GPU,
+``dask_cuda.LocalCUDACluster(memory_limit=...)`` (each worker's tasks run on
+its own GPU); without dask-cuda, a ``distributed.SpecCluster`` of one
+``Nanny`` per GPU with ``env={"CUDA_VISIBLE_DEVICES": str(i)}``
+(``docs/distributed.md``).
 
 Input and output.  NumPy / CuPy / ``numpy.ma`` / ``scipy.sparse`` input (and
 graphs, built densely on the client) gives a gathered array of the same kind,
 like the single-process call; a :class:`dask.array.Array` gives
-:class:`dask.array.Array` results whose tiles stay in the workers' memory
-(already computed: the call waits for the closure and its negative-cycle
-check).  To keep the result of a NumPy matrix on the cluster, pass
-``dask.array.from_array(W, chunks=b)``.
+:class:`dask.array.Array` results (chunks: the row blocks) that stay in the
+workers' memory.  To keep the result of a NumPy matrix on the cluster, pass
+``dask.array.from_array(W, chunks=(b, n))``.
 
-Recovery.  Tasks are pinned strictly (``allow_other_workers=False``: with
-loose pins Dask's work stealing would move tiles to idle workers), so a task
-whose worker died could only wait; the driver watches the cluster while the
-run is under way and, when one of its workers has left, cancels the run and
-starts it again on the workers present, from the input (which the client, or
-the dask array's lineage, still holds), up to :data:`ATTEMPTS` times, then
-raises :class:`WorkerLostError`.  No step writes into its inputs and nothing
-of a cancelled attempt is reused: a lost worker costs time, never a wrong
-distance.
+Recovery.  The driver watches the cluster while the run is under way; when
+one of its workers has left, it cancels the run and starts it again on the
+workers present, from the input, up to :data:`ATTEMPTS` times, then raises
+:class:`WorkerLostError`.  Nothing of a cancelled attempt is reused.
 
-Progress: Dask's dashboard (``client.dashboard_link``) shows the tasks
-(``apsp-close-diagonal``, ``apsp-row-panel``, ``apsp-column-panel``,
-``apsp-interior``); ``progress=True`` also shows :func:`distributed.progress`.
-
-Nothing else in the package imports Dask, and this module imports it only
-inside its functions.
+Progress: Dask's dashboard shows the tasks (``apsp-panel``,
+``apsp-receive``, ``apsp-update``); ``progress=True`` also shows
+:func:`distributed.progress`.  Nothing else in the package imports Dask, and
+this module imports it only inside its functions.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import sys
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -68,43 +90,65 @@ from semiring.errors import DeviceError, DTypeError, ShapeError, UnsupportedOper
 from semiring.validate import check_array, check_matrix
 
 from .arguments import as_count
+from .distributed_memory import WorkerMemoryError, check_workers, paused_error, worker_needs
+from .distributed_rows import (
+    RowLayout,
+    RunSpec,
+    bad_diagonal_rows,
+    build,
+    drop_run,
+    panel,
+    receive,
+    result_rows,
+    update,
+)
 from .exact_integers import sums_may_leave_int32
 from .matrix_input import matrix_source
+from .multi_device import default_block
 from .negative_cycle import raise_for_cycle
-from .tile_schedule import (
-    Stopped,
-    bad_diagonal,
-    close_diagonal_tile,
-    column_panel_tile,
-    dense_tile,
-    finished_tile,
-    finite_extent,
-    interior_tile,
-    owner,
-    prepare_tile,
-    process_grid,
-    row_panel_tile,
-    tile_ranges,
-)
+from .tile_schedule import Stopped, finite_extent
 
 if TYPE_CHECKING:
     from distributed import Client
 
     from semiring import Semiring
 
-__all__ = ["distributed_shortest_paths", "cluster_workers", "is_dask_array", "WorkerLostError", "DEFAULT_TILE", "ATTEMPTS", "CYCLE_SEARCH_MAX"]
+__all__ = ["distributed_shortest_paths", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
+           "WorkerMemoryError", "ATTEMPTS", "PAUSE_S", "CYCLE_SEARCH_MAX"]
 
-#: Default tile size ``b`` on CPU and GPU workers (``block_size=`` overrides it).
-DEFAULT_TILE = {"cpu": 2048, "gpu": 8192}  # CPU: the best of 512 / 1024 / 2048 at n = 4096 on 2 workers
 #: Attempts of a run when workers leave the cluster (each starts again from the input).
 ATTEMPTS = 3
 #: Seconds between two looks at the cluster's workers while a run is under way.
 WATCH_S = 0.5
+#: Seconds a worker of the run may stay paused for memory before the run fails with WorkerMemoryError.
+PAUSE_S = 10.0
 #: Largest ``n`` for which a negative cycle found in a dask-array input is traced
 #: (the input is then computed on the client); above it, the error names a vertex.
 CYCLE_SEARCH_MAX = 16384
+#: Largest block on CPU workers (rows per round).
+CPU_BLOCK_MAX = 1024
 
 _EXTRA = 'the Dask extra: pip install "semiring-paths[dask]" (dask-cuda for one worker per GPU)'
+
+
+def default_block_size(n: int, workers: int, device: str) -> int:
+    """Rows per block (and per round) when ``block_size`` is not given.
+
+    GPU workers: :func:`apsp.multi_device.default_block` (4096, halved until
+    every worker owns at least two blocks: the look-ahead needs
+    ``n / b >= 2 p``).  CPU workers: at most :data:`CPU_BLOCK_MAX`, halved
+    until every worker owns at least four blocks (at ``n = 4096`` on 2
+    workers: 512).
+
+    >>> default_block_size(65536, 4, "gpu"), default_block_size(4096, 2, "cpu"), default_block_size(100, 3, "cpu")
+    (4096, 512, 8)
+    """
+    if device == "gpu":
+        return default_block(n, workers)
+    b = CPU_BLOCK_MAX
+    while b > 8 and -(-n // b) < 4 * workers:
+        b //= 2
+    return max(1, min(b, n))
 
 
 def is_dask_array(W: Any) -> bool:
@@ -191,17 +235,6 @@ def _input(W, S: "Semiring", dtype) -> _Input:
     return _Input("dense", src.n, src.dtype, src.device, D, D)
 
 
-def _wide_int32(inp: _Input, S: "Semiring", client, tiles) -> bool:
-    """Whether an int32 closure must run in int64 (:mod:`apsp.exact_integers`), decided on the client."""
-    if inp.dtype != np.int32 or not S.capabilities.mul_is_plus or inp.n < 2:
-        return False
-    if inp.kind == "dense" and inp.data.dtype == np.int32:
-        return sums_may_leave_int32(inp.data, S)
-    big = max(client.gather([client.submit(finite_extent, t, pure=False, workers=w)
-                             for t, w in tiles]), default=0)
-    return 2 * (inp.n - 1) * big >= np.iinfo(np.int32).max
-
-
 def distributed_shortest_paths(
     W,
     method: str = "auto",
@@ -223,17 +256,17 @@ def distributed_shortest_paths(
     ----------
     W : array (n, n), dask.array.Array, sparse matrix or graph
         As :func:`apsp.shortest_paths` accepts it, or a :class:`dask.array.Array`
-        (NumPy or CuPy chunks; rechunked to ``b x b`` tiles when its chunks differ).
+        (NumPy or CuPy chunks; rechunked to row blocks when its chunks differ).
     method : {"auto", "blocked-fw"}
         The schedule is blocked Floyd-Warshall.
     semiring, predecessors, dtype
         As in :func:`apsp.shortest_paths`.
     device : {"auto", "cpu", "gpu"}
-        Where the workers compute: ``"gpu"`` puts the tiles in CuPy arrays on
-        the workers (one GPU each: ``dask_cuda.LocalCUDACluster``);
+        Where the workers compute: ``"gpu"`` keeps the rows in CuPy arrays on
+        the workers' GPUs (one GPU per worker: ``dask_cuda.LocalCUDACluster``);
         ``"auto"``: where ``W`` lives.
     block_size : int, optional
-        The tile size ``b`` (default :data:`DEFAULT_TILE`).
+        Rows per block ``b`` (default :func:`default_block_size`).
     progress : bool, optional
         ``True``: :func:`distributed.progress` over the run (the dashboard
         shows it in any case).
@@ -243,11 +276,11 @@ def distributed_shortest_paths(
         Default: the default client (``distributed.default_client()``).
     gather : bool, optional
         ``True``: NumPy/CuPy results on the client; ``False``: dask arrays
-        whose tiles stay on the workers.  Default: ``False`` exactly when
+        whose row blocks stay on the workers.  Default: ``False`` exactly when
         ``W`` is a dask array.
     **ignored
         ``memory_budget`` and ``memory_limit`` of the single-process call
-        (per-worker memory is Dask's to manage).
+        (each worker's memory limit is the cluster's setting, checked here).
 
     Returns
     -------
@@ -260,10 +293,15 @@ def distributed_shortest_paths(
         As single-process (the cycle is traced on the client, from the input).
     InvalidEntryError
         An entry of a dask array (or sparse matrix) the semiring rejects, found
-        on the worker that prepares its tile, named with the tile.
+        on the worker that holds its rows, named with the row block.
 
-    Both are found by the tile tasks, which return a status rather than raise
+    Both are found by the tasks, which return a status rather than raise
     (:class:`apsp.tile_schedule.Stopped`): the workers log no failed task.
+    WorkerMemoryError
+        A worker's memory limit (or GPU) cannot hold its share, found before
+        the run; or a worker paused for memory during it.
+    WorkerLostError
+        Workers left during every attempt.
     UnsupportedOperationError
         Another ``method``, a non-idempotent semiring, a dask array without
         a client.
@@ -272,9 +310,10 @@ def distributed_shortest_paths(
 
     Examples
     --------
-    >>> import apsp
+    >>> from distributed import Client, LocalCluster
     >>> W = np.array([[0.0, 3.0, np.inf], [np.inf, 0.0, -1.0], [2.0, np.inf, 0.0]])
-    >>> distributed_shortest_paths(W)  # doctest: +SKIP
+    >>> with LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster, Client(cluster) as c:
+    ...     distributed_shortest_paths(W, client=c, block_size=1)
     array([[ 0.,  3.,  2.],
            [ 1.,  0., -1.],
            [ 2.,  5.,  0.]])
@@ -294,42 +333,245 @@ def distributed_shortest_paths(
     if out is not None:
         _check_out(out, inp.n, inp.dtype, gather)
     n = inp.n
-    b = as_count("block_size", block_size) if block_size is not None else DEFAULT_TILE[dev]
-    b = max(1, min(b, n))
-    ranges = tile_ranges(n, b)
+    home = None if not gather else ("gpu" if _on_gpu_client(inp) else "cpu")
+    if n == 0:
+        return _empty(inp, predecessors, gather, home, out)
+    run = None
     for attempt in range(ATTEMPTS):
-        workers = _workers(client)
         try:
-            parts, flags, ranges, wide = _submit(client, S, inp, ranges, workers, dev, predecessors, gather)
+            workers = _workers(client)
+            b = as_count("block_size", block_size) if block_size is not None else \
+                default_block_size(n, len(workers), dev)
+            b = max(1, min(b, n))
+            workers = workers[: -(-n // b)]  # a worker without a row block has nothing to do
+            run = _Run(client, S, inp, workers, RowLayout(n, b, len(workers)), dev, predecessors, home)
+            run.submit()
             if progress:
-                _show_progress(flags + [f for p in parts for f in p.values()])
-            _wait(client, flags + [f for p in parts for f in p.values()], workers)
+                _show_progress(run.futures())
+            _wait(client, run.futures(), workers)
+            bad = client.gather(run.checks)
             break
         except _WorkersLost as lost:
+            if run is not None:
+                run.forget()
             if attempt == ATTEMPTS - 1:
                 raise WorkerLostError(
                     f"the Dask cluster lost workers during each of {ATTEMPTS} attempts (last: {lost}); "
                     "no result was returned"
                 ) from None
-    bad = client.gather(flags)
-    _raise_if_stopped(S, inp, bad)
-    bad_all = np.concatenate(bad) if bad else np.zeros(0, np.int64)
-    if bad_all.size:
-        raise_for_cycle(S, _cycle_source(inp), int(bad_all[0]), bad_all)
+        except BaseException:
+            if run is not None:
+                run.forget()
+            raise
+    results = run.results
+    try:
+        _raise_if_stopped(S, inp, bad)
+        bad_all = np.concatenate(bad) if bad else np.zeros(0, np.int64)
+        if bad_all.size:
+            raise_for_cycle(S, _cycle_source(inp), int(bad_all[0]), bad_all)
+        if not gather:
+            arrays = [_dask_array(results[part], run.layout, inp.dtype if part == 0 else np.dtype(np.int32), dev)
+                      for part in range(len(results))]
+            return tuple(arrays) if predecessors else arrays[0]
+        gathered = []
+        for part, futures in enumerate(results):
+            dt = inp.dtype if part == 0 else np.int32
+            xp = _cupy() if home == "gpu" else np
+            R = out if (part == 0 and out is not None) else xp.empty((n, n), dtype=dt)
+            for k, block in enumerate(client.gather(futures)):
+                a, c = run.layout.span(k)
+                R[a:c] = block
+            gathered.append(R)
+        return tuple(gathered) if predecessors else gathered[0]
+    finally:
+        run.forget()  # the results hold views of the rows they need; the registry lets go of the rest
+
+
+def _empty(inp: _Input, predecessors: bool, gather: bool, home, out):
+    """The closure of a 0 x 0 matrix, in the kind of result asked for."""
+    parts = [np.empty((0, 0), inp.dtype), np.empty((0, 0), np.int32)][: 2 if predecessors else 1]
+    if out is not None:
+        parts[0] = out
     if not gather:
-        arrays = [_dask_array(p, ranges, inp.dtype if part == 0 else np.dtype(np.int32), dev)
-                  for part, p in enumerate(parts)]
-        return tuple(arrays) if predecessors else arrays[0]
-    results = []
-    for part, p in enumerate(parts):
-        dt = inp.dtype if part == 0 else np.int32
-        xp = _cupy() if _on_gpu_client(inp) else np
-        R = out if (part == 0 and out is not None) else xp.empty((n, n), dtype=dt)
-        keys = list(p)
-        for (i, j), tile in zip(keys, client.gather([p[key] for key in keys])):
-            R[ranges[i][0] : ranges[i][1], ranges[j][0] : ranges[j][1]] = tile
-        results.append(R)
-    return tuple(results) if predecessors else results[0]
+        import dask.array as da
+
+        parts = [da.zeros((0, 0), dtype=p.dtype) for p in parts]
+    elif home == "gpu":
+        parts = [_cupy().asarray(p) for p in parts]
+    return tuple(parts) if predecessors else parts[0]
+
+
+class _Run:
+    """One attempt: the layout, the run's token, its input on the workers, its futures."""
+
+    def __init__(self, client, S: "Semiring", inp: _Input, workers: list[str], layout: RowLayout, dev: str,
+                 predecessors: bool, home) -> None:
+        self.client, self.S, self.inp, self.workers, self.layout = client, S, inp, workers, layout
+        self.dev, self.predecessors, self.home = dev, predecessors, home
+        self.token = uuid.uuid4().hex[:12]
+        self.infos = _survey(client, workers, dev)
+        self.wide = False
+        self.checks: list = []
+        self.results: list[list] = []
+        self._all: list = []
+        self._check_memory()
+
+    def _pin(self, g: int, **kw) -> dict:
+        return {"workers": [self.workers[g]], "allow_other_workers": False, "pure": False, **kw}
+
+    def _check_memory(self) -> None:
+        inp, lay = self.inp, self.layout
+        wide = inp.dtype == np.int32 and self.S.capabilities.mul_is_plus  # the largest it could be
+        item = 8 if wide else inp.dtype.itemsize
+        if inp.kind == "sparse":
+            where, in_item = "arcs", inp.dtype.itemsize
+        elif inp.kind == "dask":
+            where, in_item = ("gpu" if self.dev == "gpu" and inp.device == "gpu" else "host"), inp.data.dtype.itemsize
+        else:
+            where, in_item = ("gpu" if is_cupy_array(inp.data) else "host"), inp.data.dtype.itemsize
+        needs = [worker_needs(lay, g, item, in_item, self.predecessors, self.dev, where, self.home is not None)
+                 for g in range(len(self.workers))]
+        check_workers(self.infos, needs)
+
+    def _own_threads(self, g: int) -> int | None:
+        """Worker ``g``'s Dask threads when it has a process of its own (its CPU kernels then use as many)."""
+        info = self.infos[g]
+        alone = sum(1 for i in self.infos if (i["host"], i["pid"]) == (info["host"], info["pid"])) == 1
+        client_here = (info["host"], info["pid"]) == (socket.gethostname(), os.getpid())
+        return info["threads"] if alone and not client_here else None
+
+    def futures(self) -> list:
+        return self._all + self.checks + [f for part in self.results for f in part]
+
+    def submit(self) -> None:
+        client, S, inp, lay = self.client, self.S, self.inp, self.layout
+        p, K = len(self.workers), lay.count
+        pieces, kind = self._pieces()
+        self.wide = _wide_int32(inp, S, client, pieces, kind)
+        dtype = np.dtype(np.int64) if self.wide else inp.dtype
+        spec = RunSpec(self.token, lay, S, dtype, self.predecessors, self.dev)
+        check = inp.kind != "dense" or inp.data.dtype != inp.dtype  # dense input was validated on the client
+        t = self.token
+        chain = [client.submit(build, spec, g, pieces[g], check, self.wide, kind, self._own_threads(g),
+                               key=f"apsp-build-{t}-{g}", **self._pin(g, priority=10)) for g in range(p)]
+        del pieces
+        o = lay.owner(0)
+        R = chain[o] = client.submit(panel, spec, o, 0, None, chain[o], key=f"apsp-panel-{t}-0",
+                                     **self._pin(o, priority=5))
+        self._all = list(chain)
+        for k in range(K):
+            o = lay.owner(k)
+            held = [R if g == o else client.submit(receive, spec, g, R, key=f"apsp-receive-{t}-{k}-{g}",
+                                                   **self._pin(g, priority=20)) for g in range(p)]
+            if k + 1 < K:
+                o1 = lay.owner(k + 1)
+                R = chain[o1] = client.submit(panel, spec, o1, k + 1, held[o1], chain[o1],
+                                              key=f"apsp-panel-{t}-{k + 1}", **self._pin(o1, priority=5))
+            for g in range(p):
+                chain[g] = client.submit(update, spec, g, k, held[g], chain[g], key=f"apsp-update-{t}-{k}-{g}",
+                                         **self._pin(g, priority=0))
+        self._all = chain  # the last task of every worker: the rest is released as soon as it is used
+        self.checks = [client.submit(bad_diagonal_rows, spec, g, chain[g], key=f"apsp-check-{t}-{g}",
+                                     **self._pin(g)) for g in range(p)]
+        parts = ((0, "distances"), (1, "predecessors"))[: 2 if self.predecessors else 1]
+        self.results = [[client.submit(result_rows, spec, lay.owner(k), k, part, self.wide, self.home,
+                                       self.checks[lay.owner(k)], key=f"apsp-{name}-{t}-{k}", **self._pin(lay.owner(k)))
+                         for k in range(K)] for part, name in parts]
+
+    def _pieces(self):
+        """Per worker, the futures of its row blocks of the input (in block order), and their kind."""
+        client, inp, lay = self.client, self.inp, self.layout
+        p, K, n = len(self.workers), lay.count, lay.n
+        if inp.kind == "dask":
+            X = inp.data
+            want = (tuple(b - a for a, b in map(lay.span, range(K))), (n,))
+            if X.chunks != want:
+                X = X.rechunk(want)
+            # one row block per submission: its graph is culled to the tasks it needs, and they run on its owner
+            futs = {k: client.compute(X[slice(*lay.span(k))], workers=[self.workers[lay.owner(k)]],
+                                      allow_other_workers=False) for k in range(K)}
+            return [[futs[k] for k in lay.blocks_of(g)] for g in range(p)], "dense"
+        if inp.kind == "dense":
+            items = [[inp.data[slice(*lay.span(k))] for k in lay.blocks_of(g)] for g in range(p)]
+            kind = "dense"
+        else:  # scipy.sparse: the arcs of each row block go to its owner, its dense rows are built there
+            C = inp.data
+            order = np.argsort(C.row, kind="stable")
+            rows, cols, vals = C.row[order], C.col[order], C.data[order]
+            cuts = np.searchsorted(rows, [a for a, _ in map(lay.span, range(K))] + [n])
+            weighted = C.data.dtype != np.bool_
+            items = [[(rows[cuts[k]:cuts[k + 1]] - lay.span(k)[0], cols[cuts[k]:cuts[k + 1]], vals[cuts[k]:cuts[k + 1]],
+                       weighted) for k in lay.blocks_of(g)] for g in range(p)]
+            kind = "arcs"
+        out = []
+        for g in range(p):
+            out.append(client.scatter(items[g], workers=[self.workers[g]], hash=False) if items[g] else [])
+        return out, kind
+
+    def forget(self) -> None:
+        """Drop the run's rows on every worker (best effort: a worker that left has nothing to drop)."""
+        if self.token is None:
+            return
+        token, self.token = self.token, None
+        try:
+            self.client.cancel([f for f in self.futures() if f.status == "pending"])
+            self.client.run(drop_run, token)
+        except Exception:  # noqa: BLE001 - cleaning up after another error, or on a cluster that lost workers
+            pass
+
+
+def _survey(client, workers: list[str], dev: str) -> list[dict]:
+    """:func:`apsp.distributed_rows.survey` of every worker (memory limits, status; on GPU workers their GPU)."""
+    distributed = _distributed()
+    try:
+        host = client.run(_host_survey, workers=workers)
+    except (OSError, distributed.comm.CommClosedError) as err:
+        raise _WorkersLost(str(err)) from None
+    missing = [w for w in workers if w not in host]
+    if missing:
+        raise _WorkersLost(", ".join(missing) + " left")
+    infos = [host[w] for w in workers]
+    paused = [i for i in infos if i["status"] == "paused"]
+    if paused:
+        raise paused_error(paused[0])
+    if dev == "gpu":
+        from .distributed_rows import survey
+
+        gpu = client.gather([client.submit(survey, "gpu", workers=[w], allow_other_workers=False, pure=False)
+                             for w in workers])
+        for i, info in zip(infos, gpu):
+            i.update({key: info[key] for key in ("gpu", "gpu_free", "gpu_total")})
+    return infos
+
+
+def _host_survey(dask_worker) -> dict:
+    """The memory settings and state of a worker (run in its event loop: it answers while paused)."""
+    mm = dask_worker.memory_manager
+    return {
+        "address": dask_worker.address,
+        "memory_limit": int(mm.memory_limit or 0),
+        "spill": mm.memory_spill_fraction or None,
+        "pause": mm.memory_pause_fraction or None,
+        "process": int(dask_worker.monitor.get_process_memory()),
+        "status": getattr(dask_worker.status, "name", str(dask_worker.status)),
+        "threads": int(dask_worker.state.nthreads),
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+    }
+
+
+def _wide_int32(inp: _Input, S: "Semiring", client, pieces, kind: str) -> bool:
+    """Whether an int32 closure must run in int64 (:mod:`apsp.exact_integers`), decided on the client."""
+    if inp.dtype != np.int32 or not S.capabilities.mul_is_plus or inp.n < 2:
+        return False
+    if inp.kind == "dense" and inp.data.dtype == np.int32:
+        return sums_may_leave_int32(inp.data, S)
+    if kind == "arcs":
+        vals = np.asarray(inp.data.data).astype(np.int32)
+        big = finite_extent(vals)
+    else:
+        big = max(client.gather([client.submit(finite_extent, f, pure=False) for g in pieces for f in g]), default=0)
+    return 2 * (inp.n - 1) * big >= np.iinfo(np.int32).max
 
 
 def _raise_if_stopped(S: "Semiring", inp: _Input, checks: list) -> None:
@@ -395,23 +637,50 @@ def _on_gpu_client(inp: _Input) -> bool:
 
 
 def _wait(client, futures: list, workers: list[str]) -> None:
-    """Wait for ``futures``; if one of ``workers`` leaves the cluster, cancel them and raise :class:`_WorkersLost`.
+    """Wait for ``futures``, watching the workers of the run every :data:`WATCH_S` seconds.
 
-    Tasks are pinned to their workers (strictly: work stealing would move
-    tiles), so a task whose worker is gone would wait for ever: the run is
-    started again on the workers present instead (from the input, which the
-    client or the dask array's lineage still holds).
+    A worker that left: the futures are cancelled and :class:`_WorkersLost`
+    raised (the run starts again on the workers present: tasks are pinned,
+    and a task whose worker is gone would wait for ever).  A worker paused
+    for memory for :data:`PAUSE_S` seconds: cancelled, and
+    :class:`~apsp.distributed_memory.WorkerMemoryError` (its rows cannot be
+    spilled, so it would not resume).
     """
     distributed = _distributed()
+    from distributed.client import FuturesCancelledError
+
+    paused_since: dict[str, float] = {}
     while True:
         try:
             distributed.wait(futures, timeout=WATCH_S)
             return
-        except (TimeoutError, distributed.TimeoutError):
-            gone = set(workers) - set(cluster_workers(client))
+        except (TimeoutError, distributed.TimeoutError, FuturesCancelledError) as err:
+            states = client.run_on_scheduler(_worker_states)
+            gone = set(workers) - set(states)
             if gone:
                 client.cancel(futures)
                 raise _WorkersLost(", ".join(sorted(gone)) + " left") from None
+            if isinstance(err, FuturesCancelledError):  # data lost with a worker that has already come back
+                client.cancel(futures)
+                raise _WorkersLost(f"tasks of the run were cancelled ({err})") from None
+            now = time.monotonic()
+            for w in workers:
+                if states[w]["status"] != "paused":
+                    paused_since.pop(w, None)
+                    continue
+                since = paused_since.setdefault(w, now)
+                if now - since >= PAUSE_S:
+                    client.cancel(futures)
+                    raise paused_error(states[w], now - since) from None
+
+
+def _worker_states(dask_scheduler) -> dict:
+    """Status and memory of every worker, as the scheduler sees them (run on the scheduler)."""
+    out = {}
+    for addr, ws in dask_scheduler.workers.items():
+        out[addr] = {"address": addr, "status": getattr(ws.status, "name", str(ws.status)),
+                     "memory_limit": int(ws.memory_limit or 0), "process": int(ws.memory.process), "pause": None}
+    return out
 
 
 def _show_progress(futures: list) -> None:
@@ -423,140 +692,6 @@ def _show_progress(futures: list) -> None:
         distributed.progress(futures, notebook=True)
         return
     threading.Thread(target=distributed.progress, args=(futures,), kwargs={"notebook": False}, daemon=True).start()
-
-
-def _submit(client, S: "Semiring", inp: _Input, ranges, workers: list[str], dev: str, predecessors: bool,
-            gather: bool):
-    """Submit the whole schedule; returns the result tiles' futures (per part), the diagonal checks, ranges, wide."""
-    grid = process_grid(len(workers))
-    K = len(ranges)
-    token = uuid.uuid4().hex[:12]
-
-    def where(i: int, j: int) -> dict:
-        return {"workers": [workers[owner(i, j, grid)]], "allow_other_workers": False, "pure": False}
-
-    raw = _raw_tiles(inp, S, client, ranges, where, token)
-    wide = _wide_int32(inp, S, client, [(raw[i, j], where(i, j)["workers"]) for i in range(K) for j in range(K)])
-    check = inp.kind != "dense" or inp.data.dtype != inp.dtype  # dense input was validated here, before a cast
-    T = {}
-    for i, (r0, _) in enumerate(ranges):
-        for j, (c0, _) in enumerate(ranges):
-            T[i, j] = client.submit(prepare_tile, S, raw[i, j], r0, c0, predecessors, inp.dtype, dev, wide, check,
-                                    key=f"apsp-prepare-{token}-{i}-{j}", priority=8, **where(i, j))
-    del raw
-    for k in range(K):
-        T = _round(client, S, T, k, ranges, where, token, predecessors)
-    flags = [client.submit(bad_diagonal, S, T[k, k], ranges[k][0], key=f"apsp-check-{token}-{k}", **where(k, k))
-             for k in range(K)]
-    home = None if not gather else ("gpu" if _on_gpu_client(inp) else "cpu")
-    parts = [{(i, j): client.submit(finished_tile, T[i, j], part, wide, home, key=f"apsp-{name}-{token}-{i}-{j}",
-                                    **where(i, j)) for i in range(K) for j in range(K)}
-             for part, name in ((0, "distances"), (1, "predecessors"))[: 2 if predecessors else 1]]
-    return parts, flags, ranges, wide
-
-
-def _round(client, S: "Semiring", T: dict, k: int, ranges, where, token: str, predecessors: bool) -> dict:
-    """Submit round ``k``: the diagonal, the two panels, the rest.  Returns the tiles after the round.
-
-    Priorities: earlier rounds first; within a round the diagonal, then the
-    panels, then the tiles of row and column ``k + 1`` (the next round's
-    panels: look-ahead), then the others.
-    """
-    K = len(ranges)
-    base = -4 * k  # round k + 1's diagonal and panels outrank round k's interior: look-ahead
-    off = ranges[k][0]
-    new = dict(T)
-    diag_before = T[k, k]
-    new[k, k] = diag = client.submit(close_diagonal_tile, S, diag_before, off,
-                                     key=f"apsp-close-diagonal-{token}-{k}", priority=base + 6, **where(k, k))
-    for j in range(K):
-        if j != k:
-            before = diag_before if predecessors else None  # only the panel's Floyd-Warshall reads it
-            new[k, j] = client.submit(row_panel_tile, S, diag, before, T[k, j], priority=base + 5,
-                                      key=f"apsp-row-panel-{token}-{k}-{j}", **where(k, j))
-    column = {}
-    for i in range(K):
-        if i != k:
-            new[i, k] = client.submit(column_panel_tile, S, T[i, k], diag, priority=base + 5,
-                                      key=f"apsp-column-panel-{token}-{k}-{i}", **where(i, k))
-            # the interior reads the old column tile's distances only (a separate key: P does not travel)
-            column[i] = client.submit(_distances, T[i, k], priority=base + 5,
-                                      key=f"apsp-column-distances-{token}-{k}-{i}", **where(i, k)) \
-                if predecessors else T[i, k]
-    for i in range(K):
-        for j in range(K):
-            if i != k and j != k:
-                ahead = 4 if (i == k + 1 or j == k + 1) else 0
-                A = column[i]
-                new[i, j] = client.submit(interior_tile if predecessors else _interior_pair, S, T[i, j], A, new[k, j],
-                                          priority=base + ahead, key=f"apsp-interior-{token}-{k}-{i}-{j}",
-                                          **where(i, j))
-    return new
-
-
-def _distances(tile):
-    """``D`` of a tile (a :class:`~apsp.tile_schedule.Stopped` tile as it is)."""
-    return tile if isinstance(tile, Stopped) else tile[0]
-
-
-def _interior_pair(S: "Semiring", tile, column_tile, row_after):
-    """:func:`~apsp.tile_schedule.interior_tile` with the whole old column tile (distances only: ``P`` is ``None``)."""
-    return interior_tile(S, tile, _distances(column_tile), row_after)
-
-
-def _raw_tiles(inp: _Input, S: "Semiring", client, ranges, where, token: str) -> dict:
-    """Futures of the input's tiles, each on its owner: scattered (arrays), built there (sparse) or computed there (dask)."""
-    K = len(ranges)
-    raw: dict = {}
-    if inp.kind == "dask":
-        X = inp.data
-        b = ranges[0][1] - ranges[0][0]
-        if X.chunks != ((b,) * (K - 1) + (inp.n - b * (K - 1),),) * 2:
-            X = X.rechunk((b, b))
-        blocks = X.to_delayed()
-        for i in range(K):
-            for j in range(K):
-                w = where(i, j)
-                raw[i, j] = client.compute(blocks[i, j], workers=w["workers"], allow_other_workers=False)
-        return raw
-    by_owner: dict = {}
-    if inp.kind == "dense":
-        for i, (r0, r1) in enumerate(ranges):
-            for j, (c0, c1) in enumerate(ranges):
-                by_owner.setdefault(where(i, j)["workers"][0], []).append(((i, j), inp.data[r0:r1, c0:c1]))
-    else:  # scipy.sparse: the arcs of each tile go to its owner, the dense tile is built there
-        C = inp.data
-        b = ranges[0][1] - ranges[0][0]
-        ti, tj = C.row // b, C.col // b
-        order = np.lexsort((tj, ti))
-        tid = (ti * K + tj)[order]
-        cuts = np.searchsorted(tid, np.arange(K * K + 1))
-        rows, cols = C.row[order], C.col[order]
-        vals = C.data[order]
-        weighted = C.data.dtype != np.bool_
-        for i, (r0, _) in enumerate(ranges):
-            for j, (c0, _) in enumerate(ranges):
-                s = slice(cuts[i * K + j], cuts[i * K + j + 1])
-                arcs = (rows[s] - r0, cols[s] - c0, vals[s])
-                by_owner.setdefault(where(i, j)["workers"][0], []).append(((i, j), arcs))
-        scattered = {}
-        for w, items in by_owner.items():
-            futs = client.scatter([a for _, a in items], workers=[w], hash=False)
-            scattered.update({ij: f for (ij, _), f in zip(items, futs)})
-        for (i, j), f in scattered.items():
-            shape = (ranges[i][1] - ranges[i][0], ranges[j][1] - ranges[j][0])
-            raw[i, j] = client.submit(_sparse_tile, S, shape, f, inp.dtype, weighted,
-                                      key=f"apsp-arcs-{token}-{i}-{j}", **where(i, j))
-        return raw
-    for w, items in by_owner.items():
-        futs = client.scatter([a for _, a in items], workers=[w], hash=False)
-        raw.update({ij: f for (ij, _), f in zip(items, futs)})
-    return raw
-
-
-def _sparse_tile(S: "Semiring", shape, arcs, dtype, weighted: bool):
-    rows, cols, vals = arcs
-    return dense_tile(S, shape, rows, cols, vals, dtype, weighted)
 
 
 def _cycle_source(inp: _Input):
@@ -574,19 +709,16 @@ def _cycle_source(inp: _Input):
     return inp.original
 
 
-def _dask_array(futures: dict, ranges, dtype, dev: str):
-    """A :class:`dask.array.Array` over the tile futures (tiles stay where they are)."""
+def _dask_array(futures: list, layout: RowLayout, dtype, dev: str):
+    """A :class:`dask.array.Array` over the row blocks' futures (chunks: the row blocks; they stay where they are)."""
     import dask
     import dask.array as da
 
-    K = len(ranges)
     meta = _cupy().empty((0, 0), dtype) if dev == "gpu" else np.empty((0, 0), dtype)
-    rows = []
-    for i in range(K):
-        rows.append([da.from_delayed(dask.delayed(futures[i, j]), (ranges[i][1] - ranges[i][0],
-                                                                  ranges[j][1] - ranges[j][0]), dtype=dtype, meta=meta)
-                     for j in range(K)])
-    return da.block(rows) if K else da.zeros((0, 0), dtype=dtype)
+    n = layout.n
+    blocks = [da.from_delayed(dask.delayed(f), (b - a, n), dtype=dtype, meta=meta)
+              for f, (a, b) in zip(futures, map(layout.span, range(layout.count)))]
+    return da.concatenate(blocks, axis=0)
 
 
 def _check_out(out, n: int, dtype, gather: bool) -> None:
