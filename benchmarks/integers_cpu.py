@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import importlib
 import inspect
+import os
 import statistics
 import sys
 import time
@@ -123,6 +124,7 @@ def main() -> None:
     args = ap.parse_args()
     n, reps = args.n, args.repeats
     patched = not api_uses_exact_closure()
+    load_start = os.getloadavg()[0]
     payload = {"machine": machine(), "n": n, "repeats": reps, "families": {},
                "api_routes_distances_through_exact_closure": not patched}
     rows, pred_rows = [], []
@@ -174,13 +176,15 @@ def main() -> None:
             f"{closure_rate / gemm_rate:.2f}"]]
     print(f64, flush=True)
     m = payload["machine"]
+    payload["load_average"] = [load_start, os.getloadavg()[0]]
     note = ("" if not patched else
             f"\n\nThe `signed` row routes `apsp.shortest_paths`'s distances through "
             f"`apsp.exact_integers.exact_closure` (the api does not call it yet); the api as it is took "
             f"{payload['families']['signed']['int32_s_api_as_is']:.3f} s for the same int32 matrix "
             f"(int64, saturating sums).")
     md = (f"Integer against float APSP, CPU: {m['cpu']} ({m['cores']} cores; {m['simd']}); medians of "
-          f"{reps} interleaved runs.\n\n"
+          f"{reps} interleaved runs; one-minute load average {load_start:.1f} at the start, "
+          f"{payload['load_average'][1]:.1f} at the end (other work shared the cores: compare within a row).\n\n"
           + markdown_table(["family", "n", "route", "int32 s", "float32 s", "int32 rate / float32 rate", "check"],
                            rows)
           + "\n\nWith predecessors against distances only (same run):\n\n"
