@@ -16,20 +16,12 @@ import numpy as np
 from semiring import Semiring
 from semiring.backend import array_module, is_cupy_array, to_device
 from semiring.errors import DeviceError
-from semiring.int_range import sums_in_range
 from semiring.validate import check_matrix
 
 from .arguments import as_count
 from .base_case import CPU_BASE, GPU_BASE
 from .closure_state import Job
-from .exact_integers import (
-    lower_infinity,
-    narrow,
-    restore_infinity,
-    stand_in_is_exact,
-    stand_in_route,
-    widen,
-)
+from .exact_integers import exact_closure, narrow, widen
 from .last_hop import applies, last_hop_predecessors
 from .methods import MULTI_GPU, TABLE, auto_method
 from .multi_device import cuda_lanes, multi_device_closure
@@ -57,7 +49,7 @@ def solve(req: Request):
            [2., 0.]]), array([[-1,  0],
            [ 1, -1]], dtype=int32))
     """
-    if req.widen:
+    if req.widen and req.predecessors:  # the Pi update and the last hops need the exact sums: int64
         return _widened(req)
     S, src, dev, method, rdtype = req.S, req.src, req.device, req.method, req.dtype
     n = src.n
@@ -81,6 +73,8 @@ def solve(req: Request):
                   nnz=src.nnz, weighted=src.weighted, exact_float32=src.float32_exact, lower_dtype=False,
                   routes=(MULTI_GPU,) if several else ("dense", "streaming", MULTI_GPU), gpus=len(req.gpu_ids))
         route = pl.route
+    if req.widen and route != "dense":  # the distances-only dense route widens itself where it must
+        return _widened(req)
     if route == MULTI_GPU:
         result = _multi_gpu(req)
         if req.out is not None:
@@ -272,35 +266,17 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
 
 
 def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:
-    """Close ``D`` without predecessors; non-negative integer weights run with ``+inf`` lowered to a
-    stand-in, on plain sums (:mod:`apsp.exact_integers`).
+    """Close ``D`` without predecessors; integer weights by the exact route :mod:`apsp.exact_integers` picks.
 
-    When no static bound proves that every distance stays below the stand-in,
-    the result is checked afterwards (:func:`~apsp.exact_integers.stand_in_is_exact`,
-    one Boolean product); a graph whose true distances reach it (rare) is
-    closed again from ``W`` on the saturating kernels, which are exact for
-    weights of one sign.  Without ``W`` (closed in place) only the proved
-    route is taken.
+    Non-negative weights run on plain integer sums with ``+inf`` lowered to a
+    checked stand-in, signed ones after Johnson's reweighting; where no fast
+    route is exact the saturating kernels (or int64) run.  Every route gives
+    the same bits (:func:`apsp.exact_integers.exact_closure`).
     """
-    if D.dtype.kind not in "iu":  # the stand-in is for integer weights
+    if D.dtype.kind not in "iu":  # floats are closed as they are
         _closure(S, D, None, W, method, dev, block_size, base, bar)
         return
-    route = stand_in_route(D, S)
-    if route is None or not (route[1] or W is not None):
-        _closure(S, D, None, W, method, dev, block_size, base, bar)
-        return
-    stand_in, proved = route
-    lower_infinity(D, stand_in)
-    try:
-        with sums_in_range():  # every entry stays in [0, stand_in]: all sums are plain-exact
-            _closure(S, D, None, W, method, dev, block_size, base, bar)
-        exact = proved or stand_in_is_exact(D, to_device(W() if callable(W) else W, dev), stand_in)
-    finally:
-        restore_infinity(D, stand_in)
-    if not exact:  # a distance reached the stand-in: again, saturating
-        arcs = to_device(W() if callable(W) else W, dev)
-        D[...] = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), array_module(D), False)[0]
-        _closure(S, D, None, W, method, dev, block_size, base, bar)
+    exact_closure(S, D, W, lambda X: _closure(S, X, None, W, method, dev, block_size, base, bar))
 
 
 def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
