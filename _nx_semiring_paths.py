@@ -74,6 +74,16 @@ _DOCS.update({
         "dag_longest_path", "dag_longest_path_length", "is_directed_acyclic_graph")},
     **{name: "Boolean closure (apsp.transitive_closure, lor_land products)." for name in (
         "transitive_closure", "transitive_closure_dag", "transitive_reduction")},
+    **{name: "Brandes over batches of sources (graphs.betweenness_centrality / edge_betweenness_centrality); "
+       "k sources drawn as NetworkX draws them; zero weights and float weights whose sums may absorb one go back "
+       "to NetworkX." for name in ("betweenness_centrality", "edge_betweenness_centrality")},
+    **{name: "Bit-parallel BFS or multi-source Dijkstra reductions (graphs.closeness_centrality / "
+       "harmonic_centrality); u, nbunch and sources by single-source searches." for name in (
+        "closeness_centrality", "harmonic_centrality")},
+    **{name: "graphs.eccentricity (bit-parallel BFS or multi-source Dijkstra), reduced as NetworkX reduces it; "
+       "usebounds and sp go back to NetworkX." for name in ("eccentricity", "diameter", "radius", "center",
+                                                           "periphery")},
+    "barycenter": "Exact per-source sums of distances (NetworkX's ties); attr and sp go back to NetworkX.",
 })
 
 URL = "https://github.com/semiring-paths/semiring-paths"

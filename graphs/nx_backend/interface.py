@@ -22,8 +22,9 @@ algorithms under their NetworkX dispatch names, and three hooks:
 from __future__ import annotations
 
 import inspect
+import random
 
-from . import components, dag, flow, measures, paths, shortest_paths, traversal, tree
+from . import centrality, components, dag, flow, measures, paths, shortest_paths, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
 from .graph import BackendGraph
 
@@ -45,7 +46,7 @@ FUNCTIONS = {
     "maximum_flow_value": flow.maximum_flow_value,
     "minimum_cut_value": flow.minimum_cut_value,
 }
-FUNCTIONS.update({name: getattr(mod, name) for mod in (paths, traversal, components, tree, flow, dag, measures)
+FUNCTIONS.update({name: getattr(mod, name) for mod in (paths, traversal, components, tree, flow, dag, measures, centrality)
                   for name in mod.__all__})
 
 #: Fewest nodes from which ``should_run`` says yes (automatic dispatch only; ``backend=`` always runs here).
@@ -75,12 +76,15 @@ LINEAR_ON_NETWORKX = {
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 _SIGNATURES = {name: inspect.signature(f) for name, f in FUNCTIONS.items()}
-_WEIGHT = {"weight", "capacity"}
+_WEIGHT = {"weight", "capacity", "distance"}
 #: Functions that take ``weight`` as a function (evaluated once per arc).
 CALLABLE_WEIGHTS = set(paths.__all__) | {
     "single_source_dijkstra_path_length", "all_pairs_dijkstra_path_length", "single_source_bellman_ford_path_length",
     "shortest_path_length", "average_shortest_path_length",
-}
+} | set(centrality.__all__)
+#: Arguments naming nodes (``G.nbunch_iter``): served when ``None``, a node, or a container of hashable items.
+_NBUNCH = {"v", "nbunch", "sources"}
+_CONTAINERS = (list, tuple, set, frozenset, range, dict)
 _FLOWS = {"maximum_flow_value", "minimum_cut_value", "maximum_flow", "minimum_cut"}
 _DENSE = {"transitive_closure", "transitive_closure_dag", "transitive_reduction"}
 #: Cutoffs compared exactly as NetworkX compares them (Python numbers).
@@ -103,6 +107,37 @@ def _arguments(name: str, args: tuple, kwargs: dict) -> dict | None:
     except TypeError:
         return None  # NetworkX will raise its own TypeError
     return bound.arguments
+
+
+def _centrality_arguments(name: str, bound: dict, G) -> bool | str:
+    """``True``, or why NetworkX's own code answers these centrality / distance-measure arguments."""
+    k = bound.get("k")
+    if k is not None and (type(k) is not int or not 1 <= k <= len(G)):
+        return "k outside 1..n or not an int (NetworkX's sampling raises or divides by zero)"
+    seed = bound.get("seed")
+    if k is not None and not (seed is None or type(seed) is int or isinstance(seed, random.Random)):
+        return f"a seed of type {type(seed).__name__} (NetworkX's draw from it)"
+    if bound.get("sp") is not None:
+        return "given lengths (sp) are NetworkX's to read"
+    if bound.get("attr") is not None:
+        return "attr writes into the caller's graph"
+    if bound.get("usebounds") and bound.get("e") is None and not G.is_directed():
+        return "usebounds: NetworkX's bounding search"
+    e = bound.get("e")
+    if e is not None and not isinstance(e, dict):
+        return "e is not a dict"
+    for key in _NBUNCH & bound.keys():
+        x = bound[key]
+        if x is None or x in G:
+            continue
+        if not isinstance(x, _CONTAINERS):
+            return f"{key} of type {type(x).__name__} (NetworkX's nbunch_iter decides)"
+        try:
+            for item in x:
+                hash(item)
+        except TypeError:
+            return f"{key} holds an unhashable item (NetworkX raises)"
+    return True
 
 
 class BackendInterface:
@@ -154,6 +189,10 @@ class BackendInterface:
             extra = set(bound.get("kwargs") or ()) - flow.SAFE_FLOW_KWARGS
             if extra:
                 return f"flow_func parameters {sorted(extra)} change what the algorithm returns"
+        if name in centrality.__all__:
+            reason = _centrality_arguments(name, bound, G)
+            if reason is not True:
+                return reason
         if name in _DENSE and G is not None and hasattr(G, "__len__") and len(G) > dag.DENSE_LIMIT:
             return f"dense reachability of more than {dag.DENSE_LIMIT} nodes"
         return True
