@@ -54,6 +54,8 @@ __all__ = ["betweenness_centrality", "edge_betweenness_centrality", "EdgeBetween
 
 #: Estimated arc scans above which a progress bar may be shown (on a terminal, after 2 s).
 PROGRESS_WORK = 2e8
+#: Deepest BFS (from the vertex of most arcs) for which hop counts run bit-parallel batches of 64 sources.
+BITS_DEPTH = 24
 #: Sources per call of a CPU kernel, per thread (progress is updated between calls).
 CHUNK_BATCHES = 16
 
@@ -189,13 +191,29 @@ def _progress(total: float, label: str, enabled: bool | None, work: float):
     return Progress(total, label, enabled=enabled)
 
 
+def _low_diameter(P: _Prepared) -> bool:
+    """Whether a bit-parallel batch pays: one BFS from the vertex of most arcs reaches its last level within
+    :data:`BITS_DEPTH` levels.  On deep graphs (roads, grids) a batch's searches spread over many more
+    levels, each vertex is scanned in up to 64 of them, and one BFS per source measured 6x faster
+    (road_network(20000)); on low-diameter graphs the batch measured up to 2x faster (R-MAT)."""
+    n = P.indptr.shape[0] - 1
+    if n == 0:
+        return True
+    from .traversal import bfs
+
+    H = Graph(P.indptr, P.indices, None, check=False)
+    levels, _ = bfs(H, int(np.argmax(np.diff(P.indptr))))
+    return int(levels.max()) <= BITS_DEPTH
+
+
 def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str):
     """Raw (unscaled) vertex and arc dependencies summed over ``src``, on the CPU."""
     n, nnz, k = P.indptr.shape[0] - 1, P.indices.shape[0], src.shape[0]
     T = max(1, min(_threads(), k))
     bc = np.zeros((T, n), dtype=np.float64)
     eb = np.zeros((T, nnz if edges else 0), dtype=np.float64)
-    if P.weights is None:
+    bits = P.weights is None and _low_diameter(P)
+    if bits:
         width = min(K.WORD, max(1, -(-k // T)))
         step = width * T * CHUNK_BATCHES
     else:
@@ -204,8 +222,10 @@ def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, pr
     with _progress(k, label, progress, float(k) * (nnz + n)) as bar:
         for r0 in range(0, k, step):
             part = src[r0:r0 + step]
-            if P.weights is None:
+            if bits:
                 K.brandes_hops(P.indptr, P.indices, part, width, endpoints, edges, K.DENSE, bc, eb)
+            elif P.weights is None:
+                K.brandes_bfs(P.indptr, P.indices, part, endpoints, edges, bc, eb)
             else:
                 inf = np.inf if P.weights.dtype == np.float64 else np.iinfo(np.int64).max
                 K.brandes_weighted(P.indptr, P.indices, P.weights, part, endpoints, edges, P.dial, P.ring,

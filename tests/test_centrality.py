@@ -119,12 +119,27 @@ def test_both_kernels_every_step_width():
     P = prepare(G, False, "cpu")
     src = np.arange(90, dtype=np.int32)
     ref = nx_vertex(nx.gnp_random_graph(90, 0.06, seed=7), normalized=False) * 2
-    for width in (1, 7, 63, 64):
+    for width in (1, 7, 63, 64):  # (and the per-source kernel below)
         for dense in (1, 8, 65):
             bc = np.zeros((2, 90))
             eb = np.zeros((2, P.indices.shape[0]))
             K.brandes_hops(P.indptr, P.indices, src, width, False, True, dense, bc, eb)
             assert close(bc.sum(0), ref), (width, dense)
+    bc = np.zeros((2, 90))
+    eb2 = np.zeros((2, P.indices.shape[0]))
+    K.brandes_bfs(P.indptr, P.indices, src, False, True, bc, eb2)
+    assert close(bc.sum(0), ref) and close(eb2.sum(0), eb.sum(0))
+
+
+def test_deep_graphs_take_one_search_per_source():
+    """A long path (depth beyond the bit-parallel limit) goes through the per-source kernel; same values."""
+    G = nx.path_graph(80)
+    G.add_edges_from([(0, 80), (80, 81)])
+    assert close(graphs.betweenness_centrality(G, weighted=False, endpoints=True), nx_vertex(G, endpoints=True))
+    eb = graphs.edge_betweenness_centrality(G, weighted=False)
+    ref = nx.edge_betweenness_centrality(G)
+    assert close(eb.value, [ref[(int(a), int(b))] if (int(a), int(b)) in ref else ref[(int(b), int(a))]
+                            for a, b in zip(eb.src, eb.dst)])
 
 
 def test_heap_and_dial_agree():
