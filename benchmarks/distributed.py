@@ -1,26 +1,48 @@
-"""APSP on a Dask cluster against the single-process call, side by side in one run.
+"""APSP on a Dask cluster against one process, side by side in one run.
 
-CPU (default): a ``LocalCluster`` of 2 worker processes with 1 thread each
-(and 1 Numba thread each) on this machine, against single-process
-``apsp.shortest_paths`` using all its cores; dense random digraph (complete,
-integer weights uniform in [1, 100)), ``n`` = 4096, float32 and float64, several tile
-sizes ``b``; medians of repeated runs, the distributed result checked equal to
-the single-process one.  Writes ``results/distributed-cpu.{json,md}``.
+CPU (default): a ``LocalCluster`` of 2 worker processes x 1 thread (each
+worker's kernels then use 1 thread) against single-process
+``apsp.shortest_paths(W)`` using every core, on a complete digraph with
+integer weights uniform in [1, 100) (exact sums: results compared bit for
+bit), ``n`` = 4096.  The two runs alternate ``--repeats`` times after a
+warm-up; medians.  The distributed time includes scattering ``W`` from this
+process and gathering the result back.  Writes
+``results/distributed-cpu.{json,md}``.
 
-``--gpu``: one worker per GPU (``dask_cuda.LocalCUDACluster`` when dask-cuda is
-installed, else a ``SpecCluster`` of one worker process per GPU with its own
-``CUDA_VISIBLE_DEVICES``), ``n`` = 65536 float32, against single-GPU
-``apsp.shortest_paths`` on GPU 0 of the same machine.  The input is made on the
-workers (a dask array of seeded random tiles) and the result stays there, so
-neither side pays a host transfer; the first row block is compared.  Writes
-``results/distributed-gpu-<gpu>.{json,md}``.
+``--gpu``: one scaling run over ``--gpus`` (e.g. ``1,2,4``) GPUs of this
+machine at ``--n`` (65536), float32, on the seeded digraph of
+``benchmarks/multi_gpu.py`` (weights 1..999, half of the arcs missing), in
+one process:
 
-Run: ``python3 benchmarks/distributed.py [--quick] [--gpu]``.
+* one GPU: ``apsp.shortest_paths`` on a CuPy matrix on GPU 0 (R-Kleene):
+  the baseline;
+* in-process, ``p`` GPUs: :func:`apsp.multi_device.multi_device_closure`
+  (row blocks made on their GPUs, panels copied GPU to GPU, one host thread
+  per GPU) -- what ``apsp.shortest_paths(W, devices=...)`` runs;
+* Dask, one worker per GPU, ``--dask threads,processes``: worker threads of
+  this process (:func:`apsp.distributed_cluster.threaded_cluster`: panels
+  passed by reference and copied GPU to GPU), and worker processes
+  (``dask_cuda.LocalCUDACluster``, or without dask-cuda
+  :func:`apsp.distributed_cluster.gpu_process_cluster`; panels over TCP, or
+  UCX with ``--protocol ucx``).  The input is a dask array whose row blocks
+  are made on the workers that own them (the same seeded rows), the result
+  stays there; the Dask time includes making the input rows.  Every worker's
+  memory limit is set (``--memory-limit``, default 80 % of this machine's
+  memory over the workers of a process cluster).
+
+Each result is checked against the one-GPU result on ``--check-rows``
+sampled rows, bit for bit.  Wall-clock seconds of one closure after a
+warm-up closure; rates are ``n^3`` min-plus pairs per second.  Writes
+``results/distributed-gpu-<p>x-<gpu>.{json,md}`` (the GPU named).  Needs
+numpy, cupy, dask, distributed (and dask-cuda if installed) and nothing else.
+
+Run: ``python3 benchmarks/distributed.py [--gpu --gpus 1,2,4 --n 65536]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -35,8 +57,13 @@ if __package__ in (None, ""):  # run as a script: its folder would shadow the `d
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import apsp  # noqa: E402
-from apsp.distributed import cluster_workers  # noqa: E402
+import semiring as sr  # noqa: E402
+from apsp.distributed import default_block_size  # noqa: E402
+from apsp.multi_device import HostLane, RowBlocks, multi_device_closure  # noqa: E402
 from benchmarks._common import machine, markdown_table, set_quick, write_results  # noqa: E402
+from benchmarks.multi_gpu import seeded_rows  # noqa: E402
+
+_ROOT = str(Path(__file__).resolve().parents[1])
 
 
 def dense_random(n: int, dtype, seed: int = 0) -> np.ndarray:
@@ -47,156 +74,275 @@ def dense_random(n: int, dtype, seed: int = 0) -> np.ndarray:
     return W
 
 
-def _median(fn, repeats: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
+def total_memory() -> int:
+    """Bytes of memory of this machine (what a worker's limit is measured against)."""
+    import psutil  # a dependency of distributed
+
+    return int(psutil.virtual_memory().total)
 
 
-def cpu(args) -> None:
+# -- CPU: 2 worker processes against one process ------------------------------------------------
+def cpu(args) -> dict:
     from distributed import Client, LocalCluster
 
-    rows = []
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                           env={"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+    limit = args.memory_limit or int(0.8 * total_memory() / 2)
+    rows, payload = [], {"machine": machine(), "n": args.n, "repeats": args.repeats, "memory_limit": limit}
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit=limit,
+                           dashboard_address=None, worker_dashboard_address=None)
     client = Client(cluster)
     try:
         for dtype in args.dtypes:
             W = dense_random(args.n, dtype)
-            apsp.shortest_paths(W[:256, :256])  # compile / load the kernels here
-            warm = np.ones((300, 300), np.dtype(dtype))
-            client.run(lambda warm=warm: apsp.shortest_paths(warm, block_size=128))
-            t_single, ref = _median(lambda W=W: apsp.shortest_paths(W), args.repeats)
-            rows.append({"dtype": np.dtype(dtype).name, "n": args.n, "run": "single process (2 Numba threads)",
-                         "b": "", "median_s": round(t_single, 3), "ratio": 1.0})
+            ref = apsp.shortest_paths(W[:512, :512])  # compile / load the kernels here and on the workers
+            apsp.shortest_paths(W[:512, :512], client=client, block_size=128)
+            times = {"single": [], **{b: [] for b in args.tiles}}
+            equal = {b: True for b in args.tiles}
+            for _ in range(args.repeats):
+                t = time.perf_counter()
+                ref = apsp.shortest_paths(W)
+                times["single"].append(time.perf_counter() - t)
+                for b in args.tiles:
+                    t = time.perf_counter()
+                    D = apsp.shortest_paths(W, client=client, block_size=None if b == "default" else int(b))
+                    times[b].append(time.perf_counter() - t)
+                    equal[b] &= bool(np.array_equal(D, ref))
+                    del D
+            single = statistics.median(times["single"])
+            rows.append({"dtype": np.dtype(dtype).name, "n": args.n, "run": "one process (all cores)", "b": "",
+                         "median_s": round(single, 3), "times": [round(x, 3) for x in times["single"]],
+                         "ratio": 1.0})
             print(rows[-1], flush=True)
             for b in args.tiles:
-                apsp.shortest_paths(W[: 2 * b, : 2 * b], client=client, block_size=b)  # warm the workers
-                t, D = _median(lambda W=W, b=b: apsp.shortest_paths(W, client=client, block_size=b), args.repeats)
-                same = bool(np.array_equal(D, ref))
-                rows.append({"dtype": np.dtype(dtype).name, "n": args.n, "run": "Dask, 2 workers x 1 thread",
-                             "b": b, "median_s": round(t, 3), "ratio": round(t / t_single, 2), "equal": same})
+                bb = default_block_size(args.n, 2, "cpu") if b == "default" else int(b)
+                m = statistics.median(times[b])
+                rows.append({"dtype": np.dtype(dtype).name, "n": args.n, "run": "Dask, 2 worker processes x 1 thread",
+                             "b": bb, "median_s": round(m, 3), "times": [round(x, 3) for x in times[b]],
+                             "ratio": round(m / single, 3), "equal": equal[b]})
                 print(rows[-1], flush=True)
     finally:
         client.close()
         cluster.close()
-    m = machine()
-    header = ["dtype", "n", "run", "tile b", "median s", "time / single-process", "equal"]
+    m = payload["machine"]
+    header = ["dtype", "n", "run", "rows per block b", "median s", "time / one process", "equal"]
     table = [[r["dtype"], r["n"], r["run"], r["b"], r["median_s"], r["ratio"], r.get("equal", "")] for r in rows]
-    best = {d: min((r for r in rows if r["dtype"] == d and r["b"] != ""), key=lambda r: r["median_s"])
-            for d in {r["dtype"] for r in rows}}
-    md = (f"APSP, dense random digraph, n = {args.n}; medians of {args.repeats} runs; {m['cpu']} "
-          f"({m['cores']} cores; {m['simd']}).  Distributed: LocalCluster, 2 worker processes x 1 thread "
-          "(1 Numba thread each), input scattered from and result gathered to the client (included).\n\n"
-          + markdown_table(header, table)
-          + "\nBest tile: " + ", ".join(f"{d}: b = {r['b']} at {r['ratio']}x single-process"
-                                        for d, r in sorted(best.items())) + ".\n")
+    md = (f"APSP, complete digraph with weights 1..99, n = {args.n}; {args.repeats} alternating runs each, medians; "
+          f"{m['cpu']} ({m['cores']} cores; {m['simd']}).  Dask: LocalCluster, 2 worker processes x 1 thread "
+          f"(kernels on 1 thread each), memory_limit {limit / 2**30:.1f} GiB each; W scattered from and the result "
+          "gathered to this process (included).\n\n" + markdown_table(header, table))
+    payload["rows"] = rows
     print(md)
-    write_results("distributed-cpu", {"machine": m, "n": args.n, "repeats": args.repeats, "rows": rows}, md)
+    write_results("distributed-cpu", payload, md)
+    return payload
 
 
-def _gpu_cluster(ngpu: int):
-    """One worker per GPU: dask-cuda if installed, else one worker process per GPU with its own CUDA_VISIBLE_DEVICES."""
-    try:
-        from dask_cuda import LocalCUDACluster
+# -- scaling over devices (GPUs; worker processes on the CPU, for the tests) ----------------
+def _xp(device: str):
+    if device == "gpu":
+        import cupy
 
-        return LocalCUDACluster(n_workers=ngpu, threads_per_worker=1, dashboard_address=None), "dask_cuda.LocalCUDACluster"
-    except ImportError:
-        from distributed import Nanny, Scheduler, SpecCluster
-
-        workers = {f"gpu{i}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i)}}}
-                   for i in range(ngpu)}
-        scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
-        return SpecCluster(workers=workers, scheduler=scheduler), "SpecCluster, CUDA_VISIBLE_DEVICES per worker"
+        return cupy
+    return np
 
 
-def _random_tile(block, seed: int, block_info=None):
-    """Tile of the seeded random matrix (the same whatever the chunking of the caller: one generator per tile)."""
-    (r0, r1), (c0, c1) = block_info[None]["array-location"]
-    i, j = block_info[None]["chunk-location"]
-    rng = np.random.default_rng([seed, i, j])
-    T = rng.uniform(1.0, 100.0, (r1 - r0, c1 - c0)).astype(np.float32)
-    if r0 == c0:
-        np.fill_diagonal(T, 0)
-    return T
+def _sync(device: str, count: int) -> None:
+    if device == "gpu":
+        import cupy
+
+        for d in range(count):
+            cupy.cuda.Device(d).synchronize()
 
 
-def gpu(args) -> None:
-    import cupy as cp
+def _free(device: str) -> None:
+    gc.collect()
+    if device == "gpu":
+        import cupy
+
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
+def _host(X) -> np.ndarray:
+    return X.get() if hasattr(X, "get") else np.asarray(X)
+
+
+def _seeded_chunk(x, n: int, seed: int, device: str, block_info=None):
+    """Row block of the seeded matrix for ``dask.array.map_blocks`` (made where the task runs)."""
+    (a, b), _ = block_info[None]["array-location"]
+    return seeded_rows(n, seed)(a, b, _xp(device))
+
+
+def seeded_dask_array(n: int, seed: int, block: int, device: str):
+    """The seeded matrix as a dask array of row blocks (``block x n`` chunks), each made by its task."""
     import dask.array as da
+
+    meta = _xp(device).empty((0, 0), dtype=np.float32)
+    chunks = ((block,) * (n // block) + ((n % block,) if n % block else ()), (n,))
+    return da.map_blocks(_seeded_chunk, da.empty((n, n), chunks=chunks, dtype=np.float32), n, seed, device,
+                         dtype=np.float32, meta=meta)
+
+
+def _dask_cluster(mode: str, device: str, p: int, memory_limit: int | None, protocol: str):
+    """(cluster, description) for ``p`` workers: threads of this process, or processes."""
+    from apsp.distributed_cluster import gpu_process_cluster, threaded_cluster
+
+    if mode == "threads":
+        limit = memory_limit or int(0.8 * total_memory())
+        if device == "gpu":
+            return threaded_cluster(devices=list(range(p)), memory_limit=limit), \
+                f"Dask, {p} worker threads of one process (inproc), one GPU each"
+        return threaded_cluster(p, memory_limit=limit), f"Dask, {p} worker threads of one process (inproc)"
+    limit = memory_limit or int(0.8 * total_memory() / p)
+    if device == "gpu":
+        try:
+            from dask_cuda import LocalCUDACluster
+        except ImportError:
+            return gpu_process_cluster(range(p), memory_limit=limit, protocol=protocol), \
+                f"Dask, {p} worker processes (SpecCluster, CUDA_VISIBLE_DEVICES per worker, {protocol})"
+        return LocalCUDACluster(CUDA_VISIBLE_DEVICES=",".join(map(str, range(p))), n_workers=p,
+                                threads_per_worker=1, memory_limit=limit, protocol=protocol,
+                                dashboard_address=None), f"Dask, {p} worker processes (LocalCUDACluster, {protocol})"
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=p, threads_per_worker=1, processes=True, memory_limit=limit,
+                        dashboard_address=None, worker_dashboard_address=None, protocol=protocol), \
+        f"Dask, {p} worker processes ({protocol})"
+
+
+def scaling(device: str, n: int, counts: list[int], *, seed: int = 7, modes=("threads", "processes"),
+            block: int | None = None, memory_limit: int | None = None, protocol: str = "tcp", check_rows: int = 64,
+            warm_n: int | None = None, log=print) -> dict:
+    """One scaling run: the baseline on one device, then in-process and Dask runs on ``p`` devices for ``p`` in ``counts``.
+
+    On the CPU the "devices" are :class:`~apsp.multi_device.HostLane` lanes
+    and Dask workers (what the tests run, at small ``n``).  Returns the
+    payload written to the results (``rows``: one dict per run).
+    """
+    xp = _xp(device)
+    rate = lambda s: n**3 / s / 1e12  # noqa: E731
+    rows_fn = seeded_rows(n, seed)
+    picks = np.sort(np.random.default_rng(seed).choice(n, min(check_rows, n), replace=False))
+    warm_n = warm_n or min(n, 4096)
+    out: list[dict] = []
+
+    def record(run: str, p: int, b, seconds: float, same: bool, note: str = "") -> None:
+        out.append({"run": run, "devices": p, "b": b, "seconds": round(seconds, 3), "Tpairs_per_s": round(rate(seconds), 3),
+                    "speedup": round(base / seconds, 3), "rows_equal": same, "note": note})
+        log(f"{run}: {p} device(s), b = {b}: {seconds:.2f} s, {rate(seconds):.2f} T pairs/s, "
+            f"{base / seconds:.2f}x one device, sampled rows equal: {same}")
+
+    # one device: the baseline
+    if device == "gpu":
+        xp.cuda.Device(0).use()
+    W = rows_fn(0, n, xp)
+    apsp.shortest_paths(seeded_rows(warm_n, seed + 1)(0, warm_n, xp))
+    _sync(device, 1)
+    t = time.perf_counter()
+    D = apsp.shortest_paths(W)
+    _sync(device, 1)
+    base = time.perf_counter() - t
+    ref = _host(D[picks])
+    del W, D
+    _free(device)
+    out.append({"run": "one device, apsp.shortest_paths", "devices": 1, "b": "", "seconds": round(base, 3),
+                "Tpairs_per_s": round(rate(base), 3), "speedup": 1.0, "rows_equal": True, "note": "baseline"})
+    log(f"one device (apsp.shortest_paths): {base:.2f} s, {rate(base):.2f} T pairs/s")
+
+    for p in counts:  # in-process: apsp.multi_device
+        b = block or default_block_size(n, p, device)
+        if device == "gpu":
+            from apsp.multi_device import cuda_lanes
+
+            lanes = cuda_lanes(range(p))
+        else:
+            lanes = [HostLane(i) for i in range(p)]
+        warm = RowBlocks.from_rows(warm_n, seeded_rows(warm_n, seed + 1), lanes, default_block_size(warm_n, p, device))
+        multi_device_closure(sr.min_plus, warm, lanes)
+        del warm
+        R = RowBlocks.from_rows(n, rows_fn, lanes, b)
+        _sync(device, p)
+        t = time.perf_counter()
+        multi_device_closure(sr.min_plus, R, lanes)
+        _sync(device, p)
+        seconds = time.perf_counter() - t
+        same = bool(np.array_equal(np.concatenate([R.rows(int(s), int(s) + 1) for s in picks]), ref))
+        del R, lanes
+        _free(device)
+        record("in-process, apsp.multi_device", p, b, seconds, same)
+
     from distributed import Client
 
-    ngpu = cp.cuda.runtime.getDeviceCount()
+    for mode in modes:
+        for p in counts:
+            b = block or default_block_size(n, p, device)
+            cluster, what = _dask_cluster(mode, device, p, memory_limit, protocol)
+            client = Client(cluster)
+            try:
+                client.wait_for_workers(p, timeout=300)
+                wb = default_block_size(warm_n, p, device)
+                apsp.shortest_paths(seeded_dask_array(warm_n, seed + 1, wb, device), client=client, device=device,
+                                    block_size=wb)  # kernels compiled on every worker
+                X = seeded_dask_array(n, seed, b, device)
+                t = time.perf_counter()
+                D = apsp.shortest_paths(X, client=client, device=device, block_size=b)
+                seconds = time.perf_counter() - t
+                got = np.concatenate([_host(D[int(s) : int(s) + 1].compute()) for s in picks])  # row by row: the
+                same = bool(np.array_equal(got, ref))  # rows of a threaded cluster's blocks lie on different GPUs
+                del D
+                record(what, p, b, seconds, same, "input rows made on the workers (included)")
+            finally:
+                client.close()
+                cluster.close()
+                _free(device)
+    return {"device": device, "n": n, "counts": list(counts), "rows_checked": int(len(picks)), "runs": out}
+
+
+def gpu(args) -> dict:
+    import cupy as cp
+
+    count = cp.cuda.runtime.getDeviceCount()
+    counts = [p for p in args.gpus if p <= count]
     name = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
-    cluster, kind = _gpu_cluster(min(ngpu, args.gpus))
-    client = Client(cluster)
-    n, b = args.n, args.gpu_tile
-    rows = []
-    try:
-        X = da.zeros((n, n), dtype=np.float32, chunks=b).map_blocks(_random_tile, args.seed, dtype=np.float32)
-        small = X[: 2 * b, : 2 * b].rechunk(b)
-        apsp.shortest_paths(small, client=client, device="gpu", block_size=b)  # compile on every worker
-        t_dist, D = _median(lambda: apsp.shortest_paths(X, client=client, device="gpu", block_size=b), args.repeats)
-        first = D[:b].compute()
-        first = first.get() if hasattr(first, "get") else first
-        del D
-        # single GPU: the same matrix on GPU 0 of this process
-        Wg = cp.empty((n, n), dtype=cp.float32)
-        for i in range(0, n, b):
-            Wg[i : i + b] = cp.asarray(X[i : i + b].compute(scheduler="threads"))
-        apsp.shortest_paths(Wg[: 2 * b, : 2 * b])
-        cp.cuda.Device().synchronize()
-
-        def single():
-            R = apsp.shortest_paths(Wg)
-            cp.cuda.Device().synchronize()
-            return R
-
-        t_single, R = _median(single, args.repeats)
-        same = bool(np.array_equal(R[:b].get(), first))
-        del R
-        pairs = float(n) ** 3
-        rows = [{"run": "single GPU, apsp.shortest_paths", "gpus": 1, "b": "", "median_s": round(t_single, 2),
-                 "Tpairs_per_s": round(pairs / t_single / 1e12, 2), "ratio": 1.0},
-                {"run": f"Dask ({kind})", "gpus": len(cluster_workers(client)), "b": b,
-                 "median_s": round(t_dist, 2), "Tpairs_per_s": round(pairs / t_dist / 1e12, 2),
-                 "ratio": round(t_dist / t_single, 2), "equal_first_rows": same}]
-    finally:
-        client.close()
-        cluster.close()
-    m = machine()
-    m["gpu"] = name
-    header = ["run", "GPUs", "tile b", "median s", "T min-plus pairs/s", "time / single GPU", "first rows equal"]
-    table = [[r["run"], r["gpus"], r["b"], r["median_s"], r["Tpairs_per_s"], r["ratio"], r.get("equal_first_rows", "")]
-             for r in rows]
-    md = f"APSP float32, n = {n}, {name}; medians of {args.repeats} runs.\n\n" + markdown_table(header, table)
+    print(f"{count} x {name}; n = {args.n}; GPUs {counts}", flush=True)
+    payload = scaling("gpu", args.n, counts, seed=args.seed, modes=args.dask, block=args.block,
+                      memory_limit=args.memory_limit, protocol=args.protocol, check_rows=args.check_rows)
+    payload.update({"machine": machine(), "gpu": name, "gpu_count": count})
+    header = ["run", "GPUs", "rows per block b", "seconds", "T pairs/s", "speed-up over one GPU", "sampled rows equal"]
+    table = [[r["run"], r["devices"], r["b"], f"{r['seconds']:.2f}", f"{r['Tpairs_per_s']:.2f}", f"{r['speedup']:.2f}",
+              r["rows_equal"]] for r in payload["runs"]]
+    md = (f"# APSP on a Dask cluster against one GPU ({count} x {name})\n\nfloat32, n = {args.n}, seeded digraph "
+          "(weights 1..999, half of the arcs missing); wall-clock seconds of one closure after a warm-up; rate = "
+          f"n^3 / time; {payload['rows_checked']} sampled rows compared with the one-GPU result.  Dask runs include "
+          "making the input's row blocks on their workers.\n\n" + markdown_table(header, table))
     print(md)
-    stem = "distributed-gpu-" + "-".join(name.lower().replace("nvidia", "nvidia ").split())
-    write_results(stem, {"machine": m, "n": n, "rows": rows}, md)
+    tag = name.replace("NVIDIA ", "").replace(" ", "-").lower()
+    write_results(f"distributed-gpu-{max(counts)}x-{tag}", payload, md)
+    return payload
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=None, help="vertices (default 4096 on CPU, 65536 with --gpu)")
-    ap.add_argument("--tiles", type=int, nargs="+", default=[512, 1024, 2048], help="tile sizes b (CPU)")
-    ap.add_argument("--dtypes", nargs="+", default=["float32", "float64"])
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--gpu", action="store_true", help="one Dask worker per GPU against one GPU")
-    ap.add_argument("--gpus", type=int, default=2, help="workers (GPUs) of --gpu")
-    ap.add_argument("--gpu-tile", type=int, default=8192)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--tiles", nargs="+", default=["default"],
+                    help="CPU: rows per block b of the Dask runs ('default': apsp.distributed.default_block_size)")
+    ap.add_argument("--dtypes", nargs="+", default=["float32"])
+    ap.add_argument("--repeats", type=int, default=5, help="CPU: alternating runs of each side")
+    ap.add_argument("--gpu", action="store_true", help="scaling over GPUs: one GPU, in-process and Dask")
+    ap.add_argument("--gpus", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2, 4],
+                    help="GPU counts of --gpu, comma-separated (default 1,2,4; counts above the machine's skipped)")
+    ap.add_argument("--dask", type=lambda s: s.split(","), default=["threads", "processes"],
+                    help="Dask clusters of --gpu: threads (one process), processes (one per GPU)")
+    ap.add_argument("--protocol", default="tcp", help="protocol of the process clusters (tcp, or ucx)")
+    ap.add_argument("--block", type=int, default=None, help="--gpu: rows per block (default: per GPU count)")
+    ap.add_argument("--memory-limit", type=int, default=None, help="bytes per worker (default: 80%% of memory)")
+    ap.add_argument("--check-rows", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="n = 1024 (GPU: 16384), results under results/quick/")
     args = ap.parse_args(argv)
     set_quick(args.quick)
     if args.quick:
         args.n = args.n or (16384 if args.gpu else 1024)
-        args.tiles, args.dtypes, args.repeats = [256, 512], ["float32"], 1
-        args.gpu_tile = min(args.gpu_tile, 4096)
+        args.repeats = 1
     args.n = args.n or (65536 if args.gpu else 4096)
-    os.environ.setdefault("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
+    os.environ["PYTHONPATH"] = _ROOT + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
     (gpu if args.gpu else cpu)(args)
 
 
