@@ -126,6 +126,7 @@ class RunSpec:
 
 # -- the registry of a worker process ----------------------------------------------------
 _RUNS: dict[tuple[str, int], "LocalRows"] = {}
+_DROPPED: set[str] = set()  # runs dropped here: a build still running when its run was dropped registers nothing
 _RUNS_LOCK = threading.Lock()
 
 
@@ -147,6 +148,7 @@ def drop_run(token: str) -> int:
         keys = [key for key in _RUNS if key[0] == token]
         for key in keys:
             del _RUNS[key]
+        _DROPPED.add(token)
     return len(keys)
 
 
@@ -391,6 +393,8 @@ def build(spec: RunSpec, g: int, pieces: list, check: bool, wide: bool, kind: st
     dev = _device(spec)
     st = LocalRows(spec, g, dev)
     with _RUNS_LOCK:
+        if spec.token in _DROPPED:  # the run was given up while this task waited
+            return Stopped(error=None)
         _RUNS[spec.token, g] = st
     ks = lay.blocks_of(g)
     if len(pieces) != len(ks):

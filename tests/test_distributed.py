@@ -30,11 +30,8 @@ from apsp.tile_schedule import (
     column_panel_tile,
     finished_tile,
     interior_tile,
-    owner,
     prepare_tile,
-    process_grid,
     row_panel_tile,
-    tile_ranges,
 )
 from semiring.backend import gpu_available
 
