@@ -83,6 +83,16 @@ _DOCS.update({
     **{name: "graphs.eccentricity (bit-parallel BFS or multi-source Dijkstra), reduced as NetworkX reduces it; "
        "usebounds and sp go back to NetworkX." for name in ("eccentricity", "diameter", "radius", "center",
                                                            "periphery")},
+    **{name: "NetworkX's walk over the backend's predecessor lists (NetworkX's order)." for name in (
+        "all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths")},
+    **{name: "Arc counts against graphs.connected_components." for name in (
+        "isolates", "number_of_isolates", "is_isolate", "is_tree", "is_forest", "is_branching", "is_arborescence")},
+    **{name: "Strong components (graphs.connected_components), their condensation's arcs and Kahn's generations."
+       for name in ("has_cycle", "is_semiconnected", "attracting_components", "number_attracting_components",
+                    "is_attracting_component")},
+    "is_aperiodic": "graphs.bfs levels; the gcd of level differences over all arcs.",
+    "is_negatively_weighted": "The converted weight column.",
+    "number_of_spanning_trees": "Kirchhoff's theorem, the determinant in exact integer arithmetic (Bareiss).",
     "barycenter": "Exact per-source sums of distances (NetworkX's ties); attr and sp go back to NetworkX.",
 })
 

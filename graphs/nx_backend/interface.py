@@ -24,7 +24,7 @@ from __future__ import annotations
 import inspect
 import random
 
-from . import centrality, components, dag, flow, measures, paths, shortest_paths, traversal, tree
+from . import allpaths, centrality, components, dag, flow, measures, paths, shortest_paths, structure, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
 from .graph import BackendGraph
 
@@ -46,7 +46,7 @@ FUNCTIONS = {
     "maximum_flow_value": flow.maximum_flow_value,
     "minimum_cut_value": flow.minimum_cut_value,
 }
-FUNCTIONS.update({name: getattr(mod, name) for mod in (paths, traversal, components, tree, flow, dag, measures, centrality)
+FUNCTIONS.update({name: getattr(mod, name) for mod in (paths, traversal, components, tree, flow, dag, measures, centrality, allpaths, structure)
                   for name in mod.__all__})
 
 #: Fewest nodes from which ``should_run`` says yes (automatic dispatch only; ``backend=`` always runs here).
@@ -81,7 +81,7 @@ _WEIGHT = {"weight", "capacity", "distance"}
 CALLABLE_WEIGHTS = set(paths.__all__) | {
     "single_source_dijkstra_path_length", "all_pairs_dijkstra_path_length", "single_source_bellman_ford_path_length",
     "shortest_path_length", "average_shortest_path_length",
-} | set(centrality.__all__)
+} | set(centrality.__all__) | set(allpaths.__all__)
 #: Arguments naming nodes (``G.nbunch_iter``): served when ``None``, a node, or a container of hashable items.
 _NBUNCH = {"v", "nbunch", "sources"}
 _CONTAINERS = (list, tuple, set, frozenset, range, dict)

@@ -1,0 +1,129 @@
+"""Every shortest path, enumerated as NetworkX enumerates them: ``all_shortest_paths`` and its two generators.
+
+NetworkX builds the paths from predecessor lists (its ``predecessor``,
+``dijkstra_predecessor_and_distance`` or ``bellman_ford_predecessor_and_distance``)
+with a depth-first walk back from the target.  Those lists come here from the
+backend's NetworkX-order passes over the library's distances
+(:mod:`.paths`: the same lists in the same order), and the walk is
+NetworkX's own ``_build_paths_from_predecessors``, so the paths and their
+order are NetworkX's.
+
+What NetworkX raises lazily (inside its generators) is raised lazily here too;
+what the backend does not reproduce (``NotImplementedError``) is raised at
+the call, before any path is returned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors
+
+from .graph import BackendGraph
+from .paths import _checked_plan, bellman_ford_predecessor_and_distance, dijkstra_predecessor_and_distance, predecessor
+from .shortest_paths import _plan
+
+__all__ = ["all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths"]
+
+
+def _pred(G: BackendGraph, source: Any, weight: Any, method: Any) -> dict:
+    """NetworkX's predecessor lists for ``method`` (``"unweighted"`` whenever ``weight`` is None)."""
+    method = "unweighted" if weight is None else method
+    if method == "unweighted":
+        return predecessor(G, source)
+    if method == "dijkstra":
+        pred, dist = dijkstra_predecessor_and_distance(G, source, weight=weight)
+        return _first_seen_order(G, pred, dist, weight)
+    if method == "bellman-ford":
+        return bellman_ford_predecessor_and_distance(G, source, weight=weight)[0]
+    raise ValueError(f"method not supported: {method}")
+
+
+def _first_seen_order(G: BackendGraph, pred: dict, dist: dict, weight: Any) -> dict:
+    """``pred`` with its keys in NetworkX's order: when its Dijkstra first saw each node.
+
+    NetworkX's Dijkstra writes ``pred[u] = [v]`` when it first pushes ``u``
+    (later, shorter pushes rewrite the list in place, keeping the key's place):
+    ``u`` is first seen from its earliest popped in-neighbour ``v`` (``dist``
+    is in pop order), among ``v``'s arcs in adjacency order.
+    """
+    n, index = len(G), G.index
+    never = np.iinfo(np.int64).max
+    rank = np.full(n, never, np.int64)
+    rank[[index[v] for v in dist]] = np.arange(len(dist))
+    keep = _plan(G, weight, "dijkstra").keep
+    usable = rank[G.src] < never
+    if keep is not None:
+        usable &= keep
+    arcs = np.flatnonzero(usable)
+    first = np.full(n, never, np.int64)
+    np.minimum.at(first, G.dst[arcs], rank[G.src[arcs]] * max(G.src.size, 1) + arcs)
+    ids = [index[u] for u in pred]
+    first[ids[0]] = -1  # the source
+    nodes = G.nodes
+    return {nodes[i]: pred[nodes[i]] for i in sorted(ids, key=first.__getitem__)}
+
+
+def all_shortest_paths(G: BackendGraph, source: Any, target: Any, weight: Any = None, method: Any = "dijkstra"):
+    """Generator of every shortest ``source -> target`` path (NetworkX's ``all_shortest_paths``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> list(nx.all_shortest_paths(nx.cycle_graph(4), 0, 2, backend="semiring_paths"))
+    [[0, 1, 2], [0, 3, 2]]
+    """
+    return _build_paths_from_predecessors({source}, target, _pred(G, source, weight, method))
+
+
+def _raising(exc: Exception):
+    raise exc
+    yield  # pragma: no cover - makes this a generator
+
+
+def _single(pred: dict, source: Any):
+    for n in pred:
+        yield n, list(_build_paths_from_predecessors({source}, n, pred))
+
+
+def single_source_all_shortest_paths(G: BackendGraph, source: Any, weight: Any = None, method: Any = "dijkstra"):
+    """Generator of ``(node, every shortest path from source to node)`` (``single_source_all_shortest_paths``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.single_source_all_shortest_paths(nx.cycle_graph(4), 0, backend="semiring_paths"))
+    {0: [[0]], 1: [[0, 1]], 3: [[0, 3]], 2: [[0, 1, 2], [0, 3, 2]]}
+    """
+    try:
+        pred = _pred(G, source, weight, method)
+    except NotImplementedError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - NetworkX raises it when the generator starts
+        return _raising(exc)
+    return _single(pred, source)
+
+
+def _all_pairs(G: BackendGraph, weight: Any, method: Any):
+    for n in G.nodes:
+        yield n, dict(single_source_all_shortest_paths(G, n, weight=weight, method=method))
+
+
+def all_pairs_all_shortest_paths(G: BackendGraph, weight: Any = None, method: Any = "dijkstra"):
+    """Generator of ``(node, {target: every shortest path})`` (NetworkX's ``all_pairs_all_shortest_paths``).
+
+    The weights are checked at the call; Bellman-Ford (whose predecessor lists
+    are served only where they are unique, source by source) goes back to NetworkX.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_all_shortest_paths(nx.path_graph(2), backend="semiring_paths"))
+    {0: {0: [[0]], 1: [[0, 1]]}, 1: {1: [[1]], 0: [[1, 0]]}}
+    """
+    if weight is not None and method == "bellman-ford":
+        raise NotImplementedError("Bellman-Ford predecessor lists over all sources: NetworkX's where they tie")
+    if weight is not None and method == "dijkstra":
+        _checked_plan(G, weight)
+    return _all_pairs(G, weight, method)
