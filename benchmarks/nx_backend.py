@@ -18,6 +18,7 @@ converted graph kept on ``G.__networkx_cache__`` (conversion excluded).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -108,10 +109,36 @@ def cases(quick: bool):
         ("all_pairs_shortest_path_length", lambda b: dict(nx.all_pairs_shortest_path_length(S, backend=b))),
         ("average_shortest_path_length", lambda b: nx.average_shortest_path_length(S, weight="weight", backend=b)),
         ("transitive_closure", lambda b: nx.transitive_closure(S, backend=b).number_of_edges()),
-        ("floyd_warshall", lambda b: {u: dict(d) for u, d in nx.floyd_warshall(S, backend=b).items()}),
     ]
     for name, f in small:
         yield f"{name}, {tag_s}", f, 1
+    # NetworkX's dict Floyd-Warshall is n^3 Python steps: n = 200 (n = 1000 took NetworkX minutes)
+    F = weighted(nx.gnm_random_graph(200, 2000, seed=15, directed=True), 16)
+    yield (f"floyd_warshall, gnm({len(F)}, {F.number_of_edges()}) directed",
+           lambda b: {u: dict(d) for u, d in nx.floyd_warshall(F, backend=b).items()}, 1)
+    C = weighted(nx.gnm_random_graph(500, 5000, seed=17), 18)
+    tag_c = f"gnm({len(C)}, {C.number_of_edges()})"
+    centralities = [
+        ("betweenness_centrality", lambda b: nx.betweenness_centrality(C, backend=b)),
+        ("betweenness_centrality (weight)", lambda b: nx.betweenness_centrality(C, weight="weight", backend=b)),
+        ("betweenness_centrality (k=50)", lambda b: nx.betweenness_centrality(C, k=50, seed=1, backend=b)),
+        ("edge_betweenness_centrality", lambda b: nx.edge_betweenness_centrality(C, backend=b)),
+        ("closeness_centrality", lambda b: nx.closeness_centrality(C, backend=b)),
+        ("closeness_centrality (distance)", lambda b: nx.closeness_centrality(C, distance="weight", backend=b)),
+        ("harmonic_centrality", lambda b: nx.harmonic_centrality(C, backend=b)),
+        ("eccentricity (weight)", lambda b: nx.eccentricity(C, weight="weight", backend=b)),
+        ("diameter", lambda b: nx.diameter(C, backend=b)),
+        ("barycenter (weight)", lambda b: nx.barycenter(C, weight="weight", backend=b)),
+    ]
+    for name, f in centralities:
+        yield f"{name}, {tag_c}", f, 1
+    structure = [
+        ("is_forest", lambda b: nx.is_forest(U, backend=b)),
+        ("is_semiconnected", lambda b: nx.is_semiconnected(D, backend=b)),
+        ("attracting_components", lambda b: _sets(nx.attracting_components(D, backend=b))),
+    ]
+    for name, f in structure:
+        yield name + ", " + (tag_u if name == "is_forest" else tag_d), f, 3
     if not quick:
         L = weighted(nx.gnm_random_graph(200_000, 1_000_000, seed=13, directed=True), 14)
         tag_l = f"gnm({len(L)}, {L.number_of_edges()}) directed"
@@ -121,8 +148,12 @@ def cases(quick: bool):
 
 
 def same(a, b) -> bool:
+    """Equal answers; float values of dicts (centralities, summed in another order) to a relative 1e-9."""
     if isinstance(a, np.ndarray):
         return bool(np.array_equal(a, b))
+    if isinstance(a, dict) and isinstance(b, dict) and list(a) == list(b):
+        return all(x == y or isinstance(x, float) and isinstance(y, float) and math.isclose(x, y, rel_tol=1e-9)
+                   for x, y in zip(a.values(), b.values()))
     return a == b
 
 

@@ -325,6 +325,12 @@ NX_SUITE = [
     "networkx.algorithms.tree",
     "networkx.algorithms.flow",
     "networkx.algorithms.traversal",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.centrality.tests.test_closeness_centrality",
+    "networkx.algorithms.centrality.tests.test_harmonic_centrality",
+    "networkx.algorithms.tests.test_distance_measures",
+    "networkx.algorithms.tests.test_isolate",
+    "networkx.algorithms.tests.test_dag",
 ]
 
 

@@ -143,3 +143,17 @@ def test_aperiodic_and_semiconnected_concrete():
     assert nx.is_semiconnected(nx.DiGraph([(0, 1), (2, 1)]), backend=B) is False
     with pytest.raises(nx.NetworkXPointlessConcept):
         nx.is_semiconnected(nx.DiGraph(), backend=B)
+
+
+def test_should_run_routes_linear_passes_and_few_sources_to_networkx():
+    from graphs.nx_backend.interface import backend_interface as bi
+
+    big, small = nx.empty_graph(5000), nx.empty_graph(16)
+    for name in ("is_connected", "single_target_shortest_path_length", "is_tree", "isolates", "has_cycle",
+                 "is_negatively_weighted", "is_strongly_connected"):
+        assert isinstance(bi.should_run(name, (big,), {}), str)
+    assert bi.should_run("betweenness_centrality", (nx.empty_graph(64),), {}) is True
+    assert isinstance(bi.should_run("betweenness_centrality", (small,), {}), str)
+    assert isinstance(bi.should_run("closeness_centrality", (nx.empty_graph(64),), {"u": 0}), str)
+    assert isinstance(bi.should_run("diameter", (big,), {"e": {0: 1}}), str)
+    assert bi.should_run("is_forest", (big,), {}) is True
