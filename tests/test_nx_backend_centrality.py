@@ -187,6 +187,10 @@ def test_concrete():
     assert type(nx.eccentricity(nx.Graph([(0, 0, {"weight": 0.5})]), weight="weight", backend=B)[0]) is int
     # harmonic: nodes nobody reaches are NetworkX's int 0
     assert nx.harmonic_centrality(nx.DiGraph([(0, 1)]), backend=B) == {0: 0, 1: 1.0}
+    # the null graph: NetworkX's tree test speaks first for center
+    with pytest.raises(nx.NetworkXPointlessConcept):
+        nx.center(nx.Graph(), backend=B)
+    assert nx.eccentricity(nx.Graph(), backend=B) == {} and nx.betweenness_centrality(nx.DiGraph(), backend=B) == {}
     # barycenter of an unweighted tree: NetworkX's centroid order
     T = nx.Graph([(3, 2), (2, 1), (1, 0)])
     assert nx.barycenter(T, backend=B) == nx.barycenter(T) == [2, 1]

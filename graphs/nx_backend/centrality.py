@@ -386,6 +386,8 @@ def center(G: BackendGraph, e: Any = None, usebounds: bool = False, weight: Any 
     >>> nx.center(nx.path_graph(4), backend="semiring_paths")
     [1, 2]
     """
+    if e is None and weight is None and not G.directed and len(G) == 0:
+        raise nx.NetworkXPointlessConcept("G has no nodes.")  # NetworkX's tree test runs first
     e = _e(G, e, weight)
     r = min(e.values())
     return [v for v in e if e[v] == r]
