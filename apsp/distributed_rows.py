@@ -352,12 +352,12 @@ def fit_kernel_threads(threads: int) -> int:
     """
     import os
 
-    from semiring._cpu import threads as pool
+    from semiring.kernels import num_threads  # read once per process (cached): the cache is cleared here
 
     if not any(os.environ.get(v, "").isdigit() for v in ("SEMIRING_PATHS_THREADS", "NUMBA_NUM_THREADS")):
         os.environ["SEMIRING_PATHS_THREADS"] = str(max(1, int(threads)))
-        pool.num_threads.cache_clear()
-    return pool.num_threads()
+        num_threads.cache_clear()
+    return num_threads()
 
 
 def build(spec: RunSpec, g: int, pieces: list, check: bool, wide: bool, kind: str,

@@ -574,3 +574,15 @@ def test_multi_source_sssp_stopped_chunk_without_dask():
     rows = _rows(graphs.multi_source_sssp, G, np.array([1], np.int32), "spmm")
     assert _stop(rows) is None
     np.testing.assert_array_equal(rows[0], graphs.multi_source_sssp(G, [1], method="spmm")[0])
+
+
+def test_worker_processes_run_their_kernels_on_their_dask_threads(client):
+    """Two worker processes of one thread each on this host: one kernel thread each, not every core each."""
+    apsp.shortest_paths(_random(40, 2), client=client, block_size=16)
+
+    def kernel_threads():
+        from semiring.kernels import num_threads
+
+        return num_threads()
+
+    assert set(client.run(kernel_threads).values()) == {1}
