@@ -164,7 +164,7 @@ def _host(X) -> np.ndarray:
     return X.get() if hasattr(X, "get") else np.asarray(X)
 
 
-def _seeded_chunk(x, n: int, seed: int, device: str, block_info=None):
+def _seeded_chunk(n: int, seed: int, device: str, block_info=None):
     """Row block of the seeded matrix for ``dask.array.map_blocks`` (made where the task runs)."""
     (a, b), _ = block_info[None]["array-location"]
     return seeded_rows(n, seed)(a, b, _xp(device))
@@ -176,8 +176,7 @@ def seeded_dask_array(n: int, seed: int, block: int, device: str):
 
     meta = _xp(device).empty((0, 0), dtype=np.float32)
     chunks = ((block,) * (n // block) + ((n % block,) if n % block else ()), (n,))
-    return da.map_blocks(_seeded_chunk, da.empty((n, n), chunks=chunks, dtype=np.float32), n, seed, device,
-                         dtype=np.float32, meta=meta)
+    return da.map_blocks(_seeded_chunk, n, seed, device, chunks=chunks, dtype=np.float32, meta=meta)
 
 
 def _dask_cluster(mode: str, device: str, p: int, memory_limit: int | None, protocol: str):
