@@ -277,7 +277,14 @@ class RowBlocks:
 
     @classmethod
     def scatter(cls, W, lanes: Sequence, block: int | None = None) -> "RowBlocks":
-        """Copy the rows of the square matrix ``W`` (NumPy, or CuPy on any GPU) to their lanes."""
+        """Copy the rows of the square matrix ``W`` (NumPy, or CuPy on any GPU) to their lanes.
+
+        A CuPy ``W`` is read by the lanes' own streams: its GPU is synchronised
+        first, so the work that made ``W`` (on that GPU's current stream) has
+        finished before any lane copies a row of it.
+        """
+        if not isinstance(W, np.ndarray) and hasattr(W, "device"):
+            W.device.synchronize()
         return cls.from_rows(W.shape[0], lambda a, b, xp: _onto(W[a:b], xp), lanes, block, dtype=W.dtype)
 
     def gather(self, xp=np, which: str = "D"):
