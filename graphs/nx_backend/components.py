@@ -220,7 +220,7 @@ def condensation(G: BackendGraph, scc=None):
     >>> import networkx as nx
     >>> C = nx.condensation(nx.DiGraph([(0, 1), (1, 0), (1, 2)]), backend="semiring_paths")
     >>> list(C.edges()), C.graph["mapping"]
-    ([(0, 1)], {2: 0, 0: 1, 1: 1})
+    ([(1, 0)], {2: 0, 0: 1, 1: 1})
     """
     if not G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for undirected type")

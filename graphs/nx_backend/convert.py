@@ -123,6 +123,9 @@ def convert_from_nx(
     )
     if H.directed:
         H.nx_pred = G._pred
+    if multigraph:  # parallel edges per arc (iterated: a filtered view's len() is not its size)
+        H.multiplicity = np.fromiter((sum(1 for _ in keys) for nbrs in adj.values() for keys in nbrs.values()),
+                                     np.int64, count=int(src.size))
     return H
 
 

@@ -99,6 +99,8 @@ class BackendGraph:
         self._pred_csr: tuple | None = None
         #: NetworkX's predecessor dicts (``G._pred``) of a directed graph, for the predecessor order.
         self.nx_pred: Any = None
+        #: For a multigraph converted from NetworkX, the number of parallel edges of each arc (else None).
+        self.multiplicity: np.ndarray | None = None
 
     # NetworkX reads these -------------------------------------------------
     def is_directed(self) -> bool:

@@ -3,7 +3,7 @@
 * isolates: ``isolates``, ``number_of_isolates``, ``is_isolate`` (nodes on no arc);
 * forests: ``is_tree``, ``is_forest``, ``is_branching``, ``is_arborescence``
   (edge counts against :func:`graphs.connected_components`; a multigraph's
-  parallel edges are counted from its edge data);
+  parallel edges are counted at conversion, or from its edge data);
 * cycles: ``has_cycle`` (Kahn's generations), ``is_aperiodic`` (the gcd of
   ``level(u) - level(v) + 1`` over all arcs, breadth-first levels from the
   first node, as NetworkX's search computes it: tree arcs add 0);
@@ -98,6 +98,8 @@ def _arc_multiplicity(G: BackendGraph) -> np.ndarray:
     """Per arc the number of edges it stands for (parallel edges of a multigraph)."""
     if not G.multigraph:
         return np.ones(G.src.size, np.int64)
+    if G.multiplicity is not None:
+        return G.multiplicity
     if G.edge_data is None:
         raise NotImplementedError("a multigraph's parallel edges are counted from its edge data")
     return np.fromiter(map(len, G.edge_data), np.int64, count=G.src.size)
