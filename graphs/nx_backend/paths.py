@@ -761,11 +761,16 @@ def bellman_ford_path_length(G: BackendGraph, source: Any, target: Any, weight: 
 def all_pairs_bellman_ford_path_length(G: BackendGraph, weight: Any = "weight"):
     """Generator of ``(node, Bellman-Ford lengths)`` (NetworkX's ``all_pairs_bellman_ford_path_length``).
 
+    The lengths equal NetworkX's; each inner dict lists the reached nodes in
+    ``G.nodes`` order (NetworkX's lists them in its queue's order of first reach).
+
     Examples
     --------
     >>> import networkx as nx
-    >>> dict(nx.all_pairs_bellman_ford_path_length(nx.path_graph(2), backend="semiring_paths"))
-    {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
+    >>> G = nx.path_graph(3)
+    >>> got = dict(nx.all_pairs_bellman_ford_path_length(G, backend="semiring_paths"))
+    >>> got == dict(nx.all_pairs_bellman_ford_path_length(G)), got[1]
+    (True, {0: 1, 1: 0, 2: 1})
     """
     _plan(G, weight, "bellman-ford")
     return _apbf_len(G, weight)
