@@ -313,7 +313,10 @@ class RowBlocks:
 
 
 def _onto(X, xp):
-    """``X`` (NumPy, or CuPy on any GPU) as a contiguous array of ``xp`` (CuPy: on the current GPU)."""
+    """``X`` (NumPy, or CuPy on any GPU) as a contiguous array of ``xp`` (CuPy: on the current GPU).
+
+    A CuPy ``X`` must be complete (its GPU's work on it finished); the copy is
+    ordered on the current stream."""
     if xp is np:
         return np.ascontiguousarray(to_device(X, "cpu"))
     if isinstance(X, np.ndarray):
@@ -327,7 +330,10 @@ def _onto(X, xp):
             src = xp.ascontiguousarray(X)
             X.device.synchronize()
     out = xp.empty(X.shape, X.dtype)
-    xp.cuda.runtime.memcpyPeer(out.data.ptr, here, src.data.ptr, X.device.id, out.nbytes)
+    # on the current stream, so that what this stream does next with ``out`` comes after the copy: a lane's
+    # stream does not wait for the legacy default stream, on which a plain cudaMemcpyPeer would run
+    xp.cuda.runtime.memcpyPeerAsync(out.data.ptr, here, src.data.ptr, X.device.id, out.nbytes,
+                                    xp.cuda.get_current_stream().ptr)
     return out
 
 
