@@ -88,8 +88,31 @@ def _block(event_name: str) -> None:
     distributed.Event(event_name).wait(120)
 
 
-def test_a_worker_paused_during_the_run_is_an_error_not_a_stall(small_client):
-    c = small_client
+PAUSE_LIMIT = 2 * 2**30  # far above a worker's own memory (with compiled kernels), so only the ballast pauses it
+
+
+@pytest.fixture
+def pause_client():
+    """Two worker processes whose memory limit their own memory never reaches (the pause is the test's doing)."""
+    import dask
+
+    with dask.config.set({"distributed.worker.memory.terminate": False}):
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit=PAUSE_LIMIT,
+                                           dashboard_address=None, worker_dashboard_address=None)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def _status_and_rss(dask_worker) -> tuple[str, int]:
+    import psutil
+
+    return dask_worker.status.name, psutil.Process().memory_info().rss
+
+
+def test_a_worker_paused_during_the_run_is_an_error_not_a_stall(pause_client):
+    c = pause_client
     workers = cluster_workers(c)
     victim = workers[0]
     gate = f"apsp-test-gate-{time.time_ns()}"
@@ -117,7 +140,9 @@ def test_a_worker_paused_during_the_run_is_an_error_not_a_stall(small_client):
                                                                   for k in dask_scheduler.tasks)):
             assert time.monotonic() < deadline, "the run was not submitted"
             time.sleep(0.05)
-        c.run(_add_ballast, int(0.9 * LIMIT), workers=[victim])  # process memory above 80% of the limit
+        status, rss = c.run(_status_and_rss, workers=[victim])[victim]
+        assert status == "running" and rss < 0.6 * PAUSE_LIMIT, (status, rss)  # not paused before the ballast
+        c.run(_add_ballast, int(0.9 * PAUSE_LIMIT) - rss, workers=[victim])  # process memory above 80% of the limit
         paused_at = time.monotonic()
         th.join(60)
         assert not th.is_alive(), "the run stalled on the paused worker"
