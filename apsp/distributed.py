@@ -106,7 +106,7 @@ from .exact_integers import sums_may_leave_int32
 from .matrix_input import matrix_source
 from .multi_device import default_block
 from .negative_cycle import raise_for_cycle
-from .tile_schedule import Stopped, finite_extent
+from .task_values import Stopped, finite_extent
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -296,7 +296,7 @@ def distributed_shortest_paths(
         on the worker that holds its rows, named with the row block.
 
     Both are found by the tasks, which return a status rather than raise
-    (:class:`apsp.tile_schedule.Stopped`): the workers log no failed task.
+    (:class:`apsp.task_values.Stopped`): the workers log no failed task.
     WorkerMemoryError
         A worker's memory limit (or GPU) cannot hold its share, found before
         the run; or a worker paused for memory during it.
@@ -575,7 +575,7 @@ def _wide_int32(inp: _Input, S: "Semiring", client, pieces, kind: str) -> bool:
 
 
 def _raise_if_stopped(S: "Semiring", inp: _Input, checks: list) -> None:
-    """Raise the error a :class:`~apsp.tile_schedule.Stopped` diagonal check carries: an input error first, else the cycle.
+    """Raise the error a :class:`~apsp.task_values.Stopped` diagonal check carries: an input error first, else the cycle.
 
     The tile steps return these instead of raising on the workers (a task that
     raises is logged there with a traceback, "Compute Failed"); the cycle

@@ -33,7 +33,7 @@ single-process blocked schedule's.
 
 Bad input and negative cycles do not raise inside a task (a worker logs a
 raising task as "Compute Failed"): :func:`build` returns
-:class:`~apsp.tile_schedule.Stopped` with the input error, :func:`panel` a
+:class:`~apsp.task_values.Stopped` with the input error, :func:`panel` a
 ``Stopped`` naming a vertex whose diagonal went bad, and every later step
 that receives a ``Stopped`` returns it at once.
 
@@ -64,7 +64,7 @@ from .exact_integers import narrow, widen
 from .multi_device import _ranges_without
 from .predecessors import NO_PREDECESSOR, PRED_DTYPE
 from .rkleene import rkleene
-from .tile_schedule import Stopped, dense_tile
+from .task_values import Stopped, dense_tile
 
 if TYPE_CHECKING:
     from semiring import Semiring

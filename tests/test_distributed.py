@@ -23,16 +23,7 @@ import apsp
 import graphs
 import semiring as sr
 from apsp.distributed import WorkerLostError, cluster_workers
-from apsp.tile_schedule import (
-    Stopped,
-    bad_diagonal,
-    close_diagonal_tile,
-    column_panel_tile,
-    finished_tile,
-    interior_tile,
-    prepare_tile,
-    row_panel_tile,
-)
+from apsp.task_values import Stopped
 from semiring.backend import gpu_available
 
 distributed = pytest.importorskip("distributed")
@@ -290,26 +281,15 @@ def test_worker_errors_are_seen_by_the_log_check(client):
     assert any("Compute Failed" in msg for _, _, msg in _worker_errors_since(client, before))
 
 
-def test_steps_pass_a_stopped_tile_on():
-    """Without Dask: a bad diagonal or a bad entry becomes a Stopped value that every later step returns as it is."""
+def test_a_stopped_value_travels_between_workers():
+    """Without Dask: a Stopped value keeps its vertex and its error (class and message) through pickling."""
     import pickle
 
-    S = sr.min_plus
-    W = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, -3.0], [1.0, np.inf, 0.0]])  # 0 -> 1 -> 2 -> 0 weighs -1
-    tile = prepare_tile(S, W, 4, 4, False, np.float64, "cpu")
-    stop = close_diagonal_tile(S, tile, 4)
-    assert stop == Stopped(vertex=4)
-    ok = (np.zeros((3, 3)), None)
-    assert row_panel_tile(S, stop, None, ok) is stop
-    assert column_panel_tile(S, ok, stop) is stop
-    assert interior_tile(S, ok, np.zeros((3, 3)), stop) is stop and interior_tile(S, stop, stop, ok) is stop
-    assert bad_diagonal(S, stop, 4) is stop and finished_tile(stop, 0, False, "cpu") is stop
-    assert close_diagonal_tile(S, stop, 4) is stop
-    bad = prepare_tile(S, np.array([[0.0, np.nan]]), 2, 0, False, np.float64, "cpu")
-    assert isinstance(bad, Stopped) and bad.vertex is None
-    assert isinstance(bad.error, sr.errors.InvalidEntryError) and "W[2:3, 0:2][0, 1] is NaN" in str(bad.error)
-    back = pickle.loads(pickle.dumps(bad))  # it travels between workers
-    assert type(back.error) is type(bad.error) and str(back.error) == str(bad.error)
+    err = sr.errors.InvalidEntryError("W[2:3, 0:2][0, 1] is NaN; semiring operations do not accept NaN")
+    for stop in (Stopped(vertex=4), Stopped(error=err)):
+        back = pickle.loads(pickle.dumps(stop))
+        assert back.vertex == stop.vertex and type(back.error) is type(stop.error)
+        assert str(back.error) == str(stop.error)
 
 
 def test_dask_array_in_and_out(client):

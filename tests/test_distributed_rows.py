@@ -29,7 +29,7 @@ from apsp.distributed_rows import (
     result_rows,
     update,
 )
-from apsp.tile_schedule import Stopped
+from apsp.task_values import Stopped
 
 _count = iter(range(10**9))
 
