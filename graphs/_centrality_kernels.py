@@ -43,6 +43,8 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from ._sssp_kernels import _heap_pop, _heap_push  # the binary heap of the SSSP kernels
+
 __all__ = ["brandes_hops", "brandes_bfs", "brandes_weighted", "hop_distance_stats", "DIAL_MAX", "WORD"]
 
 WORD = 64  # sources per word of a bit-packed batch
@@ -336,45 +338,6 @@ def brandes_hops(indptr, indices, src, width, endpoints, edges, dense, bc, eb):
 
 
 # -- weighted -----------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _heap_push(hk, hv, size, key, v):
-    i = size
-    while i > 0:
-        parent = (i - 1) >> 1
-        if hk[parent] <= key:
-            break
-        hk[i] = hk[parent]
-        hv[i] = hv[parent]
-        i = parent
-    hk[i] = key
-    hv[i] = v
-    return size + 1
-
-
-@njit(cache=True, inline="always")
-def _heap_pop(hk, hv, size):
-    """Remove the root (the caller read it); returns the new size."""
-    size -= 1
-    key = hk[size]
-    v = hv[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[c] >= key:
-            break
-        hk[i] = hk[c]
-        hv[i] = hv[c]
-        i = c
-    if size > 0:
-        hk[i] = key
-        hv[i] = v
-    return size
 
 
 @njit(cache=True)
