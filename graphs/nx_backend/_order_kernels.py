@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["bfs_order", "dfs_events", "dijkstra_order", "kahn_generations", "dag_longest", "bidirectional_bfs"]
+__all__ = ["bfs_order", "dfs_events", "dijkstra_order", "kahn_generations", "dag_longest", "bidirectional_bfs",
+           "match_pred_arcs"]
 
 
 @njit(cache=True, nogil=True)
@@ -339,3 +340,46 @@ def bidirectional_bfs(sindptr, sindices, pindptr, pindices, s, t):  # pragma: no
                 rf[i] = nxt[i]
             nr = k
     return pred, succ, -1
+
+
+@njit(cache=True, nogil=True)
+def match_pred_arcs(src, dst, pindptr, ptails):  # pragma: no cover - jitted
+    """The arc ``tail -> head`` of each predecessor entry: ``(arcs, ok)``.
+
+    ``pindptr``/``ptails``: for each head ``h``, the tails of the arcs into
+    ``h`` (NetworkX's ``G._pred[h]`` order).  ``arcs[k]`` is the index ``e``
+    with ``src[e] == ptails[k]`` and ``dst[e] == h``; ``ok`` is False when
+    some entry has no such arc or the counts per head differ.  O(n + m): the
+    arcs are bucketed by head, and each head's tails are looked up in a slot
+    array cleared after the head.
+    """
+    n = pindptr.shape[0] - 1
+    m = src.shape[0]
+    arcs = np.empty(ptails.shape[0], np.int64)
+    if ptails.shape[0] != m:
+        return arcs, False
+    start = np.zeros(n + 1, np.int64)
+    for e in range(m):
+        start[dst[e] + 1] += 1
+    for v in range(n):
+        start[v + 1] += start[v]
+    fill = start[:n].copy()
+    by_head = np.empty(m, np.int64)
+    for e in range(m):
+        h = dst[e]
+        by_head[fill[h]] = e
+        fill[h] += 1
+    slot = np.full(n, -1, np.int64)
+    for h in range(n):
+        if start[h + 1] - start[h] != pindptr[h + 1] - pindptr[h]:
+            return arcs, False
+        for k in range(start[h], start[h + 1]):
+            slot[src[by_head[k]]] = by_head[k]
+        for k in range(pindptr[h], pindptr[h + 1]):
+            t = ptails[k]
+            if t < 0 or t >= n or slot[t] < 0:
+                return arcs, False
+            arcs[k] = slot[t]
+        for k in range(start[h], start[h + 1]):
+            slot[src[by_head[k]]] = -1
+    return arcs, True

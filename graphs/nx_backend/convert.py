@@ -18,10 +18,28 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .attributes import arc_column
+from .attributes import arc_column, dict_column
 from .graph import BackendGraph, graph_class
 
 __all__ = ["convert_from_nx", "convert_to_nx"]
+
+
+_values = dict.values
+
+
+def _all_type(items: Any, cls: type) -> bool:
+    """Whether every item is exactly of type ``cls`` (at C speed)."""
+    return set(map(type, items)) <= {cls}
+
+
+def _is_range(nodes: list) -> bool:
+    """Whether ``nodes`` is ``[0, 1, ..., n - 1]`` of Python ints (then vertex ``i`` is node ``i``)."""
+    n = len(nodes)
+    if n == 0:
+        return True
+    if nodes[0] != 0 or nodes[-1] != n - 1 or set(map(type, nodes)) != {int}:
+        return False
+    return nodes == list(range(n))
 
 
 def _attrs_for(spec: Any, graph_name: str | None) -> dict | bool:
@@ -77,13 +95,27 @@ def convert_from_nx(
         return G
     adj = G._adj
     nodes = list(G)
-    index = {v: i for i, v in enumerate(nodes)}
-    if type(adj) is dict and all(type(nbrs) is dict for nbrs in adj.values()):
-        # A plain graph: len() of each neighbour dict is exact; one flat pass, no list per row.
+    multigraph = G.is_multigraph()
+    plain = type(adj) is dict and _all_type(adj.values(), dict)
+    index = None if plain and _is_range(nodes) else {v: i for i, v in enumerate(nodes)}
+    if plain:
+        # A plain graph: len() of each neighbour dict is exact; one flat pass at C speed, no list per row.
         counts = np.fromiter(map(len, adj.values()), np.int64, count=len(adj))
-        heads = np.fromiter(map(index.__getitem__, adj), np.int32, count=len(adj))
-        dst = np.fromiter(map(index.__getitem__, chain.from_iterable(adj.values())), np.int32,
-                          count=int(counts.sum()))
+        m = int(counts.sum())
+        heads = dst = None
+        if index is None:  # nodes 0..n-1 in order: a neighbour (equal to one of them) is its own position
+            if list(adj) == nodes:
+                heads = np.arange(len(nodes), dtype=np.int32)
+            try:
+                dst = np.fromiter(chain.from_iterable(adj.values()), np.int32, count=m)
+            except (TypeError, ValueError, OverflowError):  # a key of another type (equal to an int node)
+                dst = None
+            if dst is None or heads is None:
+                index = {v: i for i, v in enumerate(nodes)}
+        if heads is None:
+            heads = np.fromiter(map(index.__getitem__, adj), np.int32, count=len(adj))
+        if dst is None:
+            dst = np.fromiter(map(index.__getitem__, chain.from_iterable(adj.values())), np.int32, count=m)
     else:
         # A view: iterate (never trust len()): filtered views report the size of what they filter.
         rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
@@ -91,7 +123,6 @@ def convert_from_nx(
         heads = np.fromiter((index[u] for u in adj), np.int32, count=len(rows))
         dst = np.fromiter(chain.from_iterable(rows), np.int32, count=int(counts.sum()))
     src = np.repeat(heads, counts)
-    multigraph = G.is_multigraph()
 
     keep_edges = _attrs_for(preserve_edge_attrs, graph_name)
     wanted = dict(edge_attrs or {})
@@ -99,11 +130,25 @@ def convert_from_nx(
         wanted.update(keep_edges)
         keep_edges = False
     edge_data = None
-    if wanted or keep_edges:
-        edge_data = list(chain.from_iterable(nbrs.values() for nbrs in adj.values()))
+    if keep_edges or (wanted and (multigraph or not plain or len(wanted) > 1)):
+        edge_data = list(chain.from_iterable(map(_values, adj.values())) if plain
+                         else chain.from_iterable(nbrs.values() for nbrs in adj.values()))
     values, info = {}, {}
+    # Edge data made by dict (NetworkX's default factory) are read with dict.get at C speed.
+    dicts = plain and not multigraph and getattr(G, "edge_attr_dict_factory", None) is dict
     for attr, default in wanted.items():
-        values[attr], info[attr] = arc_column(edge_data, attr, default, multigraph)
+        column = None
+        if dicts:
+            try:  # one attribute: straight off the adjacency, without a list of the data dicts
+                column = dict_column(chain.from_iterable(map(_values, adj.values())) if edge_data is None
+                                     else edge_data, attr, default)
+            except TypeError:  # a data dict that is not a dict after all: read each with its own get()
+                column = None
+        if column is None:
+            if edge_data is None:
+                edge_data = list(chain.from_iterable(map(_values, adj.values())))
+            column = arc_column(edge_data, attr, default, multigraph)
+        values[attr], info[attr] = column
 
     node_data = None
     if _attrs_for(preserve_node_attrs, graph_name):
@@ -121,6 +166,11 @@ def convert_from_nx(
         graph_data=graph_data,
         nx_class=type(G),
     )
+    if index is not None:
+        H._index = index
+    else:
+        H.range_nodes = True
+    H.dict_edges = dicts
     if H.directed:
         H.nx_pred = G._pred
     if multigraph:  # parallel edges per arc (iterated: a filtered view's len() is not its size)

@@ -26,12 +26,13 @@ flags NetworkX reads (``is_directed()``, ``is_multigraph()``); all share
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from ..graph import Graph
-from .attributes import ValueInfo, arc_column
+from .attributes import ValueInfo, arc_column, dict_column
 
 __all__ = ["BackendGraph", "BackendDiGraph", "BackendMultiGraph", "BackendMultiDiGraph", "graph_class"]
 
@@ -97,6 +98,11 @@ class BackendGraph:
         self._graphs: dict = {}
         self._csr: tuple | None = None
         self._pred_csr: tuple | None = None
+        self._pred_arcs: np.ndarray | None = None
+        #: The nodes are the Python ints ``0 .. n - 1`` in order (vertex ``i`` is node ``i``).
+        self.range_nodes = False
+        #: Every edge data is an exact ``dict`` (NetworkX's default factory): read at C speed.
+        self.dict_edges = False
         #: NetworkX's predecessor dicts (``G._pred``) of a directed graph, for the predecessor order.
         self.nx_pred: Any = None
         #: For a multigraph converted from NetworkX, the number of parallel edges of each arc (else None).
@@ -168,7 +174,15 @@ class BackendGraph:
         if attr not in self.values:
             if self.edge_data is None:
                 raise NotImplementedError(f"edge attribute {attr!r} was not converted to the semiring_paths graph")
-            self.values[attr], self.info[attr] = arc_column(self.edge_data, attr, 1, self.multigraph)
+            column = None
+            if self.dict_edges and not self.multigraph:
+                try:
+                    column = dict_column(self.edge_data, attr, 1)
+                except TypeError:  # not a dict after all: each one's own get()
+                    column = None
+            if column is None:
+                column = arc_column(self.edge_data, attr, 1, self.multigraph)
+            self.values[attr], self.info[attr] = column
         info = self.info.get(attr)
         if info is None:  # values given without a summary: read it off the array
             info = ValueInfo(frozenset(map(type, self.values[attr].tolist())), False)
@@ -224,38 +238,66 @@ class BackendGraph:
             self._csr = (indptr, self.dst[arcs].astype(np.int64), arcs)
         return self._csr
 
-    def pred_csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def pred_csr(self, arcs: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """``(indptr, indices, arcs)`` of the arcs *into* each node, in NetworkX's predecessor order (cached).
 
         For an undirected graph this is :meth:`csr`.  For a directed graph the
         order is ``G._pred``'s (kept at conversion); without it, arcs sorted by
         head then tail position (``NotImplementedError`` where that order matters
-        is the caller's decision).
+        is the caller's decision).  ``arcs=False``: ``arcs`` is ``None`` (not
+        matched: the caller reads no arc values).
         """
         if not self.directed:
             return self.csr()
         if self._pred_csr is None:
             n = len(self.nodes)
-            index = self.index
             if self.nx_pred is not None:
-                counts = np.fromiter((len(self.nx_pred[v]) for v in self.nodes), np.int64, count=n)
-                tails = np.fromiter((index[u] for v in self.nodes for u in self.nx_pred[v]), np.int64,
-                                    count=int(counts.sum()))
-                heads = np.repeat(np.arange(n, dtype=np.int64), counts)
-                codes = self.src.astype(np.int64) * n + self.dst
-                by_code = np.argsort(codes, kind="stable")
-                pos = np.searchsorted(codes[by_code], tails * n + heads)
-                if tails.size != self.src.size or (tails.size and not np.array_equal(
-                        codes[by_code[np.minimum(pos, max(codes.size - 1, 0))]], tails * n + heads)):
-                    raise NotImplementedError("the predecessor dicts do not match the converted arcs")
-                arcs = by_code[pos]
+                counts, tails = self._pred_lists()
             else:
-                arcs = np.lexsort((self.src, self.dst))
+                order = np.lexsort((self.src, self.dst))
                 counts = np.bincount(self.dst, minlength=n)
+                tails = self.src[order].astype(np.int64)
+                self._pred_arcs = order
             indptr = np.zeros(n + 1, np.int64)
             np.cumsum(counts, out=indptr[1:])
-            self._pred_csr = (indptr, self.src[arcs].astype(np.int64), arcs)
-        return self._pred_csr
+            self._pred_csr = (indptr, tails)
+        indptr, tails = self._pred_csr
+        if not arcs:
+            return indptr, tails, None
+        if self._pred_arcs is None:
+            from ._order_kernels import match_pred_arcs
+
+            found, ok = match_pred_arcs(self.src, self.dst, indptr, tails)
+            if not ok:
+                raise NotImplementedError("the predecessor dicts do not match the converted arcs")
+            self._pred_arcs = found
+        return indptr, tails, self._pred_arcs
+
+    def _pred_lists(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per node the number of its predecessors, and their vertex ids, in ``G._pred`` order."""
+        pred, nodes, n = self.nx_pred, self.nodes, len(self.nodes)
+        if type(pred) is dict and set(map(type, pred.values())) <= {dict}:
+            # NetworkX's own dicts: len() is exact, one flat pass at C speed
+            try:
+                rows = list(pred.values()) if list(pred) == nodes else list(map(pred.__getitem__, nodes))
+            except KeyError:
+                raise NotImplementedError("the predecessor dicts do not match the converted nodes") from None
+            counts = np.fromiter(map(len, rows), np.int64, count=n)
+            m = int(counts.sum())
+            if self.range_nodes:
+                try:
+                    return counts, np.fromiter(chain.from_iterable(rows), np.int64, count=m)
+                except (TypeError, ValueError, OverflowError):
+                    pass
+            try:
+                return counts, np.fromiter(map(self.index.__getitem__, chain.from_iterable(rows)), np.int64, count=m)
+            except KeyError:
+                raise NotImplementedError("the predecessor dicts do not match the converted nodes") from None
+        # a view: iterate (a filtered view's len() is not its size)
+        index = self.index
+        rows = [[index[u] for u in pred[v]] for v in nodes]
+        counts = np.fromiter(map(len, rows), np.int64, count=n)
+        return counts, np.fromiter(chain.from_iterable(rows), np.int64, count=int(counts.sum()))
 
     def nx_class_or(self, default: type) -> type:
         """The NetworkX class the graph came from, else ``default``."""

@@ -60,7 +60,7 @@ _INF = float("inf")
 
 
 def _adj(G: BackendGraph, reverse: bool):
-    indptr, indices, _ = G.pred_csr() if (reverse and G.directed) else G.csr()
+    indptr, indices, _ = G.pred_csr(arcs=False) if (reverse and G.directed) else G.csr()
     return indptr, indices
 
 
@@ -159,7 +159,7 @@ def bidirectional_shortest_path(G: BackendGraph, source: Any, target: Any) -> li
     if target not in G:
         raise nx.NodeNotFound(f"Target {target} is not in G")
     si, pi, _ = G.csr()
-    ri, rj, _ = G.pred_csr()
+    ri, rj, _ = G.pred_csr(arcs=False)
     pred, succ, w = bidirectional_bfs(si, pi, ri, rj, G.index[source], G.index[target])
     if w < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")

@@ -45,7 +45,7 @@ def _limit(depth_limit: Any, n: int) -> int:
 
 
 def _adjacency(G: BackendGraph, reverse: bool) -> tuple[np.ndarray, np.ndarray]:
-    indptr, indices, _ = G.pred_csr() if (reverse and G.directed) else G.csr()
+    indptr, indices, _ = G.pred_csr(arcs=False) if (reverse and G.directed) else G.csr()
     return indptr, indices
 
 
