@@ -45,7 +45,8 @@ from numba.extending import intrinsic
 
 from ._sssp_kernels import _heap_pop, _heap_push  # the binary heap of the SSSP kernels
 
-__all__ = ["brandes_hops", "brandes_bfs", "brandes_weighted", "hop_distance_stats", "DIAL_MAX", "WORD"]
+__all__ = ["brandes_hops", "brandes_bfs", "brandes_weighted", "hop_distance_stats", "hop_ecc_bounds", "DIAL_MAX",
+           "WORD"]
 
 WORD = 64  # sources per word of a bit-packed batch
 AHEAD = 4  # queued steps whose rows are prefetched ahead of use
@@ -611,5 +612,70 @@ def hop_distance_stats(indptr, indices, src, width, slots, total, reached, harmo
                     reached[b0 + s] += cnt[s]
                     harmonic[b0 + s] += cnt[s] * inv
                     ecc[b0 + s] = L
+            for i in range(lstart[depth + 1]):
+                seen[vert[i]] = ZERO
+
+
+# -- eccentricity bounds (hops) -------------------------------------------------------------
+
+
+@njit(cache=True, parallel=True)
+def hop_ecc_bounds(indptr, indices, src, width, ecc, lo, hi):
+    """Eccentricities of the sources ``src`` and the bounds they give every vertex of an undirected graph.
+
+    Bit-parallel BFS in batches of ``width <= 64`` sources, batch ``b`` on slot
+    ``b % T`` (``T = lo.shape[0]``).  ``ecc`` (int64, like ``src``) gets each
+    source's eccentricity; each slot's rows ``lo[t]`` and ``hi[t]`` (int64, the
+    bounds so far on entry) are tightened by ``max(d, e_s - d) <= ecc(x) <= e_s + d``
+    for every source ``s`` of the slot's batches and ``d = d(s, x)`` (F. W. Takes &
+    W. A. Kosters, CIKM 2011); the caller takes the max of ``lo`` and the min of
+    ``hi`` over the slots.  The graph must be connected (an unreached vertex
+    gets no bound).
+    """
+    n = indptr.shape[0] - 1
+    k = src.shape[0]
+    nbatch = (k + width - 1) // width
+    T = lo.shape[0]
+    for t in prange(T):
+        seen = np.zeros(n, dtype=np.uint64)
+        nxt = np.zeros(n, dtype=np.uint64)
+        dummy = np.empty(0, dtype=np.float64)
+        vert = np.empty(max(16, 2 * n), dtype=np.int32)
+        mask = np.empty(max(16, 2 * n), dtype=np.uint64)
+        lstart = np.empty(n + 2, dtype=np.int64)
+        qv = np.empty(16, dtype=np.int32)
+        qb = np.empty(16, dtype=np.uint64)
+        e = np.zeros(64, dtype=np.int64)
+        for batch in range(t, nbatch, T):
+            b0 = batch * width
+            b1 = min(k, b0 + width)
+            vert, mask, depth, qv, qb = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, dummy, vert, mask,
+                                                       lstart, False, 64, qv, qb)
+            e[:] = 0
+            for L in range(1, depth + 1):
+                for i in range(lstart[L], lstart[L + 1]):
+                    m = mask[i]
+                    while m != ZERO:
+                        s = trailing_zeros(m)
+                        m &= m - ONE
+                        e[s] = L
+            for j in range(b1 - b0):
+                ecc[b0 + j] = e[j]
+            for L in range(0, depth + 1):
+                for i in range(lstart[L], lstart[L + 1]):
+                    v = vert[i]
+                    m = mask[i]
+                    low = lo[t, v]
+                    high = hi[t, v]
+                    while m != ZERO:
+                        s = trailing_zeros(m)
+                        m &= m - ONE
+                        a = max(L, e[s] - L)
+                        if a > low:
+                            low = a
+                        if e[s] + L < high:
+                            high = e[s] + L
+                    lo[t, v] = low
+                    hi[t, v] = high
             for i in range(lstart[depth + 1]):
                 seen[vert[i]] = ZERO

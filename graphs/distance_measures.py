@@ -28,6 +28,24 @@ Conventions are NetworkX's:
   diameter and radius are the largest and least eccentricity, the center and
   periphery the vertices attaining them.
 
+Eccentricities and the extremes of a connected *undirected* graph with integer
+lengths (hops, integer weights, whole-number float weights) do not search from
+every vertex: each search from ``s`` bounds every vertex ``x`` by
+``max(d(s, x), e_s - d(s, x)) <= ecc(x) <= e_s + d(s, x)`` (the triangle
+inequality), and the searches go on, a batch of sources at a time, from the
+vertices whose bounds could still change the answer, alternately those of least
+lower and of greatest upper bound (ties: most arcs first), until the answer is
+known exactly (F. W. Takes & W. A. Kosters, "Determining the diameter of small
+world networks", CIKM 2011, and "Computing the eccentricity distribution of large
+graphs", Algorithms 6(1), 2013; NetworkX's ``usebounds=True``).  Small-world
+graphs need a few batches instead of ``n`` searches.  A batch is one bit-parallel
+BFS of 64 sources per thread on the CPU (:func:`graphs._centrality_kernels.hop_ecc_bounds`),
+of up to 1024 sources on the GPU (:mod:`graphs.cuda.distance`), rows of
+:func:`graphs.multi_source_sssp` for weights.  The bounds are exact integers, so
+the results are those of all the searches; directed graphs and fractional
+weights (whose rounded sums need not obey the triangle inequality) search from
+every vertex.
+
 Weights must be non-negative; parallel arcs count with their least weight.
 """
 
@@ -47,6 +65,12 @@ __all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diame
 
 #: Sources per row block of the weighted statistics: about this many bytes of distances at a time.
 BLOCK_BYTES = 1 << 26
+#: Sources per batch of the bounding search with weights on the CPU at most (tests set it low).
+BOUND_BATCH = 256
+#: Sources per bit-parallel BFS (one per thread) of the bounding search on the CPU, at most 64.
+HOP_WIDTH = K.WORD
+#: The upper bound of a vertex no search has bounded yet.
+_NO_BOUND = np.iinfo(np.int64).max
 
 
 class NotConnectedError(GraphError):
@@ -203,11 +227,8 @@ def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progr
     return _stats(P, True, progress, "harmonic").harmonic
 
 
-def _not_connected(P: _Prepared, st: _Stats) -> NotConnectedError:
-    """The error for a graph whose eccentricities are infinite, naming its components."""
-    xp = P.G.xp
-    short = st.reached < P.G.n
-    v = int(xp.argmax(short))
+def _not_connected(P: _Prepared, v: int) -> NotConnectedError:
+    """The error for a graph whose eccentricities are infinite (``v``: the first vertex that does not reach all)."""
     H = _row_graph(P, False)
     connection = "strong" if P.G.directed else "weak"
     count, labels = connected_components(H.to("cpu"), connection)
@@ -262,17 +283,121 @@ def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bo
     n, xp = P.G.n, P.G.xp
     if n == 0:
         return xp.zeros(0, dtype=_out_dtype(P, P.G))
+    bounds = _bounded(P, "eccentricity", progress) if _bounds_apply(P) else None
+    if bounds is not None:
+        return bounds[0].astype(_out_dtype(P, P.G), copy=False)
+    return _all_eccentricities(P, progress)
+
+
+def _all_eccentricities(P: _Prepared, progress):
+    """Every vertex's eccentricity from a search from every vertex (NotConnectedError if one is infinite)."""
     st = _stats(P, False, progress, "eccentricity")
-    if bool((st.reached < n).any()):
-        raise _not_connected(P, st)
+    short = st.reached < P.G.n
+    if bool(short.any()):
+        raise _not_connected(P, int(P.G.xp.argmax(short)))
     return st.ecc.astype(_out_dtype(P, P.G), copy=False)
 
 
+def _bounds_apply(P: _Prepared) -> bool:
+    """Whether the bounding search serves ``P``: undirected, integer lengths, sums of two paths within int64."""
+    if P.G.directed:
+        return False
+    if P.weights is None:
+        return True
+    if P.weights.dtype.kind not in "iu":
+        return False
+    wmax = int(P.weights.max()) if P.weights.size else 0
+    return 2 * wmax * max(P.G.n - 1, 1) < 2**62
+
+
+def _candidates(which: str, lo, hi):
+    """The vertices whose bounds could still change the answer of ``which`` (a bool mask)."""
+    if which == "diameter":  # ecc(v) <= hi[v] <= max lo <= diameter: v cannot raise it
+        return hi > lo.max()
+    if which == "radius":
+        return lo < hi.min()
+    if which == "periphery":  # once empty, every vertex with hi >= max lo (the diameter) is exact
+        return (lo < hi) & (hi >= lo.max())
+    if which == "center":
+        return (lo < hi) & (lo <= hi.min())
+    return lo < hi  # eccentricity
+
+
+def _pick(xp, cand, lo, hi, deg, high: bool, B: int):
+    """Up to ``B`` candidates: greatest upper bounds (``high``) or least lower bounds; ties, most arcs first."""
+    idx = xp.flatnonzero(cand)
+    if idx.shape[0] <= B:
+        return idx
+    primary = -hi[idx].astype(np.float64) if high else lo[idx].astype(np.float64)
+    key = primary - 0.5 * deg[idx] / (float(deg.max()) + 1.0)
+    return idx[xp.argsort(key)[:B]]
+
+
+def _bounded(P: _Prepared, which: str, progress):
+    """``(lo, hi)``: int64 eccentricity bounds of every vertex of a connected undirected ``P``, tight where
+    ``which`` needs them (every vertex for ``"eccentricity"``); None where a GPU batch cannot hold its hop
+    distances (then every vertex is searched).  NotConnectedError if the graph is not connected."""
+    n, xp = P.G.n, P.G.xp
+    gpu = P.G.device == "gpu"
+    H = _row_graph(P, False)
+    R = H.to("gpu") if gpu else H
+    count, _ = connected_components(R, "weak")
+    if count > 1:
+        raise _not_connected(P, 0)  # undirected: no vertex reaches all, vertex 0 is the first
+    lo = xp.zeros(n, dtype=np.int64)
+    hi = xp.full(n, _NO_BOUND, dtype=np.int64)
+    deg = xp.asarray(np.diff(P.indptr))
+    T = _threads()
+    if P.weights is None:
+        if gpu:
+            from .cuda.distance import batch_size
+
+            B = batch_size(n)
+        else:
+            B = HOP_WIDTH * T
+    else:
+        B = max(T, min(BOUND_BATCH, BLOCK_BYTES // (8 * n)))
+    high = False
+    with _progress(n, which, progress, float(n) * (H.nnz + n)) as bar:
+        while True:
+            cand = _candidates(which, lo, hi)
+            if not bool(cand.any()):
+                return lo, hi
+            batch = _pick(xp, cand, lo, hi, deg, high, B)
+            high = not high
+            if P.weights is None and gpu:
+                from .cuda.distance import hop_bounds_gpu
+
+                if hop_bounds_gpu(R, batch.get().astype(np.int32), lo, hi) is None:
+                    return None
+            elif P.weights is None:
+                src = batch.astype(np.int32)
+                slots = max(1, min(T, -(-src.shape[0] // HOP_WIDTH)))
+                los = np.repeat(lo[None, :], slots, axis=0)
+                his = np.repeat(hi[None, :], slots, axis=0)
+                ecc = np.zeros(src.shape[0], dtype=np.int64)
+                K.hop_ecc_bounds(H.indptr, H.indices, src, HOP_WIDTH, ecc, los, his)
+                lo, hi = los.max(axis=0), his.min(axis=0)
+            else:
+                D, _ = multi_source_sssp(R, batch.get() if gpu else batch, predecessors=False)
+                D = D.astype(np.int64, copy=False)
+                e = D.max(axis=1)
+                lo = xp.maximum(lo, xp.maximum(D, e[:, None] - D).max(axis=0))
+                hi = xp.minimum(hi, (e[:, None] + D).min(axis=0))
+            bar.update(int(batch.shape[0]))
+
+
 def _extreme(G, weighted, device, progress, which: str):
-    ecc = eccentricity(G, weighted=weighted, device=device, progress=progress)
-    if ecc.shape[0] == 0:
+    """The prepared graph and its eccentricity bounds, tight for ``which`` (or every eccentricity, exact)."""
+    P = prepare(G, weighted, device)
+    if P.G.n == 0:
         raise GraphError(f"the {which} of a graph with no vertices is undefined")
-    return ecc
+    bounds = _bounded(P, which, progress) if _bounds_apply(P) else None
+    if bounds is None:
+        ecc = _all_eccentricities(P, progress)
+        return P, ecc, ecc
+    dt = _out_dtype(P, P.G)
+    return P, bounds[0].astype(dt, copy=False), bounds[1].astype(dt, copy=False)
 
 
 def _scalar(x):
@@ -280,7 +405,11 @@ def _scalar(x):
 
 
 def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
-    """The largest eccentricity (all sources); an int for hops and integer weights, a float for float weights.
+    """The largest eccentricity; an int for hops and integer weights, a float for float weights.
+
+    A connected undirected graph with integer lengths is searched from a few
+    batches of sources, bounding the others (the module's notes); other graphs
+    from every vertex.
 
     Examples
     --------
@@ -288,7 +417,8 @@ def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool |
     >>> diameter(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
     3
     """
-    return _scalar(_extreme(G, weighted, device, progress, "diameter").max())
+    _, lo, _ = _extreme(G, weighted, device, progress, "diameter")
+    return _scalar(lo.max())
 
 
 def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
@@ -300,7 +430,8 @@ def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | N
     >>> radius(Graph.from_edges([0, 1, 2], [1, 2, 3], [1.0, 1.0, 5.0], directed=False))
     5.0
     """
-    return _scalar(_extreme(G, weighted, device, progress, "radius").min())
+    _, _, hi = _extreme(G, weighted, device, progress, "radius")
+    return _scalar(hi.min())
 
 
 def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
@@ -312,9 +443,8 @@ def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | N
     >>> center(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
     array([1, 2])
     """
-    ecc = _extreme(G, weighted, device, progress, "center")
-    xp = np if isinstance(ecc, np.ndarray) else __import__("cupy")
-    return xp.flatnonzero(ecc == ecc.min())
+    P, lo, hi = _extreme(G, weighted, device, progress, "center")
+    return P.G.xp.flatnonzero((lo == hi) & (hi == hi.min()))
 
 
 def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
@@ -326,6 +456,5 @@ def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool 
     >>> periphery(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
     array([0, 3])
     """
-    ecc = _extreme(G, weighted, device, progress, "periphery")
-    xp = np if isinstance(ecc, np.ndarray) else __import__("cupy")
-    return xp.flatnonzero(ecc == ecc.max())
+    P, lo, hi = _extreme(G, weighted, device, progress, "periphery")
+    return P.G.xp.flatnonzero((lo == hi) & (lo == lo.max()))

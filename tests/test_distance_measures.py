@@ -184,3 +184,149 @@ def test_gpu_matches_cpu():
     big = np.flatnonzero(labels == np.bincount(labels).argmax())
     assert graphs.diameter(R.to_scipy()[big][:, big], weighted=False, device="gpu") == \
         graphs.diameter(R.to_scipy()[big][:, big], weighted=False)
+
+
+# -- the eccentricity-bounding search (undirected graphs, integer lengths) ------------------------------------------
+
+import graphs.distance_measures as DM  # noqa: E402
+
+
+@st.composite
+def undirected_graphs(draw, max_n=60):
+    """Undirected graphs, connected or not, with hop, integer or whole-number float lengths."""
+    n = draw(st.integers(1, max_n))
+    kind = draw(st.sampled_from(["none", "int", "whole"]))
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    if draw(st.booleans()) and n > 1:  # a spanning path in a random order, so most graphs are connected
+        order = draw(st.permutations(range(n)))
+        pairs = list(zip(order, order[1:]))
+    else:
+        pairs = []
+    pairs += draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2 * n))
+    for u, v in pairs:
+        if kind == "int":
+            G.add_edge(u, v, weight=draw(st.integers(1, 9)))
+        elif kind == "whole":
+            G.add_edge(u, v, weight=float(draw(st.integers(1, 30))))
+        else:
+            G.add_edge(u, v)
+    return G, kind != "none"
+
+
+def every_search(G, weighted):
+    """The eccentricities from a search from every vertex (the path the bounds replace), or the error."""
+    P = DM.prepare(G, weighted, "auto")
+    return DM._all_eccentricities(P, None)
+
+
+@pytest.fixture(scope="module")
+def narrow():
+    """Batches of a few sources, so that a search runs many batches."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(DM, "HOP_WIDTH", 3)
+    mp.setattr(DM, "BOUND_BATCH", 2)
+    yield
+    mp.undo()
+
+
+@settings(deadline=None, max_examples=200)
+@given(undirected_graphs(), st.booleans())
+def test_bounded_extremes_match_networkx(case, weighted):
+    """diameter, radius, center, periphery and eccentricity by bounds against NetworkX, disconnected graphs too."""
+    G, has_w = case
+    w = "weight" if weighted and has_w else None
+    try:
+        ref = nx.eccentricity(G, weight=w)
+    except nx.NetworkXError:
+        for fn in (graphs.eccentricity, graphs.diameter, graphs.radius, graphs.center, graphs.periphery):
+            with pytest.raises(NotConnectedError, match="graph is not connected"):
+                fn(G, weighted=weighted)
+        return
+    assert graphs.eccentricity(G, weighted=weighted).tolist() == as_list(ref, G)
+    assert graphs.diameter(G, weighted=weighted) == nx.diameter(G, weight=w)
+    assert graphs.radius(G, weighted=weighted) == nx.radius(G, weight=w)
+    assert graphs.center(G, weighted=weighted).tolist() == sorted(nx.center(G, weight=w))
+    assert graphs.periphery(G, weighted=weighted).tolist() == sorted(nx.periphery(G, weight=w))
+    if G.number_of_nodes() > 1 and w is None:  # NetworkX's own bounding search agrees too
+        assert graphs.diameter(G, weighted=False) == nx.diameter(G, usebounds=True)
+
+
+@settings(deadline=None, max_examples=120)
+@given(undirected_graphs(max_n=150), st.booleans())
+def test_bounded_equals_every_search_in_small_batches(narrow, case, weighted):
+    """Many batches of 3 sources per word (hops) or 2 rows (weights): the same values, types and errors as
+    a search from every vertex."""
+    G, _ = case
+    try:
+        ecc = every_search(G, weighted)
+    except NotConnectedError as e:
+        for fn in (graphs.eccentricity, graphs.diameter, graphs.radius, graphs.center, graphs.periphery):
+            with pytest.raises(NotConnectedError) as info:
+                fn(G, weighted=weighted)
+            assert str(info.value) == str(e) and info.value.components == e.components
+        return
+    got = graphs.eccentricity(G, weighted=weighted)
+    assert got.dtype == ecc.dtype and got.tolist() == ecc.tolist()
+    d, r = graphs.diameter(G, weighted=weighted), graphs.radius(G, weighted=weighted)
+    assert d == ecc.max() and type(d) is type(ecc.max().item())
+    assert r == ecc.min() and type(r) is type(ecc.min().item())
+    assert graphs.center(G, weighted=weighted).tolist() == np.flatnonzero(ecc == ecc.min()).tolist()
+    assert graphs.periphery(G, weighted=weighted).tolist() == np.flatnonzero(ecc == ecc.max()).tolist()
+
+
+def test_hop_bound_kernel_against_bfs_rows():
+    """hop_ecc_bounds: each source's eccentricity, and bounds that hold and equal the rows' fold."""
+    from scipy.sparse.csgraph import shortest_path
+
+    G = graphs.Graph.from_networkx(nx.connected_watts_strogatz_graph(90, 4, 0.2, seed=5))
+    D = shortest_path(G.to_scipy(), unweighted=True).astype(np.int64)
+    ecc = D.max(axis=1)
+    src = np.array([3, 17, 17, 40, 89, 0, 55], dtype=np.int32)  # a repeated source, words of 2
+    for slots in (1, 3):
+        lo = np.zeros((slots, 90), np.int64)
+        hi = np.full((slots, 90), DM._NO_BOUND, np.int64)
+        e = np.zeros(src.shape[0], np.int64)
+        K.hop_ecc_bounds(G.indptr, G.indices, src, 2, e, lo, hi)
+        assert e.tolist() == ecc[src].tolist()
+        Ds = D[src]
+        assert lo.max(axis=0).tolist() == np.maximum(Ds, ecc[src][:, None] - Ds).max(axis=0).tolist()
+        assert hi.min(axis=0).tolist() == (ecc[src][:, None] + Ds).min(axis=0).tolist()
+        assert np.all(lo.max(axis=0) <= ecc) and np.all(ecc <= hi.min(axis=0))
+
+
+def test_bounds_search_few_sources_on_small_world_graphs(monkeypatch):
+    """The diameter of a small-world graph takes a few batches of sources, not one search per vertex."""
+    searched = []
+    kernel = K.hop_ecc_bounds
+
+    def counting(indptr, indices, src, width, ecc, lo, hi):
+        searched.append(src.shape[0])
+        return kernel(indptr, indices, src, width, ecc, lo, hi)
+
+    monkeypatch.setattr(DM.K, "hop_ecc_bounds", counting)
+    monkeypatch.setattr(DM, "HOP_WIDTH", 8)
+    G = nx.connected_watts_strogatz_graph(3000, 6, 0.1, seed=1)
+    assert graphs.diameter(G) == nx.diameter(G, usebounds=True)
+    assert sum(searched) < 3000 // 4
+
+
+def test_directed_and_fractional_weights_search_every_vertex():
+    """No bounds where they could be wrong: directed graphs, fractional weights (rounded sums)."""
+    D = graphs.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, 2.0, 3.0])
+    assert not DM._bounds_apply(DM.prepare(D, True, "auto"))
+    F = graphs.Graph.from_edges([0, 1], [1, 2], [0.1, 0.2], directed=False)
+    assert not DM._bounds_apply(DM.prepare(F, True, "auto"))
+    assert graphs.diameter(F) == 0.1 + 0.2 and graphs.eccentricity(F).tolist() == [0.1 + 0.2, 0.2, 0.1 + 0.2]
+    assert DM._bounds_apply(DM.prepare(F, False, "auto"))
+
+
+def test_bounded_concrete_values():
+    C = nx.cycle_graph(101)  # every vertex is center and periphery: the bounds never prune, all searched
+    assert graphs.diameter(C) == 50 and graphs.radius(C) == 50
+    assert graphs.center(C).tolist() == list(range(101)) == graphs.periphery(C).tolist()
+    S = nx.star_graph(9)
+    assert graphs.diameter(S) == 2 and graphs.center(S).tolist() == [0] and graphs.radius(S) == 1
+    assert graphs.eccentricity(nx.empty_graph(1)).tolist() == [0] and graphs.diameter(nx.empty_graph(1)) == 0
+    with pytest.raises(NotConnectedError, match="vertex 1 cannot be reached from vertex 0"):
+        graphs.radius(nx.empty_graph(2))
