@@ -18,12 +18,15 @@ GPU::
 
     PYTHONPATH=. python3 benchmarks/centrality.py --gpu
 
-Exact weighted betweenness of ``graphs.generators.road_network(100000)`` and the
-exact diameter (all sources, hops) of the largest connected component of
-``graphs.generators.rmat(20)``, on the device, against the CPU on a smaller case
-for a check.
+Exact weighted betweenness of ``graphs.generators.road_network(100000)`` (a sweep
+of the bucket width on 4096 sources first; checked against the CPU on 256 sources
+and on road_network(3000)) and the exact diameter (hops; the bounding search) of
+the largest connected component of ``graphs.generators.rmat(20)``, the component
+found on the GPU inside the timing (checked against the CPU's bounding search and
+a BFS from a periphery vertex).  Median of ``--repeats`` runs.
 
-Results go to ``benchmarks/results/centrality-{cpu,gpu}.{json,md}`` (and $OUT if
+Results go to ``benchmarks/results/centrality-cpu.{json,md}`` and
+``centrality-gpu-<h100|h200>.{json,md}`` (and $OUT if
 set), naming the CPU and its vector extensions.  ``--quick``: n = 3000 (GPU:
 road network 20000, R-MAT scale 16), results under ``results/quick/``.
 """
@@ -155,16 +158,35 @@ def cpu(args) -> None:
     print(f"wrote {j}")
 
 
-def gpu(args) -> None:
+def _lcc_gpu(G):
+    """The largest connected component of an undirected GPU graph, on the GPU (CSR rows kept, ids renumbered)."""
     import cupy as cp
 
     import graphs
 
+    _, labels = graphs.connected_components(G)
+    labels = cp.asarray(labels)
+    keep = labels == cp.bincount(labels).argmax()
+    new_id = (cp.cumsum(keep) - 1).astype(cp.int32)
+    rows, _, _ = G.edges()
+    arc_keep = keep[rows]
+    deg = cp.diff(G.indptr)[keep]
+    indptr = cp.concatenate((cp.zeros(1, dtype=cp.int64), cp.cumsum(deg)))
+    return graphs.Graph(indptr, new_id[G.indices[arc_keep]], None, directed=False, check=False)
+
+
+def gpu(args) -> None:
+    import cupy as cp
+
+    import graphs
+    from graphs.cuda import centrality as C
+
     rows = []
-    payload = {"machine": machine(), "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
-               "results": []}
+    dev = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    payload = {"machine": machine(), "device": dev, "results": []}
     road_n = 20000 if args.quick else 100000
     scale = 16 if args.quick else 20
+    reps = args.repeats
 
     def sync_timed(fn):
         cp.cuda.Device().synchronize()
@@ -173,39 +195,106 @@ def gpu(args) -> None:
         cp.cuda.Device().synchronize()
         return out, time.perf_counter() - t
 
-    small = graphs.generators.road_network(2000, seed=1)
-    ref = graphs.betweenness_centrality(small)
-    chk = graphs.betweenness_centrality(small.to("gpu")).get()
-    err = _rel(chk, ref)
-    print(f"check road_network(2000) weighted betweenness GPU vs CPU: max rel err {err:.1e}", flush=True)
+    def median_timed(fn, limit):
+        out, t = sync_timed(fn)
+        times = [t]
+        while len(times) < reps and sum(times) < limit:
+            out, t = sync_timed(fn)
+            times.append(t)
+        return out, float(np.median(times)), times
 
-    G = graphs.generators.road_network(road_n, seed=0).to("gpu")
-    graphs.betweenness_centrality(graphs.generators.road_network(500, seed=0).to("gpu"))  # compile
-    bc, t = sync_timed(lambda: graphs.betweenness_centrality(G))
-    rows.append([f"exact weighted betweenness, road_network({road_n})", f"{t:.2f}", f"{err:.1e}"])
+    # -- (b) exact weighted betweenness of road_network(road_n) -----------------------------------------------
+    G = graphs.generators.road_network(road_n, seed=0)
+    Gg = G.to("gpu")
+    small = graphs.generators.road_network(3000, seed=1)
+    err_small = _rel(graphs.betweenness_centrality(small.to("gpu")).get(), graphs.betweenness_centrality(small))
+    print(f"check road_network(3000) exact weighted betweenness GPU vs CPU: max rel err {err_small:.1e}", flush=True)
+    srcs = np.random.default_rng(7).choice(road_n, 256, replace=False)
+    ref, t_cpu = _timed(lambda: graphs.betweenness_centrality(G, sources=srcs, normalized=False))
+    chk = graphs.betweenness_centrality(Gg, sources=srcs, normalized=False).get()
+    err_big = _rel(chk, ref)
+    print(f"check road_network({road_n}) 256 sources GPU vs CPU: max rel err {err_big:.1e} (CPU {t_cpu:.1f} s)",
+          flush=True)
+    sweep = {}
+    part = np.arange(0, road_n, max(1, road_n // 4096))[:4096]
+    for f in args.deltas:
+        C.DELTA_ARCS = f
+        _, t = sync_timed(lambda: graphs.betweenness_centrality(Gg, sources=part, normalized=False))
+        sweep[str(f)] = t
+        print(f"delta = {f} mean arc weights: {part.shape[0]} sources {t:.3f} s", flush=True)
+    best = min(sweep, key=sweep.get)
+    C.DELTA_ARCS = None if best == "None" else float(best)
+    estimate = sweep[best] * road_n / part.shape[0]
+    if estimate > args.max_seconds:
+        print(f"all sources would take about {estimate:.0f} s (> --max-seconds): not run", flush=True)
+        bc, t, times = cp.zeros(1), float("nan"), []
+    else:
+        bc, t, times = median_timed(lambda: graphs.betweenness_centrality(Gg), 60.0)
+    ok = bool(np.all(np.isfinite(bc.get())))
+    rows.append([f"exact weighted betweenness, road_network({road_n}) ({G.n} vertices, {G.nnz} arcs, weights 1.."
+                 f"{int(G.weights.max())} m), bucket width {best} mean arc weights", f"{t:.2f}",
+                 " / ".join(f"{x:.2f}" for x in times),
+                 f"256 sources: {err_big:.1e}; road_network(3000) all sources: {err_small:.1e}"])
     payload["results"].append({"case": "betweenness", "graph": f"road_network({road_n})", "seconds": t,
-                               "check_err": err})
+                               "times": times, "delta_arcs": best, "delta_sweep_4096_sources": sweep,
+                               "check_err_256_sources": err_big, "check_err_road3000": err_small, "finite": ok})
     print(rows[-1], flush=True)
 
+    # -- (a) exact diameter (hops) of the LCC of rmat(scale), the LCC found on the GPU ---------------------------
     R = graphs.generators.rmat(scale, seed=0)
-    k, labels = graphs.connected_components(R)
-    big = np.flatnonzero(labels == np.bincount(labels).argmax())
-    A = R.to_scipy()[big][:, big]
-    L = graphs.as_graph(A, directed=False).to("gpu")
-    small_r = graphs.as_graph(graphs.generators.rmat(12, seed=0).to_scipy(), directed=False)
-    _, lab2 = graphs.connected_components(small_r)
-    b2 = np.flatnonzero(lab2 == np.bincount(lab2).argmax())
-    S2 = graphs.as_graph(small_r.to_scipy()[b2][:, b2], directed=False)
-    d_ok = graphs.diameter(S2, weighted=False) == graphs.diameter(S2.to("gpu"), weighted=False)
-    d, t = sync_timed(lambda: graphs.diameter(L, weighted=False))
-    rows.append([f"exact diameter (hops, all sources), LCC of rmat({scale}) ({L.n} vertices, {L.nnz} arcs) = {d}",
-                 f"{t:.2f}", "equal" if d_ok else "DIFFERENT"])
+    Rg = R.to("gpu")
+    small_r = graphs.generators.rmat(12, seed=0).to("gpu")
+    L2 = _lcc_gpu(small_r)
+    d_small = graphs.diameter(L2, weighted=False)
+    d_small_cpu = graphs.diameter(L2.to("cpu"), weighted=False)
+    all_small = int(graphs.distance_measures._all_eccentricities(
+        graphs.distance_measures.prepare(L2.to("cpu"), False, "cpu"), None).max())
+    print(f"check rmat(12) LCC diameter: GPU {d_small}, CPU bounds {d_small_cpu}, every source {all_small}",
+          flush=True)
+
+    def job():
+        return graphs.diameter(_lcc_gpu(Rg), weighted=False)
+
+    d, t, times = median_timed(job, 90.0)
+    L = _lcc_gpu(Rg)
+    lcc_t = sync_timed(lambda: _lcc_gpu(Rg))[1]
+    from graphs.cuda import distance as DG
+
+    searched = []
+    orig = DG.hop_bounds_gpu
+
+    def counting(G_, src, lo, hi):
+        searched.append(int(src.shape[0]))
+        return orig(G_, src, lo, hi)
+
+    DG.hop_bounds_gpu = counting
+    graphs.diameter(L, weighted=False)
+    DG.hop_bounds_gpu = orig
+    d_cpu, t_cpu = _timed(lambda: graphs.diameter(L.to("cpu"), weighted=False))
+    per = graphs.periphery(L, weighted=False)
+    per = per.get() if hasattr(per, "get") else per
+    from graphs.traversal import bfs
+
+    lv, _ = bfs(L, int(per[0]))
+    attained = int(lv.get().max() if hasattr(lv, "get") else lv.max())
+    rows.append([f"exact diameter (hops) of the LCC of rmat({scale}) ({L.n} of {R.n} vertices, {L.nnz} arcs) = {d}; "
+                 f"LCC included ({lcc_t:.2f} s of it); {len(searched)} batches, {sum(searched)} sources",
+                 f"{t:.2f}", " / ".join(f"{x:.2f}" for x in times),
+                 f"CPU bounding search {d_cpu} ({t_cpu:.1f} s); BFS from periphery vertex {int(per[0])}: "
+                 f"{attained}; rmat(12) LCC against every source: {'equal' if d_small == all_small else 'DIFFERENT'}"])
     payload["results"].append({"case": "diameter", "graph": f"rmat({scale}) LCC", "n": L.n, "arcs": L.nnz,
-                               "diameter": int(d), "seconds": t, "check_equal": bool(d_ok)})
+                               "diameter": int(d), "seconds": t, "times": times, "lcc_seconds": lcc_t,
+                               "batches": len(searched), "sources": sum(searched), "cpu_diameter": int(d_cpu),
+                               "cpu_seconds": t_cpu, "periphery_bfs_ecc": attained,
+                               "small_equal": bool(d_small == all_small == d_small_cpu)})
     print(rows[-1], flush=True)
-    md = (f"# Centrality on the GPU\n\n{payload['device']}; host {payload['machine']['cpu']}, "
-          f"{payload['machine']['date']}.\n\n" + markdown_table(["job", "seconds", "check against the CPU"], rows))
-    j, _ = write_results("centrality-gpu", payload, md)
+    md = (f"# Centrality on the GPU\n\n{dev}; host {payload['machine']['cpu']} ({payload['machine']['cores']} "
+          f"cores), {payload['machine']['date']}.\n\nTimes in seconds after a warm-up (kernels compiled), the median "
+          f"of up to {reps} runs, CuPy synchronised around each; graph generation and the move to the GPU excluded, "
+          "the LCC's extraction included.\n\n"
+          + markdown_table(["job", "median s", "runs s", "exactness checks"], rows))
+    stem = "centrality-gpu-" + ("h200" if "H200" in dev else "h100" if "H100" in dev else "gpu")
+    j, _ = write_results(stem, payload, md)
     print(md)
     print(f"wrote {j}")
 
@@ -216,6 +305,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--n", type=int, default=20000, help="vertices of the BA graph (default 20000)")
     p.add_argument("--nx-n", type=int, default=1000, help="vertices of the BA graph NetworkX runs on")
     p.add_argument("--quick", action="store_true", help="small sizes, results under results/quick/")
+    p.add_argument("--repeats", type=int, default=3, help="GPU: runs per timing (median)")
+    p.add_argument("--max-seconds", type=float, default=100.0, help="GPU: skip a full run estimated longer")
+    p.add_argument("--deltas", type=lambda s: [None if x == "None" else float(x) for x in s.split(",")],
+                   default=[2.0, 4.0, 8.0], help="GPU: bucket widths (mean arc weights) to sweep on 4096 sources")
     args = p.parse_args(argv)
     if args.quick:
         set_quick(True)

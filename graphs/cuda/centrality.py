@@ -3,20 +3,32 @@
 Betweenness (Brandes, J. Math. Sociol. 25, 2001), a batch of ``S`` sources at a time
 on ``S x n`` arrays (pairs ``(s, v)`` numbered ``s * n + v``):
 
-1. distances: frontier Bellman-Ford over the batch's pairs, one launch per round
-   for all the batch's searches; ``atomicMin`` on the bits of the non-negative
-   doubles (their order as integers is their numeric order), each pair queued at
-   most once per round by a round stamp;
+1. distances: near-far delta-stepping over all the batch's pairs at once (Davidson,
+   Baxter, Garland & Owens, "Work-efficient parallel GPU methods for single-source
+   shortest paths", IPDPS 2014; U. Meyer & P. Sanders, "Delta-stepping", J.
+   Algorithms 49, 2003).  A threshold ``t`` grows by a bucket width ``delta``; the
+   *near* pairs (distance below ``t``) are relaxed in rounds, one launch per round
+   for all the batch's searches, until none improves; a pair improved to ``t`` or
+   more goes once onto the *far* list, which is split at the next threshold.  A
+   pair is so relaxed (nearly) only at its final distance, where a plain frontier
+   Bellman-Ford re-relaxes vertices over and over across a road network's many
+   levels.  ``atomicMin`` on the bits of the non-negative doubles (their order as
+   integers is their numeric order); each pair queued at most once per round (a
+   round stamp) and at most once on the far list (a flag).  Hop counts run with an
+   infinite width: plain rounds, each exactly a BFS level;
 2. path counts in waves of Kahn's order over the tight arcs (``d[u] + w = d[v]``):
    a pair enters the next wave when its last tight in-arc has added its count;
    the waves are written one after another into one array;
 3. dependencies: the waves from last to first, each pair pulling
-   ``sigma[u] / sigma[v] (1 + delta[v])`` along its tight out-arcs (no atomics but
-   the sums per vertex and per arc).
+   ``sigma[u] / sigma[v] (1 + delta[v])`` along its tight out-arcs; the vertex
+   sums are then taken per vertex over the batch's rows (no atomics).
 
-Hop counts run the same way with unit lengths (a round is then exactly a BFS
-level).  Zero-weight arcs (tied distances along an arc, which the settled order
-of the CPU decides) run on the host: :mod:`graphs.centrality` sends them there.
+The vertices of a deep graph (a road network) are renumbered by reverse
+Cuthill-McKee first, so that the arcs of a vertex lead to nearby entries of a row.
+Path counts are float64 (as in NetworkX); a batch's sums of counts along tight arcs
+are exact while they stay below 2**53.  Zero-weight arcs (tied distances along an
+arc, which the settled order of the CPU decides) run on the host:
+:mod:`graphs.centrality` sends them there.
 
 Distance statistics, hop counts: bit-parallel BFS (Then et al., "The More the
 Merrier", PVLDB 8(4), 2014), 64 sources per ``uint64`` word and many words per
@@ -31,178 +43,40 @@ harmonic centrality.  (Weighted statistics read rows of
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import cupy as cp
+import cupyx
 import numpy as np
 
-from semiring.cuda_kernels import BLOCK, build_module
+from semiring.cuda_kernels import BLOCK, NULL, build_module
 
 __all__ = ["brandes_gpu", "hop_stats_gpu"]
 
-#: Bytes of the batch arrays of betweenness (distances, counts, dependencies, stamps, in-degrees, waves).
-BATCH_BYTES = 12 << 30
+#: Bytes of the batch arrays of betweenness at most (48 per pair); also at most 60% of the free device memory.
+BATCH_BYTES = 40 << 30
+#: Bytes per (source, vertex) pair of a batch: distances, counts, dependencies (8 each), stamps, far flags,
+#: two queues and two far lists (4 each).
+PAIR_BYTES = 48
+#: Sources per batch at most (tests set it low to run many batches).
+BATCH_SOURCES = 1 << 30
+#: Bucket width of the near-far search, in mean arc weights (``None``: infinite, plain Bellman-Ford rounds).
+DELTA_ARCS: float | None = 4.0
+#: Sources per block of the vertex sums of the dependencies.
+COLSUM_CHUNK = 256
 #: Bytes of the frontier, next and seen planes of the bit-parallel BFS.
 PLANE_BYTES = 6 << 30
+#: Fewest vertices for which a deep graph is renumbered (reverse Cuthill-McKee) before betweenness.
+RENUMBER_MIN = 4096
+#: BFS depth (from the vertex of most arcs) above which a graph counts as deep.
+DEEP = 24
 
-SOURCE = r"""
-typedef unsigned long long u64;
-typedef long long i64;
-
-extern "C" __global__ void bc_init(const int* __restrict__ src, int S, long long n,
-                                   u64* dist, double* sigma, int* queue) {
-    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i >= S) return;
-    long long p = i * n + src[i];
-    dist[p] = 0ULL;  // the bits of 0.0
-    sigma[p] = 1.0;
-    queue[i] = (int)p;
-}
-
-// One round of frontier Bellman-Ford over all the batch's pairs in the queue.
-extern "C" __global__ void bc_relax(const int* __restrict__ queue, int qlen, long long n,
-                                    const long long* __restrict__ indptr, const int* __restrict__ indices,
-                                    const double* __restrict__ w, u64* dist, int* stamp, int round,
-                                    int* next, int* nlen) {
-    int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= qlen) return;
-    long long p = queue[e];
-    long long s = p / n, v = p - s * n;
-    double dv = __longlong_as_double((i64)dist[p]);
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = s * n + indices[a];
-        double nd = dv + w[a];
-        u64 bits = (u64)__double_as_longlong(nd);
-        if (bits < dist[q]) {
-            u64 old = atomicMin(dist + q, bits);
-            if (bits < old && atomicExch(stamp + q, round) != round) {
-                next[atomicAdd(nlen, 1)] = (int)q;
-            }
-        }
-    }
-}
-
-// Tight in-degree of every reached pair.
-extern "C" __global__ void bc_indegree(int S, long long n, const long long* __restrict__ indptr,
-                                       const int* __restrict__ indices, const double* __restrict__ w,
-                                       const u64* __restrict__ dist, int* indeg) {
-    long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (p >= (long long)S * n) return;
-    u64 db = dist[p];
-    if (db == 0x7FF0000000000000ULL) return;  // +inf: not reached
-    long long s = p / n, v = p - s * n;
-    double dv = __longlong_as_double((i64)db);
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = s * n + indices[a];
-        if (indices[a] != v && dv + w[a] == __longlong_as_double((i64)dist[q])) atomicAdd(indeg + q, 1);
-    }
-}
-
-// One wave of Kahn's order: counts flow along tight arcs; a pair whose last tight in-arc arrived is queued.
-extern "C" __global__ void bc_count(const int* __restrict__ wave, int wlen, long long n,
-                                    const long long* __restrict__ indptr, const int* __restrict__ indices,
-                                    const double* __restrict__ w, const u64* __restrict__ dist, double* sigma,
-                                    int* indeg, int* next, int* nlen) {
-    int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= wlen) return;
-    long long p = wave[e];
-    long long s = p / n, v = p - s * n;
-    double dv = __longlong_as_double((i64)dist[p]);
-    double sv = sigma[p];
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = s * n + indices[a];
-        if (indices[a] != v && dv + w[a] == __longlong_as_double((i64)dist[q])) {
-            atomicAdd(sigma + q, sv);
-            __threadfence();
-            if (atomicSub(indeg + q, 1) == 1) next[atomicAdd(nlen, 1)] = (int)q;
-        }
-    }
-}
-
-// One wave backwards: each pair pulls the dependencies of its tight successors (all in later waves).
-extern "C" __global__ void bc_depend(const int* __restrict__ wave, int wlen, long long n,
-                                     const long long* __restrict__ indptr, const int* __restrict__ indices,
-                                     const double* __restrict__ w, const u64* __restrict__ dist,
-                                     const double* __restrict__ sigma, double* delta, const int* __restrict__ src,
-                                     int endpoints, int edges, double* bc, double* eb) {
-    int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= wlen) return;
-    long long p = wave[e];
-    long long s = p / n, v = p - s * n;
-    double dv = __longlong_as_double((i64)dist[p]);
-    double sv = sigma[p];
-    double acc = 0.0;
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = s * n + indices[a];
-        if (indices[a] != v && dv + w[a] == __longlong_as_double((i64)dist[q])) {
-            double c = sv * (1.0 + delta[q]) / sigma[q];
-            acc += c;
-            if (edges) atomicAdd(eb + a, c);
-        }
-    }
-    delta[p] = acc;
-    if (v != src[s]) {
-        atomicAdd(bc + v, endpoints ? acc + 1.0 : acc);
-        if (endpoints) atomicAdd(bc + src[s], 1.0);
-    }
-}
-
-// Bit-parallel BFS, one pull level over the planes j0..j0+W-1 (plane[j * n + v]).
-extern "C" __global__ void ms_pull(long long n, int W, const long long* __restrict__ indptr,
-                                   const int* __restrict__ indices, const u64* __restrict__ front, u64* seen,
-                                   u64* next, u64* alive, int* changed) {
-    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    u64 nb = 0ULL;
-    int j = 0;
-    if (i < (long long)W * n) {
-        j = (int)(i / n);
-        long long x = i - (long long)j * n;
-        u64 sx = seen[i];
-        if (sx != ~0ULL) {
-            u64 acc = 0ULL;
-            const u64* f = front + (long long)j * n;
-            for (long long a = indptr[x]; a < indptr[x + 1]; ++a) {
-                acc |= f[indices[a]];
-                if ((acc | sx) == ~0ULL) break;
-            }
-            nb = acc & ~sx;
-            if (nb) seen[i] = sx | nb;
-        }
-        next[i] = nb;
-    }
-    // one atomicOr per warp and plane for the sources still alive at this level
-    unsigned lane = threadIdx.x & 31;
-    int j0 = __shfl_sync(0xffffffffu, j, 0);
-    bool same = __all_sync(0xffffffffu, j == j0);
-    if (same) {
-        unsigned lo = __reduce_or_sync(0xffffffffu, (unsigned)(nb & 0xffffffffULL));
-        unsigned hi = __reduce_or_sync(0xffffffffu, (unsigned)(nb >> 32));
-        if (lane == 0 && (lo | hi)) {
-            atomicOr(alive + j0, ((u64)hi << 32) | lo);
-            atomicExch(changed, 1);
-        }
-    } else if (nb) {
-        atomicOr(alive + j, nb);
-        atomicExch(changed, 1);
-    }
-}
-
-// Per source (plane j, bit b): how many vertices got bit b at this level.  Block: 64 threads, one per bit.
-extern "C" __global__ void ms_count(long long n, int W, const u64* __restrict__ next, long long chunk,
-                                    unsigned long long* count) {
-    int j = blockIdx.y;
-    int b = threadIdx.x;
-    long long x0 = blockIdx.x * chunk, x1 = min(n, x0 + chunk);
-    const u64* plane = next + (long long)j * n;
-    unsigned long long c = 0;
-    for (long long x = x0; x < x1; ++x) c += (plane[x] >> b) & 1ULL;
-    if (c) atomicAdd(count + (long long)j * 64 + b, c);
-}
-"""
+_KERNELS = Path(__file__).resolve().parent / "centrality.cu"
 
 
 @functools.cache
 def _module() -> cp.RawModule:
-    return build_module(SOURCE, "bc_relax")
+    return build_module(_KERNELS.read_text(), "bc_relax")
 
 
 def _fn(name: str):
@@ -215,6 +89,30 @@ def _launch(name: str, count: int, *args) -> None:
         _fn(name)((-(-count // BLOCK),), (BLOCK,), args)
 
 
+def _renumbering(indptr: np.ndarray, indices: np.ndarray):
+    """``(order, arcs)`` of reverse Cuthill-McKee for a deep graph (``order[i]``: old id of new vertex ``i``;
+    ``arcs[k]``: old arc of new arc ``k``), or ``None`` where it does not pay (small or shallow graphs)."""
+    n = indptr.shape[0] - 1
+    if n < RENUMBER_MIN:
+        return None
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+    from ..graph import Graph
+    from ..traversal import bfs
+
+    levels, _ = bfs(Graph(indptr, indices, None, check=False), int(np.argmax(np.diff(indptr))))
+    if int(levels.max()) <= DEEP:
+        return None
+    A = sp.csr_matrix((np.ones(indices.shape[0], dtype=np.int8), indices, indptr), shape=(n, n))
+    order = reverse_cuthill_mckee((A + A.T).tocsr(), symmetric_mode=True).astype(np.int64)
+    inv = np.empty(n, dtype=np.int64)
+    inv[order] = np.arange(n)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    arcs = np.argsort(inv[rows] * n + inv[indices], kind="stable")
+    return order, arcs
+
+
 def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     """Raw vertex (and arc) dependencies summed over ``src``, as CuPy arrays.
 
@@ -222,56 +120,115 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     zero weights); ``bar``: a progress bar counting sources.
     """
     w_host = P.weights
-    n, nnz, k = P.indptr.shape[0] - 1, P.indices.shape[0], src.shape[0]
-    indptr = cp.asarray(P.indptr)
-    indices = cp.asarray(P.indices)
-    w = cp.asarray(w_host, dtype=cp.float64) if w_host is not None else cp.ones(nnz, dtype=cp.float64)
-    S = int(max(1, min(k, BATCH_BYTES // (40 * max(n, 1)), (2**31 - 1) // max(n, 1))))
+    indptr_h, indices_h = P.indptr, P.indices
+    n, nnz, k = indptr_h.shape[0] - 1, indices_h.shape[0], src.shape[0]
+    w_h = np.asarray(w_host, dtype=np.float64) if w_host is not None else np.ones(nnz, dtype=np.float64)
+    ren = _renumbering(indptr_h, indices_h)
+    if ren is not None:  # the same graph, vertices renumbered: arcs of a vertex lead near it in a row
+        order, arcs = ren
+        inv = np.empty(n, dtype=np.int64)
+        inv[order] = np.arange(n)
+        indptr_h = np.concatenate(([0], np.cumsum(np.diff(indptr_h)[order]))).astype(np.int64)
+        indices_h = inv[indices_h[arcs]].astype(np.int32)
+        w_h = w_h[arcs]
+        src = inv[src].astype(np.int32)
+    indptr = cp.asarray(indptr_h)
+    indices = cp.asarray(indices_h)
+    w = cp.asarray(w_h)
+    if w_host is None or DELTA_ARCS is None or nnz == 0 or float(w_h.min()) == float(w_h.max()):
+        delta = np.inf  # equal weights: every round is one level, no bucket needed
+    else:
+        delta = float(DELTA_ARCS * w_h.mean())
+    free = cp.cuda.runtime.memGetInfo()[0]
+    budget = min(BATCH_BYTES, int(0.6 * free))
+    S = int(max(1, min(k, BATCH_SOURCES, budget // (PAIR_BYTES * max(n, 1)), (2**31 - 1) // max(n, 1))))
     bc = cp.zeros(n, dtype=cp.float64)
     eb = cp.zeros(nnz if edges else 1, dtype=cp.float64)
     dist = cp.empty(S * n, dtype=cp.uint64)
     sigma = cp.empty(S * n, dtype=cp.float64)
-    delta = cp.empty(S * n, dtype=cp.float64)
-    stamp = cp.empty(S * n, dtype=cp.int32)
-    indeg = cp.empty(S * n, dtype=cp.int32)
-    waves = cp.empty(S * n, dtype=cp.int32)
-    queue = cp.empty(S * n, dtype=cp.int32)
+    dep = cp.empty(S * n, dtype=cp.float64)
+    stamp = cp.empty(S * n, dtype=cp.int32)  # round stamps, then tight in-degrees
+    in_far = cp.empty(S * n, dtype=cp.int32)
+    queue = cp.empty(S * n, dtype=cp.int32)  # near rounds, then the waves
     nxt = cp.empty(S * n, dtype=cp.int32)
-    nlen = cp.zeros(1, dtype=cp.int32)
+    far = cp.empty(S * n, dtype=cp.int32)
+    far2 = cp.empty(S * n, dtype=cp.int32)
+    cnt = cp.zeros(4, dtype=cp.int32)  # near, far, kept far, next wave
+    minfar = cp.empty(1, dtype=cp.uint64)
     inf_bits = np.uint64(0x7FF0000000000000)
     for r0 in range(0, k, S):
         part = cp.asarray(src[r0:r0 + S])
         s = part.shape[0]
-        dist.fill(inf_bits)
-        sigma.fill(0)
-        stamp.fill(-1)
-        indeg.fill(0)
-        _launch("bc_init", s, part, np.int32(s), np.int64(n), dist, sigma, queue)
-        # 1. distances
-        qlen, rnd = s, 0
-        while qlen:
-            nlen.fill(0)
-            _launch("bc_relax", qlen, queue, np.int32(qlen), np.int64(n), indptr, indices, w, dist, stamp,
-                    np.int32(rnd), nxt, nlen)
-            qlen = int(nlen.get()[0])
-            queue, nxt = nxt, queue
-            rnd += 1
-        # 2. tight in-degrees, then path counts in waves (written one after another into `waves`)
-        _launch("bc_indegree", s * n, np.int32(s), np.int64(n), indptr, indices, w, dist, indeg)
-        _launch("bc_init", s, part, np.int32(s), np.int64(n), dist, sigma, waves)
+        sn = s * n
+        dist[:sn].fill(inf_bits)
+        sigma[:sn].fill(0)
+        dep[:sn].fill(0)
+        stamp[:sn].fill(-1)
+        in_far[:sn].fill(0)
+        _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, queue)
+        # 1. distances: near rounds below the threshold, the far list split at each new threshold
+        qlen, flen, rnd, thr = s, 0, 0, delta
+        cnt.fill(0)
+        while True:
+            while qlen:
+                cnt[0:1].fill(0)
+                _launch("bc_relax", qlen, queue, np.int32(qlen), np.int64(n), indptr, indices, w, dist,
+                        np.float64(thr), stamp, np.int32(rnd), nxt, cnt[0:1], far, cnt[1:2], in_far)
+                h = cnt.get()
+                qlen, flen = int(h[0]), int(h[1])
+                queue, nxt = nxt, queue
+                rnd += 1
+            if flen == 0:
+                break
+            lo, hi = thr, thr + delta
+            while True:
+                cnt[0:1].fill(0)
+                cnt[2:3].fill(0)
+                minfar.fill(np.uint64(0xFFFFFFFFFFFFFFFF))
+                _launch("bc_split", flen, far, np.int32(flen), dist, np.float64(lo), np.float64(hi), queue,
+                        cnt[0:1], far2, cnt[2:3], in_far, minfar)
+                h = cnt.get()
+                qlen, flen = int(h[0]), int(h[2])
+                far, far2 = far2, far
+                cnt[1:2] = cnt[2:3]  # the far list goes on from the kept entries
+                thr = hi
+                if qlen or not flen:
+                    break
+                lo, hi = hi, float(minfar.get().view(np.float64)[0]) + delta  # skip the empty buckets
+        # 2. tight in-degrees, then path counts in waves (written one after another into `queue`)
+        indeg = stamp
+        indeg[:sn].fill(0)
+        _launch("bc_indegree", sn, np.int32(s), np.int64(n), indptr, indices, w, dist, indeg)
+        waves = queue
+        _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, waves)
         bounds = [0, s]
         while bounds[-1] > bounds[-2]:
             a, b = bounds[-2], bounds[-1]
-            nlen.fill(0)
+            cnt[3:4].fill(0)
             _launch("bc_count", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
-                    sigma, indeg, waves[b:], nlen)
-            bounds.append(b + int(nlen.get()[0]))
-        # 3. dependencies, last wave first
+                    sigma, indeg, waves[b:], cnt[3:4])
+            bounds.append(b + int(cnt[3:4].get()[0]))
+        # 3. dependencies, last wave first; then each vertex's sum over the batch's sources
         for i in range(len(bounds) - 2, 0, -1):
             a, b = bounds[i - 1], bounds[i]
             _launch("bc_depend", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
-                    sigma, delta, part, np.int32(endpoints), np.int32(edges), bc, eb)
+                    sigma, dep, np.int32(edges), eb)
+        grid = (-(-n // BLOCK), -(-s // COLSUM_CHUNK))
+        _fn("bc_colsum")(grid, (BLOCK,), (np.int32(s), np.int64(n), dep, dist, part, np.int32(endpoints),
+                                          np.int32(COLSUM_CHUNK), bc))
+        if endpoints:  # each source: + 1 per other vertex it reaches
+            reached = (dist[:sn].reshape(s, n) != inf_bits).sum(axis=1).astype(cp.float64) - 1.0
+            cupyx.scatter_add(bc, part, reached)
         bar.update(s)
+    if ren is not None:
+        order, arcs = ren
+        out = cp.empty_like(bc)
+        out[cp.asarray(order)] = bc
+        bc = out
+        if edges:
+            e2 = cp.empty_like(eb)
+            e2[cp.asarray(arcs)] = eb
+            eb = e2
     return bc, (eb if edges else None)
 
 
@@ -328,7 +285,7 @@ def hop_stats_gpu(H, need_sums: bool, bar):
             alive.fill(0)
             changed.fill(0)
             _launch("ms_pull", W * n, np.int64(n), np.int32(W), T.indptr, T.indices, front, seen, nxt, alive,
-                    changed)
+                    changed, NULL, np.int32(0))
             if int(changed.get()[0]) == 0:
                 break
             live = _unpack(alive[:nw])[: s1 - s0]
