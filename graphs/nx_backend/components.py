@@ -35,8 +35,7 @@ def _sets(G: BackendGraph, connection: str) -> list[set]:
     k, labels = _components(G.graph_for(None), connection)
     order = np.argsort(labels, kind="stable")
     cuts = np.searchsorted(labels[order], np.arange(1, k))
-    nodes = G.nodes
-    sets = [{nodes[i] for i in part.tolist()} for part in np.split(order, cuts)]
+    sets = [set(G.labels(part)) for part in np.split(order, cuts)]
     if connection == "strong":
         sets = [sets[c] for c in _networkx_order(G, labels, k).tolist()]
     return sets
@@ -138,8 +137,7 @@ def node_connected_component(G: BackendGraph, n) -> set:
     if n not in G:
         raise KeyError(n)  # NetworkX's search reads G._adj[n]
     levels = bfs(G.graph_for(None), G.index[n])[0]
-    nodes = G.nodes
-    return {nodes[i] for i in np.flatnonzero(levels >= 0).tolist()}
+    return set(G.labels(np.flatnonzero(levels >= 0)))
 
 
 def number_strongly_connected_components(G: BackendGraph) -> int:
@@ -259,5 +257,4 @@ def condensation(G: BackendGraph, scc=None):
 def _sets_of(G: BackendGraph, comp: np.ndarray, k: int) -> list[set]:
     order = np.argsort(comp, kind="stable")
     cuts = np.searchsorted(comp[order], np.arange(1, k))
-    nodes = G.nodes
-    return [{nodes[i] for i in part.tolist()} for part in np.split(order, cuts)]
+    return [set(G.labels(part)) for part in np.split(order, cuts)]

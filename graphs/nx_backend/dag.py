@@ -152,11 +152,10 @@ def _copy_with(G: BackendGraph, add: np.ndarray):
     if G.edge_data is None or G.node_data is None:
         raise NotImplementedError("the graph's data was not kept")
     TC = convert_to_nx(G)
-    nodes = G.nodes
     have = np.zeros_like(add)
     have[G.src, G.dst] = True
     r, c = np.nonzero(add & ~have)
-    TC.add_edges_from(zip([nodes[i] for i in r.tolist()], [nodes[j] for j in c.tolist()]))
+    TC.add_edges_from(zip(G.labels(r), G.labels(c)))
     return TC
 
 
@@ -222,5 +221,5 @@ def transitive_reduction(G: BackendGraph):
     TR = nx.DiGraph()
     TR.add_nodes_from(nodes)
     r, c = np.nonzero(keep)
-    TR.add_edges_from(zip([nodes[i] for i in r.tolist()], [nodes[j] for j in c.tolist()]))
+    TR.add_edges_from(zip(G.labels(r), G.labels(c)))
     return TR

@@ -248,9 +248,8 @@ def minimum_cut(
     # nodes that reach t: BFS from t along reversed residual arcs
     H = Graph.from_edges(kept_dst.astype(np.int32), kept_src.astype(np.int32), None, n=n, directed=True)
     reach = bfs(H, ti)[0] >= 0
-    nodes = flowG.nodes
-    sink = {nodes[i] for i in np.flatnonzero(reach).tolist()}
-    source = {nodes[i] for i in np.flatnonzero(~reach).tolist()}
+    sink = set(flowG.labels(np.flatnonzero(reach)))
+    source = set(flowG.labels(np.flatnonzero(~reach)))
     return value, (source, sink)
 
 

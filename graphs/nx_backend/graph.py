@@ -151,6 +151,20 @@ class BackendGraph:
             self._index = {v: i for i, v in enumerate(self.nodes)}
         return self._index
 
+    def labels(self, ids: Any) -> list:
+        """The node labels of vertex ids (an int array or a list of ints), as a new list (at C speed).
+
+        Examples
+        --------
+        >>> G = BackendGraph(["a", "b"], np.array([0], np.int32), np.array([1], np.int32))
+        >>> G.labels(np.array([1, 0]))
+        ['b', 'a']
+        """
+        ids = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
+        if self.range_nodes:  # vertex i is the node i
+            return ids
+        return list(map(self.nodes.__getitem__, ids))
+
     def weights(self, attr: Any) -> np.ndarray | None:
         """The arc values of edge attribute ``attr`` (``None``: unweighted, no array).
 

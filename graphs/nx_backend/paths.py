@@ -64,17 +64,49 @@ def _adj(G: BackendGraph, reverse: bool):
     return indptr, indices
 
 
+def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: bool = False) -> dict:
+    """Dict node -> path, in ``order`` (parents before children; ``parent`` -1 at the roots).
+
+    A path is the parent's path and the node (``reverse``: the node and the
+    parent's path), a new list each, as NetworkX builds them.
+    """
+    vs = order.tolist()
+    labels = G.labels(vs)
+    plist = parent.tolist()
+    per = [None] * len(plist)  # the path of each vertex
+    if reverse:
+        for v, x in zip(vs, labels):
+            p = plist[v]
+            per[v] = [x] if p < 0 else [x, *per[p]]
+    else:
+        for v, x in zip(vs, labels):
+            p = plist[v]
+            per[v] = [x] if p < 0 else [*per[p], x]
+    return dict(zip(labels, map(per.__getitem__, vs)))
+
+
+def pred_lists(G: BackendGraph, order: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> dict:
+    """Dict node -> list of predecessors, keys in ``order``; arc ``k`` puts ``tails[k]`` in ``heads[k]``'s list.
+
+    Each list keeps the arcs' order.  Built by slicing one list of labels
+    grouped by head (no append per arc).
+    """
+    n = len(G)
+    heads = np.asarray(heads, np.int64)
+    by_head = np.argsort(heads, kind="stable")
+    flat = G.labels(np.asarray(tails)[by_head])
+    ends = np.cumsum(np.bincount(heads, minlength=n))
+    vs = order.tolist()
+    stop = ends[order].tolist()
+    start = (ends - np.bincount(heads, minlength=n))[order].tolist()
+    return dict(zip(G.labels(vs), [flat[a:b] for a, b in zip(start, stop)]))
+
+
 def _bfs_paths(G: BackendGraph, s: int, cutoff: Any, reverse: bool = False) -> dict:
     indptr, indices = _adj(G, reverse)
     limit = _limit(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
     order, parent, _, count = bfs_order(indptr, indices, np.array([s], np.int64), limit)
-    nodes = G.nodes
-    paths = {nodes[s]: [nodes[s]]}
-    plist = parent.tolist()
-    for v in order[1:count].tolist():
-        p = paths[nodes[plist[v]]]
-        paths[nodes[v]] = [nodes[v], *p] if reverse else [*p, nodes[v]]
-    return paths
+    return tree_paths(G, order[:count], parent, reverse)
 
 
 def _check_cutoff(cutoff: Any) -> None:
@@ -127,9 +159,8 @@ def single_target_shortest_path_length(G: BackendGraph, target: Any, cutoff: Any
     indptr, indices = _adj(G, True)
     limit = _limit(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
     order, _, level, count = bfs_order(indptr, indices, np.array([G.index[target]], np.int64), limit)
-    nodes = G.nodes
     order = order[:count]
-    return dict(zip([nodes[i] for i in order.tolist()], level[order].tolist()))
+    return dict(zip(G.labels(order), level[order].tolist()))
 
 
 def all_pairs_shortest_path(G: BackendGraph, cutoff: Any = None):
@@ -207,10 +238,7 @@ def predecessor(G: BackendGraph, source: Any, target: Any = None, cutoff: Any = 
     tight = (lv_s >= 0) & (lv_d == lv_s + 1)
     arcs = np.flatnonzero(tight)
     arcs = arcs[np.lexsort((arcs, rank[src[arcs]]))]
-    nodes = G.nodes
-    pred: dict = {nodes[i]: [] for i in order.tolist()}
-    for i, j in zip(src[arcs].tolist(), indices[arcs].tolist()):
-        pred[nodes[j]].append(nodes[i])
+    pred = pred_lists(G, order, indices[arcs], src[arcs])
     if target is not None:
         if return_seen:
             if target not in pred:
@@ -218,7 +246,7 @@ def predecessor(G: BackendGraph, source: Any, target: Any = None, cutoff: Any = 
             return (pred[target], int(level[G.index[target]]))
         return pred.get(target, []) if target in pred else []
     if return_seen:
-        return pred, dict(zip([nodes[i] for i in order.tolist()], level[order].tolist()))
+        return pred, dict(zip(G.labels(order), level[order].tolist()))
     return pred
 
 
@@ -235,23 +263,13 @@ class _Run:
     def dist(self) -> dict:
         nodes = self.G.nodes
         vals = self.d[self.order].tolist()
-        out = dict(zip([nodes[i] for i in self.order.tolist()], vals))
+        out = dict(zip(self.G.labels(self.order), vals))
         for s in self.sources:
             out[nodes[s]] = 0  # NetworkX's int 0
         return out
 
     def paths(self) -> dict:
-        nodes = self.G.nodes
-        plist = self.parent.tolist()
-        paths = {}
-        for v in self.order.tolist():
-            p = plist[v]
-            if p < 0:
-                paths[nodes[v]] = [nodes[v]]
-            else:
-                q = paths[nodes[p]]
-                paths[nodes[v]] = [nodes[v], *q] if self.reverse else [*q, nodes[v]]
-        return paths
+        return tree_paths(self.G, self.order, self.parent, self.reverse)
 
     def pred(self) -> dict:
         n = len(self.G)
@@ -264,11 +282,7 @@ class _Run:
         arcs = np.flatnonzero(tight)
         arcs = arcs[self.d[src[arcs]] + self.w[arcs] == self.d[dst[arcs]]]
         arcs = arcs[np.lexsort((arcs, rank[src[arcs]]))]
-        nodes = self.G.nodes
-        pred = {nodes[v]: [] for v in self.order.tolist()}
-        for i, j in zip(src[arcs].tolist(), dst[arcs].tolist()):
-            pred[nodes[j]].append(nodes[i])
-        return pred
+        return pred_lists(self.G, self.order, dst[arcs], src[arcs])
 
 
 def _arc_weights(G: BackendGraph, plan: _Plan, reverse: bool):
@@ -672,7 +686,6 @@ def single_source_bellman_ford(G: BackendGraph, source: Any, target: Any = None,
             raise nx.NodeNotFound(f"Node {source} is not found in the graph")
         return (0, [source])
     d, reached, plan, s = _bf(G, source, weight)
-    nodes = G.nodes
     if target is not None:
         if target not in G or not reached[G.index[target]]:
             raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
@@ -683,14 +696,10 @@ def single_source_bellman_ford(G: BackendGraph, source: Any, target: Any = None,
     tail = np.full(len(G), -1, np.int64)
     tail[heads] = src[arcs]
     dist = _bf_dist(G, d, reached, s)
-    paths = {nodes[s]: [nodes[s]]}
     order = np.flatnonzero(reached)
     order = order[np.argsort(_depths(tail, order, s), kind="stable")]
-    tl = tail.tolist()
-    for v in order.tolist():
-        if v != s:
-            paths[nodes[v]] = [*paths[nodes[tl[v]]], nodes[v]]
-    return dist, paths
+    tail[s] = -1
+    return dist, tree_paths(G, order, tail)
 
 
 def _depths(tail: np.ndarray, order: np.ndarray, s: int) -> np.ndarray:
@@ -708,10 +717,9 @@ def _depths(tail: np.ndarray, order: np.ndarray, s: int) -> np.ndarray:
 
 
 def _bf_dist(G, d, reached, s):
-    nodes = G.nodes
     idx = np.flatnonzero(reached)
-    out = dict(zip([nodes[i] for i in idx.tolist()], d[idx].tolist()))
-    out[nodes[s]] = 0
+    out = dict(zip(G.labels(idx), d[idx].tolist()))
+    out[G.nodes[s]] = 0
     return out
 
 

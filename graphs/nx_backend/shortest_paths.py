@@ -46,6 +46,7 @@ weights.  Results never hold NumPy scalars.
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import compress
 from typing import Any, NamedTuple
 
 import networkx as nx
@@ -207,16 +208,12 @@ def _lengths(
     if at_inf is not None:
         for p in np.flatnonzero(at_inf[idx]).tolist():
             vals[p] = _INF
-    nodes = G.nodes
+    keys = G.labels(idx)
     if cutoff is not None:
-        if rule == "levels":
-            pairs = [(i, v) for i, v in zip(idx.tolist(), vals) if cutoff > v - 1]
-        else:
-            pairs = [(i, v) for i, v in zip(idx.tolist(), vals) if not v > cutoff]
-    else:
-        pairs = zip(idx.tolist(), vals)
-    out = {nodes[s]: 0}  # NetworkX's source length is the int 0 (also among float weights)
-    out.update((nodes[i], v) for i, v in pairs)
+        keep = [cutoff > v - 1 for v in vals] if rule == "levels" else [not v > cutoff for v in vals]
+        keys, vals = compress(keys, keep), compress(vals, keep)
+    out = {G.nodes[s]: 0}  # NetworkX's source length is the int 0 (also among float weights)
+    out.update(zip(keys, vals))
     return out
 
 

@@ -63,8 +63,7 @@ def isolates(G: BackendGraph):
     >>> list(nx.isolates(G, backend="semiring_paths"))
     [2]
     """
-    nodes = G.nodes
-    return iter([nodes[i] for i in np.flatnonzero(~_touched(G)).tolist()])
+    return iter(G.labels(np.flatnonzero(~_touched(G))))
 
 
 def number_of_isolates(G: BackendGraph) -> int:
@@ -266,10 +265,9 @@ def _attracting(G: BackendGraph) -> list[set]:
     k, labels, cu, _ = _condensation(G)
     leaves = np.ones(k, bool)
     leaves[cu] = False
-    nodes = G.nodes
     members = np.argsort(labels, kind="stable")
     cuts = np.searchsorted(labels[members], np.arange(k + 1))
-    return [{nodes[i] for i in members[cuts[c]:cuts[c + 1]].tolist()}
+    return [set(G.labels(members[cuts[c]:cuts[c + 1]]))
             for c in _networkx_order(G, labels, k).tolist() if leaves[c]]
 
 

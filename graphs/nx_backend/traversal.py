@@ -81,10 +81,8 @@ def bfs_edges(G: BackendGraph, source: Any, reverse: bool = False, depth_limit: 
 
 def _bfs_edges(G, source, reverse, depth_limit):
     order, parent = _bfs(G, source, reverse, depth_limit)
-    nodes = G.nodes
     kids = order[1:]
-    for i, j in zip(parent[kids].tolist(), kids.tolist()):
-        yield nodes[i], nodes[j]
+    yield from zip(G.labels(parent[kids]), G.labels(kids))
 
 
 def bfs_tree(G: BackendGraph, source: Any, reverse: bool = False, depth_limit: Any = None, sort_neighbors: Any = None):
@@ -172,9 +170,8 @@ def _bfs_layers(G, first):
     order = order[:count]
     lv = level[order]
     cuts = np.flatnonzero(np.diff(lv)) + 1
-    nodes = G.nodes
     for part in np.split(order, cuts) if count else []:
-        yield [nodes[i] for i in part.tolist()]
+        yield G.labels(part)
 
 
 def descendants_at_distance(G: BackendGraph, source: Any, distance: Any) -> set:
@@ -191,8 +188,7 @@ def descendants_at_distance(G: BackendGraph, source: Any, distance: Any) -> set:
     if type(distance) is not int:
         raise NotImplementedError("a distance that is not a Python int (NetworkX compares it to layer numbers)")
     levels = bfs(G.graph_for(None), G.index[source])[0]
-    nodes = G.nodes
-    return {nodes[i] for i in np.flatnonzero(levels == distance).tolist()} if distance >= 0 else set()
+    return set(G.labels(np.flatnonzero(levels == distance))) if distance >= 0 else set()
 
 
 def descendants(G: BackendGraph, source: Any) -> set:
@@ -225,8 +221,7 @@ def _reach(G: BackendGraph, source: Any, reverse: bool) -> set:
     s = G.index[source]
     levels = bfs(G.graph_for(None, reverse=reverse), s)[0]
     levels[s] = -1
-    nodes = G.nodes
-    return {nodes[i] for i in np.flatnonzero(levels >= 0).tolist()}
+    return set(G.labels(np.flatnonzero(levels >= 0)))
 
 
 # Depth first ----------------------------------------------------------------------
@@ -271,8 +266,7 @@ def _labeled(G, source, depth_limit):
     if source is not None and source not in G:
         yield source, source, "forward"  # NetworkX yields the start before asking for its neighbours
     u, v, k = _dfs(G, source, depth_limit, None)
-    nodes = G.nodes
-    yield from ((nodes[a], nodes[b], _KINDS[c]) for a, b, c in zip(u.tolist(), v.tolist(), k.tolist()))
+    yield from zip(G.labels(u), G.labels(v), map(_KINDS.__getitem__, k.tolist()))
 
 
 def _tree_edges(G, source, depth_limit, sort_neighbors):
@@ -296,8 +290,7 @@ def dfs_edges(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, s
 
 def _dfs_edges(G, source, depth_limit):
     u, v = _tree_edges(G, source, depth_limit, None)
-    nodes = G.nodes
-    yield from ((nodes[a], nodes[b]) for a, b in zip(u.tolist(), v.tolist()))
+    yield from zip(G.labels(u), G.labels(v))
 
 
 def dfs_tree(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, sort_neighbors: Any = None):
@@ -328,8 +321,7 @@ def dfs_predecessors(G: BackendGraph, source: Any = None, depth_limit: Any = Non
     {1: 0, 2: 1}
     """
     u, v = _tree_edges(G, source, depth_limit, sort_neighbors)
-    nodes = G.nodes
-    return {nodes[b]: nodes[a] for a, b in zip(u.tolist(), v.tolist())}
+    return dict(zip(G.labels(v), G.labels(u)))
 
 
 def dfs_successors(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, sort_neighbors: Any = None) -> dict:
@@ -342,10 +334,9 @@ def dfs_successors(G: BackendGraph, source: Any = None, depth_limit: Any = None,
     {0: [1, 2]}
     """
     u, v = _tree_edges(G, source, depth_limit, sort_neighbors)
-    nodes = G.nodes
     out: dict = {}
-    for a, b in zip(u.tolist(), v.tolist()):
-        out.setdefault(nodes[a], []).append(nodes[b])
+    for a, b in zip(G.labels(u), G.labels(v)):
+        out.setdefault(a, []).append(b)
     return out
 
 
@@ -364,8 +355,7 @@ def dfs_preorder_nodes(G: BackendGraph, source: Any = None, depth_limit: Any = N
 
 def _nodes_of(G, source, depth_limit, kind):
     u, v, k = _dfs(G, source, depth_limit, None)
-    nodes = G.nodes
-    yield from (nodes[b] for b in v[k == kind].tolist())
+    yield from G.labels(v[k == kind])
 
 
 def dfs_postorder_nodes(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, sort_neighbors: Any = None):
