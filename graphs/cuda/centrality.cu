@@ -191,6 +191,164 @@ extern "C" __global__ void bc_colsum(int S, long long n, const double* __restric
 }
 
 // ---------------------------------------------------------------------------------------------
+// Betweenness over bitmap frontiers: bit p & 31 of word p >> 5 stands for pair p.  A thread takes one
+// word (32 consecutive pairs: one source's row, neighbouring vertices), so a round reads its pairs in
+// order, and the arcs of neighbouring vertices lead to neighbouring entries of the row.
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ int warp_sum(int v) {
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULL_MASK, v, off);
+    return v;
+}
+
+__device__ __forceinline__ u64 warp_min(u64 v) {
+    for (int off = 16; off > 0; off >>= 1) {
+        u64 o = __shfl_down_sync(FULL_MASK, v, off);
+        v = o < v ? o : v;
+    }
+    return v;
+}
+
+// The batch's sources: distance 0, one path, their bits set in `bits`.
+extern "C" __global__ void bc_start_bits(const int* __restrict__ src, int S, long long n, u64* dist, double* sigma,
+                                         unsigned* bits) {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= S) return;
+    long long p = i * n + src[i];
+    dist[p] = 0ULL;
+    sigma[p] = 1.0;
+    atomicOr(bits + (p >> 5), 1u << (p & 31));
+}
+
+// One near round over the bitmap `cur` (cleared as it is read).  A head improved below `thr` gets its bit
+// in `nxt`, one improved to `thr` or more its bit in `far`; counts[0] / counts[1] add the bits newly set.
+extern "C" __global__ void bc_relax_bits(unsigned* cur, long long words, long long n,
+                                         const long long* __restrict__ indptr, const int* __restrict__ indices,
+                                         const double* __restrict__ w, u64* dist, double thr, unsigned* nxt,
+                                         unsigned* far, int* counts) {
+    long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    int nn = 0, nf = 0;
+    unsigned m = k < words ? cur[k] : 0u;
+    if (m) cur[k] = 0u;
+    while (m) {
+        int b = __ffs(m) - 1;
+        m &= m - 1;
+        long long p = k * 32 + b;
+        long long s = p / n, v = p - s * n;
+        long long base = s * n;
+        double dv = as_double(dist[p]);
+        for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
+            long long q = base + indices[a];
+            double nd = dv + w[a];
+            u64 bits = as_bits(nd);
+            if (bits < dist[q]) {
+                u64 old = atomicMin(dist + q, bits);
+                if (bits < old) {
+                    unsigned bit = 1u << (q & 31);
+                    if (nd < thr) {
+                        if (!(atomicOr(nxt + (q >> 5), bit) & bit)) ++nn;
+                    } else if (!(atomicOr(far + (q >> 5), bit) & bit)) {
+                        ++nf;
+                    }
+                }
+            }
+        }
+    }
+    nn = warp_sum(nn);
+    nf = warp_sum(nf);
+    if ((threadIdx.x & 31) == 0) {
+        if (nn) atomicAdd(counts, nn);
+        if (nf) atomicAdd(counts + 1, nf);
+    }
+}
+
+// The far bitmap at a new threshold: pairs below `lo` were relaxed at their distance already (cleared),
+// pairs in [lo, hi) move to `near` (empty on entry), the rest stay; counts[0] += moved, counts[2] += kept,
+// `minfar` gets the least distance kept.
+extern "C" __global__ void bc_split_bits(unsigned* far, long long words, const u64* __restrict__ dist, double lo,
+                                         double hi, unsigned* near, int* counts, u64* minfar) {
+    long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    unsigned m = k < words ? far[k] : 0u;
+    unsigned keep = 0u, move = 0u;
+    u64 mn = ~0ULL;
+    if (m) {
+        unsigned r = m;
+        while (r) {
+            int b = __ffs(r) - 1;
+            r &= r - 1;
+            u64 db = dist[k * 32 + b];
+            double d = as_double(db);
+            if (d < lo) continue;
+            if (d < hi) {
+                move |= 1u << b;
+            } else {
+                keep |= 1u << b;
+                mn = db < mn ? db : mn;
+            }
+        }
+        far[k] = keep;
+        if (move) near[k] = move;
+    }
+    int nm = warp_sum(__popc(move));
+    int nk = warp_sum(__popc(keep));
+    mn = warp_min(mn);
+    if ((threadIdx.x & 31) == 0) {
+        if (nm) atomicAdd(counts, nm);
+        if (nk) atomicAdd(counts + 2, nk);
+        if (mn != ~0ULL) atomicMin(minfar, mn);
+    }
+}
+
+// One wave of Kahn's order over the bitmap `cur` (cleared as read): each pair is listed in `waves` and
+// pushes its count along its tight arcs; a pair whose last tight in-arc arrived gets its bit in `nxt`
+// (counts[0] += those).  The next wave is the next launch, so the counts it reads are complete.
+extern "C" __global__ void bc_count_bits(unsigned* cur, long long words, long long n,
+                                         const long long* __restrict__ indptr, const int* __restrict__ indices,
+                                         const double* __restrict__ w, const u64* __restrict__ dist, double* sigma,
+                                         int* indeg, unsigned* nxt, int* waves, int* wlen, int* counts) {
+    long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    int nn = 0;
+    unsigned m = k < words ? cur[k] : 0u;
+    // the warp's pairs listed in one run of `waves` (one atomic per warp), in the order of the words
+    int lane = threadIdx.x & 31;
+    int c = __popc(m), incl = c;
+    for (int off = 1; off < 32; off <<= 1) {
+        int t = __shfl_up_sync(FULL_MASK, incl, off);
+        if (lane >= off) incl += t;
+    }
+    int total = __shfl_sync(FULL_MASK, incl, 31);
+    int base = 0;
+    if (lane == 31 && total) base = atomicAdd(wlen, total);
+    base = __shfl_sync(FULL_MASK, base, 31);
+    if (m) {
+        cur[k] = 0u;
+        int at = base + incl - c;
+        while (m) {
+            int b = __ffs(m) - 1;
+            m &= m - 1;
+            long long p = k * 32 + b;
+            waves[at++] = (int)p;
+            long long s = p / n, v = p - s * n;
+            long long base = s * n;
+            double dv = as_double(dist[p]);
+            double sv = sigma[p];
+            for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
+                long long q = base + indices[a];
+                if (indices[a] != v && dv + w[a] == as_double(dist[q])) {
+                    atomicAdd(sigma + q, sv);
+                    if (atomicSub(indeg + q, 1) == 1) {
+                        atomicOr(nxt + (q >> 5), 1u << (q & 31));
+                        ++nn;
+                    }
+                }
+            }
+        }
+    }
+    nn = warp_sum(nn);
+    if ((threadIdx.x & 31) == 0 && nn) atomicAdd(counts, nn);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bit-parallel BFS.
 // ---------------------------------------------------------------------------------------------
 
