@@ -12,16 +12,16 @@ an unchanged graph convert once.
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
 from .attributes import arc_column, dict_column
-from .graph import BackendGraph, graph_class
+from .graph import BackendGraph, graph_class, paused_gc
 
-__all__ = ["convert_from_nx", "convert_to_nx"]
+__all__ = ["convert_from_nx", "convert_to_nx", "build_nx"]
 
 
 _values = dict.values
@@ -118,7 +118,8 @@ def convert_from_nx(
             dst = np.fromiter(map(index.__getitem__, chain.from_iterable(adj.values())), np.int32, count=m)
     else:
         # A view: iterate (never trust len()): filtered views report the size of what they filter.
-        rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
+        with paused_gc():
+            rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
         counts = np.fromiter(map(len, rows), np.int64, count=len(rows))
         heads = np.fromiter((index[u] for u in adj), np.int32, count=len(rows))
         dst = np.fromiter(chain.from_iterable(rows), np.int32, count=int(counts.sum()))
@@ -152,7 +153,8 @@ def convert_from_nx(
 
     node_data = None
     if _attrs_for(preserve_node_attrs, graph_name):
-        node_data = [G._node[v] for v in nodes]
+        node = G._node
+        node_data = list(node.values()) if type(node) is dict and list(node) == nodes else [node[v] for v in nodes]
     graph_data = G.graph if preserve_graph_attrs else None
     cls = graph_class(G.is_directed(), multigraph)
     H = cls(
@@ -228,3 +230,50 @@ def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
         else:
             H.add_edge(u, v, **{attr: col[e] for attr, col in columns.items()})
     return H
+
+
+def build_nx(cls: type, graph_data: dict | None, nodes: list, node_data: list | None, us: list, vs: list,
+             datas: Any = None) -> Any:
+    """A new NetworkX graph of class ``cls``, as ``add_nodes_from`` then ``add_edges_from`` would build it.
+
+    ``node_data`` (per node a dict, copied) or ``None``; edges ``us[k] -> vs[k]``
+    with the data ``datas[k]`` (copied; ``None``: no data), endpoints among
+    ``nodes``.  For ``nx.Graph`` and ``nx.DiGraph`` themselves the dicts are
+    filled directly (what their methods do, without a call per edge); any
+    other class (subclasses, multigraphs) goes through its own methods.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> T = build_nx(nx.Graph, {"name": "t"}, [0, 1, 2], None, [0, 1], [1, 2], [{"w": 1}, {}])
+    >>> T.graph, list(T.edges(data=True))
+    ({'name': 't'}, [(0, 1, {'w': 1}), (1, 2, {})])
+    """
+    with paused_gc():
+        return _build_nx(cls, graph_data, nodes, node_data, us, vs, datas)
+
+
+def _build_nx(cls, graph_data, nodes, node_data, us, vs, datas):
+    T = cls()
+    if graph_data:
+        T.graph.update(graph_data)
+    datas = repeat({}) if datas is None else datas
+    if cls is nx.Graph or cls is nx.DiGraph:
+        T._node.update(zip(nodes, [{} for _ in nodes] if node_data is None else map(dict, node_data)))
+        adj = T._adj
+        adj.update(zip(nodes, [{} for _ in nodes]))
+        back = adj
+        if cls is nx.DiGraph:
+            back = T._pred
+            back.update(zip(nodes, [{} for _ in nodes]))
+        for u, v, d in zip(us, vs, datas):
+            row = adj[u]
+            dd = row.get(v)
+            if dd is None:
+                dd = row[v] = {}
+                back[v][u] = dd
+            dd.update(d)
+        return T
+    T.add_nodes_from(nodes if node_data is None else zip(nodes, node_data))
+    T.add_edges_from(zip(us, vs, datas))
+    return T

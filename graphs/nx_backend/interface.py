@@ -21,12 +21,13 @@ algorithms under their NetworkX dispatch names, and three hooks:
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
 
 from . import allpaths, centrality, components, dag, flow, measures, paths, shortest_paths, structure, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
-from .graph import BackendGraph
+from .graph import BackendGraph, paused_gc
 
 __all__ = ["BackendInterface", "backend_interface", "MIN_NODES", "LINEAR_ON_NETWORKX", "KNOWN_DIFFERENCES"]
 
@@ -167,6 +168,23 @@ def _centrality_arguments(name: str, bound: dict, G) -> bool | str:
     return True
 
 
+def _gc_paused(f):
+    """``f`` run with Python's cyclic garbage collector paused (:func:`.graph.paused_gc`).
+
+    The results are large acyclic containers (dicts of paths, lists of sets,
+    NetworkX graphs); building them with the collector running makes it
+    traverse every live object of the process again and again.  A generator
+    that ``f`` returns runs its items later, with the collector as it is then.
+    """
+
+    @functools.wraps(f)
+    def run(*args, **kwargs):
+        with paused_gc():
+            return f(*args, **kwargs)
+
+    return run
+
+
 class BackendInterface:
     """The ``semiring_paths`` backend of NetworkX (one instance, :data:`backend_interface`).
 
@@ -184,7 +202,7 @@ class BackendInterface:
 
     def __init__(self) -> None:
         for name, f in FUNCTIONS.items():
-            setattr(self, name, f)
+            setattr(self, name, _gc_paused(f))
 
     @staticmethod
     def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:

@@ -37,7 +37,7 @@ from ..sssp import sssp
 from ..traversal import bfs
 from ._order_kernels import bfs_order, bidirectional_bfs, dijkstra_order
 from .attributes import exact_float_sums
-from .graph import BackendGraph
+from .graph import BackendGraph, paused_gc
 from .shortest_paths import NegativeCycleError, _Plan, _plan, _reached, _search, weight_values
 from .traversal import _limit
 
@@ -74,15 +74,16 @@ def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: 
     labels = G.labels(vs)
     plist = parent.tolist()
     per = [None] * len(plist)  # the path of each vertex
-    if reverse:
-        for v, x in zip(vs, labels):
-            p = plist[v]
-            per[v] = [x] if p < 0 else [x, *per[p]]
-    else:
-        for v, x in zip(vs, labels):
-            p = plist[v]
-            per[v] = [x] if p < 0 else [*per[p], x]
-    return dict(zip(labels, map(per.__getitem__, vs)))
+    with paused_gc():
+        if reverse:
+            for v, x in zip(vs, labels):
+                p = plist[v]
+                per[v] = [x] if p < 0 else [x, *per[p]]
+        else:
+            for v, x in zip(vs, labels):
+                p = plist[v]
+                per[v] = [x] if p < 0 else [*per[p], x]
+        return dict(zip(labels, map(per.__getitem__, vs)))
 
 
 def pred_lists(G: BackendGraph, order: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> dict:
@@ -99,7 +100,8 @@ def pred_lists(G: BackendGraph, order: np.ndarray, heads: np.ndarray, tails: np.
     vs = order.tolist()
     stop = ends[order].tolist()
     start = (ends - np.bincount(heads, minlength=n))[order].tolist()
-    return dict(zip(G.labels(vs), [flat[a:b] for a, b in zip(start, stop)]))
+    with paused_gc():
+        return dict(zip(G.labels(vs), [flat[a:b] for a, b in zip(start, stop)]))
 
 
 def _bfs_paths(G: BackendGraph, s: int, cutoff: Any, reverse: bool = False) -> dict:

@@ -23,6 +23,7 @@ import numpy as np
 from ..graph import Graph
 from ..spanning_tree import minimum_spanning_tree as _msf
 from .attributes import NUMERIC_TYPES, as_value_array
+from .convert import build_nx
 from .graph import BackendGraph
 
 __all__ = ["minimum_spanning_tree", "maximum_spanning_tree", "minimum_spanning_edges", "maximum_spanning_edges"]
@@ -185,7 +186,7 @@ def _forest(G: BackendGraph, weight: Any, algorithm: str, ignore_nan: bool, mini
     else:
         arcs = np.flatnonzero(G.dst >= G.src)  # each edge once, from its earlier end, as G.edges() lists it
         ends_i, ends_j = G.src[arcs], G.dst[arcs]
-        vals = G.column(weight)[0][arcs]
+        vals = G.column_at(weight, arcs)
         edges = None
     w, nan, posinf = _orderable(vals)
     skip = np.zeros(w.size, dtype=bool)
@@ -283,16 +284,12 @@ def _kruskal_positions(ends_i: np.ndarray, ends_j: np.ndarray, rank: np.ndarray,
 
 def _build(G: BackendGraph, picked: list[tuple]):
     """The forest as NetworkX builds it: G's class, graph and node data, edges in Kruskal's order."""
-    nodes = G.nodes
     cls = G.nx_class if isinstance(G.nx_class, type) and issubclass(G.nx_class, nx.Graph) else None
-    T = (cls or (nx.MultiGraph if G.multigraph else nx.Graph))()
-    T.graph.update(G.graph)
-    if G.node_data is not None:
-        T.add_nodes_from(zip(nodes, G.node_data))
-    else:
-        T.add_nodes_from(nodes)
+    cls = cls or (nx.MultiGraph if G.multigraph else nx.Graph)
     if G.multigraph:
+        T = build_nx(cls, G.graph, G.nodes, G.node_data, [], [])
+        nodes = G.nodes
         T.add_edges_from((nodes[i], nodes[j], k, d) for i, j, k, d in picked)
-    else:
-        T.add_edges_from((nodes[i], nodes[j], d) for i, j, _, d in picked)
-    return T
+        return T
+    i, j, _, d = zip(*picked) if picked else ((), (), (), ())
+    return build_nx(cls, G.graph, G.nodes, G.node_data, G.labels(i), G.labels(j), d)
