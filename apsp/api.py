@@ -64,18 +64,18 @@ def shortest_paths(
 
     Parameters
     ----------
-    W : array (n, n), sparse matrix, NetworkX graph or graphs.Graph
+    W : array (n, n) or an object with ``__semiring_matrix__`` (graphs.Graph)
         A dense NumPy or CuPy array: ``W[i, j]`` is the weight of edge
         ``i -> j`` and the semiring ``zero`` (``inf`` for ``min_plus``) where
         there is none.  Negative weights are allowed; NaN is rejected.  The
         diagonal is taken as ``W[i, i] (+) one`` (a self loop only counts if
         it is better than staying put, and then it is a negative cycle).
-        Graphs are accepted as the :mod:`graphs` functions accept them
-        (:mod:`apsp.matrix_input`): ``scipy.sparse`` / ``cupyx.scipy.sparse``
-        matrices (stored entries are arcs, explicit zeros included), NetworkX
-        graphs (attribute ``"weight"``, default 1) and objects with
-        ``__semiring_matrix__`` such as :class:`graphs.Graph`; their dense
-        matrix is built directly in the result buffer.  A
+        An object with the protocol of :mod:`apsp.matrix_input`
+        (``__semiring_matrix__``, such as :class:`graphs.Graph`) has its dense
+        matrix built directly in the result buffer.  Sparse matrices and
+        NetworkX graphs are graphs, read by :mod:`graphs`: pass
+        ``graphs.as_graph(A)``, or call :func:`graphs.all_pairs_shortest_paths`,
+        which also weighs one search per source against the closure.  A
         :class:`numpy.ma.MaskedArray`'s masked entries are no edge (as in
         SciPy's ``csgraph_from_masked``), whatever data lies under the mask.
     method : {"auto", "rkleene", "blocked-fw", "squaring", "fw"}
@@ -137,7 +137,7 @@ def shortest_paths(
         Run on this Dask cluster (blocked Floyd-Warshall on ``block_size``
         tiles pinned to the workers; :mod:`apsp.distributed`).  A
         :class:`dask.array.Array` ``W`` runs on the default client without it
-        and returns dask arrays that stay on the workers; NumPy / CuPy / sparse
+        and returns dask arrays that stay on the workers; NumPy / CuPy / graph
         input returns a gathered array, as here.
 
     Returns
@@ -197,8 +197,8 @@ def shortest_paths(
     >>> chain = np.array([[0, -2**30, hi], [hi, 0, -2**30], [hi, hi, 0]], np.int32)
     >>> apsp.shortest_paths(chain)[0, 2] == lo  # -2**31 is the edge of int32: -inf
     np.True_
-    >>> import scipy.sparse as sp
-    >>> apsp.shortest_paths(sp.csr_array(np.array([[0, 3.0], [1.0, 0]])))
+    >>> import graphs, scipy.sparse as sp
+    >>> apsp.shortest_paths(graphs.as_graph(sp.csr_array(np.array([[0, 3.0], [1.0, 0]]))))
     array([[0., 3.],
            [1., 0.]])
     """

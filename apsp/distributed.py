@@ -33,8 +33,9 @@ about ``(2 p + 1) n / b`` tasks, whatever ``n``.
 
 Traffic.  Per round every worker but the owner receives the panel, ``b n``
 entries (with predecessors also their ``b n`` int32): ``n^2 (1 - 1/p)``
-entries per worker over the run.  NumPy/CuPy/sparse input is scattered from
-the client once, row block to owner; a dask array's row blocks are computed
+entries per worker over the run.  NumPy/CuPy input, and the arcs of a
+graph (``__semiring_arcs__``), are scattered from the client once, row block
+to owner; a dask array's row blocks are computed
 on their owners; a gathered result crosses to the client once.
 ``benchmarks/results/distributed-analysis.md`` compares this with the 2-D
 layouts of Solomonik, Buluc & Demmel (IPDPS 2013) and Sao et al. (HPDC 2021).
@@ -55,8 +56,9 @@ its own GPU); without dask-cuda, a ``distributed.SpecCluster`` of one
 ``Nanny`` per GPU with ``env={"CUDA_VISIBLE_DEVICES": str(i)}``
 (``docs/distributed.md``).
 
-Input and output.  NumPy / CuPy / ``numpy.ma`` / ``scipy.sparse`` input (and
-graphs, built densely on the client) gives a gathered array of the same kind,
+Input and output.  NumPy / CuPy / ``numpy.ma`` input and objects with
+``__semiring_matrix__`` (a :class:`graphs.Graph`: its arcs go to the owners
+of their rows) give a gathered array of the same kind,
 like the single-process call; a :class:`dask.array.Array` gives
 :class:`dask.array.Array` results (chunks: the row blocks) that stay in the
 workers' memory.  To keep the result of a NumPy matrix on the cluster, pass
@@ -78,6 +80,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import threading
 import time
 import uuid
 from typing import TYPE_CHECKING, Any
@@ -225,12 +228,9 @@ def _input(W, S: "Semiring", dtype) -> _Input:
         dev = "gpu" if is_cupy_array(W) else "cpu"
         return _Input("dense", int(W.shape[0]), W.dtype if dtype is None else dtype, dev, W, W)
     src = matrix_source("W", W, S, dtype)
-    if "scipy.sparse" in sys.modules and src.device == "cpu":
-        import scipy.sparse as sp
-
-        if sp.issparse(W):
-            return _Input("sparse", src.n, src.dtype, "cpu", W.tocoo(), lambda: src.fill(None), src)
-    D = src.fill(None)  # graphs and GPU sparse matrices: built on the client
+    if src.device == "cpu" and hasattr(W, "__semiring_arcs__"):  # a graph's arcs: dense rows built on their owners
+        return _Input("sparse", src.n, src.dtype, "cpu", W.__semiring_arcs__(S, src.dtype), lambda: src.fill(None), src)
+    D = src.fill(None)  # other protocol objects and graphs on the GPU: built on the client
     check_matrix("W", D, S)
     return _Input("dense", src.n, src.dtype, src.device, D, D)
 
@@ -254,7 +254,7 @@ def distributed_shortest_paths(
 
     Parameters
     ----------
-    W : array (n, n), dask.array.Array, sparse matrix or graph
+    W : array (n, n), dask.array.Array, or an object with ``__semiring_matrix__`` (graphs.Graph)
         As :func:`apsp.shortest_paths` accepts it, or a :class:`dask.array.Array`
         (NumPy or CuPy chunks; rechunked to row blocks when its chunks differ).
     method : {"auto", "blocked-fw"}
@@ -292,7 +292,7 @@ def distributed_shortest_paths(
     NegativeCycleError
         As single-process (the cycle is traced on the client, from the input).
     InvalidEntryError
-        An entry of a dask array (or sparse matrix) the semiring rejects, found
+        An entry of a dask array (or a graph's arc) the semiring rejects, found
         on the worker that holds its rows, named with the row block.
 
     Both are found by the tasks, which return a status rather than raise
@@ -494,12 +494,13 @@ class _Run:
         if inp.kind == "dense":
             items = [[inp.data[slice(*lay.span(k))] for k in lay.blocks_of(g)] for g in range(p)]
             kind = "dense"
-        else:  # scipy.sparse: the arcs of each row block go to its owner, its dense rows are built there
-            C = inp.data
-            order = np.argsort(C.row, kind="stable")
-            rows, cols, vals = C.row[order], C.col[order], C.data[order]
+        else:  # a graph's arcs: those of each row block go to its owner, its dense rows are built there
+            row, col, val = inp.data
+            order = np.argsort(row, kind="stable")
+            weighted = val is not None
+            rows, cols = row[order], col[order]
+            vals = val[order] if weighted else np.ones(len(order), np.bool_)
             cuts = np.searchsorted(rows, [a for a, _ in map(lay.span, range(K))] + [n])
-            weighted = C.data.dtype != np.bool_
             items = [[(rows[cuts[k]:cuts[k + 1]] - lay.span(k)[0], cols[cuts[k]:cuts[k + 1]], vals[cuts[k]:cuts[k + 1]],
                        weighted) for k in lay.blocks_of(g)] for g in range(p)]
             kind = "arcs"
@@ -567,8 +568,8 @@ def _wide_int32(inp: _Input, S: "Semiring", client, pieces, kind: str) -> bool:
     if inp.kind == "dense" and inp.data.dtype == np.int32:
         return sums_may_leave_int32(inp.data, S)
     if kind == "arcs":
-        vals = np.asarray(inp.data.data).astype(np.int32)
-        big = finite_extent(vals)
+        vals = inp.data[2]
+        big = 1 if vals is None else finite_extent(vals)
     else:
         big = max(client.gather([client.submit(finite_extent, f, pure=False) for g in pieces for f in g]), default=0)
     return 2 * (inp.n - 1) * big >= np.iinfo(np.int32).max
@@ -685,7 +686,6 @@ def _worker_states(dask_scheduler) -> dict:
 
 def _show_progress(futures: list) -> None:
     """:func:`distributed.progress`: a widget in Jupyter, else a text bar from a background thread."""
-    import threading
 
     distributed = _distributed()
     if "ipykernel" in sys.modules:

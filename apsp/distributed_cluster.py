@@ -22,6 +22,8 @@ This module imports Dask inside its functions only.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 __all__ = ["threaded_cluster", "gpu_process_cluster"]
@@ -66,8 +68,6 @@ def threaded_cluster(n_workers: int | None = None, *, devices: Sequence[int] | N
     array([[0., 1.],
            [5., 0.]])
     """
-    from concurrent.futures import ThreadPoolExecutor
-    from functools import partial
 
     from distributed import Scheduler, SpecCluster, Worker
 

@@ -70,7 +70,7 @@ def worker_needs(layout: RowLayout, g: int, itemsize: int, input_itemsize: int, 
     device : {"cpu", "gpu"}
     input_on_worker : {"host", "gpu", "arcs"}
         Where the input's rows arrive on the worker: host arrays, GPU arrays
-        (a dask array of CuPy chunks), or arcs of a sparse matrix (each row
+        (a dask array of CuPy chunks), or arcs of a graph (each row
         block made dense in turn).
     gather : bool
         The result is gathered to the client (GPU rows pass through host memory).

@@ -46,7 +46,9 @@ round's update.  Nothing here imports Dask.
 
 from __future__ import annotations
 
+import os
 import threading
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -170,7 +172,6 @@ class _Host:
     base_size = CPU_BASE
 
     def active(self):
-        from contextlib import nullcontext
 
         return nullcontext()
 
@@ -205,7 +206,6 @@ class _Gpu:
         self._peers: set[int] = set()
 
     def active(self):
-        from contextlib import ExitStack
 
         stack = ExitStack()
         stack.enter_context(self.device)
@@ -350,7 +350,6 @@ def fit_kernel_threads(threads: int) -> int:
     ``SEMIRING_PATHS_THREADS`` and ``NUMBA_NUM_THREADS`` of the worker, when
     set, win.  Returns the kernel threads now in force.
     """
-    import os
 
     from semiring.kernels import num_threads  # read once per process (cached): the cache is cleared here
 

@@ -30,6 +30,7 @@ from .planner import dense_bytes, device_memory_available, in_core_bytes, plan
 from .predecessors import PRED_DTYPE, initial_predecessors
 from .progress import Progress
 from .request import Request
+from .streaming import streamed_closure
 from .working_matrix import working_matrix
 
 __all__ = ["solve", "choose_method", "SMALL_JOB_BYTES"]
@@ -70,7 +71,7 @@ def solve(req: Request):
                   method=MULTI_GPU if several else method, memory_limit=req.memory_limit,
                   device_memory_limit=req.memory_budget if dev == "gpu" else None,
                   result_allocated=req.out is not None and not isinstance(req.out, np.memmap),
-                  nnz=src.nnz, weighted=src.weighted, exact_float32=src.float32_exact, lower_dtype=False,
+                  exact_float32=src.float32_exact, lower_dtype=False,
                   routes=(MULTI_GPU,) if several else ("dense", "streaming", MULTI_GPU), gpus=len(req.gpu_ids))
         route = pl.route
     if req.widen and route != "dense":  # the distances-only dense route widens itself where it must
@@ -82,7 +83,6 @@ def solve(req: Request):
             return (req.out, result[1]) if req.predecessors else req.out
         return result
     if dev == "gpu" and route == "streaming":
-        from .streaming import streamed_closure
 
         Wh = to_device(src.fill(None) if src.dense is None else src.dense, "cpu")
         if src.dense is None:

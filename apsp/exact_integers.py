@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from semiring import lor_land
 from semiring.families import FAMILIES
 from semiring.kernels import PLAIN_DTYPES, array_module, padding_value, run_rows, sums_in_range, to_device
 
@@ -257,7 +258,6 @@ def stand_in_is_exact(D, W, stand_in: int) -> bool:
     >>> W[1, 2] = inf; D[1, 2] = P; stand_in_is_exact(D, W, P)  # no path 0 -> 2: P is +inf
     True
     """
-    from semiring import lor_land  # the builtin objects live above the kernels this module uses
 
     xp = array_module(D)
     F = D < stand_in

@@ -6,28 +6,26 @@ into a :class:`MatrixSource`: its size, natural dtype, device and arc count
 writes the dense matrix into a buffer the caller allocated (so the dense
 route holds one ``n x n`` buffer, not a dense input plus a working copy).
 
-Accepted (the same inputs as the :mod:`graphs` functions):
+Accepted:
 
 * dense NumPy / CuPy arrays (``numpy.ma`` arrays included): the matrix itself,
   in the semiring's convention (its ``zero`` off-edge);
-* ``scipy.sparse`` arrays and matrices, ``cupyx.scipy.sparse`` matrices: every
-  stored entry is an arc, explicit zeros included; missing entries are the
-  semiring ``zero``; duplicates are combined with the semiring ``add``;
-* NetworkX graphs: arcs with attribute ``"weight"`` (default 1), both ways
-  for undirected graphs, parallel arcs combined with ``add``; vertices in
-  ``G.nodes`` order;
 * any object with the protocol method ``__semiring_matrix__(semiring, dtype=None,
   device=None, out=None)`` returning the dense matrix (written into ``out``
   when given), and optionally ``__semiring_matrix_info__(semiring)`` returning
-  a dict with ``n``, ``dtype``, ``device``, ``nnz`` and ``float32_exact``
-  (:class:`graphs.Graph` implements both; ``apsp`` does not import ``graphs``).
+  a dict with ``n``, ``dtype``, ``device``, ``nnz`` and ``float32_exact``.
+
+Graphs -- ``scipy.sparse`` / ``cupyx.scipy.sparse`` matrices, NetworkX graphs
+-- are read by the :mod:`graphs` package, whose :class:`graphs.Graph`
+implements the protocol (``apsp.shortest_paths(graphs.as_graph(A))``), and
+whose :func:`graphs.all_pairs_shortest_paths` also weighs one search per
+source against the closure.  ``apsp`` does not import ``graphs``.
 
 Anything else is a ``TypeError`` naming the argument and listing these.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -35,10 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from semiring.backend import is_cupy_array
-from semiring.dense import scatter_add
-from semiring.errors import DTypeError, ShapeError
-
-from .planner import float32_exact
+from semiring.errors import DTypeError
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -49,8 +44,10 @@ __all__ = ["MatrixSource", "matrix_source", "ACCEPTED", "InputTypeError"]
 class InputTypeError(DTypeError, TypeError):
     """An argument of no accepted type: a ``TypeError`` (and, as before, a ``DTypeError``)."""
 
-ACCEPTED = ("a dense numpy/cupy array (numpy.ma included), a scipy.sparse or cupyx.scipy.sparse matrix, "
-            "a NetworkX graph, or an object with __semiring_matrix__ (graphs.Graph)")
+ACCEPTED = "a dense numpy/cupy array (numpy.ma included) or an object with __semiring_matrix__ (graphs.Graph)"
+#: What a graph given where a matrix is expected is told.
+GRAPH_HINT = ("a sparse matrix or a NetworkX graph is a graph: read it with graphs.as_graph (a graphs.Graph has "
+              "__semiring_matrix__), or call graphs.all_pairs_shortest_paths")
 
 
 @dataclass(frozen=True)
@@ -101,16 +98,19 @@ def matrix_source(name: str, W: Any, S: "Semiring", dtype=None) -> MatrixSource:
 
     Examples
     --------
-    >>> import scipy.sparse as sp
     >>> from semiring import min_plus
-    >>> src = matrix_source("W", sp.csr_array(np.array([[0.0, 2.0], [0.0, 0.0]])), min_plus)
-    >>> src.n, src.nnz, src.fill(None)
-    (2, 1, array([[inf,  2.],
-           [inf, inf]]))
+    >>> src = matrix_source("W", np.array([[0.0, 2.0], [np.inf, 0.0]]), min_plus)
+    >>> src.n, src.nnz, src.device
+    (2, None, 'cpu')
     >>> matrix_source("W", [[0.0]], min_plus)
     Traceback (most recent call last):
     ...
-    apsp.matrix_input.InputTypeError: W must be a dense numpy/cupy array (numpy.ma included), a scipy.sparse or cupyx.scipy.sparse matrix, a NetworkX graph, or an object with __semiring_matrix__ (graphs.Graph); got list
+    apsp.matrix_input.InputTypeError: W must be a dense numpy/cupy array (numpy.ma included) or an object with __semiring_matrix__ (graphs.Graph); got list
+    >>> import scipy.sparse as sp
+    >>> matrix_source("W", sp.eye_array(2, format="csr"), min_plus)
+    Traceback (most recent call last):
+    ...
+    apsp.matrix_input.InputTypeError: W must be ... got csr_array (a sparse matrix or a NetworkX graph is a graph: read it with graphs.as_graph (a graphs.Graph has __semiring_matrix__), or call graphs.all_pairs_shortest_paths)
     """
     if isinstance(W, np.ndarray) or is_cupy_array(W):
         dev = "gpu" if is_cupy_array(W) else "cpu"
@@ -118,11 +118,14 @@ def matrix_source(name: str, W: Any, S: "Semiring", dtype=None) -> MatrixSource:
                             lambda out: W if out is None else _copy_into(out, W), dense=W)
     if hasattr(W, "__semiring_matrix__"):
         return _protocol_source(W, S, dtype)
-    if _is_sparse(W):
-        return _sparse_source(name, W, S, dtype)
-    if (type(W).__module__ or "").startswith("networkx"):
-        return _networkx_source(W, S, dtype)
-    raise InputTypeError(f"{name} must be {ACCEPTED}; got {type(W).__name__}")
+    graph = _is_graph(W)
+    raise InputTypeError(f"{name} must be {ACCEPTED}; got {type(W).__name__}" + (f" ({GRAPH_HINT})" if graph else ""))
+
+
+def _is_graph(obj: Any) -> bool:
+    """A sparse matrix (SciPy, CuPy, pydata) or a NetworkX graph: what :mod:`graphs` reads."""
+    module = type(obj).__module__ or ""
+    return module.startswith(("scipy.sparse", "cupyx.scipy.sparse", "networkx", "sparse"))
 
 
 def _copy_into(out, W):
@@ -145,87 +148,3 @@ def _protocol_source(obj: Any, S: "Semiring", dtype) -> MatrixSource:
 
     return MatrixSource(int(info["n"]), dt, info.get("device", "cpu"), info.get("nnz"),
                         bool(info.get("float32_exact", False)), fill, weighted=bool(info.get("weighted", True)))
-
-
-# -- sparse matrices -------------------------------------------------------------------
-def _is_sparse(obj: Any) -> bool:
-    if "scipy.sparse" in sys.modules:
-        import scipy.sparse as sp
-
-        if sp.issparse(obj):
-            return True
-    if "cupyx.scipy.sparse" in sys.modules:
-        import cupyx.scipy.sparse as csp
-
-        return bool(csp.issparse(obj))
-    return False
-
-
-def _default_dtype(S: "Semiring", data_dtype) -> np.dtype:
-    if S.dtypes == (np.dtype(np.bool_),):
-        return np.dtype(np.bool_)
-    if np.dtype(data_dtype) == np.bool_:
-        return np.dtype(np.float64)
-    return np.dtype(data_dtype)
-
-
-def _sparse_source(name: str, A: Any, S: "Semiring", dtype) -> MatrixSource:
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ShapeError(f"{name} must be square (an adjacency matrix), got shape {tuple(A.shape)}")
-    C = A.tocoo()
-    gpu = is_cupy_array(C.data)
-    n = int(A.shape[0])
-    dt = np.dtype(dtype) if dtype is not None else _default_dtype(S, C.data.dtype)
-    weights = None if C.data.dtype == np.bool_ else C.data
-
-    def fill(out):
-        xp = _xp(gpu)
-        D = xp.empty((n, n), dtype=dt) if out is None else out
-        D[...] = S.zero_value(dt)
-        if C.nnz:
-            vals = xp.ones(C.nnz, dtype=dt) if weights is None or dt == np.bool_ else weights.astype(dt, copy=False)
-            scatter_add(S, D, C.row, C.col, vals)
-        return D
-
-    return MatrixSource(n, dt, "gpu" if gpu else "cpu", int(C.nnz), float32_exact(S.name, n, weights), fill,
-                        weighted=weights is not None)
-
-
-def _networkx_source(G: Any, S: "Semiring", dtype) -> MatrixSource:
-    nodes = list(G.nodes)
-    index = {v: i for i, v in enumerate(nodes)}
-    n = len(nodes)
-    rows, cols, w = [], [], []
-    for u, v, x in G.edges(data="weight", default=1):
-        rows.append(index[u])
-        cols.append(index[v])
-        w.append(x)
-        if not G.is_directed() and u != v:
-            rows.append(index[v])
-            cols.append(index[u])
-            w.append(x)
-    r = np.asarray(rows, dtype=np.int64)
-    c = np.asarray(cols, dtype=np.int64)
-    wa = np.asarray(w) if w else np.zeros(0)
-    if wa.dtype == object:
-        raise TypeError("the 'weight' attributes of the NetworkX graph must be numbers")
-    dt = np.dtype(dtype) if dtype is not None else _default_dtype(S, wa.dtype if wa.dtype.kind == "f" else np.float64)
-
-    def fill(out):
-        D = np.empty((n, n), dtype=dt) if out is None else out
-        D[...] = S.zero_value(dt)
-        if r.size:
-            scatter_add(S, D, r, c, np.ones(r.size, dt) if dt == np.bool_ else wa.astype(dt))
-        return D
-
-    return MatrixSource(n, dt, "cpu", int(r.size), float32_exact(S.name, n, wa), fill)
-
-
-def _xp(gpu: bool):
-    if gpu:
-        import cupy
-
-        return cupy
-    return np
-
-

@@ -20,18 +20,18 @@ Routes (:attr:`Plan.route`):
     The out-of-core blocked Floyd-Warshall of :mod:`apsp.streaming`: the matrix
     stays in (pinned) host memory and row panels stream through the GPU.  Taken
     when the matrix fits in host memory but not in the device budget.
-``"sparse"``
-    Many-source SSSP / BFS over batches of sources, rows written into the
-    result (an array, or a ``numpy.memmap`` on disk); ``O(n (n + m))`` work
-    instead of ``n^3``.  Only graphs with ``nnz`` known offer it; it is run by
-    :func:`graphs.all_pairs_shortest_paths` (``apsp`` knows matrices, not
-    graphs).
+``"multi-gpu"``
+    Row blocks on several GPUs of one host (:mod:`apsp.multi_device`).
+
+A graph's other route, one search per source, is planned by
+:func:`graphs.plan_all_pairs` over these candidates (:func:`candidates`,
+:func:`choose`, :func:`refusal`): ``apsp`` knows matrices, not graphs.
 
 Each decision is one small function (in the style of ``opt_einsum``'s
 backend dispatch): :func:`host_memory_available`, :func:`memory_budget`,
 :func:`device_memory_available`, :func:`float32_exact`, :func:`dense_bytes`,
-:func:`dense_seconds`, :func:`sparse_bytes`, :func:`sparse_seconds` and
-:func:`plan`, which compares the candidates.
+:func:`dense_seconds`, :func:`candidates` and :func:`plan`, which
+compares the candidates.
 
 Memory.  The host budget is :data:`HOST_HEADROOM` of
 :func:`apsp.memory.usable_memory`: the least of the machine's available
@@ -55,20 +55,12 @@ whether the matrix and its temporaries fit the caches.  The probes see the
 machine as it is (its other load included), which constants cannot.  Repeated
 squaring is counted at :func:`squarings`: its most, ``ceil(log2 n)``, unless the
 caller knows or estimates the arcs of the longest shortest path
-(``path_arcs``).  The sparse route's speed depends on the graph, which
-``apsp`` does not see: the caller may pass a rate measured on it
-(``sparse_rate``; ``semiring-paths apsp`` does).  Small ``n`` and custom
-semirings use the constants below.
+(``path_arcs``).  Small ``n`` and custom semirings use the constants below.
 
 Constant rates.  :data:`DENSE_RATES` (multiply-adds per second per CPU
-core, or per GPU) and :data:`SPARSE_RATE` (arcs scanned per second per core in
-many-source Dijkstra) and :data:`BFS_RATE` (the same for one breadth-first
-search per source).  They are conservative figures from measurements:
+core, or per GPU).  They are conservative figures from measurements:
 the CPU GEMM ran at 36.7 G float32 min-plus/s on a 2-core AVX2 EPYC (63 G/s
-with AVX-512), the H200's float32 add+min ceiling is 14.8 T/s; the sparse rates
-were measured on SNAP's email-Enron (36,692 vertices, 367,662 arcs) on the
-same 2 cores: :func:`graphs.multi_source_sssp` scanned 75 M arcs/s, a
-direction-optimising BFS per source took 0.59 ms (690 M arcs/s equivalent).  Estimates are meant to
+with AVX-512), the H200's float32 add+min ceiling is 14.8 T/s.  Estimates are meant to
 be within a factor of two, which is what a decision needs.
 """
 
@@ -97,6 +89,16 @@ __all__ = [
     "Plan",
     "PlanError",
     "plan",
+    "candidates",
+    "candidate_dtypes",
+    "check_path_arcs",
+    "choose",
+    "refusal",
+    "Budgets",
+    "budgets",
+    "ROUTES",
+    "format_bytes",
+    "format_seconds",
     "host_memory_available",
     "memory_budget",
     "device_memory_available",
@@ -104,14 +106,10 @@ __all__ = [
     "dense_bytes",
     "dense_seconds",
     "squarings",
-    "sparse_bytes",
-    "sparse_seconds",
     "in_core_bytes",
     "measured_gemm_rate",
     "measured_fw_step",
     "DENSE_RATES",
-    "SPARSE_RATE",
-    "BFS_RATE",
     "HOST_HEADROOM",
 ]
 
@@ -131,14 +129,8 @@ DENSE_RATES: dict[tuple[str, str], float] = {
 }
 #: The streamed route's fraction of the in-core GPU rate (row panels cross PCIe).
 STREAMING_FACTOR = 0.4
-#: Arcs (plus vertices) per second per CPU core of many-source Dijkstra (measured: 37 M/s).
-SPARSE_RATE = 25e6
-#: The same for direction-optimising BFS per source (measured: 690 M/s, as it skips arcs).
-BFS_RATE = 250e6
 #: Fraction of the available host memory a plan may use (the rest is left to the system).
 HOST_HEADROOM = 0.85
-#: Sources per batch of the sparse route (bounded so the batch buffers stay small).
-SPARSE_BATCH_BYTES = 256 * 2**20
 #: Host bytes assumed when no memory source can be read (not Linux, no ``sysconf``).
 FALLBACK_MEMORY = 8 * 2**30
 
@@ -164,7 +156,8 @@ FW_PROBE_STEPS = 4
 #: Largest matrix that probe runs on; a step on a larger one is scaled by ``n^2``.
 FW_PROBE_MAX = 4096
 
-ROUTES = ("dense", "streaming", "sparse", "multi-gpu")
+#: The matrix routes, in the order that breaks ties of time.
+ROUTES = ("dense", "streaming", "multi-gpu")
 
 
 class PlanError(SemiringError):
@@ -185,9 +178,11 @@ class Plan:
 
     Attributes
     ----------
-    route : {"dense", "streaming", "sparse"}
+    route : str
+        One of :data:`ROUTES`, or ``"sparse"`` for a graph's searches
+        (:func:`graphs.plan_all_pairs`).
     method : str
-        The algorithm: ``"rkleene"``, ``"blocked-fw"``, ... for the dense
+        The algorithm: ``"rkleene"``, ``"blocked-fw"``, ... for the matrix
         routes, ``"dijkstra"`` or ``"bfs"`` for the sparse one.
     device : {"cpu", "gpu"}
     dtype : numpy.dtype
@@ -220,10 +215,10 @@ class Plan:
 
     def summary(self) -> str:
         """One line: route, method, device, dtype, memory and time."""
-        dev = f", {_size(self.est_device_bytes)} GPU" if self.est_device_bytes else ""
+        dev = f", {format_bytes(self.est_device_bytes)} GPU" if self.est_device_bytes else ""
         return (f"{self.route} {self.method} on {self.device}, {np.dtype(self.dtype).name}: "
-                f"result {_size(self.result_bytes)}, peak ~{_size(self.est_host_bytes)} host{dev}, "
-                f"~{_duration(self.est_seconds)}")
+                f"result {format_bytes(self.result_bytes)}, peak ~{format_bytes(self.est_host_bytes)} host{dev}, "
+                f"~{format_seconds(self.est_seconds)}")
 
     def __str__(self) -> str:
         lines = [f"plan      {self.summary()}"]
@@ -270,7 +265,7 @@ def memory_budget(memory_limit: int | None = None) -> tuple[int, str]:
 def _budget_of(limits: dict[str, int]) -> tuple[int, str]:
     """:func:`memory_budget` from one reading of :func:`apsp.memory.memory_limits`."""
     usable = min(limits.values()) if limits else FALLBACK_MEMORY
-    note = f"{HOST_HEADROOM:.0%} of {_size(usable)} usable"
+    note = f"{HOST_HEADROOM:.0%} of {format_bytes(usable)} usable"
     if limits:
         note += f": {SOURCES[min(limits, key=limits.get)]}"
     return int(HOST_HEADROOM * usable), note
@@ -580,54 +575,6 @@ def _probe_matrix(m: int, dtype: np.dtype, seed: int) -> np.ndarray:
     return rng.integers(1, 10, size=(m, m)).astype(dtype)
 
 
-def sparse_batch(n: int, dtype) -> int:
-    """Sources per batch of the sparse Dijkstra route: buffers (distances, predecessors) of at most
-    256 MiB and a 32nd of the rows (at least 16): an eighth of a float32 result at most.
-
-    >>> sparse_batch(36692, np.float32), sparse_batch(1000, np.float64)
-    (457, 31)
-    """
-    per_row = max(n, 1) * (8 + 4 + np.dtype(dtype).itemsize)
-    return int(max(1, min(max(n, 1), SPARSE_BATCH_BYTES // per_row, max(16, n // 32))))
-
-
-def sparse_bytes(n: int, nnz: int, dtype, result_in_memory: bool = True, weighted: bool = True) -> int:
-    """Peak host bytes of the sparse route: the result (unless on disk), one batch of rows, the graph.
-
-    A batch is :func:`sparse_batch` rows of distances and predecessors for
-    Dijkstra, a few per-core vectors for BFS.
-
-    >>> sparse_bytes(1000, 5000, np.float32) // 1000
-    4632
-    """
-    if weighted:
-        batch = sparse_batch(n, dtype) * n * (8 + 4 + np.dtype(dtype).itemsize)
-    else:
-        batch = cpu_cores() * n * 32
-    graph = (n + 1) * 8 + nnz * 12
-    result = n * n * np.dtype(dtype).itemsize if result_in_memory else 0
-    return result + batch + 2 * graph
-
-
-def sparse_seconds(n: int, nnz: int, weighted: bool = True, k: int | None = None,
-                   rate: float | None = None) -> float:
-    """Estimated seconds of ``k`` (default ``n``) single-source searches over ``n`` vertices and ``nnz`` arcs.
-
-    ``k (n + nnz)`` at ``rate`` (per second, all cores together: a rate
-    measured on the graph itself, as ``semiring-paths apsp`` does), else
-    Dijkstra at :data:`SPARSE_RATE`, breadth-first search (unweighted) at
-    :data:`BFS_RATE`, per core; sources run in parallel.
-
-    >>> sparse_seconds(1000, 9000, weighted=False) < sparse_seconds(1000, 9000, weighted=True)
-    True
-    """
-    k = n if k is None else k
-    work = float(k) * (n + nnz)
-    if rate is not None:
-        return work / float(rate)
-    return work / ((SPARSE_RATE if weighted else BFS_RATE) * cpu_cores())
-
-
 # -- the decision ------------------------------------------------------------------------
 def multi_gpu_bytes(n: int, dtype, predecessors: bool, gpus: int, block: int) -> int:
     """GPU bytes each of ``gpus`` GPUs needs for the multi-GPU route: its rows, two receive buffers, scratch.
@@ -641,18 +588,69 @@ def multi_gpu_bytes(n: int, dtype, predecessors: bool, gpus: int, block: int) ->
     return int(rows * n * item + 2 * block * n * item + rows * block * np.dtype(dtype).itemsize + witness)
 
 
-def _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, dev_budget,
-                result_allocated, out_on_disk, semiring="min_plus", mappable=None, sparse_rate=None,
-                path_arcs=None, gpus=1) -> list[tuple[Plan, bool]]:
-    """Every route that could produce the result, each with whether it fits.
+@dataclass(frozen=True)
+class Budgets:
+    """The memory a plan may use, read once: host bytes (and where that figure comes from), GPU
+    bytes (``None`` on the CPU), and the address space a memory-mapped result may take (``None``: no limit)."""
+
+    host: int
+    host_note: str
+    device: int | None
+    mappable: int | None
+
+
+def budgets(memory_limit: int | None = None, device_memory_limit: int | None = None,
+            device: str = "cpu") -> Budgets:
+    """Every memory figure a plan needs, from one reading of the limits (:func:`apsp.memory.memory_limits`).
+
+    >>> b = budgets(2**30)
+    >>> b.host, b.host_note, b.device
+    (1073741824, 'memory_limit', None)
+    """
+    limits = memory_limits()  # one reading of every source, for the budget and the address space
+    given = _limit("memory_limit", memory_limit)
+    host, host_note = (given, "memory_limit") if given is not None else _budget_of(limits)
+    dev_budget = _limit("device_memory_limit", device_memory_limit)
+    if device == "gpu" and dev_budget is None:
+        dev_budget = int(0.85 * device_memory_available())
+    room = limits.get("address_space")  # a memory-mapped result needs address space, not memory
+    return Budgets(host, host_note, dev_budget, None if room is None else int(HOST_HEADROOM * room))
+
+
+def candidate_dtypes(dtype, exact_float32: bool) -> list[np.dtype]:
+    """The result dtypes a plan weighs, the asked (or default) one first.
+
+    ``None`` asks for float32 where it is exact, else float64; a float64 that
+    is exact in float32 may be lowered when float64 does not fit.
+
+    >>> [d.name for d in candidate_dtypes(None, True)], [d.name for d in candidate_dtypes("float64", True)]
+    (['float32', 'float64'], ['float64', 'float32'])
+    """
+    f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
+    if dtype is None:
+        return [f32, f64] if exact_float32 else [f64]
+    dt = np.dtype(dtype)
+    if dt == f64 and exact_float32:
+        return [f64, f32]
+    return [dt]
+
+
+def candidates(n: int, dtypes: list[np.dtype], budget: Budgets, *, predecessors: bool = False,
+               device: str = "cpu", method: str = "auto", result_allocated: bool = False,
+               semiring: str = "min_plus", path_arcs: int | None = None,
+               gpus: int = 1) -> list[tuple[Plan, bool]]:
+    """Every matrix route that could produce the result, each with whether it fits ``budget``.
 
     Times of routes that fit come from measured rates (:func:`dense_seconds`);
     the others', shown only in a refusal, from the constants, so nothing of
-    their size is allocated.  ``mappable``: address space a memory-mapped
-    result may take (``None``: no limit).
+    their size is allocated.
+
+    >>> [(p.route, ok) for p, ok in candidates(100, [np.dtype(np.float64)], budgets(2**30))]
+    [('dense', True)]
     """
     out: list[tuple[Plan, bool]] = []
     dense_method = "rkleene" if method in ("auto", MULTI_GPU) else method
+    host, dev_budget = budget.host, budget.device
 
     def seconds(dt, dev, m, fits):
         return dense_seconds(n, dt, dev, m, semiring=semiring, predecessors=predecessors,
@@ -675,7 +673,7 @@ def _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, de
                 one = seconds(dt, "gpu", "blocked-fw", ok and p.est_device_bytes <= (dev_budget or 0))
                 m = Plan("multi-gpu", MULTI_GPU, "gpu", dt, n, hbytes, each,
                          MULTI_GPU_START_S * gpus + one / (gpus * MULTI_GPU_EFFICIENCY),
-                         reason=f"row blocks on {gpus} GPUs: {_size(each)} on each")
+                         reason=f"row blocks on {gpus} GPUs: {format_bytes(each)} on each")
                 out.append((m, ok))
             if method in ("auto", "blocked-fw", "rkleene"):
                 hbytes = n * n * dt.itemsize + (n * n * 4 if predecessors else 0)
@@ -688,17 +686,27 @@ def _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host, de
             b = dense_bytes(n, dt, predecessors, dense_method, result_allocated)
             ok = b <= host
             p = Plan("dense", dense_method, "cpu", dt, n, b, 0, seconds(dt, "cpu", dense_method, ok),
-                     reason=f"in-core on {cpu_cores()} CPU core(s): fits {_size(host)} of host memory")
-            out.append((p, ok))
-        if nnz is not None and not predecessors:
-            sb = sparse_bytes(n, nnz, dt, not (out_on_disk or result_allocated), weighted)
-            sm = "dijkstra" if weighted else "bfs"
-            where = "rows written to disk" if out_on_disk else "rows written into the result"
-            ok = sb <= host and not (out_on_disk and mappable is not None and sb + n * n * dt.itemsize > mappable)
-            p = Plan("sparse", sm, "cpu", dt, n, sb, 0, sparse_seconds(n, nnz, weighted, rate=sparse_rate),
-                     reason=f"sparse graph ({nnz:,} arcs): one search per source, {where}")
+                     reason=f"in-core on {cpu_cores()} CPU core(s): fits {format_bytes(host)} of host memory")
             out.append((p, ok))
     return out
+
+
+def choose(cands: list[tuple[Plan, bool]], dtype=None, order: tuple[str, ...] = ROUTES) -> Plan | None:
+    """The fastest candidate that fits (ties to the earlier route of ``order``), or ``None``.
+
+    A ``dtype`` that was asked for is kept whenever one of its routes fits.
+
+    >>> choose(candidates(100, [np.dtype(np.float64)], budgets(2**30))).route
+    'dense'
+    >>> choose([]) is None
+    True
+    """
+    fitting = [p for p, ok in cands if ok]
+    if not fitting:
+        return None
+    pool = [p for p in fitting if dtype is None or p.dtype == np.dtype(dtype)] or fitting
+    rank = {r: i for i, r in enumerate(order)}
+    return min(pool, key=lambda p: (p.est_seconds, rank.get(p.route, len(order))))
 
 
 def plan(
@@ -711,23 +719,20 @@ def plan(
     method: str = "auto",
     memory_limit: int | None = None,
     device_memory_limit: int | None = None,
-    nnz: int | None = None,
-    weighted: bool = True,
     exact_float32: bool = False,
     result_allocated: bool = False,
-    out_on_disk: bool = False,
     lower_dtype: bool = True,
     routes: tuple[str, ...] = ROUTES,
-    sparse_rate: float | None = None,
     path_arcs: int | None = None,
     gpus: int = 1,
 ) -> Plan:
-    """Pick the route of an all-pairs computation before anything is allocated.
+    """Pick the route of a matrix's closure before anything is allocated.
 
-    Among the candidates (:func:`_candidates`: dense in-core, GPU streaming,
-    sparse many-source searches) the fastest one that fits the memory is
-    chosen; ties go to the dense route.  With ``dtype=None`` the planner
-    chooses float32 where it is exact (``exact_float32``), else float64.
+    Among the candidates (:func:`candidates`: in-core on the CPU or the GPU,
+    streamed through the GPU, row blocks on several GPUs) the fastest one that
+    fits the memory is chosen (:func:`choose`); ties go to the dense route.
+    With ``dtype=None`` the planner chooses float32 where it is exact
+    (``exact_float32``), else float64.
 
     Parameters
     ----------
@@ -740,7 +745,7 @@ def plan(
     semiring : str
         Its name (only for the messages).
     predecessors : bool
-        The predecessor matrix is asked for too (dense routes only).
+        The predecessor matrix is asked for too.
     device : {"cpu", "gpu"}
     method : str
         As in :func:`apsp.shortest_paths`; ``"auto"`` lets the planner pick.
@@ -750,29 +755,15 @@ def plan(
         ``ulimit -v`` / ``ulimit -d`` headroom and the control group's limit).
     device_memory_limit : int, optional
         GPU bytes; default 85% of :func:`device_memory_available` (GPU only).
-    nnz : int, optional
-        Arcs of the graph; given, the sparse route is a candidate.
-    weighted : bool
-        The graph has weights (Dijkstra) rather than unit arcs (BFS).
     exact_float32 : bool
         float32 represents every result exactly (:func:`float32_exact`).
     result_allocated : bool
         The caller already holds the result buffer in memory (``out=``).
-    out_on_disk : bool
-        The result goes to a ``numpy.memmap`` (the sparse route writes it row
-        by row without holding it in memory; the mapping must still fit the
-        address-space limit, ``ulimit -v``, when one is set).
     lower_dtype : bool
         A given float64 may be lowered to an exact float32 when it does not
         fit; ``False`` keeps it (float32 is then only named as an alternative).
     routes : tuple of str
-        The routes the caller can run (:func:`apsp.shortest_paths` runs the
-        dense and streaming ones; ``nnz`` then only informs the messages).
-    sparse_rate : float, optional
-        Arcs (plus vertices) per second the sparse route's searches scan on
-        this graph, all cores together, when the caller measured it (the
-        speed of a search depends on the graph); default :data:`SPARSE_RATE`
-        or :data:`BFS_RATE` per core.
+        The routes the caller can run (a subset of :data:`ROUTES`).
     path_arcs : int, optional
         Arcs of the longest shortest path, known or estimated: repeated
         squaring's estimate then counts :func:`squarings` for it rather than
@@ -791,46 +782,51 @@ def plan(
     PlanError
         Nothing fits; the message gives the estimates and the alternatives.
 
+    See Also
+    --------
+    graphs.plan_all_pairs : the same over a graph, where one search per source
+        is one more route.
+
     Examples
     --------
     >>> p = plan(1000, np.float64, memory_limit=2**30)
     >>> p.route, p.dtype.name, p.est_host_bytes
     ('dense', 'float64', 10000000)
-    >>> plan(4000, None, nnz=16000, weighted=False, exact_float32=True, memory_limit=2**27).route
-    'sparse'
+    >>> plan(20000, np.float64, memory_limit=2**30)
+    Traceback (most recent call last):
+    ...
+    apsp.planner.PlanError: the all-pairs result over min_plus (20,000 x 20,000 float64 = 3.0 GiB) does not fit: 1.0 GiB of host memory available; the least any route needs is 3.2 GiB (dense, ...)
+    ...
     """
     if int(n) < 0:
         raise SemiringError(f"n must be a non-negative number of vertices, got {n!r}")
     n = int(n)
     if device not in ("cpu", "gpu"):
         raise SemiringError(f"device must be 'cpu' or 'gpu' here, got {device!r}")
-    limits = memory_limits()  # one reading of every source, for the budget and the address space
-    given = _limit("memory_limit", memory_limit)
-    host, host_note = (given, "memory_limit") if given is not None else _budget_of(limits)
-    dev_budget = _limit("device_memory_limit", device_memory_limit)
-    if device == "gpu" and dev_budget is None:
-        dev_budget = int(0.85 * device_memory_available())
-    room = limits.get("address_space")  # a memory-mapped result needs address space, not memory
-    mappable = None if room is None else int(HOST_HEADROOM * room)
-    dtypes = _dtypes(dtype, exact_float32 and (lower_dtype or dtype is None))
-    if sparse_rate is not None and (isinstance(sparse_rate, bool) or not isinstance(sparse_rate, numbers.Real)
-                                    or not sparse_rate > 0):
-        raise SemiringError(f"sparse_rate must be a positive number of arcs per second, got {sparse_rate!r}")
+    budget = budgets(memory_limit, device_memory_limit, device)
+    dtypes = candidate_dtypes(dtype, exact_float32 and (lower_dtype or dtype is None))
+    check_path_arcs(path_arcs)
+    cands = [(p, ok) for p, ok in candidates(n, dtypes, budget, predecessors=predecessors, device=device,
+                                             method=method, result_allocated=result_allocated,
+                                             semiring=semiring, path_arcs=path_arcs, gpus=gpus)
+             if p.route in routes]
+    best = choose(cands, None if dtype is None else dtypes[0])
+    if best is not None:
+        return best
+    raise refusal(n, semiring, cands, budget, device, exact_float32)
+
+
+def check_path_arcs(path_arcs) -> None:
+    """``path_arcs`` is ``None`` or a non-negative integer, else a ``ValueError`` naming it.
+
+    >>> check_path_arcs(-1)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.SemiringError: path_arcs must be a non-negative integer, got -1
+    """
     if path_arcs is not None and (isinstance(path_arcs, bool) or not isinstance(path_arcs, numbers.Integral)
                                   or path_arcs < 0):
         raise SemiringError(f"path_arcs must be a non-negative integer, got {path_arcs!r}")
-    cands = [(p, ok) for p, ok in _candidates(n, dtypes, predecessors, device, method, nnz, weighted, host,
-                                              dev_budget, result_allocated, out_on_disk, semiring, mappable,
-                                              sparse_rate, path_arcs, gpus)
-             if p.route in routes]
-    fitting = [p for p, ok in cands if ok]
-    if fitting:
-        # a given dtype is kept whenever one of its routes fits
-        pool = [p for p in fitting if dtype is None or p.dtype == dtypes[0]] or fitting
-        order = {r: i for i, r in enumerate(ROUTES)}
-        return min(pool, key=lambda p: (p.est_seconds, order[p.route]))
-    raise _refusal(n, semiring, cands, host, host_note, dev_budget, device, nnz, weighted, exact_float32, mappable,
-                   sparse_rate)
 
 
 def _limit(name: str, value) -> int | None:
@@ -843,46 +839,32 @@ def _limit(name: str, value) -> int | None:
     return int(value)
 
 
-def _dtypes(dtype, exact_float32: bool) -> list[np.dtype]:
-    f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
-    if dtype is None:
-        return [f32, f64] if exact_float32 else [f64]
-    dt = np.dtype(dtype)
-    if dt == f64 and exact_float32:
-        return [f64, f32]
-    return [dt]
+def refusal(n: int, semiring: str, cands: list[tuple[Plan, bool]], budget: Budgets, device: str,
+            exact_float32: bool, note: str = "", alternatives: tuple[str, ...] = ()) -> PlanError:
+    """The :class:`PlanError` for ``cands``, none of which fits: the least any needs, and what to do instead.
 
-
-def _refusal(n, semiring, cands, host, host_note, dev_budget, device, nnz, weighted, exact_float32,
-             mappable=None, sparse_rate=None) -> PlanError:
+    ``note`` is added to the first line; ``alternatives`` (the caller's own)
+    come before the matrix-level ones (float32, a GPU, a larger budget).
+    """
     best = min((p for p, _ in cands), key=lambda p: p.est_host_bytes)
     dt = np.dtype(best.dtype)
-    gpu = f" and {_size(dev_budget)} of GPU memory" if device == "gpu" else ""
-    why = "" if host_note == "memory_limit" else f" ({host_note})"
-    unmappable = mappable is not None and n * n * dt.itemsize > mappable
-    mapped = (f"; a result mapped from disk needs address space, and {_size(mappable)} of it is left (ulimit -v)"
-              if unmappable and any(p.route == "sparse" and "disk" in p.reason for p, _ in cands) else "")
+    gpu = f" and {format_bytes(budget.device)} of GPU memory" if device == "gpu" and budget.device is not None else ""
+    why = "" if budget.host_note == "memory_limit" else f" ({budget.host_note})"
     lines = [
-        f"the all-pairs result over {semiring} ({n:,} x {n:,} {dt.name} = {_size(n * n * dt.itemsize)}) "
-        f"does not fit: {_size(host)} of host memory{gpu} available{why}; the least any route needs is "
-        f"{_size(best.est_host_bytes)} ({best.route}, ~{_duration(best.est_seconds)}){mapped}",
+        f"the all-pairs result over {semiring} ({n:,} x {n:,} {dt.name} = {format_bytes(n * n * dt.itemsize)}) "
+        f"does not fit: {format_bytes(budget.host)} of host memory{gpu} available{why}; the least any route needs is "
+        f"{format_bytes(best.est_host_bytes)} ({best.route}, ~{format_seconds(best.est_seconds)}){note}",
         "alternatives:",
     ]
     alts = []
     if dt.itemsize > 4:
         f32 = n * n * 4
-        alts.append(f"float32 ({_size(f32)}): dtype='float32'"
+        alts.append(f"float32 ({format_bytes(f32)}): dtype='float32'"
                     + ("; exact here" if exact_float32 else "; exact only for integer weights whose path sums "
                        "stay below 2**24"))
-    alts.append("only the rows you need: graphs.multi_source_sssp(G, sources) "
-                f"({_size(n * (dt.itemsize + 4))} per source row)")
-    alts.append("a disk-backed result: graphs.all_pairs_shortest_paths(G, out=numpy.lib.format.open_memmap("
-                f"'D.npy', mode='w+', dtype='{dt.name}', shape=({n}, {n}))), written row by row"
-                + (f" (~{_duration(sparse_seconds(n, nnz, weighted, rate=sparse_rate))})" if nnz is not None else "")
-                + (f"; not under this ulimit -v: mapping it takes {_size(n * n * dt.itemsize)} of address space"
-                   if unmappable else ""))
+    alts += list(alternatives)
     if device == "cpu":
-        alts.append(f"a GPU: device='gpu' (~{_duration(dense_seconds(n, np.float32, 'gpu', calibrate=False))} "
+        alts.append(f"a GPU: device='gpu' (~{format_seconds(dense_seconds(n, np.float32, 'gpu', calibrate=False))} "
                     "in float32; "
                     "streams from host memory when the device is too small)")
     alts.append("a larger budget, if you know better: memory_limit=<bytes>")
@@ -890,7 +872,12 @@ def _refusal(n, semiring, cands, host, host_note, dev_budget, device, nnz, weigh
     return PlanError("\n".join(lines), tuple(p for p, _ in cands))
 
 
-def _size(b: float) -> str:
+def format_bytes(b: float) -> str:
+    """A byte count for messages: ``"3.0 GiB"``, ``"12.5 MiB"``, ``"512 B"``.
+
+    >>> format_bytes(3 * 2**30), format_bytes(512)
+    ('3.0 GiB', '512 B')
+    """
     b = float(b)
     for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if b >= scale:
@@ -898,7 +885,12 @@ def _size(b: float) -> str:
     return f"{int(b)} B"
 
 
-def _duration(s: float) -> str:
+def format_seconds(s: float) -> str:
+    """A duration for messages: ``"40 ms"``, ``"12 s"``, ``"5 min"``, ``"2.5 h"``.
+
+    >>> format_seconds(0.04), format_seconds(300)
+    ('40 ms', '5 min')
+    """
     if s < 1:
         return f"{s * 1000:.0f} ms"
     if s < 120:

@@ -86,7 +86,7 @@ def update_predecessors(PC, PB, K) -> None:
     if K.size == 0:
         return
     if xp is np:
-        from ._pred_kernel import update
+        from ._pred_kernels import update
 
         update(PC, PB, K)
         return

@@ -9,7 +9,7 @@
   and the driver raises it.  :mod:`graphs.distributed_sssp` uses it the same
   way.
 * :func:`dense_tile`: the dense block of a sparse input's arcs (what
-  :mod:`apsp.matrix_input` does for a whole sparse matrix), built on the
+  :meth:`graphs.Graph.to_dense` does for a whole graph), built on the
   worker that owns the rows.
 * :func:`finite_extent`: the largest finite ``|w|`` of an int32 block, for the
   driver's test whether int32 sums could leave the range.
@@ -58,7 +58,7 @@ class Stopped:
 def dense_tile(S: "Semiring", shape: tuple[int, int], rows, cols, vals, dtype, has_weights: bool = True):
     """The dense tile (semiring ``zero`` off-arc) of the arcs ``(rows, cols, vals)``, parallel arcs ``(+)``-ed.
 
-    What :mod:`apsp.matrix_input` does for a whole sparse matrix, for one tile;
+    What a whole graph's ``__semiring_matrix__`` does, for one tile;
     every arc weighs ``1`` (``True`` for bool) when ``has_weights`` is false or
     the dtype is bool.
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._sssp_kernels import _add, _heap_pop, _heap_push
+from semiring.cpu_ops import path_sum
+
+from ._sssp_kernels import _heap_pop, _heap_push
 
 __all__ = ["bidirectional_dijkstra", "astar"]
 
@@ -49,7 +51,7 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
         return df[s], s, 0
     settled = 0
     while sf > 0 and sb > 0:
-        if _add(hkf[0], hkb[0], lo, hi) >= mu:
+        if path_sum(hkf[0], hkb[0], lo, hi) >= mu:
             break
         if hkf[0] <= hkb[0]:
             d = hkf[0]
@@ -61,13 +63,13 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
             settled += 1
             for e in range(fp[u], fp[u + 1]):
                 v = fi[e]
-                nd = _add(d, fw[e], lo, hi)
+                nd = path_sum(d, fw[e], lo, hi)
                 if nd < df[v]:
                     df[v] = nd
                     pf[v] = u
                     sf = _heap_push(hkf, hvf, sf, nd, v)
                 if db[v] < hi and df[v] < hi:
-                    c = _add(df[v], db[v], lo, hi)
+                    c = path_sum(df[v], db[v], lo, hi)
                     if c < mu:
                         mu = c
                         meet = v
@@ -81,13 +83,13 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
             settled += 1
             for e in range(bp[u], bp[u + 1]):
                 v = bi[e]
-                nd = _add(d, bw[e], lo, hi)
+                nd = path_sum(d, bw[e], lo, hi)
                 if nd < db[v]:
                     db[v] = nd
                     pb[v] = u
                     sb = _heap_push(hkb, hvb, sb, nd, v)
                 if df[v] < hi and db[v] < hi:
-                    c = _add(df[v], db[v], lo, hi)
+                    c = path_sum(df[v], db[v], lo, hi)
                     if c < mu:
                         mu = c
                         meet = v
@@ -138,7 +140,7 @@ def astar(indptr, indices, w, coords, scale, s, t, dist, pred, lo, hi):  # pragm
         du = dist[u]
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
-            nd = _add(du, w[e], lo, hi)
+            nd = path_sum(du, w[e], lo, hi)
             if nd < dist[v]:
                 dist[v] = nd
                 pred[v] = u

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from semiring.cpu_ops import path_sum
+
 __all__ = [
     "dijkstra",
     "dijkstra_many",
@@ -36,18 +38,6 @@ __all__ = [
 ]
 
 BUCKET_LIMIT = 1 << 16  # delta-stepping keeps at most this many (+ 2) buckets: see graphs.sssp.bounded_delta
-
-
-@njit(inline="always")
-def _add(a, b, lo, hi):
-    """``a + b`` saturating at ``lo`` / ``hi``; ``a = lo`` (-inf) and ``a = hi`` (+inf) stick."""
-    if a == lo or a == hi:
-        return a
-    if b > 0 and a > hi - b:
-        return hi
-    if b < 0 and a < lo - b:
-        return lo
-    return a + b
 
 
 @njit(inline="always")
@@ -166,7 +156,7 @@ def _dijkstra_indexed(indptr, indices, w, s, dist, pred, lo, hi, hk, hv, pos):  
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             # A settled v needs no test of its own: dist[v] <= d <= nd (weights >= 0, the sum saturates).
-            nd = _add(d, w[e], lo, hi)
+            nd = path_sum(d, w[e], lo, hi)
             if nd < dist[v]:
                 pv = pos[v]
                 dist[v] = nd
@@ -257,7 +247,7 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
             du = dist[u]
             for e in range(indptr[u], indptr[u + 1]):
                 v = indices[e]
-                nd = _add(du, w[e], lo, hi)
+                nd = path_sum(du, w[e], lo, hi)
                 if nd < dist[v]:
                     dist[v] = nd
                     pred[v] = u
@@ -403,7 +393,7 @@ def label_correcting(indptr, indices, w, s, dist, pred, lo, hi, budget):  # prag
             return -1
         for e in range(a, b):
             v = indices[e]
-            nd = _add(du, w[e], lo, hi)
+            nd = path_sum(du, w[e], lo, hi)
             if nd < dist[v]:
                 dist[v] = nd
                 pred[v] = u
@@ -544,7 +534,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                     ns += 1
                 for e in range(indptr[v], mid[v]):
                     u = indices[e]
-                    nd = _add(dv, w[e], lo, hi)
+                    nd = path_sum(dv, w[e], lo, hi)
                     if nd < dist[u]:
                         dist[u] = nd
                         pred[u] = v
@@ -561,7 +551,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
             dv = dist[v]
             for e in range(mid[v], indptr[v + 1]):
                 u = indices[e]
-                nd = _add(dv, w[e], lo, hi)
+                nd = path_sum(dv, w[e], lo, hi)
                 if nd < dist[u]:
                     dist[u] = nd
                     pred[u] = v
@@ -602,7 +592,7 @@ def tight_tree_preds(indptr, indices, w, sources, D, P, lo, hi, r0, r1):  # prag
             du = d[u]
             for e in range(indptr[u], indptr[u + 1]):
                 v = indices[e]
-                if seen[v] == 0 and _add(du, w[e], lo, hi) == d[v]:
+                if seen[v] == 0 and path_sum(du, w[e], lo, hi) == d[v]:
                     seen[v] = 1
                     p[v] = u
                     queue[tail] = v

@@ -1,6 +1,6 @@
 """All-pairs shortest paths of a graph by the route that fits: dense closure or one search per source.
 
-:func:`all_pairs_shortest_paths` asks the planner (:func:`apsp.plan`) for a
+:func:`all_pairs_shortest_paths` asks the planner (:func:`plan_all_pairs`) for a
 route, given the graph's size, arc count and weights, the memory available
 and whether the result goes to disk:
 
@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 
 import apsp
-from apsp.planner import Plan, cpu_cores, sparse_batch
+from apsp.planner import Plan, cpu_cores
 
 from . import _bfs_kernels as BK
+from .all_pairs_plan import plan_all_pairs, sparse_batch
 from .graph import Graph, as_graph
 from .sssp import multi_source_sssp
 
@@ -36,67 +37,6 @@ __all__ = ["all_pairs_shortest_paths", "plan_all_pairs"]
 
 #: Seconds of estimated work above which a progress bar is shown (on a terminal).
 PROGRESS_AFTER = 2.0
-
-
-def plan_all_pairs(
-    G: Any,
-    *,
-    dtype=None,
-    out=None,
-    device: str = "cpu",
-    memory_limit: int | None = None,
-    method: str = "auto",
-    on_disk: bool = False,
-    sparse_rate: float | None = None,
-    path_arcs: int | None = None,
-) -> Plan:
-    """The :class:`apsp.Plan` :func:`all_pairs_shortest_paths` would follow for ``G``.
-
-    Parameters
-    ----------
-    G : Graph or anything :func:`graphs.as_graph` accepts
-    dtype : dtype, optional
-        The result's dtype; default: the planner's choice (float32 where it is
-        exact, else float64).
-    out : numpy.ndarray or numpy.memmap, optional
-        The result buffer that will be passed (its dtype then fixes ``dtype``).
-    device : {"cpu", "gpu"}
-    memory_limit : int, optional
-        Host bytes the run may add (default: 85% of what is available).
-    method : str
-        ``"auto"`` or a dense method of :func:`apsp.shortest_paths` (which
-        forces the dense route).
-    on_disk : bool
-        The result will be a ``numpy.memmap`` (when ``out`` is not given yet).
-    sparse_rate, path_arcs : optional
-        Measurements of this graph that sharpen the time estimates
-        (:func:`apsp.plan`): the sparse route's searches' arcs per second,
-        the arcs of its longest shortest path.
-
-    Returns
-    -------
-    apsp.Plan
-
-    Raises
-    ------
-    apsp.PlanError
-
-    Examples
-    --------
-    >>> H = Graph.from_edges(np.arange(999), np.arange(1, 1000), n=1000)
-    >>> plan_all_pairs(H, memory_limit=2**23).route
-    'sparse'
-    """
-    G = as_graph(G)
-    info = G.__semiring_matrix_info__()
-    if out is not None:
-        dtype = out.dtype
-    return apsp.plan(
-        G.n, dtype, "min_plus", device=device, method=method, memory_limit=memory_limit,
-        nnz=G.nnz if method == "auto" else None, weighted=G.weights is not None, exact_float32=info["float32_exact"],
-        result_allocated=out is not None and not isinstance(out, np.memmap),
-        out_on_disk=on_disk or isinstance(out, np.memmap), sparse_rate=sparse_rate, path_arcs=path_arcs,
-    )
 
 
 def all_pairs_shortest_paths(

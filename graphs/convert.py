@@ -22,12 +22,14 @@ vertex pair is needed, an unweighted graph converts to boolean data.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Self, TypeVar
 
 import numpy as np
 
+from apsp.planner import float32_exact
 from semiring import builtin
-from semiring.backend import array_module
+from semiring.backend import array_module, to_device
 from semiring.core import Semiring
 from semiring.dense import scatter_add
 from semiring.errors import DTypeError, InvalidEntryError
@@ -51,7 +53,6 @@ def is_scipy_sparse(obj: Any) -> bool:
 
 def is_cupy_sparse(obj: Any) -> bool:
     """True for a ``cupyx.scipy.sparse`` matrix (CuPy is not imported unless it already is)."""
-    import sys
 
     if "cupyx.scipy.sparse" not in sys.modules:
         return False
@@ -338,10 +339,31 @@ class GraphConversions:
         """
         D = self.to_dense(semiring, dtype=dtype, out=out)
         if out is None and device is not None and device != self.device:
-            from semiring.backend import to_device
 
             D = to_device(D, device)
         return D
+
+    def __semiring_arcs__(self, semiring: Semiring | str = builtin.min_plus, dtype=None):
+        """The arcs as host arrays ``(rows, cols, values)`` in ``dtype``, for a matrix built in pieces.
+
+        What :func:`to_dense` scatters (without the diagonal): ``values`` is
+        ``None`` for an unweighted graph (every arc weighs the semiring's
+        ``1``, ``True`` for bool); weights are converted exactly or not at
+        all, as in :func:`to_dense`.  The Dask driver of :mod:`apsp` sends
+        each row block's arcs to the worker that owns it.
+
+        >>> from graphs import Graph
+        >>> Graph.from_edges([0, 1], [1, 0], [2, 3]).__semiring_arcs__(dtype=np.float32)
+        (array([0, 1]), array([1, 0]), array([2., 3.], dtype=float32))
+        """
+        S = builtin.get(semiring)
+        G = self.to("cpu")
+        if dtype is None:
+            dtype = self.__semiring_matrix_info__(S)["dtype"]
+        dtype = S.check_dtype("dtype", dtype)
+        src, dst, w = G.edges()
+        vals = None if w is None or dtype == np.bool_ else cast_weights("weights", w, dtype)
+        return np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), vals
 
     def __semiring_matrix_info__(self, semiring: Semiring | str = builtin.min_plus) -> dict:
         """What a planner needs before building the dense matrix: ``n``, ``dtype``, ``device``,
@@ -351,7 +373,6 @@ class GraphConversions:
         >>> Graph.from_edges([0], [1]).__semiring_matrix_info__()["float32_exact"]
         True
         """
-        from apsp.planner import float32_exact
 
         S = builtin.get(semiring)
         if S.dtypes == (np.dtype(np.bool_),):

@@ -1,5 +1,8 @@
 """Errors raised by the graphs package; every one is a :class:`ValueError` subclass.
 
+:class:`VertexError` is the graph-level :class:`apsp.errors.VertexError`
+(a subclass of it), so one ``except`` catches a bad vertex at either layer.
+
 :class:`VertexTypeError` (a vertex argument of the wrong type) is also a
 :class:`TypeError`, as Python's convention asks, and still a :class:`VertexError`.
 
@@ -10,6 +13,7 @@
 from __future__ import annotations
 
 from apsp.errors import NegativeCycleError
+from apsp.errors import VertexError as _MatrixVertexError
 
 __all__ = ["GraphError", "GraphFormatError", "VertexError", "VertexTypeError", "CapacityError", "NegativeCycleError"]
 
@@ -18,8 +22,17 @@ class GraphError(ValueError):
     """Bad input to a graph constructor or algorithm (the message names the operand)."""
 
 
-class VertexError(GraphError):
-    """A vertex argument is no vertex: an id outside ``[0, n)`` (ids are 0-based) or an unknown label."""
+class VertexError(GraphError, _MatrixVertexError):
+    """A vertex argument is no vertex: an id outside ``[0, n)`` (ids are 0-based) or an unknown label.
+
+    The graph-level case of :class:`apsp.errors.VertexError` (one family:
+    ``except apsp.errors.VertexError`` catches both), so also an
+    :class:`IndexError`.
+
+    >>> import apsp.errors
+    >>> issubclass(VertexError, (GraphError, apsp.errors.VertexError, IndexError))
+    True
+    """
 
 
 class VertexTypeError(VertexError, TypeError):

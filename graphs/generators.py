@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from semiring.errors import DeviceError
+from semiring.backend import gpu_available
+from semiring.errors import DeviceError, DTypeError
 
 from .errors import GraphError
 from .graph import WEIGHT_DTYPES, Graph
@@ -39,7 +40,6 @@ class _Rng:
             raise DeviceError(f"device must be 'cpu' or 'gpu', got {device!r}")
         self.device = device
         if device == "gpu":
-            from semiring.backend import gpu_available
 
             if not gpu_available():
                 raise DeviceError("device='gpu' was requested but no CUDA GPU is usable")
@@ -71,7 +71,6 @@ def _make_weights(rng: _Rng, m: int, weights, dtype):
         return None
     dtype = np.dtype(dtype)
     if dtype not in WEIGHT_DTYPES:
-        from semiring.errors import DTypeError
 
         raise DTypeError(f"dtype={dtype} is not a weight dtype ({', '.join(map(str, WEIGHT_DTYPES))})")
     try:

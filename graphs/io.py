@@ -92,6 +92,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from semiring.errors import DTypeError
+
 from .errors import GraphFormatError
 from .graph import WEIGHT_DTYPES, Graph
 
@@ -138,7 +140,6 @@ def _weight_dtype(dtype) -> np.dtype:
         return np.dtype(np.float64)
     dt = np.dtype(dtype)
     if dt not in WEIGHT_DTYPES:
-        from semiring.errors import DTypeError
 
         raise DTypeError(f"dtype={dt} is not a weight dtype ({', '.join(map(str, WEIGHT_DTYPES))})")
     return dt

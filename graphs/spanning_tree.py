@@ -48,6 +48,8 @@ from typing import Any
 
 import numpy as np
 
+from semiring.kernels import num_threads, run_rows
+
 from . import _mst_kernels as K
 from ._arguments import resolve_graph_device
 from .errors import GraphError
@@ -204,7 +206,6 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
 
 def _forest_arcs_cpu(G: Graph) -> np.ndarray:
     """Arc ids (sorted, int64) of the minimum spanning forest: Boruvka rounds on the CPU."""
-    from semiring.kernels import num_threads, run_rows
 
     n = G.n
     if G.weights is None or K.all_equal(G.weights):  # all ties: Kruskal in CSR order, no sort, one pass

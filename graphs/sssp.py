@@ -43,6 +43,7 @@ from semiring import min_plus
 from semiring.dtypes import neginf, posinf
 from semiring.errors import InvalidEntryError
 from semiring.kernels import run_chunks
+from semiring.sparse import kernels_for
 
 from . import _sssp_kernels as K
 from ._arguments import check_vertex, resolve_graph_device
@@ -682,7 +683,6 @@ def _multi_spmm(G: Graph, src: np.ndarray, predecessors: bool = True):
     operands were validated once, and integer weights work on the GPU too,
     where ``cupyx.scipy.sparse`` cannot hold them).
     """
-    from semiring.sparse import kernels_for
 
     xp = G.xp
     T = G.transpose()

@@ -11,8 +11,11 @@ float ops, so that the template is a module that runs as it is::
     from semiring.cpu_ops import template_mul as mul  # @MUL
 
 :func:`ops_for` gives the ``(add, mul)`` pair of a built-in family, for tests
-and for kernels that take their ops as arguments.  Only Numba templates import
-this module; everything else goes through :mod:`semiring.kernels`.
+and for kernels that take their ops as arguments; :func:`path_sum` is
+``min_plus``'s product in any dtype (sentinels stick, integers saturate), for
+the hand-written Numba kernels of the layers above (the searches of
+:mod:`graphs`).  Only Numba kernels import this module; everything else goes
+through :mod:`semiring.kernels`.
 
 >>> template_mul(2.0, 3.0, -float("inf"), float("inf"))
 5.0
@@ -22,6 +25,6 @@ from __future__ import annotations
 
 from ._cpu.scalar_ops import _min as template_add
 from ._cpu.scalar_ops import _plus_float as template_mul
-from ._cpu.scalar_ops import ops_for
+from ._cpu.scalar_ops import ops_for, path_sum
 
-__all__ = ["template_add", "template_mul", "ops_for"]
+__all__ = ["template_add", "template_mul", "ops_for", "path_sum"]

@@ -1,4 +1,4 @@
-"""One way to pass a graph: apsp accepts what graphs accepts, equal to the dense result; and out=."""
+"""apsp takes matrices and the __semiring_matrix__ protocol; graphs read by graphs.as_graph give the dense result; out=."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def dense_of(A) -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_every_input_kind_gives_the_dense_result(seed):
+def test_every_graph_kind_read_by_graphs_gives_the_dense_result(seed):
     A = random_sparse(40, seed)
     expected = apsp.shortest_paths(dense_of(A))
     np.testing.assert_allclose(expected, shortest_path(A, method="D"))  # explicit zeros are arcs in both
@@ -36,17 +36,21 @@ def test_every_input_kind_gives_the_dense_result(seed):
     H.add_nodes_from(range(40))
     C = A.tocoo()
     H.add_weighted_edges_from(zip(C.row.tolist(), C.col.tolist(), C.data.tolist()))
-    inputs = {
-        "csr_array": A,
-        "csr_matrix": sp.csr_matrix(A),
-        "coo": A.tocoo(),
-        "networkx": H,
-        "Graph": graphs.Graph.from_scipy(A),
-    }
+    inputs = {"csr_array": A, "csr_matrix": sp.csr_matrix(A), "coo": A.tocoo(), "networkx": H}
     for name, X in inputs.items():
-        got = apsp.shortest_paths(X)
+        got = apsp.shortest_paths(graphs.as_graph(X))  # a graphs.Graph reaches apsp through __semiring_matrix__
         assert got.dtype == np.float64, name
         np.testing.assert_array_equal(got, expected, err_msg=name)
+        np.testing.assert_array_equal(graphs.all_pairs_shortest_paths(X, dtype=np.float64), expected, err_msg=name)
+
+
+@pytest.mark.parametrize("kind", ["csr_array", "csr_matrix", "coo", "networkx"])
+def test_a_graph_given_to_apsp_is_a_type_error_naming_the_reader(kind):
+    A = random_sparse(5, 0)
+    X = {"csr_array": A, "csr_matrix": sp.csr_matrix(A), "coo": A.tocoo(), "networkx": nx.DiGraph(A)}[kind]
+    with pytest.raises(TypeError, match=r"W must be a dense numpy/cupy array .*; got \w+ \(a sparse matrix or a "
+                                        r"NetworkX graph is a graph: read it with graphs\.as_graph"):
+        apsp.shortest_paths(X)
 
 
 def test_networkx_default_weight_and_undirected_and_multigraph():
@@ -54,21 +58,21 @@ def test_networkx_default_weight_and_undirected_and_multigraph():
     H.add_edge("a", "b")  # weight 1 by default
     H.add_edge("b", "c", weight=5.0)
     H.add_edge("b", "c", weight=2.0)  # parallel: the minimum counts
-    D = apsp.shortest_paths(H)
+    D = apsp.shortest_paths(graphs.as_graph(H))
     np.testing.assert_array_equal(D, [[0, 1, 3], [1, 0, 2], [3, 2, 0]])
 
 
 def test_duplicates_in_a_coo_matrix_are_combined_by_the_semiring_add():
     A = sp.coo_array((np.array([5.0, 2.0]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 2))
-    np.testing.assert_array_equal(apsp.shortest_paths(A), [[0, 2], [np.inf, 0]])
-    R = apsp.transitive_closure(sp.csr_array(np.array([[0, 1], [0, 0]], dtype=bool)))
+    np.testing.assert_array_equal(apsp.shortest_paths(graphs.as_graph(A)), [[0, 2], [np.inf, 0]])
+    R = apsp.transitive_closure(graphs.as_graph(sp.csr_array(np.array([[0, 1], [0, 0]], dtype=bool))))
     np.testing.assert_array_equal(R, [[True, True], [False, True]])
 
 
 def test_other_closures_take_graphs_too():
     A = sp.csr_array(np.array([[0, 3.0, 1.0], [0, 0, 2.0], [0, 0, 0]]))
     assert apsp.widest_paths(graphs.Graph.from_scipy(A).to_dense(sr.max_min))[0, 2] == 2.0
-    assert apsp.minimax_paths(A)[0, 2] == 1.0
+    assert apsp.minimax_paths(graphs.as_graph(A))[0, 2] == 1.0
 
 
 def test_dtype_of_a_graph_input():
@@ -81,7 +85,7 @@ def test_dtype_of_a_graph_input():
 
 @pytest.mark.parametrize("bad", [[[0.0, 1.0], [1.0, 0.0]], "W", 3.0, {"a": 1}])
 def test_wrong_type_is_a_type_error_listing_what_is_accepted(bad):
-    with pytest.raises(TypeError, match=r"W must be .*scipy\.sparse.*NetworkX.*got"):
+    with pytest.raises(TypeError, match=r"W must be a dense numpy/cupy array .*__semiring_matrix__.*; got"):
         apsp.shortest_paths(bad)
 
 
@@ -89,7 +93,7 @@ def test_out_in_memory_and_memmap(tmp_path):
     A = random_sparse(50, 3)
     expected = apsp.shortest_paths(dense_of(A))
     out = np.empty((50, 50))
-    assert apsp.shortest_paths(A, out=out) is out
+    assert apsp.shortest_paths(graphs.as_graph(A), out=out) is out
     np.testing.assert_array_equal(out, expected)
     mm = np.lib.format.open_memmap(tmp_path / "D.npy", mode="w+", dtype=np.float64, shape=(50, 50))
     assert apsp.shortest_paths(dense_of(A), out=mm) is mm
@@ -136,12 +140,12 @@ def test_cupy_sparse_and_cupy_graph_inputs_match_the_cpu():
 
     A = random_sparse(60, 5)
     expected = apsp.shortest_paths(dense_of(A))
-    got = apsp.shortest_paths(csp.csr_matrix(A))
+    got = apsp.shortest_paths(graphs.as_graph(csp.csr_matrix(A)))
     assert isinstance(got, cp.ndarray)
     np.testing.assert_array_equal(cp.asnumpy(got), expected)
     G = graphs.Graph.from_scipy(A).to("gpu")
     np.testing.assert_array_equal(cp.asnumpy(apsp.shortest_paths(G)), expected)
-    np.testing.assert_array_equal(apsp.shortest_paths(A, device="gpu"), expected)  # host in, host out
+    np.testing.assert_array_equal(apsp.shortest_paths(graphs.as_graph(A), device="gpu"), expected)  # host in, out
 
 
 @pytest.mark.gpu

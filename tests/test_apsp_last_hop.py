@@ -174,15 +174,17 @@ def test_max_plus_on_a_dag(method):
 
 
 def test_graph_input_and_cast():
-    """A sparse input (the matrix is rebuilt for the last hops) and an explicit dtype."""
+    """A graph input (the matrix is rebuilt for the last hops) and an explicit dtype."""
     import scipy.sparse as sp
+
+    import graphs
 
     rng = np.random.default_rng(7)
     n = 60
     W = np.where(rng.random((n, n)) < 0.1, rng.integers(0, 5, (n, n)).astype(np.float64), np.inf)
     G = sp.csr_array(np.where(np.isinf(W), 0, W + 1))  # weights 1..5 as stored entries
     Wd = np.where(np.isinf(W), np.inf, W + 1)
-    D, P = apsp.shortest_paths(G, predecessors=True)
+    D, P = apsp.shortest_paths(graphs.as_graph(G), predecessors=True)
     check_routes(sr.min_plus, Wd, D, P, exact=True)
     D32, P32 = apsp.shortest_paths(Wd, predecessors=True, dtype=np.float32)
     check_routes(sr.min_plus, Wd.astype(np.float32), D32, P32, exact=True)

@@ -147,22 +147,25 @@ def test_predecessors_equal_single_process_with_its_block(client, monkeypatch):
     np.testing.assert_array_equal(P, P0)
 
 
-def test_sparse_input(client):
+def test_graph_input_sends_each_row_blocks_arcs_to_its_owner(client):
     rng = np.random.default_rng(5)
     n, m = 70, 300
     r, c = rng.integers(0, n, m), rng.integers(0, n, m)
     w = rng.integers(0, 9, m).astype(np.float64)  # explicit zeros and parallel arcs
     A = sp.coo_array((w, (r, c)), shape=(n, n))  # duplicates stay stored: the semiring add combines them
-    ref = apsp.shortest_paths(A)
-    np.testing.assert_array_equal(apsp.shortest_paths(A, client=client, block_size=32), ref)
-    np.testing.assert_array_equal(apsp.shortest_paths(A.tocsr(), client=client, block_size=32),
-                                  apsp.shortest_paths(A.tocsr()))
-    D, P = apsp.shortest_paths(A, client=client, block_size=32, predecessors=True)
+    G = graphs.as_graph(A)
+    ref = apsp.shortest_paths(G)
+    np.testing.assert_array_equal(ref, apsp.shortest_paths(_dense(A)))
+    np.testing.assert_array_equal(apsp.shortest_paths(G, client=client, block_size=32), ref)
+    D, P = apsp.shortest_paths(G, client=client, block_size=32, predecessors=True)
     np.testing.assert_array_equal(D, ref)
     _check_paths(sr.min_plus, _dense(A), D, P)
-    B = sp.csr_array(A.tocsr() != 0)
+    B = graphs.as_graph(sp.csr_array(A.tocsr() != 0))
     np.testing.assert_array_equal(apsp.transitive_closure(B, client=client, block_size=32),
                                   apsp.transitive_closure(B))
+    I32 = graphs.Graph.from_edges(r, c, (w + 1).astype(np.int32), n=n)  # int32 arcs: the range test reads them
+    np.testing.assert_array_equal(apsp.shortest_paths(I32, client=client, block_size=32),
+                                  apsp.shortest_paths(I32))
 
 
 def _dense(A):
@@ -173,10 +176,11 @@ def _dense(A):
     return D
 
 
-def test_networkx_input_and_out(client):
+def test_networkx_graph_input_and_out(client):
     nx = pytest.importorskip("networkx")
-    G = nx.gnp_random_graph(30, 0.1, seed=2, directed=True)
+    G = graphs.as_graph(nx.gnp_random_graph(30, 0.1, seed=2, directed=True))
     ref = apsp.shortest_paths(G)
+    np.testing.assert_array_equal(ref, graphs.all_pairs_shortest_paths(G, dtype=ref.dtype))
     out = np.empty_like(ref)
     D = apsp.shortest_paths(G, client=client, block_size=8, out=out)
     assert D is out

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 import apsp
 import graphs
 from apsp import memory, planner
-from apsp.planner import Plan, PlanError, dense_bytes, dense_seconds, float32_exact, plan, sparse_seconds
+from apsp.planner import Plan, PlanError, dense_bytes, dense_seconds, float32_exact, plan
+from graphs import plan_all_pairs
+from graphs.all_pairs_plan import sparse_seconds
 
 MiB = 2**20
 
@@ -63,25 +65,35 @@ def test_streaming_when_the_device_is_too_small():
     assert plan(4096, np.float32, device="gpu", memory_limit=2**30, device_memory_limit=2**30).route == "dense"
 
 
+def _graph(n: int, nnz: int, weighted: bool):
+    """A graph of ``n`` vertices and ``nnz`` distinct arcs (float weights 0.5.. when weighted)."""
+    e = np.arange(nnz)
+    src, dst = e % n, (e % n + 1 + e // n) % n
+    return graphs.Graph.from_edges(src, dst, 0.5 + e % 7 if weighted else None, n=n)
+
+
 def test_sparse_route_for_a_sparse_graph():
-    p = plan(4000, None, nnz=16000, weighted=False, exact_float32=True, memory_limit=128 * MiB)
+    p = plan_all_pairs(_graph(4000, 16000, False), memory_limit=128 * MiB)
     assert (p.route, p.method, p.dtype) == ("sparse", "bfs", np.float32)
     assert p.est_seconds == pytest.approx(sparse_seconds(4000, 16000, weighted=False))
     # dense graphs stay dense: n^3 beats n (n + m) when m ~ n^2 / 2 and the rates differ
-    assert plan(300, None, nnz=300 * 299, weighted=True, memory_limit=64 * MiB).route == "dense"
+    assert plan_all_pairs(_graph(300, 300 * 299, True), memory_limit=64 * MiB).route == "dense"
+    # a matrix has no search route: apsp plans the closure only
+    assert plan(4000, None, exact_float32=True, memory_limit=128 * MiB).route == "dense"
 
 
 def test_sparse_route_on_disk_needs_no_memory_for_the_result():
+    G = _graph(20000, 60000, False)
     with pytest.raises(PlanError):
-        plan(20000, None, nnz=60000, weighted=False, exact_float32=True, memory_limit=64 * MiB)
-    p = plan(20000, None, nnz=60000, weighted=False, exact_float32=True, memory_limit=64 * MiB, out_on_disk=True)
+        plan_all_pairs(G, memory_limit=64 * MiB)
+    p = plan_all_pairs(G, memory_limit=64 * MiB, on_disk=True)
     assert p.route == "sparse" and p.est_host_bytes < 64 * MiB
 
 
 def test_refusal_is_immediate_and_says_what_to_do():
     t = time.perf_counter()
     with pytest.raises(PlanError) as err:
-        plan(36692, np.float64, nnz=367662, memory_limit=2**30)
+        plan_all_pairs(_graph(36692, 367662, True), dtype=np.float64, memory_limit=2**30)
     assert time.perf_counter() - t < 1.0
     msg = str(err.value)
     assert "36,692 x 36,692 float64 = 10.0 GiB" in msg and "1.0 GiB of host memory" in msg
@@ -286,22 +298,23 @@ def test_the_plan_budget_names_the_limit_that_binds(fake):
     budget, note = planner.memory_budget()
     assert budget == int(planner.HOST_HEADROOM * 2 * GiB) and "ulimit -v" in note
     with pytest.raises(PlanError) as err:
-        plan(30000, np.float32, nnz=10**5)
+        plan(30000, np.float32)
     msg = str(err.value)
     assert "1.7 GiB of host memory available (85% of 2.0 GiB usable: the address-space limit (ulimit -v" in msg
-    p = plan(10000, None, nnz=30000, weighted=False, exact_float32=True)  # 381 MiB fits 1.7 GiB
+    p = plan_all_pairs(_graph(10000, 30000, False))  # 381 MiB fits 1.7 GiB
     assert p.est_host_bytes <= budget
 
 
 def test_a_memory_mapped_result_needs_address_space(fake):
     n = 20000  # float32: 1.5 GiB, on disk
+    G = _graph(n, 3 * n, False)
     fake(available=64 * GiB, vm_size=0, rlimits={"RLIMIT_AS": GiB})
     with pytest.raises(PlanError) as err:
-        plan(n, None, nnz=3 * n, weighted=False, exact_float32=True, out_on_disk=True)
+        plan_all_pairs(G, on_disk=True)
     assert "a result mapped from disk needs address space" in str(err.value)
     assert "not under this ulimit -v" in str(err.value)
     fake(available=GiB, vm_size=0)  # no ulimit -v: the memory map costs address space only
-    p = plan(n, None, nnz=3 * n, weighted=False, exact_float32=True, out_on_disk=True)
+    p = plan_all_pairs(G, on_disk=True)
     assert p.route == "sparse" and p.est_host_bytes < GiB
 
 
@@ -395,12 +408,13 @@ def test_the_probes_measure_the_real_kernels():
 def test_sparse_route_takes_a_measured_rate(measured):
     measured[("gemm", "min_plus", "float32", "cpu")] = 1e10  # dense: 4000^3 / 1e10 = 6.4 s and more
     assert sparse_seconds(1000, 3000, rate=4e6) == pytest.approx(1.0)
-    p = plan(4000, None, nnz=16000, weighted=False, exact_float32=True, memory_limit=128 * MiB, sparse_rate=2e7)
+    G = _graph(4000, 16000, False)
+    p = plan_all_pairs(G, memory_limit=128 * MiB, sparse_rate=2e7)
     assert p.route == "sparse" and p.est_seconds == pytest.approx(4000 * 20000 / 2e7)
-    p = plan(4000, None, nnz=16000, weighted=False, exact_float32=True, memory_limit=128 * MiB, sparse_rate=1e4)
+    p = plan_all_pairs(G, memory_limit=128 * MiB, sparse_rate=1e4)
     assert p.route == "dense"  # a slow search (8,000 s measured) loses to the dense closure
     with pytest.raises(ValueError, match="sparse_rate"):
-        plan(10, sparse_rate=0)
+        plan_all_pairs(_graph(10, 10, False), sparse_rate=0)
     with pytest.raises(ValueError, match="path_arcs"):
         plan(10, path_arcs=-1)
 
