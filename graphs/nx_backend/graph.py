@@ -236,11 +236,13 @@ class BackendGraph:
         return self.values[attr], info
 
     def column_at(self, attr: Any, arcs: np.ndarray) -> np.ndarray:
-        """The values of ``attr`` on the arcs ``arcs`` (an int array), as :meth:`column` holds them.
+        """The values of ``attr`` on the arcs ``arcs`` (an int array), held exactly.
 
         When the column was not converted, only those arcs' edge data are
         read (and nothing is cached): a function that reads each undirected
-        edge once reads half the dicts.
+        edge once reads half the dicts.  The array's dtype is then that of the
+        selected values alone (:func:`.attributes.as_value_array`: int64 where
+        the whole column, ints and floats mixed, would be an object array).
 
         Examples
         --------
