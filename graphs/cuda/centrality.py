@@ -9,18 +9,16 @@ on ``S x n`` arrays (pairs ``(s, v)`` numbered ``s * n + v``):
    Algorithms 49, 2003).  A threshold ``t`` grows by a bucket width ``delta``; the
    *near* pairs (distance below ``t``) are relaxed in rounds, one launch per round
    for all the batch's searches, until none improves; a pair improved to ``t`` or
-   more is marked *far*, and the far pairs are split at the next threshold.  A pair
-   is so relaxed (nearly) only at its final distance, where a plain frontier
+   more goes once onto the *far* list, which is split at the next threshold.  A
+   pair is so relaxed (nearly) only at its final distance, where a plain frontier
    Bellman-Ford re-relaxes vertices over and over across a road network's many
    levels.  ``atomicMin`` on the bits of the non-negative doubles (their order as
-   integers is their numeric order).  Hop counts run with an infinite width: plain
-   rounds, each exactly a BFS level.  The near, next and far sets are bitmaps over
-   the pairs (no duplicates, no queues); a thread takes a word of 32 consecutive
-   pairs, so a round reads its pairs in order;
-2. path counts in waves of Kahn's order over the tight arcs (``d[u] + w = d[v]``),
-   bitmaps too: a pair enters the next wave when its last tight in-arc has added
-   its count; each wave's pairs are listed one after another in one array, in the
-   order of their words;
+   integers is their numeric order); each pair queued at most once per round (a
+   round stamp) and at most once on the far list (a flag).  Hop counts run with an
+   infinite width: plain rounds, each exactly a BFS level;
+2. path counts in waves of Kahn's order over the tight arcs (``d[u] + w = d[v]``):
+   a pair enters the next wave when its last tight in-arc has added its count;
+   the waves are written one after another into one array;
 3. dependencies: the waves from last to first, each pair pulling
    ``sigma[u] / sigma[v] (1 + delta[v])`` along its tight out-arcs; the vertex
    sums are then taken per vertex over the batch's rows (no atomics).
@@ -57,13 +55,13 @@ __all__ = ["brandes_gpu", "hop_stats_gpu"]
 
 #: Bytes of the batch arrays of betweenness at most (48 per pair); also at most 60% of the free device memory.
 BATCH_BYTES = 40 << 30
-#: Bytes per (source, vertex) pair of a batch: distances, counts, dependencies (8 each), tight in-degrees
-#: and the wave list (4 each), three bitmaps (3 bits, rounded up).
-PAIR_BYTES = 33
+#: Bytes per (source, vertex) pair of a batch: distances, counts, dependencies (8 each), stamps, far flags,
+#: two queues and two far lists (4 each).
+PAIR_BYTES = 48
 #: Sources per batch at most (tests set it low to run many batches).
 BATCH_SOURCES = 1 << 30
 #: Bucket width of the near-far search, in mean arc weights (``None``: infinite, plain Bellman-Ford rounds).
-DELTA_ARCS: float | None = 4.0
+DELTA_ARCS: float | None = 8.0
 #: Sources per block of the vertex sums of the dependencies.
 COLSUM_CHUNK = 256
 #: Bytes of the frontier, next and seen planes of the bit-parallel BFS.
@@ -98,15 +96,12 @@ def _renumbering(indptr: np.ndarray, indices: np.ndarray):
     if n < RENUMBER_MIN:
         return None
     import scipy.sparse as sp
-    from scipy.sparse.csgraph import reverse_cuthill_mckee
+    from scipy.sparse.csgraph import reverse_cuthill_mckee, shortest_path
 
-    from ..graph import Graph
-    from ..traversal import bfs
-
-    levels, _ = bfs(Graph(indptr, indices, None, check=False), int(np.argmax(np.diff(indptr))))
-    if int(levels.max()) <= DEEP:
-        return None
     A = sp.csr_matrix((np.ones(indices.shape[0], dtype=np.int8), indices, indptr), shape=(n, n))
+    hops = shortest_path(A, indices=int(np.argmax(np.diff(indptr))), unweighted=True)
+    if float(hops[np.isfinite(hops)].max()) <= DEEP:
+        return None
     order = reverse_cuthill_mckee((A + A.T).tocsr(), symmetric_mode=True).astype(np.int64)
     inv = np.empty(n, dtype=np.int64)
     inv[order] = np.arange(n)
@@ -143,74 +138,75 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         delta = float(DELTA_ARCS * w_h.mean())
     free = cp.cuda.runtime.memGetInfo()[0]
     budget = min(BATCH_BYTES, int(0.6 * free))
-    S = int(max(1, min(k, BATCH_SOURCES, budget // (PAIR_BYTES * max(n, 1)), (2**31 - 64) // max(n, 1))))
-    words = -(-(S * n) // 32)
+    S = int(max(1, min(k, BATCH_SOURCES, budget // (PAIR_BYTES * max(n, 1)), (2**31 - 1) // max(n, 1))))
     bc = cp.zeros(n, dtype=cp.float64)
     eb = cp.zeros(nnz if edges else 1, dtype=cp.float64)
     dist = cp.empty(S * n, dtype=cp.uint64)
     sigma = cp.empty(S * n, dtype=cp.float64)
     dep = cp.empty(S * n, dtype=cp.float64)
-    indeg = cp.empty(S * n, dtype=cp.int32)
-    waves = cp.empty(S * n, dtype=cp.int32)
-    cur = cp.empty(words, dtype=cp.uint32)  # the frontier bitmaps: this round, the next, the far pairs
-    nxt = cp.empty(words, dtype=cp.uint32)
-    far = cp.empty(words, dtype=cp.uint32)
-    cnt = cp.zeros(5, dtype=cp.int32)  # new near bits, new far bits, kept far bits, next wave, wave list length
+    stamp = cp.empty(S * n, dtype=cp.int32)  # round stamps, then tight in-degrees
+    in_far = cp.empty(S * n, dtype=cp.int32)
+    queue = cp.empty(S * n, dtype=cp.int32)  # near rounds, then the waves
+    nxt = cp.empty(S * n, dtype=cp.int32)
+    far = cp.empty(S * n, dtype=cp.int32)
+    far2 = cp.empty(S * n, dtype=cp.int32)
+    cnt = cp.zeros(4, dtype=cp.int32)  # near, far, kept far, next wave
     minfar = cp.empty(1, dtype=cp.uint64)
     inf_bits = np.uint64(0x7FF0000000000000)
     for r0 in range(0, k, S):
         part = cp.asarray(src[r0:r0 + S])
         s = part.shape[0]
         sn = s * n
-        wd = -(-sn // 32)
         dist[:sn].fill(inf_bits)
         sigma[:sn].fill(0)
         dep[:sn].fill(0)
-        cur.fill(0)
-        nxt.fill(0)
-        far.fill(0)
-        _launch("bc_start_bits", s, part, np.int32(s), np.int64(n), dist, sigma, cur)
-        # 1. distances: near rounds below the threshold, the far pairs split at each new threshold
-        qlen, flen, thr = s, 0, delta
+        stamp[:sn].fill(-1)
+        in_far[:sn].fill(0)
+        _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, queue)
+        # 1. distances: near rounds below the threshold, the far list split at each new threshold
+        qlen, flen, rnd, thr = s, 0, 0, delta
+        cnt.fill(0)
         while True:
             while qlen:
-                cnt.fill(0)
-                _launch("bc_relax_bits", wd, cur, np.int64(wd), np.int64(n), indptr, indices, w, dist,
-                        np.float64(thr), nxt, far, cnt)
+                cnt[0:1].fill(0)
+                _launch("bc_relax", qlen, queue, np.int32(qlen), np.int64(n), indptr, indices, w, dist,
+                        np.float64(thr), stamp, np.int32(rnd), nxt, cnt[0:1], far, cnt[1:2], in_far)
                 h = cnt.get()
-                qlen = int(h[0])
-                flen += int(h[1])
-                cur, nxt = nxt, cur  # the round cleared the old one
+                qlen, flen = int(h[0]), int(h[1])
+                queue, nxt = nxt, queue
+                rnd += 1
             if flen == 0:
                 break
             lo, hi = thr, thr + delta
             while True:
-                cnt.fill(0)
+                cnt[0:1].fill(0)
+                cnt[2:3].fill(0)
                 minfar.fill(np.uint64(0xFFFFFFFFFFFFFFFF))
-                _launch("bc_split_bits", wd, far, np.int64(wd), dist, np.float64(lo), np.float64(hi), cur, cnt,
-                        minfar)
+                _launch("bc_split", flen, far, np.int32(flen), dist, np.float64(lo), np.float64(hi), queue,
+                        cnt[0:1], far2, cnt[2:3], in_far, minfar)
                 h = cnt.get()
                 qlen, flen = int(h[0]), int(h[2])
+                far, far2 = far2, far
+                cnt[1:2] = cnt[2:3]  # the far list goes on from the kept entries
                 thr = hi
                 if qlen or not flen:
                     break
                 lo, hi = hi, float(minfar.get().view(np.float64)[0]) + delta  # skip the empty buckets
-        # 2. tight in-degrees, then path counts in waves (listed one after another in `waves`)
+        # 2. tight in-degrees, then path counts in waves (written one after another into `queue`)
+        indeg = stamp
         indeg[:sn].fill(0)
         _launch("bc_indegree", sn, np.int32(s), np.int64(n), indptr, indices, w, dist, indeg)
-        cur.fill(0)
-        _launch("bc_start_bits", s, part, np.int32(s), np.int64(n), dist, sigma, cur)
-        cnt.fill(0)
-        bounds, size = [0], s
-        while size:
+        waves = queue
+        _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, waves)
+        bounds = [0, s]
+        while bounds[-1] > bounds[-2]:
+            a, b = bounds[-2], bounds[-1]
             cnt[3:4].fill(0)
-            _launch("bc_count_bits", wd, cur, np.int64(wd), np.int64(n), indptr, indices, w, dist, sigma, indeg,
-                    nxt, waves, cnt[4:5], cnt[3:4])
-            bounds.append(bounds[-1] + size)
-            size = int(cnt[3:4].get()[0])
-            cur, nxt = nxt, cur
+            _launch("bc_count", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
+                    sigma, indeg, waves[b:], cnt[3:4])
+            bounds.append(b + int(cnt[3:4].get()[0]))
         # 3. dependencies, last wave first; then each vertex's sum over the batch's sources
-        for i in range(len(bounds) - 1, 0, -1):
+        for i in range(len(bounds) - 2, 0, -1):
             a, b = bounds[i - 1], bounds[i]
             _launch("bc_depend", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
                     sigma, dep, np.int32(edges), eb)
