@@ -78,11 +78,11 @@ def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: 
         if reverse:
             for v, x in zip(vs, labels):
                 p = plist[v]
-                per[v] = [x] if p < 0 else [x, *per[p]]
+                per[v] = [x] if p < 0 else [x] + per[p]
         else:
             for v, x in zip(vs, labels):
                 p = plist[v]
-                per[v] = [x] if p < 0 else [*per[p], x]
+                per[v] = [x] if p < 0 else per[p] + [x]
         return dict(zip(labels, map(per.__getitem__, vs)))
 
 
