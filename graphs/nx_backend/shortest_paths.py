@@ -57,6 +57,7 @@ from apsp.errors import NegativeCycleError
 
 from ..sssp import multi_source_sssp, sssp
 from ..traversal import bfs
+from ._order_kernels import bfs_order
 from .attributes import MISSING, NUMERIC_TYPES, as_value_array, exact_float_sums, numbers
 from .graph import BackendGraph
 
@@ -219,8 +220,24 @@ def _lengths(
 
 def _lengths_from(G: BackendGraph, s: int, plan: _Plan, method: str, cutoff: Any = None, rule: str = "lengths",
                   *, reverse: bool = False) -> dict:
+    if plan.kind == "hops":
+        return _hop_lengths(G, s, cutoff, rule, reverse)
     d, reached, at_inf = _search(G, s, plan, method, reverse=reverse)
     return _lengths(G, s, d, reached, at_inf, plan.kind, cutoff, rule)
+
+
+def _hop_lengths(G: BackendGraph, s: int, cutoff: Any, rule: str, reverse: bool) -> dict:
+    """Hop counts from ``s`` in breadth-first discovery order (nondecreasing: no sort); ``cutoff`` as in :func:`_lengths`."""
+    indptr, indices, _ = G.pred_csr(arcs=False) if (reverse and G.directed) else G.csr()
+    order, _, level, count = bfs_order(indptr, indices, np.array([s], np.int64), len(G) + 1)
+    order = order[1:count]
+    keys, vals = G.labels(order), level[order].tolist()
+    if cutoff is not None:
+        keep = [cutoff > v - 1 for v in vals] if rule == "levels" else [not v > cutoff for v in vals]
+        keys, vals = compress(keys, keep), compress(vals, keep)
+    out = {G.nodes[s]: 0}
+    out.update(zip(keys, vals))
+    return out
 
 
 # One source ------------------------------------------------------------------
