@@ -515,7 +515,8 @@ def test_no_m_k_n_temporary():
         sr.einsum(expr, A, B)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        assert peak < 4 * A.nbytes, (expr, peak)
+        # a tenth of the broadcast: room for the GEMM's per-thread packing buffers on any core count
+        assert peak < 300**3 * 8 // 10, (expr, peak)
 
 
 def test_parse_subscripts():

@@ -251,7 +251,8 @@ def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
     """The CSR matrix SciPy's algorithms read (``validate_graph(..., dense_output=False)``), on the CPU.
 
     A sparse input of another format is converted by ``tocsr()`` (a CSR input
-    is not copied unless the dtype changes); a CSC input read as undirected is
+    is not copied unless the dtype changes); the zeros a BSR matrix stores in
+    its blocks are dropped, as SciPy's ``validate_graph`` does since 1.18; a CSC input read as undirected is
     transposed first, as SciPy does, which decides the neighbour order of the
     traversals.  SciPy converts every input to float64 with ``astype``, which
     sorts the rows and sums duplicate entries of a non-float64 matrix; so does
@@ -265,6 +266,9 @@ def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
         if not directed and csgraph.format == "csc":
             csgraph = csgraph.T
         A = csgraph.tocsr()
+        if csgraph.format == "bsr":  # a block's stored zeros are padding, not arcs (SciPy >= 1.18 drops them too)
+            A = A.copy() if A is csgraph else A
+            A.eliminate_zeros()
         if A.dtype != np.float64 and not A.has_canonical_format:
             A = A.astype(np.float64)  # SciPy's reading: rows sorted, duplicates summed
         if dtype is None or A.dtype == dtype:

@@ -28,8 +28,7 @@ dtype's minimum / maximum, which is what the kernels pass.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from ..families import FAMILIES
 from .simd import like, vadd, vadds, vadds_sticky, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
@@ -95,38 +94,28 @@ def _plus_minplus_int(a, b, lo, hi):
     return _sat_sum(a, b, lo, hi)
 
 
+@njit(inline="always")
 def path_sum(a, b, lo, hi):
-    """``a (x) b`` of ``min_plus`` in any dtype: ``a + b`` where ``a`` may be a sentinel and ``b`` is finite.
+    """``a (x) b`` of ``min_plus`` for a finite arc weight ``b``, in any dtype: a search's relaxation.
 
-    For integers the sentinels ``lo`` / ``hi`` (-inf / +inf) stick and finite
-    sums saturate at them (:func:`_plus_minplus_int`); for floats it is
-    ``a + b``.  Numba compiles the overload below for the operands' types; this
-    Python body is the same rule, for a caller outside Numba.
+    A distance ``a`` at a sentinel ``lo`` / ``hi`` (-inf / +inf) sticks; a
+    finite sum saturates at them (for floats ``hi - b`` is ``inf``, so it is
+    ``a + b``).  ``b`` must not be a sentinel (the graph's door refuses
+    infinite arc weights); with any operands, use the family's ``mul``
+    (:func:`_plus_minplus_int`).
 
-    >>> path_sum(np.int32(2**31 - 1), np.int32(-5), -2**31, 2**31 - 1), path_sum(1.5, 2.0, -np.inf, np.inf)
-    (2147483647, 3.5)
+    >>> path_sum(np.int32(2**31 - 1), np.int32(-5), -2**31, 2**31 - 1), path_sum(2**31 - 3, 5, -2**31, 2**31 - 1)
+    (2147483647, 2147483647)
+    >>> path_sum(1.5, 2.0, -np.inf, np.inf)
+    3.5
     """
-    if isinstance(a, (float, np.floating)):
-        return a + b
-    if a == hi or b == hi:
+    if a == lo or a == hi:
+        return a
+    if b > 0 and a > hi - b:
         return hi
-    if a == lo or b == lo:
+    if b < 0 and a < lo - b:
         return lo
-    return min(max(int(a) + int(b), lo), hi)
-
-
-@overload(path_sum)
-def _path_sum_overload(a, b, lo, hi):
-    if isinstance(a, types.Integer):
-        def integer_sum(a, b, lo, hi):
-            return _plus_minplus_int(a, b, lo, hi)
-
-        return integer_sum
-
-    def float_sum(a, b, lo, hi):
-        return _plus_float(a, b, lo, hi)
-
-    return float_sum
+    return a + b
 
 
 @njit(inline="always")
