@@ -177,6 +177,20 @@ def crossover() -> list[dict]:
     return rows
 
 
+def lscpu() -> str:
+    """``lscpu``'s model name, family/model and flags, as one Markdown line (empty where lscpu is missing)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+    get = {k.strip(): v.strip() for k, v in fields.items()}.get
+    return (f"lscpu: {get('Model name', '?')} (family {get('CPU family', '?')}, model {get('Model', '?')}), "
+            f"{get('CPU(s)', '?')} CPUs; flags: {get('Flags', '?')}")
+
+
 def function_of(case: str) -> str:
     """The NetworkX function a case calls (its name up to the first comma or parenthesis)."""
     return case.split(",")[0].split(" (")[0]
@@ -245,6 +259,7 @@ def main(argv: list[str] | None = None) -> None:
         summary += f" Slowest served case: {worst['case']}, {worst['speedup']:.2f}x."
     print(summary)
     md = f"# NetworkX through the semiring_paths backend (conversion included)\n\n{info['cpu']}; SIMD: {info['simd'] or 'none'}; {info['cores']} cores; networkx {nx.__version__}; {info['date']}\n\n"
+    md += f"{lscpu()}\n\n"
     md += ("Each backend call converts the NetworkX graph anew (NetworkX's conversion cache off); the \"kept\" "
            "columns time the same call with the converted graph cached on `G.__networkx_cache__`.  \"served\": "
            "whether automatic dispatch (`should_run`) runs the function on the backend; the others were timed "

@@ -153,7 +153,8 @@ def test_should_run_routes_linear_passes_and_few_sources_to_networkx():
 
     big, small = nx.empty_graph(5000), nx.empty_graph(16)
     for name in ("is_connected", "single_target_shortest_path_length", "is_tree", "isolates", "has_cycle",
-                 "is_negatively_weighted", "is_strongly_connected"):
+                 "is_negatively_weighted", "is_strongly_connected", "single_source_shortest_path", "predecessor",
+                 "bfs_layers"):
         assert isinstance(bi.should_run(name, (big,), {}), str)
     assert bi.should_run("betweenness_centrality", (nx.empty_graph(64),), {}) is True
     assert isinstance(bi.should_run("betweenness_centrality", (small,), {}), str)

@@ -10,8 +10,9 @@ no Python statement per arc.  The structure is one pass over the keys of
 ``G._adj``; when the nodes are the ints ``0 .. n-1`` in order each neighbour
 is its own vertex id (no node -> index lookups).  Each converted edge
 attribute is one more pass, ``dict.get`` on the data dicts straight off the
-adjacency (no list of the dicts; any dict type other than ``dict`` is read
-with its own ``get``), and only the attributes the algorithm declared
+adjacency (no list of the dicts) when the graph's ``edge_attr_dict_factory``
+is ``dict`` (data dicts of another factory are read with their own ``get``,
+as NetworkX reads them), and only the attributes the algorithm declared
 (``edge_attrs``) are read; the edge data kept for functions that return
 graphs is read by the function, column by column, when it needs it.
 ``G._pred`` is kept by reference and read only by the functions that walk
