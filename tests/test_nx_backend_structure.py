@@ -156,6 +156,15 @@ def test_should_run_routes_linear_passes_and_few_sources_to_networkx():
                  "is_negatively_weighted", "is_strongly_connected", "single_source_shortest_path", "predecessor",
                  "bfs_layers"):
         assert isinstance(bi.should_run(name, (big,), {}), str)
+    for name in ("dijkstra_path", "bidirectional_shortest_path", "astar_path_length", "descendants_at_distance",
+                 "is_directed_acyclic_graph", "is_weakly_connected", "node_connected_component"):
+        assert isinstance(bi.should_run(name, (big, 0, 1), {}), str)  # NetworkX stops early
+    for name in ("shortest_path", "shortest_path_length"):  # by the arguments: what NetworkX would run
+        assert isinstance(bi.should_run(name, (big, 0, 1), {}), str)  # stops at the target
+        assert isinstance(bi.should_run(name, (big,), {"target": 1, "weight": "weight"}), str)
+        assert isinstance(bi.should_run(name, (big, 0), {}), str)  # one breadth-first search
+        assert bi.should_run(name, (big, 0), {"weight": "weight"}) is True  # Dijkstra over the graph
+        assert bi.should_run(name, (big,), {}) is True  # all pairs
     assert bi.should_run("betweenness_centrality", (nx.empty_graph(64),), {}) is True
     assert isinstance(bi.should_run("betweenness_centrality", (small,), {}), str)
     assert isinstance(bi.should_run("closeness_centrality", (nx.empty_graph(64),), {"u": 0}), str)
