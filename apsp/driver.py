@@ -30,7 +30,7 @@ from .planner import dense_bytes, device_memory_available, in_core_bytes, plan
 from .predecessors import PRED_DTYPE, initial_predecessors
 from .progress import Progress
 from .request import Request
-from .streaming import streamed_closure
+from .streaming import CupyDevice, streamed_closure
 from .working_matrix import working_matrix
 
 __all__ = ["solve", "choose_method", "SMALL_JOB_BYTES"]
@@ -53,6 +53,7 @@ def solve(req: Request):
     if req.widen and req.predecessors:  # the Pi update and the last hops need the exact sums: int64
         return _widened(req)
     S, src, dev, method, rdtype = req.S, req.src, req.device, req.method, req.dtype
+    several = req.several_gpus
     n = src.n
     if dev == "gpu" and method in ("squaring", "fw"):  # not streamable: as before, a DeviceError
         budget = req.memory_budget if req.memory_budget is not None else int(0.85 * device_memory_available())
@@ -66,13 +67,13 @@ def solve(req: Request):
             and dense_bytes(n, rdtype, req.predecessors, method) <= SMALL_JOB_BYTES):
         route = "dense"  # a small job: planning (reading every memory limit) would cost more than the closure
     else:
-        several = req.several_gpus
         pl = plan(n, rdtype, S.name, predecessors=req.predecessors, device=dev,
                   method=MULTI_GPU if several else method, memory_limit=req.memory_limit,
                   device_memory_limit=req.memory_budget if dev == "gpu" else None,
                   result_allocated=req.out is not None and not isinstance(req.out, np.memmap),
                   exact_float32=src.float32_exact, lower_dtype=False,
-                  routes=(MULTI_GPU,) if several else ("dense", "streaming", MULTI_GPU), gpus=len(req.gpu_ids))
+                  routes=(MULTI_GPU, "streaming") if several else ("dense", "streaming", MULTI_GPU),
+                  gpus=len(req.gpu_ids))
         route = pl.route
     if req.widen and route != "dense":  # the distances-only dense route widens itself where it must
         return _widened(req)
@@ -83,12 +84,13 @@ def solve(req: Request):
             return (req.out, result[1]) if req.predecessors else req.out
         return result
     if dev == "gpu" and route == "streaming":
-
         Wh = to_device(src.fill(None) if src.dense is None else src.dense, "cpu")
         if src.dense is None:
             check_matrix("W", Wh, S)
+        lanes = ([CupyDevice(g) for g in req.gpu_ids] if (several or method == "auto") and len(req.gpu_ids) > 1
+                 else None)  # several GPUs share the rounds where the run may use them
         result = streamed_closure(S, Wh, req.predecessors, memory_budget=pl.est_device_bytes,
-                                  block_size=req.block_size, progress=req.progress)
+                                  block_size=req.block_size, progress=req.progress, devices=lanes)
         return _as_input_kind(result, req.on_host_input)
     chosen = auto_method(dev, True) if method == "auto" else method
     xp = np if dev == "cpu" else _cupy()

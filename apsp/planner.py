@@ -18,8 +18,10 @@ Routes (:attr:`Plan.route`):
     unweighted graph) and the dtype is left to the planner.
 ``"streaming"``
     The out-of-core blocked Floyd-Warshall of :mod:`apsp.streaming`: the matrix
-    stays in (pinned) host memory and row panels stream through the GPU.  Taken
-    when the matrix fits in host memory but not in the device budget.
+    stays in (pinned) host memory and row panels stream through the GPU, or
+    through every GPU of the run (``gpus``), which share the slabs of each
+    round.  Taken when the matrix fits in host memory but not in the device
+    budget (of one GPU, or of each GPU for the multi-GPU route).
 ``"multi-gpu"``
     Row blocks on several GPUs of one host (:mod:`apsp.multi_device`).
 
@@ -675,12 +677,15 @@ def candidates(n: int, dtypes: list[np.dtype], budget: Budgets, *, predecessors:
                          MULTI_GPU_START_S * gpus + one / (gpus * MULTI_GPU_EFFICIENCY),
                          reason=f"row blocks on {gpus} GPUs: {format_bytes(each)} on each")
                 out.append((m, ok))
-            if method in ("auto", "blocked-fw", "rkleene"):
+            if method in ("auto", "blocked-fw", "rkleene", MULTI_GPU):
+                lanes = max(1, gpus) if method in ("auto", MULTI_GPU) else 1
                 hbytes = n * n * dt.itemsize + (n * n * 4 if predecessors else 0)
                 ok = hbytes <= host
+                rate = STREAMING_FACTOR * (1 if lanes == 1 else lanes * MULTI_GPU_EFFICIENCY)
+                where = "the GPU" if lanes == 1 else f"{lanes} GPUs"
                 s = Plan("streaming", "blocked-fw", "gpu", dt, n, hbytes, dev_budget or 0,
-                         seconds(dt, "gpu", "blocked-fw", ok) / STREAMING_FACTOR,
-                         reason="streamed through the GPU: the matrix fits host memory but not the device budget")
+                         seconds(dt, "gpu", "blocked-fw", ok) / rate,
+                         reason=f"streamed through {where}: the matrix fits host memory but not the device budget")
                 out.append((s, ok))
         else:
             b = dense_bytes(n, dt, predecessors, dense_method, result_allocated)

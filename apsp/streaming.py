@@ -19,20 +19,31 @@ Per block the host matrix crosses the bus twice (``2 n^2`` elements) against
 ``n^2 b`` multiply-adds, so the copies hide behind the GEMMs once ``b`` is a
 few thousand: :func:`plan` takes ``b`` as large as the budget allows.
 
-The driver talks to the device through :class:`CupyDevice`; :class:`NumpyDevice`
-runs the same schedule with NumPy arrays, which is how the CPU tests check it.
+Several devices (``devices=``: the GPUs of one host) share the rounds: the
+first closes the panel, every device receives it from host memory, and the
+slabs are dealt out to the devices, each on its own thread and streams; so a
+matrix larger than all the GPUs together runs out of host memory, at the sum
+of their rates while the bus keeps up (``2 n^2`` elements per round over all
+links together).  The slab that holds the next round's panel rows goes
+first, to the device that closes the panels.
+
+The driver talks to each device through :class:`CupyDevice`; :class:`NumpyDevice`
+runs the same schedule with NumPy arrays, which is how the CPU tests check it
+(several of them: the multi-device schedule with its transfers as plain copies).
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from semiring.dense import WITNESS_DTYPE, matmul_into
-from semiring.errors import DeviceError
+from semiring.errors import DeviceError, SemiringError
 
 from .arguments import as_count
 from .blocked_fw import panel_closure_pred
@@ -76,11 +87,18 @@ class NumpyDevice:
     def sync_fn(self):
         return None
 
+    def activate(self):
+        """The context the device's calls run in (nothing for the host)."""
+        return contextlib.nullcontext()
+
 
 class CupyDevice:
-    """The current CUDA device through CuPy: pinned host buffers, asynchronous copies, two streams."""
+    """A CUDA device through CuPy (default: the current one): pinned host buffers, asynchronous copies, two streams.
 
-    def __init__(self) -> None:
+    Its calls run on its device when made inside :meth:`activate`.
+    """
+
+    def __init__(self, device_id: int | None = None) -> None:
         import cupy
 
         from .base_case import GPU_BASE
@@ -88,6 +106,11 @@ class CupyDevice:
         self.cupy = cupy
         self.xp = cupy
         self.base_size = GPU_BASE
+        self.id = int(cupy.cuda.runtime.getDevice()) if device_id is None else int(device_id)
+
+    def activate(self):
+        """``with device.activate():`` makes this GPU current for the calls inside."""
+        return self.cupy.cuda.Device(self.id)
 
     def empty(self, shape, dtype):
         return self.cupy.empty(shape, dtype=dtype)
@@ -111,7 +134,7 @@ class CupyDevice:
         return [self.cupy.cuda.Stream(non_blocking=True) for _ in range(count)]
 
     def synchronize(self) -> None:
-        self.cupy.cuda.Device().synchronize()
+        self.cupy.cuda.Device(self.id).synchronize()
 
     def sync_fn(self):
         return self.synchronize
@@ -173,8 +196,10 @@ def streamed_closure(
     block_size: int | None = None,
     progress: bool | None = None,
     device=None,
+    devices=None,
+    overwrite: bool = False,
 ):
-    """The closure of the host matrix ``W`` through the device, streaming row slabs.
+    """The closure of the host matrix ``W`` through the device(s), streaming row slabs.
 
     Parameters
     ----------
@@ -185,13 +210,20 @@ def streamed_closure(
     predecessors : bool
         Also return the predecessor matrix.
     memory_budget : int
-        Device bytes the run may use.
+        Device bytes the run may use (on each device).
     block_size : int, optional
         Pivots per round (default: the largest that fits, see :func:`plan`).
     progress : bool, optional
         Show progress (see :class:`apsp.progress.Progress`).
     device : NumpyDevice or CupyDevice, optional
-        Default: :class:`CupyDevice`.
+        Default: :class:`CupyDevice` (the current GPU).
+    devices : sequence of NumpyDevice or CupyDevice, optional
+        Several devices sharing the rounds (instead of ``device``); the first
+        closes the panels.
+    overwrite : bool
+        Close ``W`` in its place (a C-contiguous writeable array): no second
+        ``n x n`` buffer, for a matrix that fills host memory; a negative
+        cycle is then named by a vertex on it, without the cycle's arcs.
 
     Returns
     -------
@@ -206,71 +238,129 @@ def streamed_closure(
     array([[0., 1., 2.],
            [2., 0., 1.],
            [1., 2., 0.]])
+    >>> bool((streamed_closure(min_plus, W, memory_budget=400, devices=[NumpyDevice(), NumpyDevice()])
+    ...       == streamed_closure(min_plus, W, memory_budget=400, device=NumpyDevice())).all())
+    True
     """
     memory_budget = as_count("memory_budget", memory_budget)
     if block_size is not None:
         block_size = as_count("block_size", block_size)
-    dev = device if device is not None else CupyDevice()
+    if devices is not None:
+        lanes = list(devices)
+        if not lanes:
+            raise DeviceError("devices is empty: name at least one device")
+    else:
+        lanes = [device if device is not None else CupyDevice()]
+    dev = lanes[0]
     n = W.shape[0]
     item = W.dtype.itemsize
     pl = plan(n, item, predecessors, memory_budget, block_size) if n else None
-    D = dev.host_empty((n, n), W.dtype)  # pinned on the GPU path: the copies are DMA
-    D[...] = W
+    if overwrite:
+        if not (isinstance(W, np.ndarray) and W.flags.c_contiguous and W.flags.writeable):
+            raise SemiringError("overwrite=True needs W as a C-contiguous, writeable numpy array")
+        D, original = W, None
+    else:
+        with dev.activate():
+            D = dev.host_empty((n, n), W.dtype)  # pinned on the GPU path: the copies are DMA
+        D[...] = W
+        original = W
     D, P0 = working_matrix(S, D, np, predecessors, copy=False)
     P = None
     if predecessors:
-        P = dev.host_empty((n, n), P0.dtype)
+        with dev.activate():
+            P = dev.host_empty((n, n), P0.dtype)
         P[...] = P0
         del P0
-    raise_if_diverged(S, D, W, whole=False)
+    raise_if_diverged(S, D, original, whole=False)
     if n == 0:
         return (D, P) if predecessors else D
     b, t = pl.block, pl.rows
-    Rd = dev.empty((b, n), W.dtype)
-    Rp = dev.empty((b, n), np.int32) if predecessors else None
-    streams = dev.streams(2)
-    slab_d = [dev.empty((t, n), W.dtype) for _ in streams]
-    slab_p = [dev.empty((t, n), np.int32) for _ in streams] if predecessors else [None, None]
-    wit = [dev.empty((t, n), WITNESS_DTYPE) for _ in streams] if predecessors else [None, None]
-    acol = [dev.empty((t, b), W.dtype) for _ in streams]
-    bar = Progress(float(n) ** 3, f"apsp streamed n={n}", enabled=progress, sync=dev.sync_fn())
-    with bar:
+    buffers = [_LaneBuffers(lane, n, b, t, W.dtype, predecessors) for lane in lanes]
+    bar = Progress(float(n) ** 3, f"apsp streamed n={n}" + (f" on {len(lanes)} devices" if len(lanes) > 1 else ""),
+                   enabled=progress, sync=dev.sync_fn())
+    lock = threading.Lock()
+    with bar, ThreadPoolExecutor(max_workers=len(lanes)) as pool:
         for r0 in range(0, n, b):
             r1 = min(n, r0 + b)
             bb = r1 - r0
-            R, RP = Rd[:bb], (None if Rp is None else Rp[:bb])
-            dev.upload(R, D[r0:r1])
-            if RP is not None:
-                dev.upload(RP, P[r0:r1])
-            _close_panel(S, R, RP, r0, W, dev, bar)
-            dev.download(D[r0:r1], R)
-            if RP is not None:
-                dev.download(P[r0:r1], RP)
-            dev.synchronize()
-            for idx, (i0, i1) in enumerate(_slabs(n, r0, r1, t)):
-                k = idx % 2
-                rows = i1 - i0
-                with streams[k]:
-                    Sd = slab_d[k][:rows]
-                    dev.upload(Sd, D[i0:i1], streams[k])
-                    Sp = None
-                    if predecessors:
-                        Sp = slab_p[k][:rows]
-                        dev.upload(Sp, P[i0:i1], streams[k])
-                    A = acol[k][:rows, :bb]
-                    A[...] = Sd[:, r0:r1]
-                    if predecessors:
-                        K = wit[k][:rows]
-                        matmul_into(S, A, R, Sd, K, True)
-                        update_predecessors(Sp, RP, K)
-                        dev.download(P[i0:i1], Sp, streams[k])
-                    else:
-                        matmul_into(S, A, R, Sd, None, True)
-                    dev.download(D[i0:i1], Sd, streams[k])
-                bar.update(float(rows) * bb * n)
-            dev.synchronize()
-    raise_if_diverged(S, D, W, whole=True)
+            first = buffers[0]
+            with dev.activate():
+                R, RP = first.R[:bb], (None if first.RP is None else first.RP[:bb])
+                dev.upload(R, D[r0:r1])
+                if RP is not None:
+                    dev.upload(RP, P[r0:r1])
+                _close_panel(S, R, RP, r0, original, dev, bar)
+                dev.download(D[r0:r1], R)
+                if RP is not None:
+                    dev.download(P[r0:r1], RP)
+                dev.synchronize()
+            slabs = _slabs(n, r0, r1, t)
+            if r1 < n:  # the slab with the next panel's rows first (lane 0): the next round waits for it first
+                nxt = next(i for i, (i0, i1) in enumerate(slabs) if i0 <= r1 < i1)
+                slabs.insert(0, slabs.pop(nxt))
+            shares = [slabs[g::len(lanes)] for g in range(len(lanes))]
+            jobs = [pool.submit(_update_slabs, S, buf, D, P, r0, r1, share, g > 0, bar, lock)
+                    for g, (buf, share) in enumerate(zip(buffers, shares))]
+            for j in jobs:
+                j.result()
+    raise_if_diverged(S, D, original, whole=True)
     return (D, P) if predecessors else D
+
+
+class _LaneBuffers:
+    """One device's buffers for the rounds: the panel, two slabs (with predecessors and witnesses), two streams."""
+
+    def __init__(self, lane, n: int, b: int, t: int, dtype, predecessors: bool) -> None:
+        self.lane = lane
+        with lane.activate():
+            self.R = lane.empty((b, n), dtype)
+            self.RP = lane.empty((b, n), np.int32) if predecessors else None
+            self.streams = lane.streams(2)
+            self.slab_d = [lane.empty((t, n), dtype) for _ in self.streams]
+            self.slab_p = [lane.empty((t, n), np.int32) for _ in self.streams] if predecessors else [None, None]
+            self.wit = [lane.empty((t, n), WITNESS_DTYPE) for _ in self.streams] if predecessors else [None, None]
+            self.acol = [lane.empty((t, b), dtype) for _ in self.streams]
+
+
+def _update_slabs(S: "Semiring", buf: _LaneBuffers, D, P, r0: int, r1: int, slabs, fetch_panel: bool,
+                  bar: Progress, lock: threading.Lock) -> None:
+    """``D[I, :] (+)= D[I, r] (x) R`` for this device's slabs ``I`` of round ``r = [r0, r1)``, on its two streams.
+
+    ``fetch_panel``: the closed panel is read from host memory first (every device but the one that closed it).
+    """
+    lane = buf.lane
+    bb = r1 - r0
+    predecessors = P is not None
+    with lane.activate():
+        R, RP = buf.R[:bb], (None if buf.RP is None else buf.RP[:bb])
+        if fetch_panel and slabs:
+            lane.upload(R, D[r0:r1])
+            if RP is not None:
+                lane.upload(RP, P[r0:r1])
+            lane.synchronize()
+        for idx, (i0, i1) in enumerate(slabs):
+            k = idx % 2
+            rows = i1 - i0
+            with buf.streams[k]:
+                Sd = buf.slab_d[k][:rows]
+                lane.upload(Sd, D[i0:i1], buf.streams[k])
+                Sp = None
+                if predecessors:
+                    Sp = buf.slab_p[k][:rows]
+                    lane.upload(Sp, P[i0:i1], buf.streams[k])
+                A = buf.acol[k][:rows, :bb]
+                A[...] = Sd[:, r0:r1]
+                if predecessors:
+                    K = buf.wit[k][:rows]
+                    matmul_into(S, A, R, Sd, K, True)
+                    update_predecessors(Sp, RP, K)
+                    lane.download(P[i0:i1], Sp, buf.streams[k])
+                else:
+                    matmul_into(S, A, R, Sd, None, True)
+                lane.download(D[i0:i1], Sd, buf.streams[k])
+            with lock:
+                bar.update(float(rows) * bb * D.shape[0])
+        lane.synchronize()
 
 
 def _close_panel(S: "Semiring", R, RP, r0: int, W, dev, bar: Progress) -> None:

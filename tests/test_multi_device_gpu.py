@@ -129,3 +129,31 @@ def test_devices_argument_errors():
         apsp.shortest_paths(W, devices=1.5)
     with pytest.raises(ValueError, match="multi-gpu"):
         apsp.shortest_paths(W, method="rkleene", devices="all")
+
+
+@pytest.mark.parametrize("p", [1, 2, 4])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_streamed_over_several_gpus_equals_the_cpu_closure(p, dtype):
+    """The out-of-core route over several GPUs (apsp.streaming with devices=): the host matrix streamed through
+    each GPU, slabs dealt out; several lanes per GPU when fewer GPUs are present."""
+    from apsp.streaming import CupyDevice, streamed_closure
+
+    W = graph(1301, 17 + p, dtype, density=0.05)
+    expected = apsp.shortest_paths(W)
+    D = streamed_closure(sr.min_plus, W, memory_budget=2**30, block_size=200,
+                         devices=[CupyDevice(g % COUNT) for g in range(p)])
+    np.testing.assert_array_equal(np.asarray(D), expected)
+    D, P = streamed_closure(sr.min_plus, W, predecessors=True, memory_budget=2**30, block_size=256,
+                            devices=[CupyDevice(g % COUNT) for g in range(p)])
+    np.testing.assert_array_equal(np.asarray(D), expected)
+    check_routes(sr.min_plus, W, np.asarray(D), np.asarray(P), exact=True)
+
+
+def test_a_matrix_larger_than_every_gpus_budget_streams_over_all_of_them():
+    W = graph(3000, 5, np.float32, density=0.02)
+    budget = 3000 * 3000 * 4 // 8  # an eighth of the matrix on each GPU: neither the in-core nor the row-block route
+    p = apsp.plan(3000, np.float32, device="gpu", method="multi-gpu", device_memory_limit=budget,
+                  routes=("multi-gpu", "streaming"), gpus=COUNT)
+    assert p.route == "streaming" and (COUNT == 1 or f"{COUNT} GPUs" in p.reason)
+    D = apsp.shortest_paths(W, device="gpu", devices="all", memory_budget=budget)
+    np.testing.assert_array_equal(np.asarray(D), apsp.shortest_paths(W))

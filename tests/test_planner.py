@@ -428,3 +428,16 @@ def test_squarings_cover_the_paths_and_never_exceed_the_most(n, arcs):
     assert 1 <= k <= most_squarings(n)
     if arcs is not None and k < most_squarings(n):
         assert 2 ** (k - 1) >= arcs  # k - 1 squarings cover paths of 2^(k-1) arcs; one more sees no change
+
+
+def test_a_matrix_larger_than_all_the_gpus_streams_through_all_of_them():
+    n = 262144  # 256 GiB of float32: more than four 80 GiB GPUs hold
+    kw = dict(device="gpu", device_memory_limit=64 * GiB, memory_limit=400 * GiB)
+    p = plan(n, np.float32, method="multi-gpu", routes=("multi-gpu", "streaming"), gpus=4, **kw)
+    assert (p.route, p.method) == ("streaming", "blocked-fw") and "4 GPUs" in p.reason
+    one = plan(n, np.float32, method="auto", routes=("dense", "streaming"), gpus=1, **kw)
+    assert one.route == "streaming" and "the GPU" in one.reason
+    assert p.est_seconds == pytest.approx(one.est_seconds / (4 * planner.MULTI_GPU_EFFICIENCY))
+    with pytest.raises(PlanError):  # nor does it fit the host
+        plan(n, np.float32, method="multi-gpu", routes=("multi-gpu", "streaming"), gpus=4,
+             device="gpu", device_memory_limit=64 * GiB, memory_limit=200 * GiB)
