@@ -122,6 +122,8 @@ LINEAR_ON_NETWORKX.update({
     "single_source_all_shortest_paths": _LINEAR,
     "single_target_shortest_path": _LINEAR,
     "dfs_labeled_edges": _LINEAR,
+    # a DAG of 2000 nodes, 5000 arcs: 0.82x (the dense reachability costs more than NetworkX's searches)
+    "transitive_reduction": "NetworkX's searches from each node cost less than the dense reachability here",
 })
 #: ``shortest_path`` / ``shortest_path_length``: what NetworkX runs depends on the arguments.
 _GENERIC_PATHS = {"shortest_path", "shortest_path_length"}
