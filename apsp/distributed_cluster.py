@@ -63,7 +63,7 @@ def threaded_cluster(n_workers: int | None = None, *, devices: Sequence[int] | N
     --------
     >>> import numpy as np, apsp
     >>> from distributed import Client
-    >>> with threaded_cluster(2, memory_limit="2GiB") as cluster, Client(cluster) as client:
+    >>> with threaded_cluster(2, memory_limit="16GiB") as cluster, Client(cluster) as client:  # the process counts
     ...     apsp.shortest_paths(np.array([[0.0, 1.0], [5.0, 0.0]]), client=client, block_size=1)
     array([[0., 1.],
            [5., 0.]])
