@@ -48,7 +48,9 @@ def paused_gc():
     graph's included, again and again: tens to hundreds of milliseconds for
     a 10^5-edge result next to large graphs.  The containers built here hold
     no cycles (reference counting frees them), so nothing is lost; the
-    collector's previous state is restored even when building raises.
+    collector's previous state is restored even when building raises.  The
+    collector is process-wide: with threads, one call may turn it back on
+    while another still builds (that one is then only slower).
 
     Examples
     --------
