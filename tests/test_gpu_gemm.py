@@ -325,6 +325,43 @@ def test_signed_minplus_path(case, probe, rng, monkeypatch):
             assert_same(dG, want, what + " (general kernel)")
 
 
+@pytest.mark.parametrize("case", ["offsets", "mixed", "negative"])
+def test_rows_by_offset_give_the_same_product(case, rng, monkeypatch):
+    """config.row_order = "auto": A's rows sorted by their minimum, C's rows written back in place (on views and
+    with accumulation too): the same result bit for bit as the CPU; the sort is taken for rows at offsets."""
+    from semiring.cuda import gemm
+
+    monkeypatch.setattr(config, "lazy_min_work", 1)  # the probe (and with it the order) on every product
+    monkeypatch.setattr(config, "lazy_max_fraction", 0.0)
+    monkeypatch.setattr(config, "row_order", "auto")
+    taken = []
+    real = gemm.offset_order
+    monkeypatch.setattr(gemm, "offset_order", lambda *a, **kw: taken.append(real(*a, **kw)) or taken[-1])
+    S = min_plus
+    for m, k, n in [(517, 300, 257), (260, 777, 129), (1031, 64, 70)]:
+        if case == "offsets":
+            A = (0.1 * rng.standard_normal((m, k)) + rng.uniform(-3, 3, (m, 1))).astype(np.float32)
+            B = rng.standard_normal((k, n)).astype(np.float32)
+        else:
+            A, B = _signed_case(case, m, k, n, rng)
+        C0 = random_matrix(S, np.float32, (m + 3, n + 5), rng)[1 : m + 1, 2 : n + 2]  # a view
+        for accumulate in (False, True):
+            want, _ = cpu_reference(S, A, B, C0, accumulate, False)
+            dA, dB = cp.asarray(A), cp.asarray(B)
+            big = cp.asarray(random_matrix(S, np.float32, (m + 3, n + 5), rng))
+            dC = big[1 : m + 1, 2 : n + 2]
+            if accumulate:
+                dC[...] = cp.asarray(C0)
+            outside = big.copy()
+            matmul_into(S, dA, dB, dC, None, accumulate)
+            assert_same(dC, want, f"{case} {m}x{k}x{n} acc={accumulate}")
+            mask = cp.ones(big.shape, dtype=bool)
+            mask[1 : m + 1, 2 : n + 2] = False
+            assert bool(cp.all(big[mask] == outside[mask])), "written outside the view"
+    if case in ("offsets", "mixed"):  # rows at two or more offsets: sorted
+        assert any(o is not None for o in taken), taken
+
+
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (5, 31, 7), (129, 33, 130), (64, 1000, 200), (300, 517, 129)])
 def test_bool_bitpacked(m, k, n, rng):
     for density in (0.02, 0.5):

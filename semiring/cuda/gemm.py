@@ -77,6 +77,12 @@ class GemmConfig:
         running minima are negative; probed products also take the non-negative inner
         product over k tiles without a negative sum); ``"off"``: the general kernel
         throughout.
+    row_order : ``"auto"``: a probed signed product whose rows of A sit at offsets
+        spread wider than B's entries (rows of both signs mixed in each block, so warps
+        keep positive minima while others turn negative) runs on A's rows sorted by their
+        (sampled) minimum and writes C's rows back in place: the same sums, so the same
+        result bit for bit; the warps then hold rows of one kind.  ``"off"`` (the
+        default until measured on a GPU): A's own order.
     plain_int : ``"auto"`` (the default): integer min-plus products of at least
         ``plain_int_min_work`` multiply-adds whose operands pass the range check of
         :mod:`semiring.int_range` run on plain sums (int32: one fused add+min per pair,
@@ -90,6 +96,7 @@ class GemmConfig:
     lazy_max_fraction: float = 0.25
     nonneg: str = "auto"
     signed: str = "auto"
+    row_order: str = "off"
     plain_int: str = "auto"
     plain_int_min_work: int = 1 << 30
 
@@ -158,9 +165,15 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     use_lazy = mode == "on"
     nonneg = False
     minima = None
+    order = None
     if mode == "auto" and m * n * k >= config.lazy_min_work:
         if _dense_path(spec, witness, False) == PATH_SIGNED and tile == tile_of(spec, witness):
             minima = (cp.empty((grid[1], k), dtype=C.dtype), cp.empty((grid[0], k), dtype=C.dtype))
+            order = offset_order(A, B, tile.bm) if config.row_order == "auto" else None
+            if order is not None:  # A's rows by offset; C's rows gathered here and written back below
+                A, lda = cp.ascontiguousarray(A[order]), max(k, 1)
+                Ct, ldc = cp.ascontiguousarray(Ct[order]), max(n, 1)
+                flags = (flags & ~C_VEC) | (C_VEC if is_aligned(Ct, ldc) else 0)
         nzA, nzB, fa, fb, nonneg = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness, minima)
         use_lazy = fa * fb < config.lazy_max_fraction
     elif use_lazy:
@@ -181,10 +194,36 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         tile_flags = _tile_flags(spec, tile, minima, k, grid) if signed else _NULL
         fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
            + (tile_flags,), shared_mem=smem)
-    if c_copy:
+    if order is not None:
+        C[order] = Ct
+    elif c_copy:
         C[...] = Ct
     if w_copy:
         W[...] = Wt
+
+
+def offset_order(A, B, block_rows: int, sample: int = 16):
+    """The rows of ``A`` sorted by their minimum (over every ``sample``-th column), or ``None`` where it cannot help.
+
+    Sorting helps when rows at different offsets share row blocks: the spread of the
+    row minima inside a block of ``block_rows`` (its median over the blocks) is above
+    half of the spread of ``B``'s finite entries (their standard deviation on a sample).
+    Both reads are of samples, a small fraction of the product's cost.
+    """
+    m = A.shape[0]
+    if m < 2 * block_rows:
+        return None
+    big = float(np.finfo(A.dtype).max)
+    rmin = cp.clip(A[:, ::sample].min(axis=1), -big, big)  # rows of +-inf (no arc) sort to the ends
+    full = (m // block_rows) * block_rows
+    blocks = rmin[:full].reshape(-1, block_rows)
+    spread = float(cp.median(blocks.max(axis=1) - blocks.min(axis=1)))
+    step = max(1, min(B.shape) // 128)
+    probe = B[::step, ::step]
+    finite = probe[cp.isfinite(probe)]  # missing arcs (+inf) say nothing of the scale
+    if finite.size < 2 or not spread > 0.5 * float(finite.std()):
+        return None
+    return cp.argsort(rmin)
 
 
 def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool = False,
