@@ -561,6 +561,14 @@ def brandes_bfs(indptr, indices, src, endpoints, edges, bc, eb):
 # -- distance statistics (hops) ------------------------------------------------------------
 
 
+@njit(cache=True)
+def _hop_scratch(n):
+    """One thread's buffers for :func:`_ms_bfs_levels` counting hops only (no path counts)."""
+    return (np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64), np.empty(0, dtype=np.float64),
+            np.empty(max(16, 2 * n), dtype=np.int32), np.empty(max(16, 2 * n), dtype=np.uint64),
+            np.empty(n + 2, dtype=np.int64), np.empty(16, dtype=np.int32), np.empty(16, dtype=np.uint64))
+
+
 @njit(cache=True, parallel=True)
 def hop_distance_stats(indptr, indices, src, width, slots, total, reached, harmonic, ecc):
     """Per source of ``src``: the sum of hop distances, the vertices reached, the sum of ``1/d``, the eccentricity.
@@ -574,14 +582,7 @@ def hop_distance_stats(indptr, indices, src, width, slots, total, reached, harmo
     nbatch = (k + width - 1) // width
     T = slots
     for t in prange(T):
-        seen = np.zeros(n, dtype=np.uint64)
-        nxt = np.zeros(n, dtype=np.uint64)
-        dummy = np.empty(0, dtype=np.float64)
-        vert = np.empty(max(16, 2 * n), dtype=np.int32)
-        mask = np.empty(max(16, 2 * n), dtype=np.uint64)
-        lstart = np.empty(n + 2, dtype=np.int64)
-        qv = np.empty(16, dtype=np.int32)
-        qb = np.empty(16, dtype=np.uint64)
+        seen, nxt, dummy, vert, mask, lstart, qv, qb = _hop_scratch(n)
         cnt = np.zeros(64, dtype=np.int64)
         for batch in range(t, nbatch, T):
             b0 = batch * width
@@ -637,14 +638,7 @@ def hop_ecc_bounds(indptr, indices, src, width, ecc, lo, hi):
     nbatch = (k + width - 1) // width
     T = lo.shape[0]
     for t in prange(T):
-        seen = np.zeros(n, dtype=np.uint64)
-        nxt = np.zeros(n, dtype=np.uint64)
-        dummy = np.empty(0, dtype=np.float64)
-        vert = np.empty(max(16, 2 * n), dtype=np.int32)
-        mask = np.empty(max(16, 2 * n), dtype=np.uint64)
-        lstart = np.empty(n + 2, dtype=np.int64)
-        qv = np.empty(16, dtype=np.int32)
-        qb = np.empty(16, dtype=np.uint64)
+        seen, nxt, dummy, vert, mask, lstart, qv, qb = _hop_scratch(n)
         e = np.zeros(64, dtype=np.int64)
         for batch in range(t, nbatch, T):
             b0 = batch * width
