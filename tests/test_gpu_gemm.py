@@ -325,18 +325,29 @@ def test_signed_minplus_path(case, probe, rng, monkeypatch):
             assert_same(dG, want, what + " (general kernel)")
 
 
-@pytest.mark.parametrize("case", ["offsets", "mixed", "negative"])
+@pytest.mark.parametrize("case", ["offsets", "mixed", "negative", "extremes"])
 def test_rows_by_offset_give_the_same_product(case, rng, monkeypatch):
     """config.row_order = "auto": A's rows sorted by their minimum, C's rows written back in place (on views and
-    with accumulation too): the same result bit for bit as the CPU; the sort is taken for rows at offsets."""
+    with accumulation too): the same result bit for bit as the CPU; taken for rows at offsets ("extremes":
+    forced, rows holding -0.0, subnormals, +-max, +inf and sums that overflow to -inf)."""
+    from semiring.cuda import compile as compile_module
     from semiring.cuda import gemm
 
     monkeypatch.setattr(config, "lazy_min_work", 1)  # the probe (and with it the order) on every product
     monkeypatch.setattr(config, "lazy_max_fraction", 0.0)
     monkeypatch.setattr(config, "row_order", "auto")
+    monkeypatch.setattr(compile_module, "multiprocessors", lambda: 1)  # the default tile on small products too
     taken = []
-    real = gemm.offset_order
-    monkeypatch.setattr(gemm, "offset_order", lambda *a, **kw: taken.append(real(*a, **kw)) or taken[-1])
+    real = gemm.rows_at_offsets
+
+    def spy(pending, block_rows):
+        got = real(pending, block_rows)
+        if got is None and case == "extremes" and pending is not None:
+            got = pending[0]  # sorted whatever the spread
+        taken.append(got)
+        return got
+
+    monkeypatch.setattr(gemm, "rows_at_offsets", spy)
     S = min_plus
     for m, k, n in [(517, 300, 257), (260, 777, 129), (1031, 64, 70)]:
         if case == "offsets":
@@ -358,8 +369,39 @@ def test_rows_by_offset_give_the_same_product(case, rng, monkeypatch):
             mask = cp.ones(big.shape, dtype=bool)
             mask[1 : m + 1, 2 : n + 2] = False
             assert bool(cp.all(big[mask] == outside[mask])), "written outside the view"
-    if case in ("offsets", "mixed"):  # rows at two or more offsets: sorted
+    if case in ("offsets", "mixed", "extremes"):  # rows at two or more offsets: sorted
         assert any(o is not None for o in taken), taken
+
+
+def test_row_offsets_reads_the_row_minima_and_the_scale(rng):
+    """sr_row_offsets: each row's least entry over its four sampled runs of columns (+-inf clipped, NaN passed
+    over) and the decision from the spread per row block against B's standard deviation."""
+    from semiring.cuda import gemm
+    from semiring.cuda.compile import tile_of
+    from semiring.cuda.ops import spec_for
+
+    spec = spec_for(min_plus, np.float32)
+    tile = tile_of(spec, False)
+    m, k, n = 3 * tile.bm + 17, 1000, 300
+    B = cp.asarray(rng.standard_normal((k, n)).astype(np.float32))
+    offsets = rng.uniform(-3, 3, (m, 1))
+    A = (0.1 * rng.standard_normal((m, k)) + offsets).astype(np.float32)
+    A[5] = np.inf  # a row without arcs
+    A[6, ::7] = -np.inf
+    A[7, 3] = np.nan
+    width = 128
+    starts = [min(k - width, i * k // 4) for i in range(4)]
+    cols = np.concatenate([np.arange(s, s + width) for s in starts])
+    big = np.finfo(np.float32).max
+    want = np.clip(np.nanmin(A[:, cols], axis=1), -big, big)
+    dA = cp.asarray(A)
+    got = gemm.rows_at_offsets(gemm.start_row_offsets(spec, tile, dA, k, B, n, m, k, n), tile.bm)
+    assert got is not None, "rows at offsets -3..3 against B of scale 1"
+    np.testing.assert_array_equal(cp.asnumpy(got), want)
+    flat = cp.asarray((0.1 * rng.standard_normal((m, k))).astype(np.float32))
+    pending = gemm.start_row_offsets(spec, tile, flat, k, B, n, m, k, n)
+    assert gemm.rows_at_offsets(pending, tile.bm) is None, "one offset: nothing to sort"
+    assert gemm.start_row_offsets(spec, tile, dA[: 2 * tile.bm - 1], k, B, n, 2 * tile.bm - 1, k, n) is None
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (5, 31, 7), (129, 33, 130), (64, 1000, 200), (300, 517, 129)])

@@ -692,3 +692,126 @@ extern "C" __global__ void sr_tile_flags(const T* __restrict__ tminA, const T* _
         if (lane == 0) out[g] = word;
     }
 }
+
+// ---- the row order of the signed path ------------------------------------------------------
+__device__ __forceinline__ bool finite_entry(float x) { return isfinite(x); }
+__device__ __forceinline__ bool finite_entry(double x) { return isfinite(x); }
+template <class U>
+__device__ __forceinline__ bool finite_entry(U) { return true; }
+__device__ __forceinline__ float clip_finite(float x) { return fminf(fmaxf(x, -3.402823466e38f), 3.402823466e38f); }
+__device__ __forceinline__ double clip_finite(double x) { return fmin(fmax(x, -1.7976931348623157e308), 1.7976931348623157e308); }
+template <class U>
+__device__ __forceinline__ U clip_finite(U x) { return x; }
+
+// Whether A's rows sit at offsets (gemm.py's start_row_offsets / rows_at_offsets decide from what
+// these two kernels write).  sr_row_offsets: rmin[r] = the least of A's row r over four runs of
+// `width` (<= 128) consecutive columns starting at s0..s3 (+-inf clipped to +-the largest finite
+// value, so that rows without arcs sort to the ends; a NaN is passed over); the last column of
+// blocks writes part[3 y .. 3 y + 2] = count, sum and sum of squares of B's finite entries on its
+// 8 rows of the grid of every bstep-th row and column (at most 128 x 128 entries in all).
+// Grid (ceil(M / BM) + 1, 16), 256 threads: a warp per row (BM / 16 rows of a row block per
+// block), every load of a lane issued at once.
+extern "C" __global__ void sr_row_offsets(const T* __restrict__ A, const T* __restrict__ B, T* rmin, double* part,
+                                          int M, int K, int N, long long lda, long long ldb, int s0, int s1, int s2,
+                                          int s3, int width, int bstep) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if ((int)blockIdx.x < (int)gridDim.x - 1) {
+        constexpr int ROWS = (BM + 15) / 16;  // rows of a row block per block of the grid
+        const int starts[4] = {s0, s1, s2, s3};
+        for (int w = warp; w < ROWS; w += 8) {
+            const int r = blockIdx.x * BM + blockIdx.y * ROWS + w;
+            if (r >= M || blockIdx.y * ROWS + w >= BM) return;
+            const T* row = A + (long long)r * lda;
+            T x[16];
+#pragma unroll
+            for (int s = 0; s < 4; s++) {
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    const int c = q * 32 + lane;
+                    x[s * 4 + q] = c < width ? row[starts[s] + c] : zero();
+                }
+            }
+            T lo = zero();
+#pragma unroll
+            for (int i = 0; i < 16; i++) {
+                if (x[i] < lo) lo = x[i];
+            }
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) {
+                const T o = __shfl_xor_sync(0xffffffffu, lo, off);
+                if (o < lo) lo = o;
+            }
+            if (lane == 0) rmin[r] = clip_finite(lo);
+        }
+        return;
+    }
+    __shared__ double red[3][8];
+    double cnt = 0.0, sum = 0.0, sq = 0.0;
+    const int rs = min(128, (K + bstep - 1) / bstep), cs = min(128, (N + bstep - 1) / bstep);
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const int i = blockIdx.y * 8 + (q * 256 + threadIdx.x) / 128, j = threadIdx.x % 128;
+        if (i < rs && j < cs) {
+            const T v = B[(long long)i * bstep * ldb + (long long)j * bstep];
+            if (finite_entry(v)) {
+                cnt += 1.0;
+                sum += (double)v;
+                sq += (double)v * (double)v;
+            }
+        }
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        cnt += __shfl_xor_sync(0xffffffffu, cnt, off);
+        sum += __shfl_xor_sync(0xffffffffu, sum, off);
+        sq += __shfl_xor_sync(0xffffffffu, sq, off);
+    }
+    if (lane == 0) {
+        red[0][warp] = cnt;
+        red[1][warp] = sum;
+        red[2][warp] = sq;
+    }
+    __syncthreads();
+    if (threadIdx.x < 3) {
+        double t = 0.0;
+        for (int w = 0; w < 8; w++) t += red[threadIdx.x][w];
+        part[blockIdx.y * 3 + threadIdx.x] = t;
+    }
+}
+
+// out[b] = the spread (largest - least) of rmin over row block b (BM rows); out[mb .. mb + 2] =
+// the sums of sr_row_offsets' 16 parts.  Grid (mb + 1), BM threads.
+extern "C" __global__ void sr_row_offsets_spread(const T* __restrict__ rmin, const double* __restrict__ part,
+                                                 double* out, int M) {
+    __shared__ double lo_s[BM / 32], hi_s[BM / 32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int mb = gridDim.x - 1;
+    if ((int)blockIdx.x == mb) {
+        if (threadIdx.x < 3) {
+            double t = 0.0;
+            for (int y = 0; y < 16; y++) t += part[y * 3 + threadIdx.x];
+            out[mb + threadIdx.x] = t;
+        }
+        return;
+    }
+    const int r = blockIdx.x * BM + threadIdx.x;
+    double lo = 1.7976931348623157e308, hi = -1.7976931348623157e308;
+    if (r < M) lo = hi = (double)rmin[r];
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        lo = fmin(lo, __shfl_xor_sync(0xffffffffu, lo, off));
+        hi = fmax(hi, __shfl_xor_sync(0xffffffffu, hi, off));
+    }
+    if (lane == 0) {
+        lo_s[warp] = lo;
+        hi_s[warp] = hi;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < BM / 32; w++) {
+            lo = fmin(lo, lo_s[w]);
+            hi = fmax(hi, hi_s[w]);
+        }
+        out[blockIdx.x] = hi - lo;
+    }
+}

@@ -77,12 +77,12 @@ class GemmConfig:
         running minima are negative; probed products also take the non-negative inner
         product over k tiles without a negative sum); ``"off"``: the general kernel
         throughout.
-    row_order : ``"auto"``: a probed signed product whose rows of A sit at offsets
-        spread wider than B's entries (rows of both signs mixed in each block, so warps
-        keep positive minima while others turn negative) runs on A's rows sorted by their
-        (sampled) minimum and writes C's rows back in place: the same sums, so the same
-        result bit for bit; the warps then hold rows of one kind.  ``"off"`` (the
-        default until measured on a GPU): A's own order.
+    row_order : ``"auto"`` (the default): a probed signed product whose rows of A sit at
+        offsets spread wider than B's entries (rows of both signs mixed in each block, so
+        warps keep positive minima while others turn negative) runs on A's rows sorted by
+        their (sampled) minimum and writes C's rows back in place: the same sums, so the
+        same result bit for bit; the warps then hold rows of one kind.  ``"off"``: A's own
+        order.
     plain_int : ``"auto"`` (the default): integer min-plus products of at least
         ``plain_int_min_work`` multiply-adds whose operands pass the range check of
         :mod:`semiring.int_range` run on plain sums (int32: one fused add+min per pair,
@@ -96,7 +96,7 @@ class GemmConfig:
     lazy_max_fraction: float = 0.25
     nonneg: str = "auto"
     signed: str = "auto"
-    row_order: str = "off"
+    row_order: str = "auto"
     plain_int: str = "auto"
     plain_int_min_work: int = 1 << 30
 
@@ -166,16 +166,21 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
     nonneg = False
     minima = None
     order = None
+    pending = None
     if mode == "auto" and m * n * k >= config.lazy_min_work:
         if _dense_path(spec, witness, False) == PATH_SIGNED and tile == tile_of(spec, witness):
             minima = (cp.empty((grid[1], k), dtype=C.dtype), cp.empty((grid[0], k), dtype=C.dtype))
-            order = offset_order(A, B, tile.bm) if config.row_order == "auto" else None
-            if order is not None:  # A's rows by offset; C's rows gathered here and written back below
-                A, lda = cp.ascontiguousarray(A[order]), max(k, 1)
-                Ct, ldc = cp.ascontiguousarray(Ct[order]), max(n, 1)
-                flags = (flags & ~C_VEC) | (C_VEC if is_aligned(Ct, ldc) else 0)
+            pending = start_row_offsets(spec, tile, A, lda, B, ldb, m, k, n) if config.row_order == "auto" else None
         nzA, nzB, fa, fb, nonneg = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness, minima)
         use_lazy = fa * fb < config.lazy_max_fraction
+        rmin = rows_at_offsets(pending, tile.bm) if minima is not None and not (use_lazy or nonneg) else None
+        if rmin is not None:  # A's rows by offset (and their block minima again); C's rows written back below
+            order = cp.argsort(rmin)
+            A, lda = cp.ascontiguousarray(A[order]), max(k, 1)
+            Ct = cp.ascontiguousarray(Ct[order]) if accumulate else cp.empty((m, n), dtype=C.dtype)
+            ldc = max(n, 1)
+            flags = (flags & ~C_VEC) | (C_VEC if is_aligned(Ct, ldc) else 0)
+            row_block_minima(spec, tile, A, lda, m, k, minima[0])
     elif use_lazy:
         nzA, nzB, _, _, _ = nonzero_masks(spec, A, lda, B, ldb, m, n, k, witness)
     if use_lazy:
@@ -202,28 +207,60 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         W[...] = Wt
 
 
-def offset_order(A, B, block_rows: int, sample: int = 16):
-    """The rows of ``A`` sorted by their minimum (over every ``sample``-th column), or ``None`` where it cannot help.
+def start_row_offsets(spec: KernelSpec, tile, A, lda: int, B, ldb: int, m: int, k: int, n: int, width: int = 128):
+    """Launch ``sr_row_offsets`` (no wait): ``(rmin, out)`` for :func:`rows_at_offsets`, or ``None`` for too few rows.
 
-    Sorting helps when rows at different offsets share row blocks: the spread of the
-    row minima inside a block of ``block_rows`` (its median over the blocks) is above
-    half of the spread of ``B``'s finite entries (their standard deviation on a sample).
-    Both reads are of samples, a small fraction of the product's cost.
+    ``rmin``: the minimum of each row of ``A`` over four runs of ``width`` consecutive
+    columns spread over its width (+-inf clipped to +-the largest float, so that rows
+    without arcs sort to the ends); ``out``: the spread of ``rmin`` in each block of
+    ``tile.bm`` rows, then the count, sum and sum of squares of ``B``'s finite entries on
+    a grid of at most 128 x 128 of them.  Two small kernels reading a few MB.
     """
-    m = A.shape[0]
-    if m < 2 * block_rows:
+    if m // tile.bm < 2 or k < 1 or n < 1:
         return None
-    big = float(np.finfo(A.dtype).max)
-    rmin = cp.clip(A[:, ::sample].min(axis=1), -big, big)  # rows of +-inf (no arc) sort to the ends
-    full = (m // block_rows) * block_rows
-    blocks = rmin[:full].reshape(-1, block_rows)
-    spread = float(cp.median(blocks.max(axis=1) - blocks.min(axis=1)))
-    step = max(1, min(B.shape) // 128)
-    probe = B[::step, ::step]
-    finite = probe[cp.isfinite(probe)]  # missing arcs (+inf) say nothing of the scale
-    if finite.size < 2 or not spread > 0.5 * float(finite.std()):
+    mb = (m + tile.bm - 1) // tile.bm
+    width = min(width, k)
+    starts = [min(k - width, i * k // 4) for i in range(4)]
+    rmin = cp.empty(m, dtype=A.dtype)
+    part = cp.empty(16 * 3, dtype=cp.float64)
+    out = cp.empty(mb + 3, dtype=cp.float64)
+    bstep = max(1, min(k, n) // 128)
+    kernel("gemm.cu", "sr_row_offsets", spec, tile)(
+        (mb + 1, 16), (256,),
+        (A, B, rmin, part, np.int32(m), np.int32(k), np.int32(n), np.int64(lda), np.int64(ldb),
+         *(np.int32(s) for s in starts), np.int32(width), np.int32(bstep)))
+    kernel("gemm.cu", "sr_row_offsets_spread", spec, tile)((mb + 1,), (tile.bm,), (rmin, part, out, np.int32(m)))
+    return rmin, out
+
+
+def rows_at_offsets(pending, block_rows: int):
+    """The row minima of :func:`start_row_offsets` where A's rows sit at offsets, else ``None``.
+
+    Rows sit at offsets when rows at different offsets share row blocks: the spread of
+    the row minima inside a block (its median over the whole blocks) is above half of
+    the standard deviation of B's finite entries.  Reads a few numbers per row block back.
+    """
+    if pending is None:
         return None
-    return cp.argsort(rmin)
+    rmin, out = pending
+    got = out.get()
+    mb = got.size - 3
+    count, total, squares = got[mb:]
+    if count < 2:
+        return None
+    mean = total / count
+    std = float(np.sqrt(max(squares / count - mean * mean, 0.0)))
+    return rmin if float(np.median(got[: rmin.size // block_rows])) > 0.5 * std else None
+
+
+def row_block_minima(spec: KernelSpec, tile, A, lda: int, m: int, k: int, tminA) -> None:
+    """``tminA``: the least entry of each block of ``tile.bm`` rows of ``A`` per column (``sr_nz_cols``'s minima)."""
+    kw = (k + 31) // 32
+    mb = (m + tile.bm - 1) // tile.bm
+    nzA = cp.empty((mb, kw), dtype=cp.uint32)
+    counts = cp.zeros(3, dtype=cp.uint64)
+    kernel("gemm.cu", "sr_nz_cols", spec, tile)(
+        ((k + 255) // 256, mb), (256,), (A, nzA, np.int32(m), np.int32(k), np.int64(lda), np.int32(kw), counts, tminA))
 
 
 def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool = False,
