@@ -1,5 +1,5 @@
-"""CPU kernels of :mod:`apsp.exact_integers` and :mod:`apsp.potentials` (Numba; imported lazily, compiled on
-first call, cached).
+"""CPU kernels of :mod:`apsp.exact_integers`, :mod:`apsp.potentials` and the integer side of
+:mod:`apsp.last_hop` (Numba; imported lazily, compiled on first call, cached).
 
 Every kernel works on a range of rows or columns so that :func:`semiring.kernels.run_rows`
 can split it over the shared thread pool; all arithmetic is in int64.
@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["masked_extremes_rows", "relax_columns", "reweight_rows", "unreweight_rows", "widen_rows", "narrow_rows"]
+__all__ = ["masked_extremes_rows", "relax_columns", "reweight_rows", "unreweight_rows", "widen_rows", "narrow_rows",
+           "zero_cycle_rows"]
 
 
 @njit(cache=True, nogil=True)
@@ -101,3 +102,24 @@ def narrow_rows(D, out, r0, r1):  # pragma: no cover - jitted
     for u in range(r0, r1):
         for v in range(D.shape[1]):
             out[u, v] = np.int32(min(max(D[u, v], -2147483648), 2147483647))
+
+
+@njit(cache=True, nogil=True)
+def zero_cycle_rows(D, top, r0, r1):  # pragma: no cover - jitted
+    """Whether some ``u`` in ``r0:r1`` and ``v > u`` have ``D[u, v] + D[v, u] == 0``, both below ``top`` (finite).
+
+    On a closure without negative cycles that is the mark of a cycle of total weight zero
+    through ``u`` and ``v``; without one, no two distinct vertices lie on such a cycle.
+    Tiles of 64 columns keep the transposed reads in cache.
+    """
+    n = D.shape[0]
+    for v0 in range(r0 + 1, n, 64):
+        v1 = min(n, v0 + 64)
+        for u in range(r0, r1):
+            for v in range(max(v0, u + 1), v1):
+                a = D[u, v]
+                b = D[v, u]
+                if a < top and b < top and np.int64(a) + np.int64(b) == 0:
+                    return True
+    return False
+

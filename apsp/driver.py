@@ -50,8 +50,6 @@ def solve(req: Request):
            [2., 0.]]), array([[-1,  0],
            [ 1, -1]], dtype=int32))
     """
-    if req.widen and req.predecessors:  # the Pi update and the last hops need the exact sums: int64
-        return _widened(req)
     S, src, dev, method, rdtype = req.S, req.src, req.device, req.method, req.dtype
     several = req.several_gpus
     n = src.n
@@ -75,7 +73,7 @@ def solve(req: Request):
                   routes=(MULTI_GPU, "streaming") if several else ("dense", "streaming", MULTI_GPU),
                   gpus=len(req.gpu_ids))
         route = pl.route
-    if req.widen and route != "dense":  # the distances-only dense route widens itself where it must
+    if req.widen and route != "dense":  # the dense route widens itself where it must (apsp.exact_integers)
         return _widened(req)
     if route == MULTI_GPU:
         result = _multi_gpu(req)
@@ -99,10 +97,12 @@ def solve(req: Request):
         _check_in_blocks(D, S)
     D, P = working_matrix(S, D, xp, False, copy=copy)
     if req.predecessors:  # the initial predecessors only where the Pi update will run
-        P = (xp.empty(D.shape, dtype=PRED_DTYPE) if _use_last_hops(S, D, original, chosen)
-             else initial_predecessors(D, S.in_dtype(D.dtype).zero))
-    if n:
-        _run(S, D, P, original, chosen, dev, req.block_size, req.progress)
+        last_hops = _use_last_hops(S, D, original, chosen)
+        if req.widen and not last_hops:  # the Pi update compares sums that may leave int32: int64 throughout
+            return _widened(req)
+        P = xp.empty(D.shape, dtype=PRED_DTYPE) if last_hops else initial_predecessors(D, S.in_dtype(D.dtype).zero)
+    if n and not _run(S, D, P, original, chosen, dev, req.block_size, req.progress, widen=req.widen):
+        return _widened(req)
     result = (D, P) if req.predecessors else D
     if req.out is not None or (src.device == "cpu" and dev == "cpu"):
         return result
@@ -234,8 +234,15 @@ def _sync_for(xp):
     return lambda: xp.cuda.get_current_stream().synchronize()
 
 
-def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, progress: bool | None) -> None:
-    """Run ``method`` on the prepared buffers and check the diagonal of the result."""
+def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, progress: bool | None,
+         widen: bool = False) -> bool:
+    """Run ``method`` on the prepared buffers and check the diagonal of the result.
+
+    Returns ``False`` (nothing finished) only where ``widen`` says the caller
+    can close in int64 instead and the predecessors would be read off int32
+    distances that the closure took through int64 (so may have clamped): the
+    last hops must see the exact sums.
+    """
     xp = np if isinstance(D, np.ndarray) else array_module(D)
     n = D.shape[0]
     base = GPU_BASE if dev == "gpu" else CPU_BASE
@@ -248,11 +255,13 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     if P is not None and _use_last_hops(S, D, W, method):
         # distances at full speed, then the predecessors read off them (apsp.last_hop)
         with bar:
-            _distances(S, D, W, method, dev, block_size, base, bar)
+            route = _distances(S, D, W, method, dev, block_size, base, bar)
+        if widen and "int64" in route:  # distances may be clamped: the last hops need them exact
+            return False
         raise_if_diverged(S, D, W, whole=True)
         arcs = W() if callable(W) else W
         if _last_hops(S, D, arcs, P) is not None:
-            return
+            return True
         # a route loops that rule 4 cannot mend (float rounding): start again with the Pi update
         arcs = to_device(arcs, dev)
         D0, P0 = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), xp, True)
@@ -265,10 +274,13 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         else:
             _closure(S, D, P, W, method, dev, block_size, base, bar)
     raise_if_diverged(S, D, W, whole=True)
+    return True
 
 
-def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:
-    """Close ``D`` without predecessors; integer weights by the exact route :mod:`apsp.exact_integers` picks.
+def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> str:
+    """Close ``D`` without predecessors; the route taken (``"float"`` for floats).
+
+    Integer weights go by the exact route :mod:`apsp.exact_integers` picks.
 
     Non-negative weights run on plain integer sums with ``+inf`` lowered to a
     checked stand-in, signed ones after Johnson's reweighting; where no fast
@@ -277,8 +289,8 @@ def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None,
     """
     if D.dtype.kind not in "iu":  # floats are closed as they are
         _closure(S, D, None, W, method, dev, block_size, base, bar)
-        return
-    exact_closure(S, D, W, lambda X: _closure(S, X, None, W, method, dev, block_size, base, bar))
+        return "float"
+    return exact_closure(S, D, W, lambda X: _closure(S, X, None, W, method, dev, block_size, base, bar))
 
 
 def _use_last_hops(S: Semiring, D, W, method: str) -> bool:

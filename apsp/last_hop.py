@@ -87,7 +87,7 @@ from .predecessors import PRED_DTYPE
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["last_hop_predecessors", "applies", "row_budget", "threshold_in", "QUALIFY_ULPS"]
+__all__ = ["last_hop_predecessors", "applies", "may_loop", "row_budget", "threshold_in", "QUALIFY_ULPS"]
 
 #: Floats: an arc qualifies in rule 2 when its sum is within this many units of rounding
 #: (``eps * |D[i, j]|``) of the distance (the closure associated the same sums differently).
@@ -137,6 +137,31 @@ def threshold_in(T: np.ndarray, dtype: np.dtype) -> np.ndarray:
     bottom = (T == -np.inf) | (fin_t & (up <= float(lo)))
     mid = np.where(top | bottom, 0.0, up).astype(dtype)
     return np.where(top, hi, np.where(bottom, lo, mid)).astype(dtype)
+
+
+def may_loop(D: np.ndarray, wt: np.ndarray, top) -> bool:
+    """Whether the routes of integer distances ``D`` may loop (rule 4 must check them).
+
+    A loop of last hops is a cycle of tight arcs, so of total weight zero, and
+    the arcs are among those a last hop may take (``wt``): with every such arc
+    heavier than zero there is none; otherwise two distinct vertices ``u, v`` of
+    such a cycle have ``D[u, v] + D[v, u] == 0`` (each distance at most its side
+    of the cycle, and no negative cycle), which one pass over ``D`` looks for
+    (:func:`apsp._integer_kernels.zero_cycle_rows`).  Integer sums are exact, so
+    every reachable entry has its tight arc: checking is only needed for loops.
+
+    >>> inf = np.iinfo(np.int32).max
+    >>> D = np.array([[0, 2], [inf, 0]], np.int32)
+    >>> may_loop(D, np.array([2], np.int32), inf), may_loop(np.zeros((2, 2), np.int32), np.array([0]), inf)
+    (False, True)
+    """
+    if wt.size == 0 or wt.min() > 0:
+        return False
+    from ._integer_kernels import zero_cycle_rows
+
+    found: list[bool] = []
+    run_rows(lambda r0, r1: found.append(bool(zero_cycle_rows(D, top, r0, r1))), D.shape[0], D.size)
+    return any(found)
 
 
 def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.ndarray | None = None) -> np.ndarray | None:
@@ -205,10 +230,12 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
     run_rows(lambda c0, c1: mod.fill_arcs(W, T, zero, c0, c1, start, src, wt), n, n * n * 8, align=64)
     budget = row_budget(n, sum(p[1] for p in parts))
     status: list[int] = []
+    check = D.dtype.kind == "f" or may_loop(D, wt, hi)
 
     def rows(r0: int, r1: int) -> None:
         done = mod.rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, rel, budget)
-        status.append(done >= 0 and bool(mod.repair_rows(D, start, src, wt, P, r0, r1, zero, lo, hi, rel)))
+        status.append(done >= 0 and (not check or bool(mod.repair_rows(D, start, src, wt, P, r0, r1, zero, lo,
+                                                                          hi, rel))))
 
     run_rows(rows, n, n * n * 8, align=1)
     return P if all(status) else None

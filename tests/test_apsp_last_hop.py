@@ -202,3 +202,35 @@ def test_complete_integer_graphs_take_plain_sums(dtype):
     D, P = apsp.shortest_paths(X, predecessors=True)
     np.testing.assert_array_equal(D, in_dtype(scipy_distances(W), dtype))
     check_routes(sr.min_plus, X, D, P, exact=True)
+
+
+def test_integer_routes_are_checked_exactly_where_a_zero_weight_cycle_may_be():
+    """may_loop: integer routes skip rule 4's check only when no cycle of total weight zero exists (positive last-hop
+    arcs, or no two vertices with D[u, v] + D[v, u] == 0); the predecessors are valid routes either way."""
+    from apsp.last_hop import may_loop
+
+    inf = np.iinfo(np.int32).max
+    rng = np.random.default_rng(11)
+    n = 150
+    base = np.where(rng.random((n, n)) < 0.1, rng.integers(1, 50, (n, n)), inf).astype(np.int32)
+    np.fill_diagonal(base, 0)
+    cases = {"positive": (base, False)}
+    signed = base.copy()
+    signed[3, 7], signed[7, 3] = -4, 9  # a negative arc, no cycle of weight zero through it
+    cases["negative arc"] = (signed, False)
+    zero = signed.copy()
+    zero[20, 21], zero[21, 20] = -6, 6  # a cycle of weight zero
+    cases["zero cycle"] = (zero, True)
+    flat = base.copy()
+    flat[30, 31], flat[31, 30] = 0, 0  # zero-weight arcs both ways
+    cases["zero arcs"] = (flat, True)
+    for name, (W, loops) in cases.items():
+        D, P = apsp.shortest_paths(W, predecessors=True)
+        arcs = W[(W != inf) & ~np.eye(n, dtype=bool)]
+        assert may_loop(D, arcs, inf) == loops, name
+        for i, j in rng.integers(0, n, (300, 2)):
+            if i == j or D[i, j] == inf:
+                continue
+            p = apsp.path(P, int(i), int(j))
+            assert p[0] == i and p[-1] == j, name
+            assert sum(int(W[a, b]) for a, b in zip(p, p[1:])) == int(D[i, j]), name

@@ -129,7 +129,9 @@ def shortest_paths(request, monkeypatch):
 
         def _distances(S, D, *args):
             tail = args[1:] if len(args) == 8 else args  # (P, W, ...) or (W, ...)
-            routes.append(ei.exact_closure(S, D, tail[0], lambda X: closure(S, X, None, *tail)))
+            route = ei.exact_closure(S, D, tail[0], lambda X: closure(S, X, None, *tail))
+            routes.append(route)
+            return route
 
         monkeypatch.setattr(mod, "_distances", _distances)
     return run
@@ -478,6 +480,37 @@ def test_shortest_paths_with_predecessors(shortest_paths):
         p = apsp.path(P, int(i), int(j))
         assert p[0] == i and p[-1] == j
         assert sum(int(W[a, b]) for a, b in zip(p, p[1:])) == int(D[i, j])
+
+
+def _as_int64(W: np.ndarray) -> np.ndarray:
+    """An int32 matrix in int64, its +inf sentinel moved to int64's."""
+    wide = W.astype(np.int64)
+    wide[W == I32.max] = np.iinfo(np.int64).max
+    return wide
+
+
+@pytest.mark.parametrize("case", ["stand-in", "potentials", "clamped"])
+def test_int32_predecessors_equal_those_of_the_int64_closure(case, shortest_paths):
+    """Predecessors of int32 weights are read off the int32 distances where the closure is exact in int32 (the
+    stand-in and the potentials), and off the int64 closure where a distance leaves the range ("clamped"): either
+    way the same D (clamped to the sentinels) and the same P as the int64 closure of the same weights."""
+    n = ei.POTENTIALS_MIN_N + 10
+    if case == "stand-in":
+        rng = np.random.default_rng(3)
+        W = np.where(rng.random((n, n)) < 0.2, rng.integers(1, 10**6, (n, n)), I32.max).astype(np.int32)
+    elif case == "potentials":
+        W = large_signed(n, 7, 2**29, 0.3, 2**20)
+    else:
+        total = int(I32.max) - 1
+        a = total // 3 + 10
+        W = graph(n, {(0, 1): a, (1, 2): -10, (2, 3): a, (3, 4): total - 2 * a + 10, (5, 0): 4,
+                      (6, 7): int(I32.max) - 2, (7, 8): 5, (9, 10): 3, (10, 11): 4})
+    D, P = shortest_paths(W, predecessors=True)
+    D64, P64 = apsp.shortest_paths(_as_int64(W), predecessors=True)
+    np.testing.assert_array_equal(D, ei.narrow(D64))
+    np.testing.assert_array_equal(P, P64)
+    if case == "clamped":  # the path 5 -> 4 is longer than int32 holds: its distance is clamped, its route kept
+        assert D[5, 4] == I32.max and apsp.path(P, 5, 4) == [5, 0, 1, 2, 3, 4]
 
 
 def test_shortest_paths_reports_negative_cycles_as_before(shortest_paths):
