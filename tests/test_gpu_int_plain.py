@@ -40,15 +40,22 @@ def rng():
 
 @pytest.fixture
 def kernels(monkeypatch):
-    """Check every product, and record the specialisations the tiled GEMM is launched with."""
+    """Check every product, and record the specialisations the tiled GEMM is launched with.
+
+    Captured closures are forgotten first: a CUDA graph replayed from an earlier test of the same size
+    launches its kernels without calling the GEMM's Python entry (and was captured under that test's
+    configuration)."""
+    from apsp.cuda import graph_replay
     from semiring.cuda import gemm
 
+    graph_replay.clear()
     monkeypatch.setattr(config, "plain_int_min_work", 1)
     monkeypatch.setattr(config, "plain_int", "auto")
     specs = []
     real = gemm.tiled_matmul
     monkeypatch.setattr(gemm, "tiled_matmul", lambda spec, *a, **kw: specs.append(spec) or real(spec, *a, **kw))
-    return specs
+    yield specs
+    graph_replay.clear()  # graphs captured under this fixture's configuration
 
 
 def cpu_product(A, B, C0=None):
