@@ -15,7 +15,11 @@ Results go to benchmarks/results/nx-backend-cpu.{json,md}; each case is also tim
 converted graph kept on ``G.__networkx_cache__`` (conversion excluded).  A case whose function
 ``should_run`` leaves on NetworkX (:data:`graphs.nx_backend.interface.LINEAR_ON_NETWORKX`: automatic
 dispatch does not convert for it) is still timed, and marked; the headline median is over the cases
-the backend serves, and the median over every case is printed beside it.
+the backend serves, and the median over every case is printed beside it.  Every function the backend
+implements has a case (the summary names any that lacks one): graphs of 10^5 edges where the function
+is linear or near it, smaller ones for the all-pairs and cubic families, real-valued weights for the
+Bellman-Ford family (whose paths follow NetworkX's queue order where several are shortest, and the
+backend then gives the call back to NetworkX).
 """
 
 from __future__ import annotations
@@ -46,6 +50,24 @@ def weighted(G, seed, attr="weight", low=1, high=100):
     for (_, _, d), w in zip(G.edges(data=True), rng.integers(low, high, G.number_of_edges()).tolist()):
         d[attr] = w
     return G
+
+
+def real_weighted(G, seed, attr="weight"):
+    """A copy of ``G`` with weights uniform in [1, 100) (real-valued: shortest paths are unique)."""
+    H = G.copy()
+    rng = np.random.default_rng(seed)
+    for (_, _, d), w in zip(H.edges(data=True), rng.uniform(1, 100, H.number_of_edges()).tolist()):
+        d[attr] = w
+    return H
+
+
+def _raised(f, *args):
+    """``f(*args[:-1], backend=args[-1])``, or the type and message of the exception it raised."""
+    *rest, b = args
+    try:
+        return f(*rest, backend=b)
+    except nx.NetworkXException as exc:
+        return type(exc).__name__, str(exc)
 
 
 def _sets(it):
@@ -145,6 +167,7 @@ def cases(quick: bool):
     ]
     for name, f in structure:
         yield name + ", " + (tag_u if name == "is_forest" else tag_d), f, 3
+    yield from more_cases(D, U, C, S, F, tag_d, tag_u, tag_c, tag_s)
     if not quick:
         L = weighted(nx.gnm_random_graph(200_000, 1_000_000, seed=13, directed=True), 14)
         tag_l = f"gnm({len(L)}, {L.number_of_edges()}) directed"
@@ -153,10 +176,130 @@ def cases(quick: bool):
         yield f"strongly_connected_components, {tag_l}", lambda b: _sets(nx.strongly_connected_components(L, backend=b)), 3
 
 
+def more_cases(D, U, C, S, F, tag_d, tag_u, tag_c, tag_s):
+    """The rest of the implemented functions: single pairs and their paths, the Bellman-Ford and all-pairs
+    families, traversal trees and orders, component and structure tests, flows, DAG closures, distance measures."""
+    # Bellman-Ford's paths follow NetworkX's queue order where several are shortest (the backend then defers
+    # to NetworkX): that family runs on real-valued weights, where shortest paths are unique
+    Dr, Fr = real_weighted(D, 21), real_weighted(F, 22)
+    hops = nx.single_source_shortest_path_length(D, 0)
+    t = max(hops, key=lambda v: (hops[v], -v))  # a farthest vertex (hops) from 0, the lowest of them
+    tag_dt = f"{tag_d}, 0 -> {t}"
+    pairs = [
+        ("dijkstra_path", lambda b: nx.dijkstra_path(D, 0, t, backend=b)),
+        ("dijkstra_path_length", lambda b: nx.dijkstra_path_length(D, 0, t, backend=b)),
+        ("bidirectional_dijkstra", lambda b: nx.bidirectional_dijkstra(D, 0, t, backend=b)),
+        ("bidirectional_shortest_path", lambda b: nx.bidirectional_shortest_path(D, 0, t, backend=b)),
+        ("astar_path", lambda b: nx.astar_path(D, 0, t, backend=b)),
+        ("astar_path_length", lambda b: nx.astar_path_length(D, 0, t, backend=b)),
+        ("bellman_ford_path (real weights)", lambda b: nx.bellman_ford_path(Dr, 0, t, backend=b)),
+        ("bellman_ford_path_length (real weights)", lambda b: nx.bellman_ford_path_length(Dr, 0, t, backend=b)),
+        ("has_path", lambda b: nx.has_path(D, 0, t, backend=b)),
+        ("all_shortest_paths", lambda b: sorted(nx.all_shortest_paths(D, 0, t, weight="weight", backend=b))),
+    ]
+    for name, f in pairs:
+        yield f"{name}, {tag_dt}", f, 3
+    sources = [
+        ("shortest_path_length (one source)",
+         lambda b: nx.shortest_path_length(D, 0, weight="weight", backend=b)),
+        ("single_source_bellman_ford (real weights)", lambda b: nx.single_source_bellman_ford(Dr, 0, backend=b)),
+        ("single_source_bellman_ford_path (real weights)", lambda b: nx.single_source_bellman_ford_path(Dr, 0, backend=b)),
+        ("bellman_ford_predecessor_and_distance (real weights)",
+         lambda b: nx.bellman_ford_predecessor_and_distance(Dr, 0, backend=b)),
+        ("goldberg_radzik (real weights)", lambda b: nx.goldberg_radzik(Dr, 0, backend=b)),
+        ("multi_source_dijkstra", lambda b: nx.multi_source_dijkstra(D, {0, 1, 2}, backend=b)),
+        ("multi_source_dijkstra_path", lambda b: nx.multi_source_dijkstra_path(D, {0, 1, 2}, backend=b)),
+        ("single_target_shortest_path", lambda b: nx.single_target_shortest_path(D, t, backend=b)),
+        ("single_source_all_shortest_paths",
+         lambda b: {v: sorted(p) for v, p in nx.single_source_all_shortest_paths(D, 0, weight="weight", backend=b)}),
+        ("negative_edge_cycle", lambda b: nx.negative_edge_cycle(D, backend=b)),
+        ("is_negatively_weighted", lambda b: nx.is_negatively_weighted(D, backend=b)),
+        ("bfs_predecessors", lambda b: list(nx.bfs_predecessors(D, 0, backend=b))),
+        ("bfs_successors", lambda b: list(nx.bfs_successors(D, 0, backend=b))),
+        ("bfs_tree", lambda b: sorted(nx.bfs_tree(D, 0, backend=b).edges())),
+        ("descendants_at_distance", lambda b: nx.descendants_at_distance(D, 0, 4, backend=b)),
+        ("ancestors", lambda b: nx.ancestors(D, 0, backend=b)),
+        ("dfs_labeled_edges", lambda b: list(nx.dfs_labeled_edges(D, backend=b))),
+        ("dfs_predecessors", lambda b: nx.dfs_predecessors(D, backend=b)),
+        ("dfs_successors", lambda b: nx.dfs_successors(D, backend=b)),
+        ("dfs_tree", lambda b: sorted(nx.dfs_tree(D, backend=b).edges())),
+        ("is_strongly_connected", lambda b: nx.is_strongly_connected(D, backend=b)),
+        ("is_weakly_connected", lambda b: nx.is_weakly_connected(D, backend=b)),
+        ("number_weakly_connected_components", lambda b: nx.number_weakly_connected_components(D, backend=b)),
+        ("number_attracting_components", lambda b: nx.number_attracting_components(D, backend=b)),
+        ("is_attracting_component", lambda b: nx.is_attracting_component(D, backend=b)),
+        ("is_directed_acyclic_graph", lambda b: nx.is_directed_acyclic_graph(D, backend=b)),
+        ("has_cycle", lambda b: nx.algorithms.dag.has_cycle(D, backend=b)),
+        ("is_aperiodic", lambda b: _raised(nx.is_aperiodic, D, b)),  # not strongly connected: an error
+        ("is_arborescence", lambda b: nx.is_arborescence(D, backend=b)),
+        ("is_branching", lambda b: nx.is_branching(D, backend=b)),
+        ("isolates", lambda b: list(nx.isolates(D, backend=b))),
+        ("number_of_isolates", lambda b: nx.number_of_isolates(D, backend=b)),
+        ("is_isolate", lambda b: nx.is_isolate(D, 0, backend=b)),
+    ]
+    for name, f in sources:
+        yield f"{name}, {tag_d}", f, 3
+    # the backend answers find_negative_cycle where no negative cycle is reachable (the cycle NetworkX returns
+    # otherwise follows its queue order, and NetworkX answers)
+    yield f"find_negative_cycle (none reachable), {tag_d}", lambda b: _raised(nx.find_negative_cycle, D, 0, b), 3
+    undirected = [
+        ("node_connected_component", lambda b: nx.node_connected_component(U, 0, backend=b)),
+        ("is_tree", lambda b: nx.is_tree(U, backend=b)),
+        ("maximum_spanning_edges", lambda b: list(nx.maximum_spanning_edges(U, data=False, backend=b))),
+        ("maximum_flow", lambda b: nx.maximum_flow(U, 0, 1, capacity="weight", backend=b)[0]),
+        ("minimum_cut", lambda b: nx.minimum_cut(U, 0, 1, capacity="weight", backend=b)[0]),
+    ]
+    for name, f in undirected:
+        yield f"{name}, {tag_u}", f, 3
+    Sd = nx.DiGraph((u, v, d) for u, v, d in S.edges(data=True) if u < v)
+    Sd.add_nodes_from(S)
+    tag_sd = f"DAG gnm({len(Sd)}, {Sd.number_of_edges()})"
+    yield f"transitive_closure_dag, {tag_sd}", lambda b: nx.transitive_closure_dag(Sd, backend=b).number_of_edges(), 1
+    yield f"transitive_reduction, {tag_sd}", lambda b: sorted(nx.transitive_reduction(Sd, backend=b).edges()), 1
+    all_pairs = [
+        ("all_pairs_dijkstra", lambda b: {u: (dict(d), dict(p)) for u, (d, p) in nx.all_pairs_dijkstra(S, backend=b)}),
+        ("all_pairs_dijkstra_path", lambda b: dict(nx.all_pairs_dijkstra_path(S, backend=b))),
+        ("all_pairs_shortest_path", lambda b: dict(nx.all_pairs_shortest_path(S, backend=b))),
+    ]
+    for name, f in all_pairs:
+        yield f"{name}, {tag_s}", f, 1
+    tag_f = f"gnm({len(F)}, {F.number_of_edges()}) directed"
+    small = [
+        ("all_pairs_bellman_ford_path_length (real weights)", lambda b: dict(nx.all_pairs_bellman_ford_path_length(Fr, backend=b))),
+        ("all_pairs_bellman_ford_path (real weights)", lambda b: dict(nx.all_pairs_bellman_ford_path(Fr, backend=b))),
+        ("all_pairs_all_shortest_paths",
+         lambda b: {u: {v: sorted(p) for v, p in d.items()}
+                    for u, d in nx.all_pairs_all_shortest_paths(F, weight="weight", backend=b)}),
+        ("johnson", lambda b: nx.johnson(F, backend=b)),
+    ]
+    for name, f in small:
+        yield f"{name}, {tag_f}", f, 1
+    measures = [
+        ("center", lambda b: nx.center(C, backend=b)),
+        ("periphery", lambda b: nx.periphery(C, backend=b)),
+        ("radius", lambda b: nx.radius(C, backend=b)),
+    ]
+    for name, f in measures:
+        yield f"{name}, {tag_c}", f, 1
+    T = nx.gnm_random_graph(150, 600, seed=19)  # the backend's exact determinant: at most 160 rows
+    yield (f"number_of_spanning_trees, gnm({len(T)}, {T.number_of_edges()})",
+           lambda b: nx.number_of_spanning_trees(T, backend=b), 3)
+
+
+def implemented_without_a_case(names) -> list[str]:
+    """The backend's functions that no case calls."""
+    from graphs.nx_backend.interface import FUNCTIONS
+
+    timed = {function_of(n) for n in names}
+    return sorted(set(FUNCTIONS) - timed)
+
+
 def same(a, b) -> bool:
     """Equal answers; float values of dicts (centralities, summed in another order) to a relative 1e-9."""
     if isinstance(a, np.ndarray):
         return bool(np.array_equal(a, b))
+    if isinstance(a, float) and isinstance(b, float):  # NetworkX's determinant rounds; the backend's is exact
+        return math.isclose(a, b, rel_tol=1e-9)
     if isinstance(a, dict) and isinstance(b, dict) and list(a) == list(b):
         return all(x == y or isinstance(x, float) and isinstance(y, float) and math.isclose(x, y, rel_tol=1e-9)
                    for x, y in zip(a.values(), b.values()))
@@ -281,6 +424,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     if worst is not None and worst["served"]:
         summary += f" Slowest served case: {worst['case']}, {worst['speedup']:.2f}x."
+    untimed = implemented_without_a_case(r["case"] for r in results)
+    summary += (f" {len({r['function'] for r in results})} distinct functions timed"
+                + (f"; implemented but not timed here: {', '.join(untimed)}." if untimed else
+                   ", every function the backend implements."))
     print(summary)
     md = f"# NetworkX through the semiring_paths backend (conversion included)\n\n{info['cpu']}; SIMD: {info['simd'] or 'none'}; {info['cores']} cores; networkx {nx.__version__}; {info['date']}\n\n"
     md += f"{lscpu()}\n\n"
