@@ -339,6 +339,19 @@ def _host_matrix(n: int, seed: int):
     return W
 
 
+def _pinned_copy(W):
+    """A copy of ``W`` in host memory of the same kind (pinned where ``W`` is and it can be): every run's copies
+    are then DMA alike (a pageable copy would make its run's transfers slower than the others')."""
+    import cupyx
+
+    try:
+        out = cupyx.empty_pinned(W.shape, dtype=W.dtype)
+    except Exception:  # noqa: BLE001 - too large to pin: pageable memory, slower copies
+        out = np.empty(W.shape, dtype=W.dtype)
+    out[...] = W
+    return out
+
+
 def _source_rows(W, picks, chunk_bytes: int = 4 << 30) -> np.ndarray:
     """Rows ``picks`` of the closure of the host matrix ``W`` by single-source closures on GPU 0: ``x = min(x, x (x) W)``
     (min-plus vector-matrix products, ``W`` streamed in row chunks) until nothing changes."""
@@ -390,7 +403,7 @@ def streamed(args) -> dict:
     for p in counts:
         devs = [CupyDevice(g) for g in range(p)]
         streamed_closure(sr.min_plus, warm, memory_budget=budget // 16, devices=devs)  # kernels compiled per GPU
-        W = W0.copy() if p != counts[-1] else W0  # closed in place: the last run takes the original
+        W = _pinned_copy(W0) if p != counts[-1] else W0  # closed in place: the last run takes the original
         t = time.perf_counter()
         streamed_closure(sr.min_plus, W, memory_budget=budget, block_size=args.block, devices=devs, overwrite=True)
         seconds = time.perf_counter() - t
