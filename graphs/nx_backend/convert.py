@@ -270,7 +270,8 @@ def _build_nx(cls, graph_data, nodes, node_data, us, vs, datas):
     T = cls()
     if graph_data:
         T.graph.update(graph_data)
-    datas = repeat({}) if datas is None else datas
+    plain = datas is None
+    datas = repeat({}) if plain else datas
     if cls is nx.Graph or cls is nx.DiGraph:
         T._node.update(zip(nodes, [{} for _ in nodes] if node_data is None else map(dict, node_data)))
         adj = T._adj
@@ -279,6 +280,12 @@ def _build_nx(cls, graph_data, nodes, node_data, us, vs, datas):
         if cls is nx.DiGraph:
             back = T._pred
             back.update(zip(nodes, [{} for _ in nodes]))
+        if plain:  # no edge data: one new dict per edge, shared by both directions
+            for u, v in zip(us, vs):
+                row = adj[u]
+                if v not in row:
+                    row[v] = back[v][u] = {}
+            return T
         for u, v, d in zip(us, vs, datas):
             row = adj[u]
             dd = row.get(v)

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..traversal import bfs
 from ._order_kernels import bfs_order, dfs_events
+from .convert import build_nx
 from .graph import BackendGraph
 
 __all__ = [
@@ -96,10 +97,19 @@ def bfs_tree(G: BackendGraph, source: Any, reverse: bool = False, depth_limit: A
     """
     if sort_neighbors is not None:
         raise NotImplementedError("sort_neighbors is an arbitrary callable")
-    T = nx.DiGraph()
-    T.add_node(source)
-    T.add_edges_from(_bfs_edges(G, source, reverse, depth_limit))
-    return T
+    return _tree_graph([source], list(_bfs_edges(G, source, reverse, depth_limit)))
+
+
+def _tree_graph(first: list, edges: list):
+    """A ``networkx.DiGraph`` as ``add_nodes_from(first)`` then ``add_edges_from(edges)`` builds it, filled directly.
+
+    ``edges`` are a search tree's (each head new), so the nodes are ``first`` then
+    the heads not among them, in order (:func:`.convert.build_nx`).
+    """
+    seen = set(first)
+    heads = [v for _, v in edges]
+    nodes = first + [v for v in heads if v not in seen]
+    return build_nx(nx.DiGraph, None, nodes, None, [u for u, _ in edges], heads)
 
 
 def bfs_predecessors(G: BackendGraph, source: Any, depth_limit: Any = None, sort_neighbors: Any = None):
@@ -302,13 +312,8 @@ def dfs_tree(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, so
     >>> list(nx.dfs_tree(nx.path_graph(3), 0, backend="semiring_paths").edges())
     [(0, 1), (1, 2)]
     """
-    T = nx.DiGraph()
-    if source is None:
-        T.add_nodes_from(G.nodes)
-    else:
-        T.add_node(source)
-    T.add_edges_from(dfs_edges(G, source, depth_limit, sort_neighbors=sort_neighbors))
-    return T
+    edges = list(dfs_edges(G, source, depth_limit, sort_neighbors=sort_neighbors))
+    return _tree_graph(list(G.nodes) if source is None else [source], edges)
 
 
 def dfs_predecessors(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, sort_neighbors: Any = None) -> dict:
