@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import platform
@@ -27,13 +28,19 @@ def results_dir() -> Path:
     return QUICK_RESULTS if _quick else RESULTS
 
 
-def median_time(fn: Callable[[], object], repeats: int = 5, warmup: int = 1, budget_s: float = 60.0) -> float:
-    """Median wall time of ``fn()`` over ``repeats`` runs after ``warmup`` runs (fewer if slow)."""
+def median_time(fn: Callable[[], object], repeats: int = 5, warmup: int = 1, budget_s: float = 60.0,
+                collect: bool = False) -> float:
+    """Median wall time of ``fn()`` over ``repeats`` runs after ``warmup`` runs (fewer if slow).
+
+    ``collect``: each run starts from a collected heap (``gc.collect()``, not timed).
+    """
     for _ in range(warmup):
         fn()
     times: list[float] = []
     start = time.perf_counter()
     for _ in range(repeats):
+        if collect:
+            gc.collect()
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)

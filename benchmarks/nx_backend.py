@@ -25,11 +25,8 @@ backend then gives the call back to NetworkX).
 from __future__ import annotations
 
 import argparse
-import gc
 import math
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -346,16 +343,7 @@ def collected_median(fn, repeats: int, budget_s: float = 60.0) -> float:
     to 285 ms that way); collecting before each run makes every timed call
     pay only for the collections it causes itself.
     """
-    times: list[float] = []
-    start = time.perf_counter()
-    for _ in range(repeats):
-        gc.collect()
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-        if time.perf_counter() - start > budget_s:
-            break
-    return statistics.median(times)
+    return median_time(fn, repeats, warmup=0, budget_s=budget_s, collect=True)
 
 
 def function_of(case: str) -> str:
