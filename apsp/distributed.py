@@ -12,9 +12,12 @@ GPUs of one host, with Dask workers as its lanes (worker side:
   input and updated in place, never in Dask's data store: the matrix never
   moves, only panels do;
 * round ``k``: the owner of block ``k`` closes the diagonal block and forms
-  the ``b x n`` row panel ``R_k`` (one task), which Dask sends worker to
-  worker (TCP, or UCX when the cluster was started with ``protocol="ucx"``
-  and ``distributed-ucxx`` is installed: GPU to GPU over NVLink); each
+  the ``b x n`` row panel ``R_k`` (one task), which goes worker to worker:
+  between GPU worker processes of one host as a CUDA IPC handle, the
+  receiver copying the panel GPU to GPU (:mod:`apsp.distributed_ipc`;
+  chosen per run after a probe, logged at INFO); otherwise as Dask sends
+  any result (TCP, or UCX when the cluster was started with
+  ``protocol="ucx"`` and ``distributed-ucxx`` is installed); each
   worker then updates its other rows, ``D_i (+)= D_ik (x) R_k`` (one task,
   one GEMM per contiguous range of rows, in the library's kernels: Numba on
   CPU workers, CUDA on GPU workers);
@@ -77,6 +80,7 @@ this module imports it only inside its functions.
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import sys
@@ -93,6 +97,7 @@ from semiring.errors import DeviceError, DTypeError, ShapeError, UnsupportedOper
 from semiring.validate import check_array, check_matrix
 
 from .arguments import as_count
+from .distributed_ipc import close_imports, probe_export, probe_import
 from .distributed_memory import WorkerMemoryError, check_workers, paused_error, worker_needs
 from .distributed_rows import (
     RowLayout,
@@ -118,6 +123,8 @@ if TYPE_CHECKING:
 
 __all__ = ["distributed_shortest_paths", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
            "WorkerMemoryError", "ATTEMPTS", "PAUSE_S", "CYCLE_SEARCH_MAX"]
+
+_log = logging.getLogger(__name__)
 
 #: Attempts of a run when workers leave the cluster (each starts again from the input).
 ATTEMPTS = 3
@@ -410,6 +417,7 @@ class _Run:
         self.dev, self.predecessors, self.home = dev, predecessors, home
         self.token = uuid.uuid4().hex[:12]
         self.infos = _survey(client, workers, dev)
+        self.share = _panel_sharing(client, workers, self.infos, dev, self.token)
         self.wide = False
         self.checks: list = []
         self.results: list[list] = []
@@ -429,8 +437,8 @@ class _Run:
             where, in_item = ("gpu" if self.dev == "gpu" and inp.device == "gpu" else "host"), inp.data.dtype.itemsize
         else:
             where, in_item = ("gpu" if is_cupy_array(inp.data) else "host"), inp.data.dtype.itemsize
-        needs = [worker_needs(lay, g, item, in_item, self.predecessors, self.dev, where, self.home is not None)
-                 for g in range(len(self.workers))]
+        needs = [worker_needs(lay, g, item, in_item, self.predecessors, self.dev, where, self.home is not None,
+                              panels_through_host=self.share != "ipc") for g in range(len(self.workers))]
         check_workers(self.infos, needs)
 
     def _own_threads(self, g: int) -> int | None:
@@ -449,19 +457,20 @@ class _Run:
         pieces, kind = self._pieces()
         self.wide = _wide_int32(inp, S, client, pieces, kind)
         dtype = np.dtype(np.int64) if self.wide else inp.dtype
-        spec = RunSpec(self.token, lay, S, dtype, self.predecessors, self.dev)
+        spec = RunSpec(self.token, lay, S, dtype, self.predecessors, self.dev, self.share)
         check = inp.kind != "dense" or inp.data.dtype != inp.dtype  # dense input was validated on the client
         t = self.token
         chain = [client.submit(build, spec, g, pieces[g], check, self.wide, kind, self._own_threads(g),
                                key=f"apsp-build-{t}-{g}", **self._pin(g, priority=10)) for g in range(p)]
         del pieces
+        built = list(chain)  # a worker receives panels once its rows (and streams) exist
         o = lay.owner(0)
         R = chain[o] = client.submit(panel, spec, o, 0, None, chain[o], key=f"apsp-panel-{t}-0",
                                      **self._pin(o, priority=5))
         self._all = list(chain)
         for k in range(K):
             o = lay.owner(k)
-            held = [R if g == o else client.submit(receive, spec, g, R, key=f"apsp-receive-{t}-{k}-{g}",
+            held = [R if g == o else client.submit(receive, spec, g, R, built[g], key=f"apsp-receive-{t}-{k}-{g}",
                                                    **self._pin(g, priority=20)) for g in range(p)]
             if k + 1 < K:
                 o1 = lay.owner(k + 1)
@@ -516,9 +525,44 @@ class _Run:
         token, self.token = self.token, None
         try:
             self.client.cancel([f for f in self.futures() if f.status == "pending"])
+            if self.share == "ipc":  # unmapped everywhere before any exporter frees its slot
+                self.client.run(close_imports, token)
             self.client.run(drop_run, token)
         except Exception:  # noqa: BLE001 - cleaning up after another error, or on a cluster that lost workers
             pass
+
+
+def _panel_sharing(client, workers: list[str], infos: list[dict], dev: str, token: str) -> str:
+    """How panels travel between the run's workers: ``"ipc"`` (CUDA IPC handles) or ``"copy"`` (Dask's comm).
+
+    ``"ipc"`` when the workers are GPU workers of one host in more than one
+    process, the environment does not say ``SEMIRING_PATHS_DASK_IPC=0``, and a
+    probe panel exported by the first worker opens and reads back on every
+    worker of another process (:mod:`apsp.distributed_ipc`).  Logged at INFO
+    on ``apsp.distributed``.
+    """
+    procs = {(i["host"], i["pid"]) for i in infos}
+    if dev != "gpu" or len(procs) < 2 or len({i["host"] for i in infos}) > 1:
+        return "copy"
+    if os.environ.get("SEMIRING_PATHS_DASK_IPC", "").strip() == "0":
+        _log.info("panels between GPU worker processes: through Dask's comm (SEMIRING_PATHS_DASK_IPC=0)")
+        return "copy"
+    pin = {"allow_other_workers": False, "pure": False}
+    src = client.submit(probe_export, token, key=f"apsp-probe-{token}", workers=[workers[0]], **pin)
+    first = (infos[0]["host"], infos[0]["pid"])
+    others = [w for w, i in zip(workers, infos) if (i["host"], i["pid"]) != first]
+    answers = client.gather([client.submit(probe_import, src, key=f"apsp-probe-{token}-{g}", workers=[w], **pin)
+                             for g, w in enumerate(others)])
+    src.release()
+    failed = [f"{w}: {a}" for w, a in zip(others, answers) if a]
+    if failed:
+        _log.info("panels between GPU worker processes: through Dask's comm (CUDA IPC unavailable: %s)",
+                  "; ".join(failed))
+        client.run(close_imports, token)
+        return "copy"
+    _log.info("panels between GPU worker processes: CUDA IPC, GPU to GPU (%d processes on %s)",
+              len(procs), infos[0]["host"])
+    return "ipc"
 
 
 def _survey(client, workers: list[str], dev: str) -> list[dict]:

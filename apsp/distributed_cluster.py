@@ -1,14 +1,15 @@
 """Dask clusters of one host for :mod:`apsp.distributed`: worker processes, or worker threads sharing one process.
 
 Worker *processes* (``distributed.LocalCluster``, ``dask_cuda.LocalCUDACluster``,
-:func:`gpu_process_cluster`) exchange panels over the cluster's protocol:
-TCP by default, which stages every GPU panel in host memory on both sides;
-UCX (``protocol="ucx"``, with ``distributed-ucxx`` installed: the ``ucx``
-extra) sends them GPU to GPU.  Worker *threads* of one process
+:func:`gpu_process_cluster`): GPU workers of one host hand panels to each
+other as CUDA IPC handles and copy them GPU to GPU
+(:mod:`apsp.distributed_ipc`); otherwise panels go over the cluster's
+protocol: TCP by default, which stages every GPU panel in host memory on both
+sides, or UCX (``protocol="ucx"``, with ``distributed-ucxx`` installed: the
+``ucx`` extra), GPU to GPU.  Worker *threads* of one process
 (:func:`threaded_cluster`) exchange them by reference over Dask's in-process
 transport, and a GPU worker copies a panel from the GPU that made it peer to
-peer (NVLink where the GPUs have it): the fastest way to use the GPUs of one
-host through Dask when UCX is not installed.  Both keep each worker on one
+peer (NVLink where the GPUs have it).  Both keep each worker on one
 GPU: dask-cuda through ``CUDA_VISIBLE_DEVICES`` per process, the threaded
 cluster by making the GPU current in each worker's task thread.
 

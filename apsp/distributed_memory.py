@@ -57,7 +57,7 @@ class Needs:
 
 
 def worker_needs(layout: RowLayout, g: int, itemsize: int, input_itemsize: int, predecessors: bool, device: str,
-                 input_on_worker: str, gather: bool) -> Needs:
+                 input_on_worker: str, gather: bool, panels_through_host: bool = True) -> Needs:
     """Bytes worker ``g`` holds at its peak: its rows, their predecessors, the panels, scratch and the input.
 
     Parameters
@@ -74,6 +74,9 @@ def worker_needs(layout: RowLayout, g: int, itemsize: int, input_itemsize: int, 
         block made dense in turn).
     gather : bool
         The result is gathered to the client (GPU rows pass through host memory).
+    panels_through_host : bool
+        GPU panels travel through host memory (Dask's comm); ``False`` when
+        they are copied GPU to GPU (:mod:`apsp.distributed_ipc`).
 
     Examples
     --------
@@ -92,7 +95,7 @@ def worker_needs(layout: RowLayout, g: int, itemsize: int, input_itemsize: int, 
     what = f"{rows} rows of {n}"
     if device == "cpu":
         return Needs(matrix + scratch + panels + piece, 0, what)
-    transit = (layout.workers + 1) * panel  # panels staged in host memory by transfers over the network
+    transit = (layout.workers + 1) * panel if panels_through_host else 0  # panels staged by network transfers
     host = transit + (piece if input_on_worker != "gpu" else 0) + (rows * n * (itemsize + pred) if gather else 0)
     return Needs(host, matrix + scratch + panels + (piece if input_on_worker == "gpu" else 0), what)
 

@@ -61,6 +61,7 @@ from semiring.validate import check_matrix
 from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import panel_closure_pred
 from .closure_state import Job
+from .distributed_ipc import RemotePanel, drop_exports, export_slot
 from .elementwise import elementwise_ops
 from .exact_integers import narrow, widen
 from .multi_device import _ranges_without
@@ -124,6 +125,7 @@ class RunSpec:
     dtype: np.dtype
     predecessors: bool
     device: str  # "cpu" or "gpu"
+    share: str = "copy"  # "ipc": panels leave as CUDA IPC handles of a slot per worker (apsp.distributed_ipc)
 
 
 # -- the registry of a worker process ----------------------------------------------------
@@ -151,6 +153,7 @@ def drop_run(token: str) -> int:
         for key in keys:
             del _RUNS[key]
         _DROPPED.add(token)
+    drop_exports(token)
     return len(keys)
 
 
@@ -165,6 +168,9 @@ def local_runs() -> list[tuple[str, int]]:
 
 
 # -- devices -------------------------------------------------------------------------
+_MEMCPY_DEFAULT = 4  # cudaMemcpyDefault: the direction from the pointers (unified addressing)
+
+
 class _Host:
     """CPU worker: NumPy buffers, nothing to order."""
 
@@ -254,6 +260,25 @@ class _Gpu:
         self.compute.wait_event(copied)
         self._held.append((copied, (src, X)))
         return out
+
+    def copy_mapped(self, parts) -> tuple:
+        """Copies on this GPU of arrays that map another process's memory (CUDA IPC), on the copy stream."""
+        cp = self.xp
+        rt = cp.cuda.runtime
+        self._release()
+        outs = []
+        for V in parts:
+            if V is None:
+                outs.append(None)
+                continue
+            with self.copies:
+                out = cp.empty(V.shape, V.dtype)
+            rt.memcpyAsync(out.data.ptr, V.data.ptr, V.nbytes, _MEMCPY_DEFAULT, self.copies.ptr)
+            outs.append(out)
+        copied = self._event(self.copies)
+        self.compute.wait_event(copied)
+        self._held.append((copied, tuple(parts)))
+        return tuple(outs)
 
     def keep(self, *arrays) -> None:
         """Keep ``arrays`` alive until the compute stream has passed this point."""
@@ -476,24 +501,37 @@ def panel(spec: RunSpec, g: int, k: int, previous, chain) -> tuple | Stopped:
         if bad.size:
             st.stop = Stopped(vertex=int(bad[0]))
             return st.stop
-        out = (st.D[la:lb].copy(), None if st.P is None else st.P[la:lb].copy())
+        if spec.share == "ipc":  # into this worker's exported slot: other processes copy it from there
+            slot = export_slot(spec.token, g, lay.block, lay.n, st.D.dtype, None if st.P is None else PRED_DTYPE)
+            out = slot.fill(st.D[la:lb], None if st.P is None else st.P[la:lb])
+        else:
+            out = (st.D[la:lb].copy(), None if st.P is None else st.P[la:lb].copy())
         dev.sync()  # the panel leaves this worker (or this thread) complete
     return out
 
 
-def receive(spec: RunSpec, g: int, R) -> tuple | Stopped:
+def receive(spec: RunSpec, g: int, R, built=None) -> tuple | Stopped:
     """Panel ``R`` as worker ``g`` holds it (a task of its own, so that Dask fetches it while ``g`` computes).
 
     On the CPU and on a GPU worker that received it over the network this is
-    ``R`` itself; an array of another GPU of the same process is copied here.
+    ``R`` itself; an array of another GPU of the same process is copied here,
+    and so is a panel another process exported (:class:`RemotePanel`: its
+    memory is mapped and copied GPU to GPU; the copy is complete when this
+    task returns, which the owner's reuse of its slot waits for).  ``built``
+    is the result of ``g``'s :func:`build` (the task's other dependency: the
+    worker's streams exist only after it).
     """
-    if isinstance(R, Stopped):
-        return R
+    stop = _first_stop(R, built)
+    if stop is not None:
+        return stop
     if spec.device != "gpu":
         return R
     dev = _state(spec, g).dev
     with dev.active():
-        out = tuple(None if X is None else dev.adopt(X) for X in R)
+        if isinstance(R, RemotePanel):
+            out = dev.copy_mapped(R.arrays())
+        else:
+            out = tuple(None if X is None else dev.adopt(X) for X in R)
         dev.copied()
     return out
 

@@ -42,7 +42,9 @@ Run: ``python3 benchmarks/distributed.py [--gpu --gpus 1,2,4 --n 65536]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
+import logging
 import os
 import statistics
 import sys
@@ -210,6 +212,26 @@ def _dask_cluster(mode: str, device: str, p: int, memory_limit: int | None, prot
         f"Dask, {p} worker processes ({protocol})"
 
 
+@contextlib.contextmanager
+def _transport_said():
+    """The messages ``apsp.distributed`` logs inside the block (how the run's panels travel)."""
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            said.append(record.getMessage())
+
+    logger, handler = logging.getLogger("apsp.distributed"), Keep(logging.INFO)
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield said
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
 def scaling(device: str, n: int, counts: list[int], *, seed: int = 7, modes=("threads", "processes"),
             block: int | None = None, memory_limit: int | None = None, protocol: str = "tcp", check_rows: int = 64,
             warm_n: int | None = None, log=print) -> dict:
@@ -284,13 +306,15 @@ def scaling(device: str, n: int, counts: list[int], *, seed: int = 7, modes=("th
                 apsp.shortest_paths(seeded_dask_array(warm_n, seed + 1, wb, device), client=client, device=device,
                                     block_size=wb)  # kernels compiled on every worker
                 X = seeded_dask_array(n, seed, b, device)
-                t = time.perf_counter()
-                D = apsp.shortest_paths(X, client=client, device=device, block_size=b)
-                seconds = time.perf_counter() - t
+                with _transport_said() as said:
+                    t = time.perf_counter()
+                    D = apsp.shortest_paths(X, client=client, device=device, block_size=b)
+                    seconds = time.perf_counter() - t
                 got = np.concatenate([_host(D[int(s) : int(s) + 1].compute()) for s in picks])  # row by row: the
                 same = bool(np.array_equal(got, ref))  # rows of a threaded cluster's blocks lie on different GPUs
                 del D
-                record(what, p, b, seconds, same, "input rows made on the workers (included)")
+                how = "; panels: CUDA IPC, GPU to GPU" if any("CUDA IPC" in m for m in said) else ""
+                record(what, p, b, seconds, same, "input rows made on the workers (included)" + how)
             finally:
                 client.close()
                 cluster.close()
@@ -308,17 +332,37 @@ def gpu(args) -> dict:
     payload = scaling("gpu", args.n, counts, seed=args.seed, modes=args.dask, block=args.block,
                       memory_limit=args.memory_limit, protocol=args.protocol, check_rows=args.check_rows)
     payload.update({"machine": machine(), "gpu": name, "gpu_count": count})
-    header = ["run", "GPUs", "rows per block b", "seconds", "T pairs/s", "speed-up over one GPU", "sampled rows equal"]
-    table = [[r["run"], r["devices"], r["b"], f"{r['seconds']:.2f}", f"{r['Tpairs_per_s']:.2f}", f"{r['speedup']:.2f}",
-              r["rows_equal"]] for r in payload["runs"]]
-    md = (f"# APSP on a Dask cluster against one GPU ({count} x {name})\n\nfloat32, n = {args.n}, seeded digraph "
-          "(weights 1..999, half of the arcs missing); wall-clock seconds of one closure after a warm-up; rate = "
-          f"n^3 / time; {payload['rows_checked']} sampled rows compared with the one-GPU result.  Dask runs include "
-          "making the input's row blocks on their workers.\n\n" + markdown_table(header, table))
+    md = gpu_markdown(payload)
     print(md)
     tag = name.replace("NVIDIA ", "").replace(" ", "-").lower()
     write_results(f"distributed-gpu-{max(counts)}x-{tag}", payload, md)
     return payload
+
+
+def _panel_route(r: dict) -> str:
+    """How a run's panels went from their owner to the other GPUs."""
+    if r["devices"] == 1:
+        return ""
+    if r["run"].startswith("in-process"):
+        return "peer copy"
+    if "CUDA IPC" in r.get("note", ""):
+        return "CUDA IPC handle, GPU to GPU"
+    if "threads" in r["run"]:
+        return "by reference, peer copy"
+    return "Dask comm, through host memory"
+
+
+def gpu_markdown(payload: dict) -> str:
+    """The results page of a GPU scaling run."""
+    header = ["run", "GPUs", "rows per block b", "seconds", "T pairs/s", "speed-up over one GPU", "panels",
+              "sampled rows equal"]
+    table = [[r["run"], r["devices"], r["b"], f"{r['seconds']:.2f}", f"{r['Tpairs_per_s']:.2f}", f"{r['speedup']:.2f}",
+              _panel_route(r), r["rows_equal"]] for r in payload["runs"]]
+    return (f"# APSP on a Dask cluster against one GPU ({payload['gpu_count']} x {payload['gpu']})\n\nfloat32, "
+            f"n = {payload['n']}, seeded digraph (weights 1..999, half of the arcs missing); wall-clock seconds of one "
+            f"closure after a warm-up; rate = n^3 / time; {payload['rows_checked']} sampled rows compared with the "
+            "one-GPU result.  Dask runs include making the input's row blocks on their workers.\n\n"
+            + markdown_table(header, table))
 
 
 def _host_matrix(n: int, seed: int):

@@ -570,3 +570,64 @@ def test_worker_processes_run_their_kernels_on_their_dask_threads(client):
         return num_threads()
 
     assert set(client.run(kernel_threads).values()) == {1}
+
+
+def _infos(*procs):
+    return [{"host": h, "pid": pid} for h, pid in procs]
+
+
+class _NoClient:
+    """A client that fails the test when the driver would probe the workers."""
+
+    def submit(self, *args, **kwargs):
+        raise AssertionError("no probe was expected")
+
+    run = gather = submit
+
+
+@pytest.mark.parametrize("dev,procs,env,want", [
+    ("cpu", [("a", 1), ("a", 2)], "", "copy"),           # CPU workers: panels are host arrays anyway
+    ("gpu", [("a", 1), ("a", 1)], "", "copy"),           # threads of one process: passed by reference
+    ("gpu", [("a", 1), ("b", 2)], "", "copy"),           # two hosts: a handle cannot cross
+    ("gpu", [("a", 1), ("a", 2)], "0", "copy"),          # turned off in the environment
+])
+def test_panel_sharing_needs_gpu_processes_of_one_host(monkeypatch, dev, procs, env, want):
+    from apsp.distributed import _panel_sharing
+
+    monkeypatch.setenv("SEMIRING_PATHS_DASK_IPC", env)
+    workers = [f"w{i}" for i in range(len(procs))]
+    assert _panel_sharing(_NoClient(), workers, _infos(*procs), dev, "tok") == want
+
+
+def test_panel_sharing_falls_back_when_the_probe_fails(monkeypatch, caplog):
+    """GPU processes of one host whose probe does not read back: Dask's comm, and the reason in the log."""
+    import logging
+
+    from apsp import distributed as drv
+
+    class Submitted(tuple):
+        def release(self):
+            pass
+
+    class Probing:
+        """Submissions recorded; the probe reads back on w1 and fails on w2."""
+
+        def __init__(self):
+            self.ran = []
+
+        def submit(self, fn, *args, **kwargs):
+            return Submitted((fn, args, kwargs))
+
+        def gather(self, futs):
+            return ["" if kw["workers"] == ["w1"] else "cudaErrorMapBufferObjectFailed" for _, _, kw in futs]
+
+        def run(self, fn, *args):
+            self.ran.append(fn.__name__)
+
+    c = Probing()
+    monkeypatch.delenv("SEMIRING_PATHS_DASK_IPC", raising=False)
+    with caplog.at_level(logging.INFO, logger="apsp.distributed"):
+        got = drv._panel_sharing(c, ["w0", "w1", "w2"], _infos(("h", 1), ("h", 2), ("h", 3)), "gpu", "tok")
+    assert got == "copy"
+    assert "w2: cudaErrorMapBufferObjectFailed" in caplog.text
+    assert c.ran == ["close_imports"]

@@ -115,3 +115,69 @@ def test_benchmark_path_on_two_gpus():
     payload = bench.scaling("gpu", 2048, [1, 2], check_rows=16, warm_n=1024, memory_limit=8 * 2**30)
     assert all(r["rows_equal"] for r in payload["runs"]), payload["runs"]
     assert len(payload["runs"]) == 7
+
+
+def test_processes_send_panels_as_cuda_ipc_handles(gpu_client, caplog):
+    """Worker processes of one host: panels leave as IPC handles, results equal, nothing left mapped or exported."""
+    import logging
+
+    import cupy as cp
+
+    from apsp.distributed_ipc import shared_runs
+
+    kind, client = gpu_client
+    W = _random(301, 11)
+    W[np.arange(301), np.arange(301)] = 7.0  # diagonal entries that the closure must replace
+    ref = apsp.shortest_paths(cp.asarray(W))
+    with caplog.at_level(logging.INFO, logger="apsp.distributed"):
+        D = apsp.shortest_paths(cp.asarray(W), client=client, block_size=24)  # 13 rounds: every slot reused
+    cp.testing.assert_array_equal(D, ref)
+    said = [r.getMessage() for r in caplog.records if r.name == "apsp.distributed"]
+    if kind == "processes":
+        assert any("CUDA IPC" in m for m in said), said
+    else:
+        assert not any("CUDA IPC" in m for m in said), said
+    left = client.run(shared_runs)
+    assert all(v == {"exports": [], "imports": []} for v in left.values()), left
+
+
+def test_processes_without_ipc_give_the_same_result(gpu_client, monkeypatch):
+    import cupy as cp
+
+    kind, client = gpu_client
+    if kind != "processes":
+        pytest.skip("worker processes only")
+    monkeypatch.setenv("SEMIRING_PATHS_DASK_IPC", "0")
+    W = _random(170, 12)
+    D, P = apsp.shortest_paths(cp.asarray(W), client=client, block_size=40, predecessors=True)
+    D1, P1 = apsp.shortest_paths(cp.asarray(W), predecessors=True, method="blocked-fw")
+    cp.testing.assert_array_equal(D, D1)
+    Dh, Ph = cp.asnumpy(D), cp.asnumpy(P)
+    for i, j in [(0, 169), (33, 2), (120, 60)]:
+        if np.isfinite(Dh[i, j]):
+            path = apsp.path(Ph, i, j)
+            assert sum(W[u, v] for u, v in zip(path, path[1:])) == Dh[i, j]
+
+
+@pytest.mark.skipif(_gpus() < 3, reason="needs at least 3 CUDA GPUs")
+def test_every_gpu_of_the_host_as_worker_processes():
+    """p = min(4, GPUs) worker processes: panels through IPC, int32 with predecessors equal to one GPU."""
+    import cupy as cp
+
+    from apsp.distributed_cluster import gpu_process_cluster
+
+    p = min(4, _gpus())
+    rng = np.random.default_rng(5)
+    n = 389
+    W = rng.integers(1, 1000, (n, n)).astype(np.int32)
+    W[rng.random((n, n)) > 0.1] = np.iinfo(np.int32).max
+    with gpu_process_cluster(range(p), memory_limit="8GiB") as cluster, distributed.Client(cluster) as client:
+        client.wait_for_workers(p, timeout=300)
+        D, P = apsp.shortest_paths(cp.asarray(W), client=client, block_size=20, predecessors=True)
+    ref = apsp.shortest_paths(cp.asarray(W))
+    cp.testing.assert_array_equal(D, ref)
+    Dh, Ph = cp.asnumpy(D), cp.asnumpy(P)
+    for i, j in [(0, 388), (200, 7), (301, 150), (55, 56)]:
+        if Dh[i, j] != np.iinfo(np.int32).max:
+            path = apsp.path(Ph, i, j)
+            assert sum(int(W[u, v]) for u, v in zip(path, path[1:])) == Dh[i, j]
