@@ -276,11 +276,36 @@ def einsum(r: Result, folder: Path) -> list[Figure]:
     return [(_save(fig, folder, f"{r.stem}-times.png"), "einsum and its reference, seconds")]
 
 
+def scaling_gpu(r: Result, folder: Path) -> list[Figure]:
+    """Speed-up over one GPU against the number of GPUs, one line per way of running (``runs`` of a scaling run)."""
+    runs = [x for x in r.data.get("runs", []) if x.get("devices")]
+    lines: dict[str, list[tuple[int, float]]] = {}
+    for x in runs:
+        name = x["run"].split(",")[0] if x["run"].startswith("in-process") else x["run"]
+        name = name.replace(f"{x['devices']} worker", "one worker").replace(" of one process", "")
+        lines.setdefault(name, []).append((int(x["devices"]), float(x["speedup"])))
+    lines = {k: sorted(v) for k, v in lines.items() if len(v) > 1}
+    if not lines:
+        return []
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    top = max(p for v in lines.values() for p, _ in v)
+    ax.plot([1, top], [1, top], "k--", lw=0.8, label="linear")
+    for name, pts in lines.items():
+        ax.plot([p for p, _ in pts], [s for _, s in pts], "o-", label=textwrap.fill(name, 60))
+    ax.set_xticks(sorted({p for v in lines.values() for p, _ in v}))
+    ax.set_xlabel("GPUs", fontsize=8)
+    ax.set_ylabel("speed-up over one GPU (same run)", fontsize=8)
+    ax.legend(fontsize=6)
+    _title(ax, f"APSP, n = {r.data.get('n')}: scaling over the GPUs of one host", r)
+    return [(_save(fig, folder, f"{r.stem}-scaling.png"), "speed-up against the number of GPUs")]
+
+
 PLOTTERS: dict[str, Callable[[Result, Path], list[Figure]]] = {
     "csgraph": csgraph, "nx_backend": nx_backend, "einsum": einsum,
     "gemm_cpu": gemm_cpu, "gemm_gpu": gemm_gpu, "apsp_cpu": apsp_cpu, "apsp_gpu": apsp_gpu,
     "traversal_cpu": traversal_cpu, "traversal_gpu": traversal_gpu, "mst_flow": mst_flow,
-    "single_pair": single_pair,
+    "single_pair": single_pair, "scaling_gpu": scaling_gpu,
 }
 
 

@@ -81,6 +81,13 @@ SUITES: tuple[Suite, ...] = (
           layout="single_pair"),
     Suite("distributed", "distributed", "cpu", "APSP on a Dask cluster (2 CPU workers)", ("distributed-cpu.json",),
           optional=True),
+    Suite("distributed_gpu", "distributed", "gpu",
+          "APSP over the GPUs of one host: one process, Dask worker threads and processes; streamed from host memory",
+          ("distributed-gpu-*.json", "streamed-gpu-*.json"), layout="scaling_gpu",
+          argv=("--gpu", "--gpus", "1,2,4", "--n", "65536", "--dask", "threads,processes"),
+          quick_argv=("--gpu", "--quick"), optional=True,
+          notes="`streamed-gpu-*.json` is the run with `--streamed --device-budget 3221225472 --check-rows 8`: "
+                "a matrix in host memory larger than the GPUs' budgets together."),
     Suite("csgraph", "csgraph", "cpu", "scipy.sparse.csgraph drop-in on the CPU", ("csgraph-cpu.json",),
           layout="csgraph", optional=True),
     Suite("csgraph_gpu", "csgraph", "gpu", "scipy.sparse.csgraph drop-in on the GPU", ("csgraph-gpu*.json",),

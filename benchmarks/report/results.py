@@ -39,7 +39,14 @@ class Result:
     @property
     def gpu(self) -> str | None:
         """The GPU's name when the file is from a GPU run (``device`` or ``machine.gpu``), else None."""
-        dev = self.data.get("device") or self.machine.get("gpu")
+        dev = self.data.get("device")
+        if dev == "cpu":
+            return None
+        if dev in (None, "", "gpu"):  # a device kind, not a name: the name is kept beside it
+            dev = self.data.get("gpu") or self.machine.get("gpu") or (dev or None)
+        count = self.data.get("gpu_count")
+        if dev and isinstance(count, int) and count > 1:
+            dev = f"{count} x {dev}"
         return str(dev) if dev else None
 
     def label(self) -> str:
