@@ -216,25 +216,15 @@ def gpu(args) -> None:
     print(f"check road_network({road_n}) 256 sources GPU vs CPU: max rel err {err_big:.1e} (CPU {t_cpu:.1f} s)",
           flush=True)
     sweep = {}
-    sweep_ref = None
     part = np.arange(0, road_n, max(1, road_n // 4096))[:4096]
-    for layout in args.layouts:
-        C.LAYOUT = layout
-        for f in args.deltas:
-            C.DELTA_ARCS = f
-            got, t = sync_timed(lambda: graphs.betweenness_centrality(Gg, sources=part, normalized=False))
-            sweep[f"{layout} {f}"] = t
-            if sweep_ref is None:
-                sweep_ref = got.get()
-            err = _rel(got.get(), sweep_ref)
-            print(f"{layout}, delta = {f} mean arc weights: {part.shape[0]} sources {t:.3f} s "
-                  f"(max rel difference to the first: {err:.1e})", flush=True)
-    best_key = min(sweep, key=sweep.get)
-    layout_best, best = best_key.split(" ")
-    C.LAYOUT = layout_best
+    for f in args.deltas:
+        C.DELTA_ARCS = f
+        _, t = sync_timed(lambda: graphs.betweenness_centrality(Gg, sources=part, normalized=False))
+        sweep[str(f)] = t
+        print(f"delta = {f} mean arc weights: {part.shape[0]} sources {t:.3f} s", flush=True)
+    best = min(sweep, key=sweep.get)
     C.DELTA_ARCS = None if best == "None" else float(best)
-    err_big = max(err_big, _rel(graphs.betweenness_centrality(Gg, sources=srcs, normalized=False).get(), ref))
-    estimate = sweep[best_key] * road_n / part.shape[0]
+    estimate = sweep[best] * road_n / part.shape[0]
     if estimate > args.max_seconds:
         print(f"all sources would take about {estimate:.0f} s (> --max-seconds): not run", flush=True)
         bc, t, times = cp.zeros(1), float("nan"), []
@@ -242,11 +232,11 @@ def gpu(args) -> None:
         bc, t, times = median_timed(lambda: graphs.betweenness_centrality(Gg), 60.0)
     ok = bool(np.all(np.isfinite(bc.get())))
     rows.append([f"exact weighted betweenness, road_network({road_n}) ({G.n} vertices, {G.nnz} arcs, weights 1.."
-                 f"{int(G.weights.max())} m), layout {layout_best}, bucket width {best} mean arc weights", f"{t:.2f}",
+                 f"{int(G.weights.max())} m), bucket width {best} mean arc weights", f"{t:.2f}",
                  " / ".join(f"{x:.2f}" for x in times),
                  f"256 sources: {err_big:.1e}; road_network(3000) all sources: {err_small:.1e}"])
     payload["results"].append({"case": "betweenness", "graph": f"road_network({road_n})", "seconds": t,
-                               "times": times, "delta_arcs": best, "layout": layout_best, "delta_sweep_4096_sources": sweep,
+                               "times": times, "delta_arcs": best, "delta_sweep_4096_sources": sweep,
                                "check_err_256_sources": err_big, "check_err_road3000": err_small, "finite": ok})
     print(rows[-1], flush=True)
 
@@ -317,8 +307,6 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--quick", action="store_true", help="small sizes, results under results/quick/")
     p.add_argument("--repeats", type=int, default=3, help="GPU: runs per timing (median)")
     p.add_argument("--max-seconds", type=float, default=100.0, help="GPU: skip a full run estimated longer")
-    p.add_argument("--layouts", nargs="+", default=["pairs", "groups"],
-                   help="GPU: betweenness batch layouts to sweep (graphs.cuda.centrality.LAYOUT)")
     p.add_argument("--deltas", type=lambda s: [None if x == "None" else float(x) for x in s.split(",")],
                    default=[2.0, 4.0, 8.0], help="GPU: bucket widths (mean arc weights) to sweep on 4096 sources")
     args = p.parse_args(argv)

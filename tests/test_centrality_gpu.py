@@ -61,16 +61,9 @@ def batching(request, monkeypatch):
     return request.param
 
 
-@pytest.fixture(params=["groups", "pairs"])
-def layout(request, monkeypatch):
-    """The batch layout of the GPU betweenness engine (vertex-major groups of 32 sources, or source-major pairs)."""
-    monkeypatch.setattr(C(), "LAYOUT", request.param)
-    return request.param
-
-
 @pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("kind", ["int", "float", "coarse", "none"])
-def test_betweenness_matches_cpu(batching, layout, directed, kind):
+def test_betweenness_matches_cpu(batching, directed, kind):
     G = random_graph(203, 700, 3, directed, kind)
     for endpoints in (False, True):
         ref = graphs.betweenness_centrality(G, endpoints=endpoints)
@@ -85,10 +78,10 @@ def test_betweenness_matches_cpu(batching, layout, directed, kind):
                  graphs.betweenness_centrality(G, sources=srcs, endpoints=True))
 
 
-def test_deep_graph_renumbered(monkeypatch, layout):
+def test_deep_graph_renumbered(monkeypatch):
     """A road network past the renumbering size: vertices renumbered, results mapped back (vertices and arcs)."""
     monkeypatch.setattr(C(), "RENUMBER_MIN", 100)
-    monkeypatch.setattr(C(), "BATCH_SOURCES", 97 if layout == "pairs" else 70)  # groups: 64 a batch (2 groups)
+    monkeypatch.setattr(C(), "BATCH_SOURCES", 97)
     G = graphs.generators.road_network(1500, seed=4)
     assert C()._renumbering(G.indptr, G.indices) is not None
     ref = graphs.betweenness_centrality(G, sources=300, seed=1)
@@ -100,8 +93,8 @@ def test_deep_graph_renumbered(monkeypatch, layout):
         assert close(graphs.betweenness_centrality(G.to("gpu"), weighted=weighted, normalized=False).get(), ref)
 
 
-def test_road_network_in_batches_of_many_groups(layout):
-    """Default batching on a deep graph: every source in one or two batches of many groups, many rounds and waves."""
+def test_road_network_in_default_batches():
+    """Default batching on a deep graph: every source in one batch, many rounds, far lists and waves."""
     G = graphs.generators.road_network(2600, seed=5)
     ref = graphs.betweenness_centrality(G, normalized=False)
     assert close(graphs.betweenness_centrality(G.to("gpu"), normalized=False).get(), ref)

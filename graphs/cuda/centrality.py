@@ -62,12 +62,6 @@ PAIR_BYTES = 48
 BATCH_SOURCES = 1 << 30
 #: Bucket width of the near-far search, in mean arc weights (``None``: infinite, plain Bellman-Ford rounds).
 DELTA_ARCS: float | None = 8.0
-#: How a batch's pairs are laid out and worked: "groups" (vertex-major, a warp per vertex and group of 32
-#: sources) or "pairs" (source-major, a thread per pair); :data:`_LAYOUTS`.
-LAYOUT = "pairs"
-#: Bytes per (vertex, source) pair of a "groups" batch: distances, counts, dependencies (8 each), tight
-#: in-degrees and the waves' records (4 + 4), and the per-item marks, stamps and lists (32 bytes per 32 pairs).
-GROUP_PAIR_BYTES = 38
 #: Sources per block of the vertex sums of the dependencies.
 COLSUM_CHUNK = 256
 #: Bytes of the frontier, next and seen planes of the bit-parallel BFS.
@@ -78,18 +72,14 @@ RENUMBER_MIN = 4096
 DEEP = 24
 
 _KERNELS = Path(__file__).resolve().parent / "centrality.cu"
-_GROUP_KERNELS = Path(__file__).resolve().parent / "betweenness_groups.cu"
 
 
 @functools.cache
-def _module(path: Path = _KERNELS, first: str = "bc_relax") -> cp.RawModule:
-    return build_module(path.read_text(), first)
+def _module() -> cp.RawModule:
+    return build_module(_KERNELS.read_text(), "bc_relax")
 
 
 def _fn(name: str):
-    """Kernel ``name``: ``bg_*`` from the vertex-major betweenness file, the others from ``centrality.cu``."""
-    if name.startswith("bg_"):
-        return _module(_GROUP_KERNELS, "bg_relax").get_function(name)
     return _module().get_function(name)
 
 
@@ -97,12 +87,6 @@ def _launch(name: str, count: int, *args) -> None:
     """``name`` over ``count`` threads (one per item: these kernels have no grid-stride loop)."""
     if count > 0:
         _fn(name)((-(-count // BLOCK),), (BLOCK,), args)
-
-
-def _warps(name: str, count: int, *args) -> None:
-    """``name`` with one warp per item, over ``count`` items."""
-    if count > 0:
-        _fn(name)((-(-32 * count // BLOCK),), (BLOCK,), args)
 
 
 def _renumbering(indptr: np.ndarray, indices: np.ndarray):
@@ -130,12 +114,11 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     """Raw vertex (and arc) dependencies summed over ``src``, as CuPy arrays.
 
     ``P``: a prepared graph (:func:`graphs.centrality.prepare`: host CSR, no
-    zero weights); ``bar``: a progress bar counting sources.  The batches run
-    in the layout :data:`LAYOUT` names (:data:`_LAYOUTS`).
+    zero weights); ``bar``: a progress bar counting sources.
     """
     w_host = P.weights
     indptr_h, indices_h = P.indptr, P.indices
-    n, nnz = indptr_h.shape[0] - 1, indices_h.shape[0]
+    n, nnz, k = indptr_h.shape[0] - 1, indices_h.shape[0], src.shape[0]
     w_h = np.asarray(w_host, dtype=np.float64) if w_host is not None else np.ones(nnz, dtype=np.float64)
     ren = _renumbering(indptr_h, indices_h)
     if ren is not None:  # the same graph, vertices renumbered: arcs of a vertex lead near it in a row
@@ -153,22 +136,6 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         delta = np.inf  # equal weights: every round is one level, no bucket needed
     else:
         delta = float(DELTA_ARCS * w_h.mean())
-    bc, eb = _LAYOUTS[LAYOUT](n, indptr, indices, w, delta, src, endpoints, edges, bar)
-    if ren is not None:
-        order, arcs = ren
-        out = cp.empty_like(bc)
-        out[cp.asarray(order)] = bc
-        bc = out
-        if edges:
-            e2 = cp.empty_like(eb)
-            e2[cp.asarray(arcs)] = eb
-            eb = e2
-    return bc, (eb if edges else None)
-
-
-def _batches_pairs(n, indptr, indices, w, delta, src, endpoints, edges, bar):
-    """Source-major batches: pair ``(s, v)`` at ``s * n + v``, one thread per queued pair."""
-    nnz, k = indices.shape[0], src.shape[0]
     free = cp.cuda.runtime.memGetInfo()[0]
     budget = min(BATCH_BYTES, int(0.6 * free))
     S = int(max(1, min(k, BATCH_SOURCES, budget // (PAIR_BYTES * max(n, 1)), (2**31 - 1) // max(n, 1))))
@@ -250,106 +217,16 @@ def _batches_pairs(n, indptr, indices, w, delta, src, endpoints, edges, bar):
             reached = (dist[:sn].reshape(s, n) != inf_bits).sum(axis=1).astype(cp.float64) - 1.0
             cupyx.scatter_add(bc, part, reached)
         bar.update(s)
-    return bc, eb
-
-
-def _batches_groups(n, indptr, indices, w, delta, src, endpoints, edges, bar):
-    """Vertex-major batches: pair ``(v, s)`` at ``v * SP + s``, a warp per (vertex, group of 32 sources) item."""
-    nnz, k = indices.shape[0], src.shape[0]
-    src = np.sort(src)  # neighbouring sources (after the renumbering) share a group: they reach a vertex together
-    free = cp.cuda.runtime.memGetInfo()[0]
-    budget = min(BATCH_BYTES, int(0.6 * free))
-    S = int(max(1, min(k, BATCH_SOURCES, budget // (GROUP_PAIR_BYTES * max(n, 1)))))
-    if S > 32:
-        S -= S % 32  # whole groups
-    G = -(-S // 32)
-    G = max(1, min(G, (2**31 - 1) // max(n, 1)))  # items (vertex, group) are int32
-    S = min(S, 32 * G)
-    SP = 32 * G
-    pairs, items = n * SP, n * G
-    bc = cp.zeros(n, dtype=cp.float64)
-    eb = cp.zeros(nnz if edges else 1, dtype=cp.float64)
-    dist = cp.empty(pairs, dtype=cp.uint64)
-    sigma = cp.empty(pairs, dtype=cp.float64)
-    dep = cp.empty(pairs, dtype=cp.float64)
-    indeg = cp.empty(pairs, dtype=cp.int32)
-    rec_items = cp.empty(pairs, dtype=cp.int32)  # the waves' items, one after another (each >= 1 pair)
-    rec_masks = cp.empty(pairs, dtype=cp.uint32)
-    act = cp.zeros(items, dtype=cp.uint32)  # near marks; then the masks of the even waves
-    stamp = cp.empty(items, dtype=cp.int32)  # the round that last listed an item for the next
-    farm = cp.zeros(items, dtype=cp.uint32)  # far marks; then the masks of the odd waves
-    lst, lst2 = cp.empty(items, dtype=cp.int32), cp.empty(items, dtype=cp.int32)
-    far, far2 = cp.empty(items, dtype=cp.int32), cp.empty(items, dtype=cp.int32)
-    cnt = cp.zeros(4, dtype=cp.int32)  # near, far, kept far, next wave
-    minfar = cp.empty(1, dtype=cp.uint64)
-    inf_bits = np.uint64(0x7FF0000000000000)
-    gs = (np.int32(G), np.int64(SP))
-    for r0 in range(0, k, S):
-        part = cp.asarray(src[r0:r0 + S])
-        s = part.shape[0]
-        dist.fill(inf_bits)
-        sigma.fill(0)
-        dep.fill(0)
-        stamp.fill(-1)
-        cnt.fill(0)
-        _launch("bg_start", s, part, np.int32(s), *gs, dist, sigma, act, lst, cnt[0:1])
-        # 1. distances: near rounds below the threshold, the far items split at each new threshold
-        qlen, flen, thr, rnd = int(cnt[0:1].get()[0]), 0, delta, 0
-        cnt.fill(0)
-        while True:
-            while qlen:
-                cnt[0:1].fill(0)
-                _warps("bg_relax", qlen, lst, np.int32(qlen), *gs, indptr, indices, w, dist, np.float64(thr), act,
-                       stamp, np.int32(rnd), lst2, cnt[0:1], farm, far, cnt[1:2])
-                h = cnt.get()
-                qlen, flen = int(h[0]), int(h[1])
-                lst, lst2 = lst2, lst
-                rnd += 1
-            if flen == 0:
-                break
-            lo, hi = thr, thr + delta
-            while True:
-                cnt[0:1].fill(0)
-                cnt[2:3].fill(0)
-                minfar.fill(np.uint64(0xFFFFFFFFFFFFFFFF))
-                _warps("bg_split", flen, far, np.int32(flen), *gs, dist, np.float64(lo), np.float64(hi), farm, act,
-                       lst, cnt[0:1], far2, cnt[2:3], minfar)
-                h = cnt.get()
-                qlen, flen = int(h[0]), int(h[2])
-                far, far2 = far2, far
-                cnt[1:2] = cnt[2:3]  # the far list goes on from the kept items
-                thr = hi
-                if qlen or not flen:
-                    break
-                lo, hi = hi, float(minfar.get().view(np.float64)[0]) + delta  # skip the empty buckets
-        # 2. tight in-degrees, then path counts in waves (items and masks recorded one wave after another)
-        indeg.fill(0)
-        _warps("bg_indegree", items, np.int64(items), *gs, indptr, indices, w, dist, indeg)
-        cnt[3:4].fill(0)
-        _launch("bg_start", s, part, np.int32(s), *gs, dist, sigma, act, rec_items, cnt[3:4])
-        bounds = [0, int(cnt[3:4].get()[0])]
-        cur, nxt = act, farm
-        while bounds[-1] > bounds[-2]:
-            a, b = bounds[-2], bounds[-1]
-            cnt[3:4].fill(0)
-            _warps("bg_count", b - a, rec_items[a:], rec_masks[a:], np.int32(b - a), *gs, indptr, indices, w, dist,
-                   sigma, indeg, cur, nxt, rec_items[b:], cnt[3:4])
-            bounds.append(b + int(cnt[3:4].get()[0]))
-            cur, nxt = nxt, cur
-        # 3. dependencies, last wave first; then each vertex's sum over the batch's sources
-        for i in range(len(bounds) - 2, 0, -1):
-            a, b = bounds[i - 1], bounds[i]
-            _warps("bg_depend", b - a, rec_items[a:], rec_masks[a:], np.int32(b - a), *gs, indptr, indices, w,
-                   dist, sigma, dep, np.int32(edges), eb)
-        _warps("bg_colsum", n, np.int64(n), np.int32(s), np.int64(SP), dep, dist, part, np.int32(endpoints), bc)
-        if endpoints:  # each source: + 1 per other vertex it reaches
-            reached = (dist.reshape(n, SP)[:, :s] != inf_bits).sum(axis=0).astype(cp.float64) - 1.0
-            cupyx.scatter_add(bc, part, reached)
-        bar.update(s)
-    return bc, eb
-
-
-_LAYOUTS = {"pairs": _batches_pairs, "groups": _batches_groups}
+    if ren is not None:
+        order, arcs = ren
+        out = cp.empty_like(bc)
+        out[cp.asarray(order)] = bc
+        bc = out
+        if edges:
+            e2 = cp.empty_like(eb)
+            e2[cp.asarray(arcs)] = eb
+            eb = e2
+    return bc, (eb if edges else None)
 
 
 def _unpack(words: cp.ndarray) -> cp.ndarray:
