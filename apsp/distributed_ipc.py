@@ -154,8 +154,6 @@ class RemotePanel:
         the run's next round on the exporter: copy them in); in the exporting
         process they are the slot's views.
         """
-        import cupy
-
         if self.pid == os.getpid():
             with _LOCK:
                 slot = _EXPORTS.get((self.token, self.owner))
@@ -163,6 +161,8 @@ class RemotePanel:
                 raise RuntimeError(f"{self!r}: this process no longer holds the panel (its run was dropped)")
             views = slot.views(self.parts[0][1][0])
         else:
+            import cupy
+
             rt = cupy.cuda.runtime
             device = int(rt.getDevice())
             views = []

@@ -360,6 +360,16 @@ def _device(spec: RunSpec):
     return _Gpu() if spec.device == "gpu" else _Host()
 
 
+def _local(R):
+    """A panel as this process holds it: ``(D, P)``.
+
+    A panel exported here that Dask pickled and read back (spilled to disk or
+    host memory under memory pressure) returns as its :class:`RemotePanel`;
+    its arrays are this process's slot.
+    """
+    return R.arrays() if isinstance(R, RemotePanel) else R
+
+
 def _first_stop(*parts) -> Stopped | None:
     return next((x for x in parts if isinstance(x, Stopped)), None)
 
@@ -492,6 +502,7 @@ def panel(spec: RunSpec, g: int, k: int, previous, chain) -> tuple | Stopped:
     la, lb = lay.local_span(k)
     with dev.active():
         if previous is not None:
+            previous = _local(previous)
             R, PR = dev.adopt(previous[0]), None if previous[1] is None else dev.adopt(previous[1])
             st.update_rows([(la, lb)], k - 1, R, PR)
             if spec.device == "gpu":
@@ -566,7 +577,7 @@ def update(spec: RunSpec, g: int, k: int, R, chain) -> Stopped | None:
     if k + 1 < lay.count and lay.owner(k + 1) == g:
         skip.append(lay.local_span(k + 1))  # done by panel(k + 1): the look-ahead
     with dev.active():
-        D, PR = R
+        D, PR = _local(R)
         if spec.device == "gpu":
             D, PR = dev.adopt(D), None if PR is None else dev.adopt(PR)
         st.update_rows(_ranges_without(skip, st.D.shape[0]), k, D, PR)
