@@ -23,7 +23,9 @@ of the bucket width on 4096 sources first; checked against the CPU on 256 source
 and on road_network(3000)) and the exact diameter (hops; the bounding search) of
 the largest connected component of ``graphs.generators.rmat(20)``, the component
 found on the GPU inside the timing (checked against the CPU's bounding search and
-a BFS from a periphery vertex).  Median of ``--repeats`` runs.
+a BFS from a periphery vertex).  Median of ``--repeats`` runs.  ``--peers``: also
+the CPU benchmark's BA graph (``--n``) on the GPU against rustworkx and igraph on
+the host's CPU cores (the same checks as on the CPU).
 
 Results go to ``benchmarks/results/centrality-cpu.{json,md}`` and
 ``centrality-gpu-<h100|h200>.{json,md}`` (and $OUT if
@@ -66,10 +68,76 @@ def ba_graph(n: int, seed: int = 1):
     return G, edges, w
 
 
-def cpu(args) -> None:
+def _host(x) -> np.ndarray:
+    return np.asarray(x.get() if hasattr(x, "get") else x)
+
+
+def peer_rows(n: int, H, sync, payload: dict) -> list[list[str]]:
+    """Betweenness (unweighted, weighted) and closeness of the BA graph ``n``: ours on ``H`` (a CPU or GPU graph;
+    ``sync`` waits for its device) against rustworkx and igraph on this machine's CPU, interleaved, one run each.
+
+    Every peer result is compared with ours; rows for the table, entries appended to ``payload["results"]``.
+    """
     import igraph as ig
-    import networkx as nx
     import rustworkx as rx
+
+    import graphs
+
+    _, e, w = ba_graph(n)
+    R = rx.PyGraph()
+    R.add_nodes_from(range(n))
+    R.add_edges_from([(int(a), int(b), float(x)) for (a, b), x in zip(e, w)])
+    Ig = ig.Graph(n=n, edges=e.tolist())
+    Ig.es["weight"] = w.astype(float).tolist()
+    rows = []
+
+    def ours(fn):
+        out, t = _timed(lambda: (fn(), sync())[0])
+        return _host(out), t
+
+    # unweighted: ours, rustworkx, igraph
+    mine, t_us = ours(lambda: graphs.betweenness_centrality(H, weighted=False))
+    rxd, t_rx = _timed(lambda: rx.betweenness_centrality(R, normalized=True))
+    igv, t_ig = _timed(lambda: Ig.betweenness(directed=False))
+    raw = _host(graphs.betweenness_centrality(H, weighted=False, normalized=False))
+    err_rx = _rel(mine, [rxd[i] for i in range(n)])
+    err_ig = _rel(raw, igv)
+    for peer, t, err in (("rustworkx", t_rx, err_rx), ("igraph", t_ig, err_ig)):
+        rows.append([f"betweenness n={n}", "unweighted", peer, f"{t:.2f}", f"{t_us:.2f}", f"{t / t_us:.2f}x",
+                     f"{err:.1e}"])
+        payload["results"].append({"case": "betweenness", "n": n, "weighted": False, "peer": peer, "peer_s": t,
+                                   "ours_s": t_us, "max_rel_err": err})
+        print(rows[-1], flush=True)
+    payload["results"].append({"case": "betweenness", "n": n, "weighted": False,
+                               "speedup_over_fastest_peer": min(t_rx, t_ig) / t_us})
+
+    # weighted: ours, igraph (rustworkx has no weighted vertex betweenness)
+    mine_w, t_usw = ours(lambda: graphs.betweenness_centrality(H, normalized=False))
+    igw, t_igw = _timed(lambda: Ig.betweenness(directed=False, weights="weight"))
+    err = _rel(mine_w, igw)
+    rows.append([f"betweenness n={n}", "weighted 1..100", "igraph", f"{t_igw:.2f}", f"{t_usw:.2f}",
+                 f"{t_igw / t_usw:.2f}x", f"{err:.1e}"])
+    rows.append([f"betweenness n={n}", "weighted 1..100", "rustworkx", "n/a (no weighted betweenness)", "", "", ""])
+    payload["results"].append({"case": "betweenness", "n": n, "weighted": True, "peer": "igraph", "peer_s": t_igw,
+                               "ours_s": t_usw, "max_rel_err": err, "speedup_over_fastest_peer": t_igw / t_usw})
+    print(rows[-2], flush=True)
+
+    # closeness (hops): ours against igraph and rustworkx
+    cl, t_cl = ours(lambda: graphs.closeness_centrality(H, weighted=False))
+    icl, t_icl = _timed(lambda: Ig.closeness())
+    rcl, t_rcl = _timed(lambda: rx.closeness_centrality(R))
+    for peer, t, ref in (("igraph", t_icl, icl), ("rustworkx", t_rcl, [rcl[i] for i in range(n)])):
+        err = _rel(cl, ref)
+        rows.append([f"closeness n={n}", "unweighted", peer, f"{t:.2f}", f"{t_cl:.2f}", f"{t / t_cl:.2f}x",
+                     f"{err:.1e}"])
+        payload["results"].append({"case": "closeness", "n": n, "weighted": False, "peer": peer, "peer_s": t,
+                                   "ours_s": t_cl, "max_rel_err": err})
+        print(rows[-1], flush=True)
+    return rows
+
+
+def cpu(args) -> None:
+    import networkx as nx
 
     import graphs
 
@@ -100,52 +168,9 @@ def cpu(args) -> None:
         print(rows[-1], flush=True)
 
     # -- the large graph: rustworkx, igraph, ours -------------------------------------------------
-    n = args.n
-    _, e, w = ba_graph(n)
-    H = graphs.Graph.from_edges(e[:, 0], e[:, 1], w.astype(np.float64), n=n, directed=False)
-    R = rx.PyGraph()
-    R.add_nodes_from(range(n))
-    R.add_edges_from([(int(a), int(b), float(x)) for (a, b), x in zip(e, w)])
-    Ig = ig.Graph(n=n, edges=e.tolist())
-    Ig.es["weight"] = w.astype(float).tolist()
-
-    # unweighted: ours, rustworkx, igraph (interleaved, one run each)
-    ours, t_us = _timed(lambda: graphs.betweenness_centrality(H, weighted=False))
-    rxd, t_rx = _timed(lambda: rx.betweenness_centrality(R, normalized=True))
-    igv, t_ig = _timed(lambda: Ig.betweenness(directed=False))
-    raw = graphs.betweenness_centrality(H, weighted=False, normalized=False)
-    err_rx = _rel(ours, [rxd[i] for i in range(n)])
-    err_ig = _rel(raw, igv)
-    best = min(t_rx, t_ig)
-    for peer, t, err in (("rustworkx", t_rx, err_rx), ("igraph", t_ig, err_ig)):
-        rows.append([f"betweenness n={n}", "unweighted", peer, f"{t:.2f}", f"{t_us:.2f}", f"{t / t_us:.2f}x",
-                     f"{err:.1e}"])
-        payload["results"].append({"case": "betweenness", "n": n, "weighted": False, "peer": peer, "peer_s": t,
-                                   "ours_s": t_us, "max_rel_err": err})
-        print(rows[-1], flush=True)
-    payload["results"].append({"case": "betweenness", "n": n, "weighted": False,
-                               "speedup_over_fastest_peer": best / t_us})
-
-    # weighted: ours, igraph
-    ours_w, t_usw = _timed(lambda: graphs.betweenness_centrality(H, normalized=False))
-    igw, t_igw = _timed(lambda: Ig.betweenness(directed=False, weights="weight"))
-    err = _rel(ours_w, igw)
-    rows.append([f"betweenness n={n}", "weighted 1..100", "igraph", f"{t_igw:.2f}", f"{t_usw:.2f}",
-                 f"{t_igw / t_usw:.2f}x", f"{err:.1e}"])
-    rows.append([f"betweenness n={n}", "weighted 1..100", "rustworkx", "n/a (no weighted betweenness)", "", "", ""])
-    payload["results"].append({"case": "betweenness", "n": n, "weighted": True, "peer": "igraph", "peer_s": t_igw,
-                               "ours_s": t_usw, "max_rel_err": err, "speedup_over_fastest_peer": t_igw / t_usw})
-    print(rows[-2], flush=True)
-
-    # closeness (hops): ours against igraph
-    cl, t_cl = _timed(lambda: graphs.closeness_centrality(H, weighted=False))
-    icl, t_icl = _timed(lambda: Ig.closeness())
-    err = _rel(cl, icl)
-    rows.append([f"closeness n={n}", "unweighted", "igraph", f"{t_icl:.2f}", f"{t_cl:.2f}", f"{t_icl / t_cl:.2f}x",
-                 f"{err:.1e}"])
-    payload["results"].append({"case": "closeness", "n": n, "weighted": False, "peer": "igraph", "peer_s": t_icl,
-                               "ours_s": t_cl, "max_rel_err": err})
-    print(rows[-1], flush=True)
+    _, e, w = ba_graph(args.n)
+    H = graphs.Graph.from_edges(e[:, 0], e[:, 1], w.astype(np.float64), n=args.n, directed=False)
+    rows += peer_rows(args.n, H, lambda: None, payload)
 
     m = payload["machine"]
     md = (f"# Centrality on the CPU\n\n{m['cpu']} ({m['cores']} cores; {m['simd']}), {m['date']}.\n\n"
@@ -240,6 +265,15 @@ def gpu(args) -> None:
                                "check_err_256_sources": err_big, "check_err_road3000": err_small, "finite": ok})
     print(rows[-1], flush=True)
 
+    # -- (c) with --peers: the CPU's BA graph on the GPU, against rustworkx and igraph on this host's cores -------
+    peers = []
+    if args.peers:
+        _, e, w = ba_graph(args.n)
+        Hb = graphs.Graph.from_edges(e[:, 0], e[:, 1], w.astype(np.float64), n=args.n, directed=False).to("gpu")
+        graphs.betweenness_centrality(Hb, sources=64, seed=0)  # kernels compiled
+        graphs.closeness_centrality(Hb, weighted=False)
+        peers = peer_rows(args.n, Hb, cp.cuda.Device().synchronize, payload)
+
     # -- (a) exact diameter (hops) of the LCC of rmat(scale), the LCC found on the GPU ---------------------------
     R = graphs.generators.rmat(scale, seed=0)
     Rg = R.to("gpu")
@@ -293,6 +327,12 @@ def gpu(args) -> None:
           f"of up to {reps} runs, CuPy synchronised around each; graph generation and the move to the GPU excluded, "
           "the LCC's extraction included.\n\n"
           + markdown_table(["job", "median s", "runs s", "exactness checks"], rows))
+    if peers:
+        md += (f"\n\nThe CPU benchmark's graph (barabasi_albert_graph({args.n}, 4, seed=1), weights 1..100) on this "
+               f"GPU against rustworkx (multithreaded) and igraph on the host's {payload['machine']['cores']} CPU "
+               "cores, one run each, interleaved; ours synchronised, conversions excluded; speedup = peer time / our "
+               "time.\n\n"
+               + markdown_table(["job", "weights", "peer", "peer s", "ours s (GPU)", "speedup", "max rel err"], peers))
     stem = "centrality-gpu-" + ("h200" if "H200" in dev else "h100" if "H100" in dev else "gpu")
     j, _ = write_results(stem, payload, md)
     print(md)
@@ -307,6 +347,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--quick", action="store_true", help="small sizes, results under results/quick/")
     p.add_argument("--repeats", type=int, default=3, help="GPU: runs per timing (median)")
     p.add_argument("--max-seconds", type=float, default=100.0, help="GPU: skip a full run estimated longer")
+    p.add_argument("--peers", action="store_true",
+                   help="GPU: also the BA graph of --n on the GPU against rustworkx and igraph on this host's CPU")
     p.add_argument("--deltas", type=lambda s: [None if x == "None" else float(x) for x in s.split(",")],
                    default=[2.0, 4.0, 8.0], help="GPU: bucket widths (mean arc weights) to sweep on 4096 sources")
     args = p.parse_args(argv)
