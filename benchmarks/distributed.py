@@ -313,7 +313,7 @@ def scaling(device: str, n: int, counts: list[int], *, seed: int = 7, modes=("th
                 got = np.concatenate([_host(D[int(s) : int(s) + 1].compute()) for s in picks])  # row by row: the
                 same = bool(np.array_equal(got, ref))  # rows of a threaded cluster's blocks lie on different GPUs
                 del D
-                how = "; panels: CUDA IPC, GPU to GPU" if any("CUDA IPC" in m for m in said) else ""
+                how = "; panels: CUDA IPC, GPU to GPU" if any("CUDA IPC, GPU to GPU" in m for m in said) else ""
                 record(what, p, b, seconds, same, "input rows made on the workers (included)" + how)
             finally:
                 client.close()

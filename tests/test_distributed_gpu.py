@@ -134,9 +134,9 @@ def test_processes_send_panels_as_cuda_ipc_handles(gpu_client, caplog):
     cp.testing.assert_array_equal(D, ref)
     said = [r.getMessage() for r in caplog.records if r.name == "apsp.distributed"]
     if kind == "processes":
-        assert any("CUDA IPC" in m for m in said), said
+        assert any("CUDA IPC, GPU to GPU" in m for m in said), said
     else:
-        assert not any("CUDA IPC" in m for m in said), said
+        assert not any("CUDA IPC, GPU to GPU" in m for m in said), said
     left = client.run(shared_runs)
     assert all(v == {"exports": [], "imports": []} for v in left.values()), left
 
