@@ -599,8 +599,9 @@ def test_panel_sharing_needs_gpu_processes_of_one_host(monkeypatch, dev, procs, 
     assert _panel_sharing(_NoClient(), workers, _infos(*procs), dev, "tok") == want
 
 
-def test_panel_sharing_falls_back_when_the_probe_fails(monkeypatch, caplog):
-    """GPU processes of one host whose probe does not read back: Dask's comm, and the reason in the log."""
+@pytest.mark.parametrize("fails_on,want", [(None, "ipc"), ("w2", "copy")])
+def test_panel_sharing_follows_the_probe(monkeypatch, caplog, fails_on, want):
+    """GPU processes of one host: CUDA IPC when the probe reads back everywhere; else Dask's comm, and why."""
     import logging
 
     from apsp import distributed as drv
@@ -610,7 +611,7 @@ def test_panel_sharing_falls_back_when_the_probe_fails(monkeypatch, caplog):
             pass
 
     class Probing:
-        """Submissions recorded; the probe reads back on w1 and fails on w2."""
+        """Submissions recorded; the probe reads back everywhere but on `fails_on`."""
 
         def __init__(self):
             self.ran = []
@@ -619,7 +620,7 @@ def test_panel_sharing_falls_back_when_the_probe_fails(monkeypatch, caplog):
             return Submitted((fn, args, kwargs))
 
         def gather(self, futs):
-            return ["" if kw["workers"] == ["w1"] else "cudaErrorMapBufferObjectFailed" for _, _, kw in futs]
+            return ["cudaErrorMapBufferObjectFailed" if kw["workers"] == [fails_on] else "" for _, _, kw in futs]
 
         def run(self, fn, *args):
             self.ran.append(fn.__name__)
@@ -628,6 +629,10 @@ def test_panel_sharing_falls_back_when_the_probe_fails(monkeypatch, caplog):
     monkeypatch.delenv("SEMIRING_PATHS_DASK_IPC", raising=False)
     with caplog.at_level(logging.INFO, logger="apsp.distributed"):
         got = drv._panel_sharing(c, ["w0", "w1", "w2"], _infos(("h", 1), ("h", 2), ("h", 3)), "gpu", "tok")
-    assert got == "copy"
-    assert "w2: cudaErrorMapBufferObjectFailed" in caplog.text
-    assert c.ran == ["close_imports"]
+    assert got == want
+    if want == "copy":
+        assert "w2: cudaErrorMapBufferObjectFailed" in caplog.text
+        assert c.ran == ["close_imports"]
+    else:
+        assert "CUDA IPC, GPU to GPU (3 processes on h)" in caplog.text
+        assert c.ran == []
