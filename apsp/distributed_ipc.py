@@ -85,7 +85,6 @@ class PanelSlot:
 
         rt = cupy.cuda.runtime
         self.token, self.owner, self.n = token, owner, int(n)
-        self.device = int(rt.getDevice())
         dtypes = [np.dtype(dtype)] + ([np.dtype(pred_dtype)] if pred_dtype is not None else [])
         self._memory = [cupy.cuda.memory.Memory(max(1, rows * self.n * dt.itemsize)) for dt in dtypes]
         self._dtypes = dtypes
