@@ -6,8 +6,8 @@ Exact weighted betweenness of ``graphs.generators.road_network(n)`` from ``--sou
 evenly spread sources (a slice of the full job: its time grows with sources x
 vertices), once per bucket width.  Every kernel the driver launches is bracketed by
 CUDA events (the module proxy of ``profile_traversal_gpu.py``), so each run prints the
-device time per kernel and per phase (distances: ``bc_relax`` / ``bc_split``; tight
-in-degrees; path counts; dependencies; vertex sums), the number of launches, and the
+device time per kernel and per phase (distances: ``bc_step`` / ``bc_advance``; tight
+in-degrees and out-arcs; path counts; dependencies; vertex sums), the number of launches, and the
 wall time of the call: the difference is host time (launches, read-backs of the list
 lengths, allocation).  The result is checked against the CPU on 64 of the sources.
 With ``--json PATH`` the figures are written there too.
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import logging
 import sys
 import time
 from pathlib import Path
@@ -31,8 +32,20 @@ from profile_traversal_gpu import _Timed  # noqa: E402
 
 import graphs  # noqa: E402
 
-PHASES = {"bc_start": "distances", "bc_relax": "distances", "bc_split": "distances", "bc_indegree": "tight in-degrees",
-          "bc_count": "path counts", "bc_depend": "dependencies", "bc_colsum": "vertex sums"}
+PHASES = {"bc_start": "distances", "bc_step": "distances", "bc_advance": "distances",
+          "bc_indegree": "tight in-degrees and out-arcs", "bc_count": "path counts",
+          "bc_count_advance": "path counts", "bc_depend": "dependencies", "bc_colsum": "vertex sums"}
+
+
+class _Captured(logging.Handler):
+    """The driver's debug lines (rounds, waves, relaxations per pair)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
 
 
 def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
@@ -43,6 +56,9 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
 
     old_delta, old_fn = C.DELTA_ARCS, C._fn
     log: list = []
+    stats = _Captured()
+    C._log.addHandler(stats)
+    C._log.setLevel(logging.DEBUG)
     C.DELTA_ARCS = delta
     C._fn = lambda name: _Timed(C._module(), log).get_function(name)
     try:
@@ -53,6 +69,7 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
         wall = time.perf_counter() - t
     finally:
         C.DELTA_ARCS, C._fn = old_delta, old_fn
+        C._log.removeHandler(stats)
     kernels: dict = collections.defaultdict(lambda: [0, 0.0])
     for name, a, b in log:
         kernels[name][0] += 1
@@ -63,7 +80,7 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
     device = sum(s for _, s in kernels.values())
     pairs = int(sources.shape[0]) * Gg.n
     return {"delta_arcs": delta, "sources": int(sources.shape[0]), "wall_s": wall, "device_s": device,
-            "host_s": wall - device, "ns_per_pair": wall / pairs * 1e9,
+            "host_s": wall - device, "ns_per_pair": wall / pairs * 1e9, "search": stats.messages,
             "kernels": {k: {"launches": c, "seconds": s} for k, (c, s) in sorted(kernels.items())},
             "phases": dict(phases)}
 
@@ -93,6 +110,8 @@ def main(argv: list[str] | None = None) -> None:
         runs.append(r)
         print(f"\nbucket width {d} mean arcs: wall {r['wall_s']:.3f} s, kernels {r['device_s']:.3f} s, host "
               f"{r['host_s']:.3f} s; {r['ns_per_pair']:.2f} ns per (source, vertex) pair")
+        for m in r["search"]:
+            print(f"  {m}")
         for ph, s in sorted(r["phases"].items(), key=lambda x: -x[1]):
             print(f"  {ph:18s} {s:8.3f} s  {s / r['wall_s']:6.1%}")
         for k, v in sorted(r["kernels"].items(), key=lambda x: -x[1]["seconds"]):

@@ -78,6 +78,32 @@ def test_betweenness_matches_cpu(batching, directed, kind):
                  graphs.betweenness_centrality(G, sources=srcs, endpoints=True))
 
 
+@pytest.mark.parametrize("steps", [1, 3, 32])
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("kind", ["int", "coarse", "none"])
+def test_high_degree_vertices(kind, directed, steps, monkeypatch):
+    """Hubs of 70 to 140 arcs: tight arcs past the 31 of a pair's mask are found from the distances; the
+    host reads the search's state every ``steps`` steps."""
+    monkeypatch.setattr(C(), "STEPS_PER_CHECK", steps)
+    monkeypatch.setattr(C(), "DELTA_ARCS", 1.5)
+    rng = np.random.default_rng(11)
+    n = 160
+    u, v = list(rng.integers(0, n, 300)), list(rng.integers(0, n, 300))
+    for hub in (0, 1, 7):
+        nb = rng.choice(n, 70, replace=False)
+        u += [hub] * 70 + list(nb[:35])
+        v += list(nb) + [hub] * 35
+    m = len(u)
+    w = {"int": rng.integers(1, 40, m).astype(np.float64), "coarse": rng.integers(1, 3, m).astype(np.float64),
+         "none": None}[kind]
+    G = graphs.Graph.from_edges(u, v, w, n=n, directed=directed)
+    assert int(np.diff(G.indptr).max()) > 64
+    ref = graphs.betweenness_centrality(G, endpoints=True)
+    assert close(graphs.betweenness_centrality(G.to("gpu"), endpoints=True).get(), ref)
+    eref = graphs.edge_betweenness_centrality(G)
+    assert close(graphs.edge_betweenness_centrality(G.to("gpu")).value.get(), eref.value)
+
+
 def test_deep_graph_renumbered(monkeypatch):
     """A road network past the renumbering size: vertices renumbered, results mapped back (vertices and arcs)."""
     monkeypatch.setattr(C(), "RENUMBER_MIN", 100)

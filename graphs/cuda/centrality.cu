@@ -43,103 +43,217 @@ extern "C" __global__ void bc_start(const int* __restrict__ src, int S, long lon
     queue[i] = (int)p;
 }
 
-// One near round: each queued pair relaxes its out-arcs.  A head improved below `thr` joins the next
-// round (once per round: the stamp), one improved to `thr` or more joins the far list (once: the flag).
-extern "C" __global__ void bc_relax(const int* __restrict__ queue, int qlen, long long n,
-                                    const long long* __restrict__ indptr, const int* __restrict__ indices,
-                                    const double* __restrict__ w, u64* dist, double thr, int* stamp, int round,
-                                    int* near, int* near_len, int* far, int* far_len, int* in_far) {
-    int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= qlen) return;
-    long long p = queue[e];
-    long long s = p / n, v = p - s * n;
-    long long base = s * n;
-    double dv = as_double(dist[p]);
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = base + indices[a];
-        double nd = dv + w[a];
-        u64 bits = as_bits(nd);
-        if (bits < dist[q]) {
-            u64 old = atomicMin(dist + q, bits);
-            if (bits < old) {
-                if (nd < thr) {
-                    if (atomicExch(stamp + q, round) != round) near[append(near_len)] = (int)q;
-                } else if (atomicExch(in_far + q, 1) == 0) {
-                    far[append(far_len)] = (int)q;
+// The search runs on the device from one launch to the next: the host launches bc_step and bc_advance in
+// chunks and reads `st` only between chunks.  st: the state of the batch's search (ints), th: thresholds,
+// aux: the least distance kept on the far list, and the number of pair relaxations (statistics).
+#define ST_MODE 0    // MODE_RELAX, MODE_SPLIT or MODE_DONE
+#define ST_PQ 1      // parity of the queues: the current round reads q1 if set, else q0
+#define ST_PF 2      // parity of the far lists: the current far list is f1 if set, else f0
+#define ST_QLEN 3    // pairs in the current round's queue
+#define ST_NLEN 4    // pairs appended to the next round's queue
+#define ST_FLEN 5    // pairs on the current far list
+#define ST_KLEN 6    // pairs kept on the other far list by a split
+#define ST_ROUND 7   // near rounds so far (the stamps)
+#define ST_WNUM 8    // path counts: waves so far (bounds[0..WNUM] hold their ends)
+#define ST_WC 9      // pairs appended to the next wave
+#define ST_WDONE 10  // path counts: no pair left
+#define ST_SIZE 16
+#define TH_THR 0
+#define TH_LO 1
+#define TH_HI 2
+#define TH_DELTA 3
+#define MODE_RELAX 0
+#define MODE_SPLIT 1
+#define MODE_DONE 2
+
+// One step of near-far delta-stepping over all the batch's pairs, as st[ST_MODE] says:
+// MODE_RELAX: each pair of the current round relaxes its out-arcs.  A head improved below the threshold
+//   joins the next round (once per round: the stamp), one improved to the threshold or more joins the far
+//   list (once: the flag).
+// MODE_SPLIT: the far list at a new bucket [lo, hi): pairs below `lo` were relaxed at their distance already
+//   (dropped), pairs in [lo, hi) make the next round, the rest stay far; aux[0] gets the least distance kept.
+// Grid-stride loops: the lengths are on the device.
+extern "C" __global__ void bc_step(const int* st, const double* th, int n, const long long* __restrict__ indptr,
+                                   const int* __restrict__ indices, const double* __restrict__ w, u64* dist,
+                                   int* stamp, int* in_far, int* q0, int* q1, int* f0, int* f1, int* cnt,
+                                   u64* aux) {
+    int mode = st[ST_MODE];
+    int stride = gridDim.x * blockDim.x;
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (mode == MODE_RELAX) {
+        const int* queue = st[ST_PQ] ? q1 : q0;
+        int* near = st[ST_PQ] ? q0 : q1;
+        int* far = st[ST_PF] ? f1 : f0;
+        int qlen = st[ST_QLEN], round = st[ST_ROUND];
+        double thr = th[TH_THR];
+        for (int e = tid; e < qlen; e += stride) {
+            int p = queue[e];
+            int s = p / n, v = p - s * n;
+            int base = s * n;
+            double dv = as_double(dist[p]);
+            for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
+                int q = base + indices[a];
+                double nd = dv + w[a];
+                u64 bits = as_bits(nd);
+                if (bits < dist[q]) {
+                    u64 old = atomicMin(dist + q, bits);
+                    if (bits < old) {
+                        if (nd < thr) {
+                            if (atomicExch(stamp + q, round) != round) near[append(cnt + ST_NLEN)] = q;
+                        } else if (atomicExch(in_far + q, 1) == 0) {
+                            far[append(cnt + ST_FLEN)] = q;
+                        }
+                    }
                 }
             }
         }
+    } else if (mode == MODE_SPLIT) {
+        const int* far = st[ST_PF] ? f1 : f0;
+        int* keep = st[ST_PF] ? f0 : f1;
+        int* near = st[ST_PQ] ? q0 : q1;  // the next round's queue
+        int flen = st[ST_FLEN];
+        double lo = th[TH_LO], hi = th[TH_HI];
+        u64 m = ~0ULL;
+        for (int e = tid; e < flen; e += stride) {
+            int p = far[e];
+            u64 b = dist[p];
+            double d = as_double(b);
+            if (d < lo) {
+                in_far[p] = 0;
+            } else if (d < hi) {
+                in_far[p] = 0;
+                near[append(cnt + ST_NLEN)] = p;
+            } else {
+                keep[append(cnt + ST_KLEN)] = p;
+                m = b < m ? b : m;
+            }
+        }
+        __syncwarp();
+        for (int off = 16; off > 0; off >>= 1) {
+            u64 o = __shfl_down_sync(FULL_MASK, m, off);
+            m = o < m ? o : m;
+        }
+        if ((threadIdx.x & 31) == 0 && m != ~0ULL) atomicMin(aux, m);
     }
 }
 
-// The far list at a new threshold: pairs below `lo` were relaxed at their distance already (dropped),
-// pairs in [lo, hi) are the next near round, the rest stay far; `minfar` gets the least distance kept.
-extern "C" __global__ void bc_split(const int* __restrict__ far, int flen, const u64* __restrict__ dist, double lo,
-                                    double hi, int* near, int* near_len, int* keep, int* keep_len, int* in_far,
-                                    u64* minfar) {
-    int e = blockIdx.x * blockDim.x + threadIdx.x;
-    u64 m = ~0ULL;
-    if (e < flen) {
-        int p = far[e];
-        u64 b = dist[p];
-        double d = as_double(b);
-        if (d < lo) {
-            in_far[p] = 0;
-        } else if (d < hi) {
-            in_far[p] = 0;
-            near[append(near_len)] = p;
-        } else {
-            keep[append(keep_len)] = p;
-            m = b;
-        }
+// After each bc_step (one thread): the counts of the step become the next state.  `st` is read by the
+// steps, `cnt` written by them (the same layout; separate arrays, so no step reads what another writes).
+extern "C" __global__ void bc_advance(int* st, int* cnt, double* th, u64* aux) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    int mode = st[ST_MODE];
+    if (mode == MODE_DONE) return;
+    int q = cnt[ST_NLEN];
+    cnt[ST_NLEN] = 0;
+    if (mode == MODE_RELAX) {
+        aux[1] += (u64)st[ST_QLEN];
+        st[ST_ROUND] += 1;
+        st[ST_FLEN] = cnt[ST_FLEN];
+    } else {  // MODE_SPLIT: the far list goes on from the kept pairs
+        st[ST_FLEN] = cnt[ST_KLEN];
+        cnt[ST_FLEN] = cnt[ST_KLEN];
+        cnt[ST_KLEN] = 0;
+        st[ST_PF] ^= 1;
+        th[TH_THR] = th[TH_HI];
     }
-    __syncwarp();
-    for (int off = 16; off > 0; off >>= 1) {
-        u64 o = __shfl_down_sync(FULL_MASK, m, off);
-        m = o < m ? o : m;
+    st[ST_QLEN] = q;
+    st[ST_PQ] ^= 1;
+    if (q > 0) {
+        st[ST_MODE] = MODE_RELAX;
+    } else if (st[ST_FLEN] == 0) {
+        st[ST_MODE] = MODE_DONE;
+    } else if (mode == MODE_RELAX) {  // the bucket is done: split the far list at the next one
+        th[TH_LO] = th[TH_THR];
+        th[TH_HI] = th[TH_THR] + th[TH_DELTA];
+        st[ST_MODE] = MODE_SPLIT;
+    } else {  // an empty bucket: skip to the one of the least distance kept
+        th[TH_LO] = th[TH_HI];
+        th[TH_HI] = as_double(aux[0]) + th[TH_DELTA];
     }
-    if ((threadIdx.x & 31) == 0 && m != ~0ULL) atomicMin(minfar, m);
+    if (mode == MODE_SPLIT) aux[0] = ~0ULL;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Betweenness, 2: path counts in waves of Kahn's order over the tight arcs.
 // ---------------------------------------------------------------------------------------------
 
-// Tight in-degree of every reached pair.
-extern "C" __global__ void bc_indegree(int S, long long n, const long long* __restrict__ indptr,
+// Tight in-degree of every reached pair, and its tight out-arcs: bit j of tight[p] for arc j of v (j < 31;
+// arcs from the 32nd on are checked against the distances where they are used).
+extern "C" __global__ void bc_indegree(int S, int n, const long long* __restrict__ indptr,
                                        const int* __restrict__ indices, const double* __restrict__ w,
-                                       const u64* __restrict__ dist, int* indeg) {
-    long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (p >= (long long)S * n) return;
+                                       const u64* __restrict__ dist, int* indeg, unsigned* tight) {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= (long long)S * n) return;
+    int p = (int)i;
     u64 db = dist[p];
-    if (db == INF_BITS) return;  // not reached
-    long long s = p / n, v = p - s * n;
-    double dv = as_double(db);
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = s * n + indices[a];
-        if (indices[a] != v && dv + w[a] == as_double(dist[q])) atomicAdd(indeg + q, 1);
+    unsigned mask = 0u;
+    if (db != INF_BITS) {  // reached
+        int s = p / n, v = p - s * n;
+        double dv = as_double(db);
+        long long a0 = indptr[v], a1 = indptr[v + 1];
+        for (long long a = a0; a < a1; ++a) {
+            int u = indices[a];
+            if (u != v && dv + w[a] == as_double(dist[s * n + u])) {
+                atomicAdd(indeg + s * n + u, 1);
+                if (a - a0 < 31) mask |= 1u << (a - a0);
+            }
+        }
+    }
+    tight[p] = mask;
+}
+
+// body(a) for each tight out-arc a of pair p (vertex v, row offset base; arcs a0..a1-1): the arcs a0 + j of
+// its tight mask, then those from a0 + 31 on that are tight by the distances; in the order of the arcs.
+template <typename Body>
+__device__ __forceinline__ void for_tight_arcs(int p, int v, int base, long long a0, long long a1,
+                                               const unsigned* __restrict__ tight, const int* __restrict__ indices,
+                                               const double* __restrict__ w, const u64* __restrict__ dist,
+                                               Body body) {
+    for (unsigned m = tight[p]; m; m &= m - 1u) body(a0 + (__ffs(m) - 1));
+    if (a1 - a0 > 31) {
+        double dv = as_double(dist[p]);
+        for (long long a = a0 + 31; a < a1; ++a)
+            if (indices[a] != v && dv + w[a] == as_double(dist[base + indices[a]])) body(a);
     }
 }
 
-// One wave: counts flow along tight arcs; a pair whose last tight in-arc arrived is queued.
-extern "C" __global__ void bc_count(const int* __restrict__ wave, int wlen, long long n,
+// One wave, [bounds[WNUM - 1], bounds[WNUM]) of `waves`: counts flow along tight arcs; a pair whose last tight
+// in-arc arrived joins the next wave (appended after this one).  No fence between the count and the in-degree:
+// the pair is read in a later launch.
+extern "C" __global__ void bc_count(const int* st, const int* __restrict__ bounds, int* waves, int n,
                                     const long long* __restrict__ indptr, const int* __restrict__ indices,
-                                    const double* __restrict__ w, const u64* __restrict__ dist, double* sigma,
-                                    int* indeg, int* next, int* nlen) {
-    int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= wlen) return;
-    long long p = wave[e];
-    long long s = p / n, v = p - s * n;
-    double dv = as_double(dist[p]);
-    double sv = sigma[p];
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = s * n + indices[a];
-        if (indices[a] != v && dv + w[a] == as_double(dist[q])) {
+                                    const double* __restrict__ w, const u64* __restrict__ dist,
+                                    const unsigned* __restrict__ tight, double* sigma, int* indeg, int* cnt) {
+    if (st[ST_WDONE]) return;
+    int k = st[ST_WNUM];
+    int lo = bounds[k - 1], hi = bounds[k];
+    int stride = gridDim.x * blockDim.x;
+    for (int e = lo + blockIdx.x * blockDim.x + threadIdx.x; e < hi; e += stride) {
+        int p = waves[e];
+        int s = p / n, v = p - s * n;
+        int base = s * n;
+        double sv = sigma[p];
+        long long a0 = indptr[v], a1 = indptr[v + 1];
+        for_tight_arcs(p, v, base, a0, a1, tight, indices, w, dist, [&](long long a) {
+            int q = base + indices[a];
             atomicAdd(sigma + q, sv);
-            __threadfence();
-            if (atomicSub(indeg + q, 1) == 1) next[append(nlen)] = (int)q;
-        }
+            if (atomicSub(indeg + q, 1) == 1) waves[hi + append(cnt + ST_WC)] = q;
+        });
     }
+}
+
+// After each bc_count (one thread): the next wave's end, or the end of the counts.
+extern "C" __global__ void bc_count_advance(int* st, int* cnt, int* bounds) {
+    if (blockIdx.x != 0 || threadIdx.x != 0 || st[ST_WDONE]) return;
+    int c = cnt[ST_WC];
+    cnt[ST_WC] = 0;
+    if (c == 0) {
+        st[ST_WDONE] = 1;
+        return;
+    }
+    int k = st[ST_WNUM];
+    bounds[k + 1] = bounds[k] + c;
+    st[ST_WNUM] = k + 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,25 +261,25 @@ extern "C" __global__ void bc_count(const int* __restrict__ wave, int wlen, long
 // ---------------------------------------------------------------------------------------------
 
 // Each pair of the wave pulls the dependencies of its tight successors (all in later waves).
-extern "C" __global__ void bc_depend(const int* __restrict__ wave, int wlen, long long n,
+extern "C" __global__ void bc_depend(const int* __restrict__ wave, int wlen, int n,
                                      const long long* __restrict__ indptr, const int* __restrict__ indices,
                                      const double* __restrict__ w, const u64* __restrict__ dist,
-                                     const double* __restrict__ sigma, double* delta, int edges, double* eb) {
+                                     const unsigned* __restrict__ tight, const double* __restrict__ sigma,
+                                     double* delta, int edges, double* eb) {
     int e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e >= wlen) return;
-    long long p = wave[e];
-    long long s = p / n, v = p - s * n;
-    double dv = as_double(dist[p]);
+    int p = wave[e];
+    int s = p / n, v = p - s * n;
+    int base = s * n;
     double sv = sigma[p];
     double acc = 0.0;
-    for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
-        long long q = s * n + indices[a];
-        if (indices[a] != v && dv + w[a] == as_double(dist[q])) {
-            double c = sv * (1.0 + delta[q]) / sigma[q];
-            acc += c;
-            if (edges) atomicAdd(eb + a, c);
-        }
-    }
+    long long a0 = indptr[v], a1 = indptr[v + 1];
+    for_tight_arcs(p, v, base, a0, a1, tight, indices, w, dist, [&](long long a) {
+        int q = base + indices[a];
+        double c = sv * (1.0 + delta[q]) / sigma[q];
+        acc += c;
+        if (edges) atomicAdd(eb + a, c);
+    });
     delta[p] = acc;
 }
 

@@ -15,13 +15,21 @@ on ``S x n`` arrays (pairs ``(s, v)`` numbered ``s * n + v``):
    levels.  ``atomicMin`` on the bits of the non-negative doubles (their order as
    integers is their numeric order); each pair queued at most once per round (a
    round stamp) and at most once on the far list (a flag).  Hop counts run with an
-   infinite width: plain rounds, each exactly a BFS level;
+   infinite width: plain rounds, each exactly a BFS level.  The search's state
+   (lengths of the lists, thresholds, whether it relaxes or splits) lives on the
+   device: each step is a grid-stride launch that reads it and a one-thread launch
+   that moves it on, and the host reads it back only once per
+   :data:`STEPS_PER_CHECK` steps, so the GPU does not wait for the host between
+   rounds;
 2. path counts in waves of Kahn's order over the tight arcs (``d[u] + w = d[v]``):
-   a pair enters the next wave when its last tight in-arc has added its count;
-   the waves are written one after another into one array;
+   one pass over the pairs finds each pair's tight in-degree and marks its tight
+   out-arcs in a 32-bit mask (the first 31 arcs of a vertex; later ones are
+   checked against the distances); a pair enters the next wave when its last
+   tight in-arc has added its count; the waves are written one after another into
+   one array, their ends kept on the device like the search's state;
 3. dependencies: the waves from last to first, each pair pulling
-   ``sigma[u] / sigma[v] (1 + delta[v])`` along its tight out-arcs; the vertex
-   sums are then taken per vertex over the batch's rows (no atomics).
+   ``sigma[u] / sigma[v] (1 + delta[v])`` along the tight out-arcs of its mask;
+   the vertex sums are then taken per vertex over the batch's rows (no atomics).
 
 The vertices of a deep graph (a road network) are renumbered by reverse
 Cuthill-McKee first, so that the arcs of a vertex lead to nearby entries of a row.
@@ -43,6 +51,7 @@ harmonic centrality.  (Weighted statistics read rows of
 from __future__ import annotations
 
 import functools
+import logging
 from pathlib import Path
 
 import cupy as cp
@@ -62,6 +71,8 @@ PAIR_BYTES = 48
 BATCH_SOURCES = 1 << 30
 #: Bucket width of the near-far search, in mean arc weights (``None``: infinite, plain Bellman-Ford rounds).
 DELTA_ARCS: float | None = 8.0
+#: Steps of the search (or waves of the path counts) launched between two reads of its state on the host.
+STEPS_PER_CHECK = 32
 #: Sources per block of the vertex sums of the dependencies.
 COLSUM_CHUNK = 256
 #: Bytes of the frontier, next and seen planes of the bit-parallel BFS.
@@ -72,15 +83,25 @@ RENUMBER_MIN = 4096
 DEEP = 24
 
 _KERNELS = Path(__file__).resolve().parent / "centrality.cu"
+# The layout of the search's state (centrality.cu: ST_*, MODE_*).
+_ST_SIZE, _ST_MODE, _ST_QLEN, _ST_ROUND, _ST_WNUM, _ST_WDONE = 16, 0, 3, 7, 8, 10
+_MODE_DONE = 2
+_log = logging.getLogger(__name__)
 
 
 @functools.cache
 def _module() -> cp.RawModule:
-    return build_module(_KERNELS.read_text(), "bc_relax")
+    return build_module(_KERNELS.read_text(), "bc_step")
 
 
 def _fn(name: str):
     return _module().get_function(name)
+
+
+@functools.cache
+def _resident_blocks() -> int:
+    """Blocks of :data:`BLOCK` threads that fill every multiprocessor once (the grid of the grid-stride loops)."""
+    return int(cp.cuda.Device().attributes["MultiProcessorCount"]) * max(1, 2048 // BLOCK)
 
 
 def _launch(name: str, count: int, *args) -> None:
@@ -145,14 +166,20 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     sigma = cp.empty(S * n, dtype=cp.float64)
     dep = cp.empty(S * n, dtype=cp.float64)
     stamp = cp.empty(S * n, dtype=cp.int32)  # round stamps, then tight in-degrees
-    in_far = cp.empty(S * n, dtype=cp.int32)
+    in_far = cp.empty(S * n, dtype=cp.int32)  # far flags, then tight out-arcs (bit masks)
     queue = cp.empty(S * n, dtype=cp.int32)  # near rounds, then the waves
     nxt = cp.empty(S * n, dtype=cp.int32)
     far = cp.empty(S * n, dtype=cp.int32)
     far2 = cp.empty(S * n, dtype=cp.int32)
-    cnt = cp.zeros(4, dtype=cp.int32)  # near, far, kept far, next wave
-    minfar = cp.empty(1, dtype=cp.uint64)
+    st = cp.empty(_ST_SIZE, dtype=cp.int32)  # the search's state on the device (centrality.cu: ST_*)
+    cnt = cp.empty(_ST_SIZE, dtype=cp.int32)  # the steps' counts
+    th = cp.empty(4, dtype=cp.float64)  # threshold, bucket [lo, hi), bucket width
+    aux = cp.empty(2, dtype=cp.uint64)  # least distance kept far, pair relaxations
+    bounds = cp.empty(n + 2, dtype=cp.int32)  # ends of the waves (a wave per hop of the longest tight path)
+    grid = (_resident_blocks(),)
+    n32 = np.int32(n)
     inf_bits = np.uint64(0x7FF0000000000000)
+    relaxed = rounds = waves_total = 0
     for r0 in range(0, k, S):
         part = cp.asarray(src[r0:r0 + S])
         s = part.shape[0]
@@ -163,60 +190,62 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         stamp[:sn].fill(-1)
         in_far[:sn].fill(0)
         _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, queue)
-        # 1. distances: near rounds below the threshold, the far list split at each new threshold
-        qlen, flen, rnd, thr = s, 0, 0, delta
+        # 1. distances: near rounds below the threshold, the far list split at each new threshold; the
+        #    steps run on the device's state, the host reads it once per chunk of steps
+        state = np.zeros(_ST_SIZE, dtype=np.int32)
+        state[_ST_QLEN] = s
+        st.set(state)
         cnt.fill(0)
+        th.set(np.array([delta, 0.0, 0.0, delta]))
+        aux.set(np.array([0xFFFFFFFFFFFFFFFF, 0], dtype=np.uint64))
+        step, advance = _fn("bc_step"), _fn("bc_advance")
         while True:
-            while qlen:
-                cnt[0:1].fill(0)
-                _launch("bc_relax", qlen, queue, np.int32(qlen), np.int64(n), indptr, indices, w, dist,
-                        np.float64(thr), stamp, np.int32(rnd), nxt, cnt[0:1], far, cnt[1:2], in_far)
-                h = cnt.get()
-                qlen, flen = int(h[0]), int(h[1])
-                queue, nxt = nxt, queue
-                rnd += 1
-            if flen == 0:
+            for _ in range(STEPS_PER_CHECK):
+                step(grid, (BLOCK,), (st, th, n32, indptr, indices, w, dist, stamp, in_far, queue, nxt, far, far2,
+                                      cnt, aux))
+                advance((1,), (1,), (st, cnt, th, aux))
+            h = st.get()
+            if h[_ST_MODE] == _MODE_DONE:
                 break
-            lo, hi = thr, thr + delta
-            while True:
-                cnt[0:1].fill(0)
-                cnt[2:3].fill(0)
-                minfar.fill(np.uint64(0xFFFFFFFFFFFFFFFF))
-                _launch("bc_split", flen, far, np.int32(flen), dist, np.float64(lo), np.float64(hi), queue,
-                        cnt[0:1], far2, cnt[2:3], in_far, minfar)
-                h = cnt.get()
-                qlen, flen = int(h[0]), int(h[2])
-                far, far2 = far2, far
-                cnt[1:2] = cnt[2:3]  # the far list goes on from the kept entries
-                thr = hi
-                if qlen or not flen:
-                    break
-                lo, hi = hi, float(minfar.get().view(np.float64)[0]) + delta  # skip the empty buckets
-        # 2. tight in-degrees, then path counts in waves (written one after another into `queue`)
-        indeg = stamp
+        relaxed += int(aux[1:2].get()[0])
+        rounds += int(h[_ST_ROUND])
+        # 2. tight in-degrees and out-arcs, then path counts in waves (one after another in `queue`)
+        indeg, tight = stamp, in_far.view(cp.uint32)
         indeg[:sn].fill(0)
-        _launch("bc_indegree", sn, np.int32(s), np.int64(n), indptr, indices, w, dist, indeg)
+        _launch("bc_indegree", sn, np.int32(s), n32, indptr, indices, w, dist, indeg, tight)
         waves = queue
         _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, waves)
-        bounds = [0, s]
-        while bounds[-1] > bounds[-2]:
-            a, b = bounds[-2], bounds[-1]
-            cnt[3:4].fill(0)
-            _launch("bc_count", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
-                    sigma, indeg, waves[b:], cnt[3:4])
-            bounds.append(b + int(cnt[3:4].get()[0]))
+        state[:] = 0
+        state[_ST_WNUM] = 1
+        st.set(state)
+        cnt.fill(0)
+        bounds[:2].set(np.array([0, s], dtype=np.int32))
+        count, count_advance = _fn("bc_count"), _fn("bc_count_advance")
+        while True:
+            for _ in range(STEPS_PER_CHECK):
+                count(grid, (BLOCK,), (st, bounds, waves, n32, indptr, indices, w, dist, tight, sigma, indeg, cnt))
+                count_advance((1,), (1,), (st, cnt, bounds))
+            h = st.get()
+            if h[_ST_WDONE]:
+                break
+        nw = int(h[_ST_WNUM])
+        ends = bounds[: nw + 1].get()
+        waves_total += nw
         # 3. dependencies, last wave first; then each vertex's sum over the batch's sources
-        for i in range(len(bounds) - 2, 0, -1):
-            a, b = bounds[i - 1], bounds[i]
-            _launch("bc_depend", b - a, waves[a:], np.int32(b - a), np.int64(n), indptr, indices, w, dist,
-                    sigma, dep, np.int32(edges), eb)
-        grid = (-(-n // BLOCK), -(-s // COLSUM_CHUNK))
-        _fn("bc_colsum")(grid, (BLOCK,), (np.int32(s), np.int64(n), dep, dist, part, np.int32(endpoints),
-                                          np.int32(COLSUM_CHUNK), bc))
+        for i in range(nw, 0, -1):
+            a, b = int(ends[i - 1]), int(ends[i])
+            _launch("bc_depend", b - a, waves[a:], np.int32(b - a), n32, indptr, indices, w, dist, tight, sigma,
+                    dep, np.int32(edges), eb)
+        cgrid = (-(-n // BLOCK), -(-s // COLSUM_CHUNK))
+        _fn("bc_colsum")(cgrid, (BLOCK,), (np.int32(s), np.int64(n), dep, dist, part, np.int32(endpoints),
+                                           np.int32(COLSUM_CHUNK), bc))
         if endpoints:  # each source: + 1 per other vertex it reaches
             reached = (dist[:sn].reshape(s, n) != inf_bits).sum(axis=1).astype(cp.float64) - 1.0
             cupyx.scatter_add(bc, part, reached)
         bar.update(s)
+    _log.debug("betweenness of %d sources on %d vertices: %d batches of up to %d sources, %d near rounds, "
+               "%d waves, %.2f relaxations per (source, vertex) pair", k, n, -(-k // S), S, rounds, waves_total,
+               relaxed / max(1, k * n))
     if ren is not None:
         order, arcs = ren
         out = cp.empty_like(bc)
