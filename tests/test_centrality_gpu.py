@@ -83,8 +83,9 @@ def test_betweenness_matches_cpu(batching, directed, kind):
 @pytest.mark.parametrize("kind", ["int", "coarse", "none"])
 def test_high_degree_vertices(kind, directed, steps, monkeypatch):
     """Hubs of 70 to 140 arcs: tight arcs past the 31 of a pair's mask are found from the distances; the
-    host reads the search's state every ``steps`` steps."""
+    host reads the search's state every ``steps`` steps (launched directly, or replayed as CUDA graphs)."""
     monkeypatch.setattr(C(), "STEPS_PER_CHECK", steps)
+    monkeypatch.setattr(C(), "REPLAY_GRAPHS", steps != 3)
     monkeypatch.setattr(C(), "DELTA_ARCS", 1.5)
     rng = np.random.default_rng(11)
     n = 160

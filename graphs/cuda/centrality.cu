@@ -1,10 +1,12 @@
 // Kernels of betweenness centrality and the distance statistics (graphs/cuda/centrality.py,
 // graphs/cuda/distance.py).  Self-contained: compiled as it is by semiring.cuda_kernels.build_module.
 //
-// Betweenness: a batch of S sources on S x n arrays, pair (s, v) at s * n + v (int32: the
-// driver keeps S * n below 2**31).  Distances are the bits of non-negative doubles in u64
-// words (their order as integers is their numeric order, so atomicMin on the bits is a min
-// on the values); +inf (0x7FF0000000000000) is "not reached".
+// Betweenness: a batch of S sources on S x n records, pair (s, v) at s * n + v (int32: the
+// driver keeps S * n below 2**31).  A pair's record holds all it has (32 bytes: one memory
+// sector, so a visit to a pair costs one sector whichever fields it reads).  Distances are
+// the bits of non-negative doubles in u64 words (their order as integers is their numeric
+// order, so atomicMin on the bits is a min on the values); +inf (0x7FF0000000000000) is
+// "not reached".
 //
 // Bit-parallel BFS: planes of uint64 words, plane[j * n + v] holding bit b for source 64 j + b.
 typedef unsigned long long u64;
@@ -15,6 +17,12 @@ typedef long long i64;
 
 __device__ __forceinline__ double as_double(u64 b) { return __longlong_as_double((i64)b); }
 __device__ __forceinline__ u64 as_bits(double d) { return (u64)__double_as_longlong(d); }
+
+// Ask L2 for the sector at `p` now (no register waits for it): the atomics that follow find it there, so a
+// thread's arcs go to memory together rather than one after another.  Measured on an H200: the path counts 1.8x
+// faster (their atomics are the first touch of a record); the search, the dependencies and the in-degrees slower
+// (they read the records first anyway), so only the counts prefetch.
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
 // Slot for one item in a list whose length is *counter: one atomic per converged group of lanes.
 __device__ __forceinline__ int append(int* counter) {
@@ -28,19 +36,46 @@ __device__ __forceinline__ int append(int* counter) {
     return base + rank;
 }
 
+// One (source, vertex) pair of a batch.
+struct __align__(32) Pair {
+    u64 dist;      // the bits of its distance
+    double sigma;  // shortest paths to it
+    union {
+        int indeg;     // while the path counts run: tight in-arcs whose tail is not counted yet (0 at the end:
+        double delta;  // delta +0.0); then its dependency
+    };
+    union {
+        int stamp;          // during the search: the last near round that queued it
+        unsigned in_tight;  // then its tight in-arcs (for_tight_arcs over the transposed arcs)
+    };
+    unsigned flags;  // during the search: on the far list (1); then its tight out-arcs (for_tight_arcs)
+};
+
 // ---------------------------------------------------------------------------------------------
 // Betweenness, 1: distances by near-far delta-stepping over all the batch's pairs.
 // ---------------------------------------------------------------------------------------------
 
-// The batch's sources: distance 0, one path, listed in `queue` (the first near round, or the first wave).
-extern "C" __global__ void bc_start(const int* __restrict__ src, int S, long long n, u64* dist, double* sigma,
-                                    int* queue) {
+// Every pair of the batch: not reached, no path, never queued.
+extern "C" __global__ void bc_clear(Pair* R, long long count) {
     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    Pair r;
+    r.dist = INF_BITS;
+    r.sigma = 0.0;
+    r.delta = 0.0;
+    r.stamp = -1;
+    r.flags = 0u;
+    R[i] = r;
+}
+
+// The batch's sources: distance 0, one path, listed in `queue` (the first near round, or the first wave).
+extern "C" __global__ void bc_start(const int* __restrict__ src, int S, int n, Pair* R, int* queue) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= S) return;
-    long long p = i * n + src[i];
-    dist[p] = 0ULL;  // the bits of 0.0
-    sigma[p] = 1.0;
-    queue[i] = (int)p;
+    int p = i * n + src[i];
+    R[p].dist = 0ULL;  // the bits of 0.0
+    R[p].sigma = 1.0;
+    queue[i] = p;
 }
 
 // The search runs on the device from one launch to the next: the host launches bc_step and bc_advance in
@@ -57,6 +92,7 @@ extern "C" __global__ void bc_start(const int* __restrict__ src, int S, long lon
 #define ST_WNUM 8    // path counts: waves so far (bounds[0..WNUM] hold their ends)
 #define ST_WC 9      // pairs appended to the next wave
 #define ST_WDONE 10  // path counts: no pair left
+#define ST_DK 11     // dependencies: the wave to pull next (k: [bounds[k - 1], bounds[k])), 0 when done
 #define ST_SIZE 16
 #define TH_THR 0
 #define TH_LO 1
@@ -74,9 +110,8 @@ extern "C" __global__ void bc_start(const int* __restrict__ src, int S, long lon
 //   (dropped), pairs in [lo, hi) make the next round, the rest stay far; aux[0] gets the least distance kept.
 // Grid-stride loops: the lengths are on the device.
 extern "C" __global__ void bc_step(const int* st, const double* th, int n, const long long* __restrict__ indptr,
-                                   const int* __restrict__ indices, const double* __restrict__ w, u64* dist,
-                                   int* stamp, int* in_far, int* q0, int* q1, int* f0, int* f1, int* cnt,
-                                   u64* aux) {
+                                   const int* __restrict__ indices, const double* __restrict__ w, Pair* R, int* q0,
+                                   int* q1, int* f0, int* f1, int* cnt, u64* aux) {
     int mode = st[ST_MODE];
     int stride = gridDim.x * blockDim.x;
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -90,17 +125,18 @@ extern "C" __global__ void bc_step(const int* st, const double* th, int n, const
             int p = queue[e];
             int s = p / n, v = p - s * n;
             int base = s * n;
-            double dv = as_double(dist[p]);
-            for (long long a = indptr[v]; a < indptr[v + 1]; ++a) {
+            double dv = as_double(R[p].dist);
+            long long a1 = indptr[v + 1];
+            for (long long a = indptr[v]; a < a1; ++a) {
                 int q = base + indices[a];
                 double nd = dv + w[a];
                 u64 bits = as_bits(nd);
-                if (bits < dist[q]) {
-                    u64 old = atomicMin(dist + q, bits);
+                if (bits < R[q].dist) {
+                    u64 old = atomicMin(&R[q].dist, bits);
                     if (bits < old) {
                         if (nd < thr) {
-                            if (atomicExch(stamp + q, round) != round) near[append(cnt + ST_NLEN)] = q;
-                        } else if (atomicExch(in_far + q, 1) == 0) {
+                            if (atomicExch(&R[q].stamp, round) != round) near[append(cnt + ST_NLEN)] = q;
+                        } else if (atomicExch(&R[q].flags, 1u) == 0u) {
                             far[append(cnt + ST_FLEN)] = q;
                         }
                     }
@@ -116,12 +152,12 @@ extern "C" __global__ void bc_step(const int* st, const double* th, int n, const
         u64 m = ~0ULL;
         for (int e = tid; e < flen; e += stride) {
             int p = far[e];
-            u64 b = dist[p];
+            u64 b = R[p].dist;
             double d = as_double(b);
             if (d < lo) {
-                in_far[p] = 0;
+                R[p].flags = 0u;
             } else if (d < hi) {
-                in_far[p] = 0;
+                R[p].flags = 0u;
                 near[append(cnt + ST_NLEN)] = p;
             } else {
                 keep[append(cnt + ST_KLEN)] = p;
@@ -177,15 +213,14 @@ extern "C" __global__ void bc_advance(int* st, int* cnt, double* th, u64* aux) {
 // Betweenness, 2: path counts in waves of Kahn's order over the tight arcs.
 // ---------------------------------------------------------------------------------------------
 
-// Tight in-degree of every reached pair, and its tight out-arcs: bit j of tight[p] for arc j of v (j < 31;
+// Tight in-degree of every reached pair, and its tight out-arcs: bit j of flags for arc j of v (j < 31;
 // arcs from the 32nd on are checked against the distances where they are used).
 extern "C" __global__ void bc_indegree(int S, int n, const long long* __restrict__ indptr,
-                                       const int* __restrict__ indices, const double* __restrict__ w,
-                                       const u64* __restrict__ dist, int* indeg, unsigned* tight) {
+                                       const int* __restrict__ indices, const double* __restrict__ w, Pair* R) {
     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= (long long)S * n) return;
     int p = (int)i;
-    u64 db = dist[p];
+    u64 db = R[p].dist;
     unsigned mask = 0u;
     if (db != INF_BITS) {  // reached
         int s = p / n, v = p - s * n;
@@ -193,27 +228,26 @@ extern "C" __global__ void bc_indegree(int S, int n, const long long* __restrict
         long long a0 = indptr[v], a1 = indptr[v + 1];
         for (long long a = a0; a < a1; ++a) {
             int u = indices[a];
-            if (u != v && dv + w[a] == as_double(dist[s * n + u])) {
-                atomicAdd(indeg + s * n + u, 1);
+            if (u != v && dv + w[a] == as_double(R[s * n + u].dist)) {
+                atomicAdd(&R[s * n + u].indeg, 1);
                 if (a - a0 < 31) mask |= 1u << (a - a0);
             }
         }
     }
-    tight[p] = mask;
+    R[p].flags = mask;
 }
 
 // body(a) for each tight out-arc a of pair p (vertex v, row offset base; arcs a0..a1-1): the arcs a0 + j of
 // its tight mask, then those from a0 + 31 on that are tight by the distances; in the order of the arcs.
 template <typename Body>
-__device__ __forceinline__ void for_tight_arcs(int p, int v, int base, long long a0, long long a1,
-                                               const unsigned* __restrict__ tight, const int* __restrict__ indices,
-                                               const double* __restrict__ w, const u64* __restrict__ dist,
-                                               Body body) {
-    for (unsigned m = tight[p]; m; m &= m - 1u) body(a0 + (__ffs(m) - 1));
+__device__ __forceinline__ void for_tight_arcs(const Pair* R, int p, unsigned flags, int v, int base, long long a0,
+                                               long long a1, const int* __restrict__ indices,
+                                               const double* __restrict__ w, Body body) {
+    for (unsigned m = flags; m; m &= m - 1u) body(a0 + (__ffs(m) - 1));
     if (a1 - a0 > 31) {
-        double dv = as_double(dist[p]);
+        double dv = as_double(R[p].dist);
         for (long long a = a0 + 31; a < a1; ++a)
-            if (indices[a] != v && dv + w[a] == as_double(dist[base + indices[a]])) body(a);
+            if (indices[a] != v && dv + w[a] == as_double(R[base + indices[a]].dist)) body(a);
     }
 }
 
@@ -222,8 +256,7 @@ __device__ __forceinline__ void for_tight_arcs(int p, int v, int base, long long
 // the pair is read in a later launch.
 extern "C" __global__ void bc_count(const int* st, const int* __restrict__ bounds, int* waves, int n,
                                     const long long* __restrict__ indptr, const int* __restrict__ indices,
-                                    const double* __restrict__ w, const u64* __restrict__ dist,
-                                    const unsigned* __restrict__ tight, double* sigma, int* indeg, int* cnt) {
+                                    const double* __restrict__ w, Pair* R, int* cnt) {
     if (st[ST_WDONE]) return;
     int k = st[ST_WNUM];
     int lo = bounds[k - 1], hi = bounds[k];
@@ -232,12 +265,13 @@ extern "C" __global__ void bc_count(const int* st, const int* __restrict__ bound
         int p = waves[e];
         int s = p / n, v = p - s * n;
         int base = s * n;
-        double sv = sigma[p];
+        Pair r = R[p];
         long long a0 = indptr[v], a1 = indptr[v + 1];
-        for_tight_arcs(p, v, base, a0, a1, tight, indices, w, dist, [&](long long a) {
+        for (unsigned m = r.flags; m; m &= m - 1u) prefetch_l2(&R[base + indices[a0 + (__ffs(m) - 1)]]);
+        for_tight_arcs(R, p, r.flags, v, base, a0, a1, indices, w, [&](long long a) {
             int q = base + indices[a];
-            atomicAdd(sigma + q, sv);
-            if (atomicSub(indeg + q, 1) == 1) waves[hi + append(cnt + ST_WC)] = q;
+            atomicAdd(&R[q].sigma, r.sigma);
+            if (atomicSub(&R[q].indeg, 1) == 1) waves[hi + append(cnt + ST_WC)] = q;
         });
     }
 }
@@ -249,6 +283,7 @@ extern "C" __global__ void bc_count_advance(int* st, int* cnt, int* bounds) {
     cnt[ST_WC] = 0;
     if (c == 0) {
         st[ST_WDONE] = 1;
+        st[ST_DK] = st[ST_WNUM];  // the dependencies start from the last wave
         return;
     }
     int k = st[ST_WNUM];
@@ -260,34 +295,40 @@ extern "C" __global__ void bc_count_advance(int* st, int* cnt, int* bounds) {
 // Betweenness, 3: dependencies, the waves from last to first.
 // ---------------------------------------------------------------------------------------------
 
-// Each pair of the wave pulls the dependencies of its tight successors (all in later waves).
-extern "C" __global__ void bc_depend(const int* __restrict__ wave, int wlen, int n,
-                                     const long long* __restrict__ indptr, const int* __restrict__ indices,
-                                     const double* __restrict__ w, const u64* __restrict__ dist,
-                                     const unsigned* __restrict__ tight, const double* __restrict__ sigma,
-                                     double* delta, int edges, double* eb) {
-    int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e >= wlen) return;
-    int p = wave[e];
-    int s = p / n, v = p - s * n;
-    int base = s * n;
-    double sv = sigma[p];
-    double acc = 0.0;
-    long long a0 = indptr[v], a1 = indptr[v + 1];
-    for_tight_arcs(p, v, base, a0, a1, tight, indices, w, dist, [&](long long a) {
-        int q = base + indices[a];
-        double c = sv * (1.0 + delta[q]) / sigma[q];
-        acc += c;
-        if (edges) atomicAdd(eb + a, c);
-    });
-    delta[p] = acc;
+// Each pair of wave st[ST_DK] pulls the dependencies of its tight successors (all in later waves).
+extern "C" __global__ void bc_depend(const int* st, const int* __restrict__ bounds, const int* __restrict__ waves,
+                                     int n, const long long* __restrict__ indptr, const int* __restrict__ indices,
+                                     const double* __restrict__ w, Pair* R, int edges, double* eb) {
+    int k = st[ST_DK];
+    if (k == 0) return;
+    int lo = bounds[k - 1], hi = bounds[k];
+    int stride = gridDim.x * blockDim.x;
+    for (int e = lo + blockIdx.x * blockDim.x + threadIdx.x; e < hi; e += stride) {
+        int p = waves[e];
+        int s = p / n, v = p - s * n;
+        int base = s * n;
+        Pair r = R[p];
+        double acc = 0.0;
+        long long a0 = indptr[v], a1 = indptr[v + 1];
+        for_tight_arcs(R, p, r.flags, v, base, a0, a1, indices, w, [&](long long a) {
+            int q = base + indices[a];
+            double c = r.sigma * (1.0 + R[q].delta) / R[q].sigma;
+            acc += c;
+            if (edges) atomicAdd(eb + a, c);
+        });
+        R[p].delta = acc;
+    }
+}
+
+// After each bc_depend (one thread): the wave before.
+extern "C" __global__ void bc_depend_advance(int* st) {
+    if (blockIdx.x == 0 && threadIdx.x == 0 && st[ST_DK] > 0) st[ST_DK] -= 1;
 }
 
 // bc[v] += the dependencies of v over the batch's sources (other than v), + 1 per source reaching v with
 // `endpoints`.  Grid: (vertices, chunks of `chunk` sources); one atomicAdd per vertex and chunk.
-extern "C" __global__ void bc_colsum(int S, long long n, const double* __restrict__ delta,
-                                     const u64* __restrict__ dist, const int* __restrict__ src, int endpoints,
-                                     int chunk, double* bc) {
+extern "C" __global__ void bc_colsum(int S, long long n, const Pair* __restrict__ R, const int* __restrict__ src,
+                                     int endpoints, int chunk, double* bc) {
     long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (v >= n) return;
     int s0 = blockIdx.y * chunk, s1 = min(S, s0 + chunk);
@@ -296,9 +337,9 @@ extern "C" __global__ void bc_colsum(int S, long long n, const double* __restric
         long long p = (long long)s * n + v;
         if (src[s] == v) continue;
         if (endpoints) {
-            if (dist[p] != INF_BITS) acc += delta[p] + 1.0;
+            if (R[p].dist != INF_BITS) acc += R[p].delta + 1.0;
         } else {
-            acc += delta[p];
+            acc += R[p].delta;
         }
     }
     if (acc != 0.0) atomicAdd(bc + v, acc);

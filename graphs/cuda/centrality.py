@@ -25,8 +25,9 @@ on ``S x n`` arrays (pairs ``(s, v)`` numbered ``s * n + v``):
    one pass over the pairs finds each pair's tight in-degree and marks its tight
    out-arcs in a 32-bit mask (the first 31 arcs of a vertex; later ones are
    checked against the distances); a pair enters the next wave when its last
-   tight in-arc has added its count; the waves are written one after another into
-   one array, their ends kept on the device like the search's state;
+   tight in-arc has added its count (pulling the counts along in-arcs instead, with
+   no floating-point atomics, measured 14% slower); the waves are written one after
+   another into one array, their ends kept on the device like the search's state;
 3. dependencies: the waves from last to first, each pair pulling
    ``sigma[u] / sigma[v] (1 + delta[v])`` along the tight out-arcs of its mask;
    the vertex sums are then taken per vertex over the batch's rows (no atomics).
@@ -55,16 +56,19 @@ import logging
 from pathlib import Path
 
 import cupy as cp
-import cupyx
 import numpy as np
 
+from apsp.cuda.graph_replay import capture
+from apsp.planner import device_memory_available
 from semiring.cuda_kernels import BLOCK, NULL, build_module
 
 __all__ = ["brandes_gpu", "hop_stats_gpu"]
 
-#: Bytes of the batch arrays of betweenness at most (48 per pair); also at most 60% of the free device memory.
-BATCH_BYTES = 40 << 30
-#: Bytes per (source, vertex) pair of a batch: distances, counts, dependencies (8 each), stamps, far flags,
+#: Bytes of the batch arrays of betweenness at most (48 per pair); also at most 60% of the device memory
+#: available (free, and free in CuPy's pool).
+#: Each batch pays its rounds and waves whatever its size, so fewer, larger batches are faster.
+BATCH_BYTES = 96 << 30
+#: Bytes per (source, vertex) pair of a batch: its record (distance, count, dependency, stamp, flags: 32 bytes),
 #: two queues and two far lists (4 each).
 PAIR_BYTES = 48
 #: Sources per batch at most (tests set it low to run many batches).
@@ -73,6 +77,8 @@ BATCH_SOURCES = 1 << 30
 DELTA_ARCS: float | None = 8.0
 #: Steps of the search (or waves of the path counts) launched between two reads of its state on the host.
 STEPS_PER_CHECK = 32
+#: Launch each chunk of steps as a CUDA graph captured once per call (the profiler turns it off to time kernels).
+REPLAY_GRAPHS = True
 #: Sources per block of the vertex sums of the dependencies.
 COLSUM_CHUNK = 256
 #: Bytes of the frontier, next and seen planes of the bit-parallel BFS.
@@ -102,6 +108,15 @@ def _fn(name: str):
 def _resident_blocks() -> int:
     """Blocks of :data:`BLOCK` threads that fill every multiprocessor once (the grid of the grid-stride loops)."""
     return int(cp.cuda.Device().attributes["MultiProcessorCount"]) * max(1, 2048 // BLOCK)
+
+
+def _replayable(run):
+    """``run`` (launches only: no allocation, no read-back) as a captured CUDA graph's launch, or ``run`` itself
+    where graphs are off or the capture fails."""
+    graph = capture(run) if REPLAY_GRAPHS else None
+    if graph is None:
+        return run
+    return lambda: graph.launch(stream=cp.cuda.get_current_stream())
 
 
 def _launch(name: str, count: int, *args) -> None:
@@ -157,16 +172,13 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         delta = np.inf  # equal weights: every round is one level, no bucket needed
     else:
         delta = float(DELTA_ARCS * w_h.mean())
-    free = cp.cuda.runtime.memGetInfo()[0]
-    budget = min(BATCH_BYTES, int(0.6 * free))
+    budget = min(BATCH_BYTES, int(0.6 * device_memory_available()))
     S = int(max(1, min(k, BATCH_SOURCES, budget // (PAIR_BYTES * max(n, 1)), (2**31 - 1) // max(n, 1))))
+    S = max(1, -(-k // max(1, -(-k // S))))  # batches of equal size (a last small batch costs a whole one's rounds)
     bc = cp.zeros(n, dtype=cp.float64)
     eb = cp.zeros(nnz if edges else 1, dtype=cp.float64)
-    dist = cp.empty(S * n, dtype=cp.uint64)
-    sigma = cp.empty(S * n, dtype=cp.float64)
-    dep = cp.empty(S * n, dtype=cp.float64)
-    stamp = cp.empty(S * n, dtype=cp.int32)  # round stamps, then tight in-degrees
-    in_far = cp.empty(S * n, dtype=cp.int32)  # far flags, then tight out-arcs (bit masks)
+    rec = cp.empty(S * n * 4, dtype=cp.uint64)  # a 32-byte record per pair (centrality.cu: Pair)
+    dist_of = rec[0::4]  # the records' distance words
     queue = cp.empty(S * n, dtype=cp.int32)  # near rounds, then the waves
     nxt = cp.empty(S * n, dtype=cp.int32)
     far = cp.empty(S * n, dtype=cp.int32)
@@ -176,20 +188,37 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     th = cp.empty(4, dtype=cp.float64)  # threshold, bucket [lo, hi), bucket width
     aux = cp.empty(2, dtype=cp.uint64)  # least distance kept far, pair relaxations
     bounds = cp.empty(n + 2, dtype=cp.int32)  # ends of the waves (a wave per hop of the longest tight path)
-    grid = (_resident_blocks(),)
-    n32 = np.int32(n)
+    grid, one = (_resident_blocks(),), (1,)
+    n32, e32 = np.int32(n), np.int32(edges)
+    step, advance = _fn("bc_step"), _fn("bc_advance")
+    count, count_advance = _fn("bc_count"), _fn("bc_count_advance")
+    depend, depend_advance = _fn("bc_depend"), _fn("bc_depend_advance")
+    waves = queue  # after the search: the waves, one after another
+
+    def search_steps() -> None:
+        for _ in range(STEPS_PER_CHECK):
+            step(grid, (BLOCK,), (st, th, n32, indptr, indices, w, rec, queue, nxt, far, far2, cnt, aux))
+            advance(one, one, (st, cnt, th, aux))
+
+    def count_steps() -> None:
+        for _ in range(STEPS_PER_CHECK):
+            count(grid, (BLOCK,), (st, bounds, waves, n32, indptr, indices, w, rec, cnt))
+            count_advance(one, one, (st, cnt, bounds))
+
+    def depend_steps() -> None:
+        for _ in range(STEPS_PER_CHECK):
+            depend(grid, (BLOCK,), (st, bounds, waves, n32, indptr, indices, w, rec, e32, eb))
+            depend_advance(one, one, (st,))
+
+    search_chunk, count_chunk, depend_chunk = (_replayable(f) for f in (search_steps, count_steps, depend_steps))
     inf_bits = np.uint64(0x7FF0000000000000)
     relaxed = rounds = waves_total = 0
     for r0 in range(0, k, S):
         part = cp.asarray(src[r0:r0 + S])
         s = part.shape[0]
         sn = s * n
-        dist[:sn].fill(inf_bits)
-        sigma[:sn].fill(0)
-        dep[:sn].fill(0)
-        stamp[:sn].fill(-1)
-        in_far[:sn].fill(0)
-        _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, queue)
+        _launch("bc_clear", sn, rec, np.int64(sn))
+        _launch("bc_start", s, part, np.int32(s), n32, rec, queue)
         # 1. distances: near rounds below the threshold, the far list split at each new threshold; the
         #    steps run on the device's state, the host reads it once per chunk of steps
         state = np.zeros(_ST_SIZE, dtype=np.int32)
@@ -198,50 +227,37 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         cnt.fill(0)
         th.set(np.array([delta, 0.0, 0.0, delta]))
         aux.set(np.array([0xFFFFFFFFFFFFFFFF, 0], dtype=np.uint64))
-        step, advance = _fn("bc_step"), _fn("bc_advance")
         while True:
-            for _ in range(STEPS_PER_CHECK):
-                step(grid, (BLOCK,), (st, th, n32, indptr, indices, w, dist, stamp, in_far, queue, nxt, far, far2,
-                                      cnt, aux))
-                advance((1,), (1,), (st, cnt, th, aux))
+            search_chunk()
             h = st.get()
             if h[_ST_MODE] == _MODE_DONE:
                 break
         relaxed += int(aux[1:2].get()[0])
         rounds += int(h[_ST_ROUND])
-        # 2. tight in-degrees and out-arcs, then path counts in waves (one after another in `queue`)
-        indeg, tight = stamp, in_far.view(cp.uint32)
-        indeg[:sn].fill(0)
-        _launch("bc_indegree", sn, np.int32(s), n32, indptr, indices, w, dist, indeg, tight)
-        waves = queue
-        _launch("bc_start", s, part, np.int32(s), np.int64(n), dist, sigma, waves)
+        # 2. tight in-degrees and out-arcs, then path counts in waves
+        _launch("bc_indegree", sn, np.int32(s), n32, indptr, indices, w, rec)
+        _launch("bc_start", s, part, np.int32(s), n32, rec, waves)
         state[:] = 0
         state[_ST_WNUM] = 1
         st.set(state)
         cnt.fill(0)
         bounds[:2].set(np.array([0, s], dtype=np.int32))
-        count, count_advance = _fn("bc_count"), _fn("bc_count_advance")
         while True:
-            for _ in range(STEPS_PER_CHECK):
-                count(grid, (BLOCK,), (st, bounds, waves, n32, indptr, indices, w, dist, tight, sigma, indeg, cnt))
-                count_advance((1,), (1,), (st, cnt, bounds))
+            count_chunk()
             h = st.get()
             if h[_ST_WDONE]:
                 break
         nw = int(h[_ST_WNUM])
-        ends = bounds[: nw + 1].get()
         waves_total += nw
         # 3. dependencies, last wave first; then each vertex's sum over the batch's sources
-        for i in range(nw, 0, -1):
-            a, b = int(ends[i - 1]), int(ends[i])
-            _launch("bc_depend", b - a, waves[a:], np.int32(b - a), n32, indptr, indices, w, dist, tight, sigma,
-                    dep, np.int32(edges), eb)
+        for _ in range(-(-nw // STEPS_PER_CHECK)):
+            depend_chunk()
         cgrid = (-(-n // BLOCK), -(-s // COLSUM_CHUNK))
-        _fn("bc_colsum")(cgrid, (BLOCK,), (np.int32(s), np.int64(n), dep, dist, part, np.int32(endpoints),
+        _fn("bc_colsum")(cgrid, (BLOCK,), (np.int32(s), np.int64(n), rec, part, np.int32(endpoints),
                                            np.int32(COLSUM_CHUNK), bc))
         if endpoints:  # each source: + 1 per other vertex it reaches
-            reached = (dist[:sn].reshape(s, n) != inf_bits).sum(axis=1).astype(cp.float64) - 1.0
-            cupyx.scatter_add(bc, part, reached)
+            reached = (dist_of[:sn].reshape(s, n) != inf_bits).sum(axis=1).astype(cp.float64) - 1.0
+            cp.add.at(bc, part, reached)
         bar.update(s)
     _log.debug("betweenness of %d sources on %d vertices: %d batches of up to %d sources, %d near rounds, "
                "%d waves, %.2f relaxations per (source, vertex) pair", k, n, -(-k // S), S, rounds, waves_total,
