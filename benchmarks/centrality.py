@@ -36,6 +36,7 @@ road network 20000, R-MAT scale 16), results under ``results/quick/``.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from pathlib import Path
@@ -200,6 +201,27 @@ def _lcc_gpu(G):
     return graphs.Graph(indptr, new_id[G.indices[arc_keep]], None, directed=False, check=False)
 
 
+class _DebugLines(logging.Handler):
+    """Within ``with``: the debug lines of logger ``name`` (the GPU driver's batches, rounds and waves)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(logging.DEBUG)
+        self.logger, self.lines, self.level0 = logging.getLogger(name), [], None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+    def __enter__(self):
+        self.level0 = self.logger.level
+        self.logger.setLevel(logging.DEBUG)
+        self.logger.addHandler(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.logger.removeHandler(self)
+        self.logger.setLevel(self.level0)
+
+
 def gpu(args) -> None:
     import cupy as cp
 
@@ -254,7 +276,10 @@ def gpu(args) -> None:
         print(f"all sources would take about {estimate:.0f} s (> --max-seconds): not run", flush=True)
         bc, t, times = cp.zeros(1), float("nan"), []
     else:
-        bc, t, times = median_timed(lambda: graphs.betweenness_centrality(Gg), 60.0)
+        batches = _DebugLines("graphs.cuda.centrality")
+        with batches:
+            bc, t, times = median_timed(lambda: graphs.betweenness_centrality(Gg), 60.0)
+        print("\n".join(batches.lines[-1:]), flush=True)
     ok = bool(np.all(np.isfinite(bc.get())))
     rows.append([f"exact weighted betweenness, road_network({road_n}) ({G.n} vertices, {G.nnz} arcs, weights 1.."
                  f"{int(G.weights.max())} m), bucket width {best} mean arc weights", f"{t:.2f}",
@@ -262,6 +287,7 @@ def gpu(args) -> None:
                  f"256 sources: {err_big:.1e}; road_network(3000) all sources: {err_small:.1e}"])
     payload["results"].append({"case": "betweenness", "graph": f"road_network({road_n})", "seconds": t,
                                "times": times, "delta_arcs": best, "delta_sweep_4096_sources": sweep,
+                               "search": batches.lines[-1:] if estimate <= args.max_seconds else [],
                                "check_err_256_sources": err_big, "check_err_road3000": err_small, "finite": ok})
     print(rows[-1], flush=True)
 

@@ -4,13 +4,16 @@
 
 Exact weighted betweenness of ``graphs.generators.road_network(n)`` from ``--sources``
 evenly spread sources (a slice of the full job: its time grows with sources x
-vertices), once per bucket width.  Every kernel the driver launches is bracketed by
-CUDA events (the module proxy of ``profile_traversal_gpu.py``), so each run prints the
-device time per kernel and per phase (distances: ``bc_step`` / ``bc_advance``; tight
-in-degrees and out-arcs; path counts; dependencies; vertex sums), the number of launches, and the
-wall time of the call: the difference is host time (launches, read-backs of the list
-lengths, allocation).  The result is checked against the CPU on 64 of the sources.
-With ``--json PATH`` the figures are written there too.
+vertices), twice per bucket width: once as the library runs it (chunks of steps
+replayed as CUDA graphs; wall time), and once with every kernel launched directly and
+bracketed by CUDA events (the module proxy of ``profile_traversal_gpu.py``), which gives
+the device time per kernel and per phase (distances: ``bc_step`` / ``bc_advance``; tight
+in-degrees and out-arcs; path counts; dependencies; vertex sums), the number of launches,
+and the wall time of that call: the difference is host time (launches, read-backs of the
+search's state, allocation).  The result is checked against the CPU on 64 of the sources.
+The ceilings beside them, measured in the same run on records as many as the batch's:
+random 32-byte record reads, fp64 ``atomicAdd``s and ``atomicSub``s with their result
+per second.  With ``--json PATH`` the figures are written there too.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from profile_traversal_gpu import _Timed  # noqa: E402
 
 import graphs  # noqa: E402
 
-PHASES = {"bc_start": "distances", "bc_step": "distances", "bc_advance": "distances",
+PHASES = {"bc_clear": "distances", "bc_start": "distances", "bc_step": "distances", "bc_advance": "distances",
           "bc_indegree": "tight in-degrees and out-arcs", "bc_count": "path counts",
-          "bc_count_advance": "path counts", "bc_depend": "dependencies", "bc_colsum": "vertex sums"}
+          "bc_count_advance": "path counts", "bc_depend": "dependencies", "bc_depend_advance": "dependencies",
+          "bc_colsum": "vertex sums"}
 
 
 class _Captured(logging.Handler):
@@ -49,26 +53,34 @@ class _Captured(logging.Handler):
 
 
 def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
-    """One betweenness call over ``sources`` with bucket width ``delta`` (mean arc weights), kernels timed."""
+    """Two betweenness calls over ``sources`` with bucket width ``delta`` (mean arc weights): one as the
+    library runs it (chunks of steps replayed as CUDA graphs), timed as a whole; one launching each kernel
+    directly, timed kernel by kernel."""
     import cupy as cp
 
     from graphs.cuda import centrality as C
 
-    old_delta, old_fn = C.DELTA_ARCS, C._fn
+    old = C.DELTA_ARCS, C._fn, C.REPLAY_GRAPHS
     log: list = []
     stats = _Captured()
     C._log.addHandler(stats)
     C._log.setLevel(logging.DEBUG)
     C.DELTA_ARCS = delta
-    C._fn = lambda name: _Timed(C._module(), log).get_function(name)
     try:
+        cp.cuda.Device().synchronize()
+        t = time.perf_counter()
+        graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
+        cp.cuda.Device().synchronize()
+        replayed = time.perf_counter() - t
+        C.REPLAY_GRAPHS = False
+        C._fn = lambda name: _Timed(C._module(), log).get_function(name)
         cp.cuda.Device().synchronize()
         t = time.perf_counter()
         graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
         cp.cuda.Device().synchronize()
         wall = time.perf_counter() - t
     finally:
-        C.DELTA_ARCS, C._fn = old_delta, old_fn
+        C.DELTA_ARCS, C._fn, C.REPLAY_GRAPHS = old
         C._log.removeHandler(stats)
     kernels: dict = collections.defaultdict(lambda: [0, 0.0])
     for name, a, b in log:
@@ -79,10 +91,63 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
         phases[PHASES.get(name, name)] += s
     device = sum(s for _, s in kernels.values())
     pairs = int(sources.shape[0]) * Gg.n
-    return {"delta_arcs": delta, "sources": int(sources.shape[0]), "wall_s": wall, "device_s": device,
-            "host_s": wall - device, "ns_per_pair": wall / pairs * 1e9, "search": stats.messages,
+    return {"delta_arcs": delta, "sources": int(sources.shape[0]), "replayed_wall_s": replayed,
+            "replayed_ns_per_pair": replayed / pairs * 1e9, "wall_s": wall, "device_s": device,
+            "host_s": wall - device, "ns_per_pair": wall / pairs * 1e9, "search": stats.messages[:1],
             "kernels": {k: {"launches": c, "seconds": s} for k, (c, s) in sorted(kernels.items())},
             "phases": dict(phases)}
+
+
+_CEILING = r"""
+struct __align__(32) Rec { unsigned long long a, b, c, d; };
+// One random 32-byte record per thread: read it (gather), or add to its second word (fp64 atomicAdd), or take one
+// off its third word and read the old value (the path counts' in-degree).
+extern "C" __global__ void ceiling(Rec* R, const int* __restrict__ idx, long long m, int op,
+                                   unsigned long long* out) {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    Rec* r = R + idx[i];
+    unsigned long long x;
+    if (op == 0) {
+        Rec v = *r;
+        x = v.a ^ v.b ^ v.c ^ v.d;
+    } else if (op == 1) {
+        atomicAdd((double*)&r->b, 1.0);
+        x = 0;
+    } else {
+        x = (unsigned long long)atomicSub((int*)&r->c, 1);
+    }
+    if (x == 0x0123456789abcdefULL) out[0] = x;  // (never) keeps the load
+}
+"""
+
+
+def ceilings(records: int, m: int = 1 << 26, repeats: int = 5) -> dict:
+    """Random 32-byte record accesses per second over ``records`` records (the size of a batch's records), with
+    CUDA events, median of ``repeats`` after a warm-up: reads, fp64 atomicAdds, int atomicSubs with their result."""
+    import cupy as cp
+
+    fn = cp.RawModule(code=_CEILING, options=("-std=c++17",)).get_function("ceiling")
+    R = cp.random.randint(0, 2**62, size=4 * records, dtype=cp.int64).view(cp.uint64)  # random bits, never zeros
+    R.view(cp.float64)[1::4] = 1.0
+    idx = cp.random.randint(0, records, size=m, dtype=cp.int32)
+    out = cp.zeros(1, dtype=cp.uint64)
+    grid = (-(-m // 256),)
+    rates = {}
+    for op, name in enumerate(("read", "fp64 atomicAdd", "int atomicSub with result")):
+        times = []
+        for rep in range(repeats + 1):
+            a, b = cp.cuda.Event(), cp.cuda.Event()
+            a.record()
+            fn(grid, (256,), (R, idx, np.int64(m), np.int32(op), out))
+            b.record()
+            b.synchronize()
+            if rep:
+                times.append(cp.cuda.get_elapsed_time(a, b) / 1e3)
+        rates[name] = m / float(np.median(times))
+    del R, idx
+    cp.get_default_memory_pool().free_all_blocks()
+    return rates
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -104,12 +169,16 @@ def main(argv: list[str] | None = None) -> None:
     name = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     print(f"{name}; road_network({args.n}): {G.nnz} arcs; {src.shape[0]} sources; 64-source check against the "
           f"CPU: max rel err {err:.1e}", flush=True)
+    ceil = ceilings(src.shape[0] * args.n)
+    print("random 32-byte records of a batch's size (" + ", ".join(f"{k}: {v / 1e9:.1f} G/s" for k, v in ceil.items())
+          + ")", flush=True)
     runs = []
     for d in args.deltas:
         r = profile(Gg, src, d)
         runs.append(r)
-        print(f"\nbucket width {d} mean arcs: wall {r['wall_s']:.3f} s, kernels {r['device_s']:.3f} s, host "
-              f"{r['host_s']:.3f} s; {r['ns_per_pair']:.2f} ns per (source, vertex) pair")
+        print(f"\nbucket width {d} mean arcs: {r['replayed_wall_s']:.3f} s as run ({r['replayed_ns_per_pair']:.2f} ns "
+              f"per (source, vertex) pair); kernels launched one by one: wall {r['wall_s']:.3f} s, kernels "
+              f"{r['device_s']:.3f} s, host {r['host_s']:.3f} s")
         for m in r["search"]:
             print(f"  {m}")
         for ph, s in sorted(r["phases"].items(), key=lambda x: -x[1]):
@@ -118,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"    {k:12s} {v['launches']:7d} launches  {v['seconds']:8.3f} s")
     if args.json:
         args.json.write_text(json.dumps({"gpu": name, "n": args.n, "arcs": int(G.nnz), "check_err": err,
-                                         "runs": runs}, indent=1))
+                                         "random_record_ceilings_per_s": ceil, "runs": runs}, indent=1))
 
 
 if __name__ == "__main__":

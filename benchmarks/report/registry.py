@@ -97,6 +97,16 @@ SUITES: tuple[Suite, ...] = (
     Suite("einsum", "einsum", "cpu", "Semiring einsum on the CPU", ("einsum-cpu.json",), layout="einsum", optional=True),
     Suite("einsum_gpu", "einsum", "gpu", "Semiring einsum on the GPU", ("einsum-gpu*.json",),
           layout="einsum", argv=("--gpu",), quick_argv=("--gpu", "--quick"), optional=True),
+    Suite("centrality", "centrality", "cpu",
+          "Betweenness and closeness on the CPU against NetworkX, rustworkx and igraph", ("centrality-cpu.json",),
+          layout="own_markdown", optional=True),
+    Suite("centrality_gpu", "centrality", "gpu",
+          "Betweenness and diameters on the GPU, against rustworkx and igraph on the host's cores",
+          ("centrality-gpu-*.json",), layout="own_markdown", argv=("--gpu", "--peers"),
+          quick_argv=("--gpu", "--quick"), optional=True,
+          notes="Where the GPU betweenness time goes, per kernel, against random-access ceilings measured in the "
+                "same run: `PYTHONPATH=. python3 benchmarks/profile_centrality_gpu.py` "
+                "(`profile-centrality-gpu-h200.json`, written with `--json`)."),
     Suite("integers_gpu", "integers_gpu", "gpu",
           "Integers and paths on the GPU: int32 and packed 16-bit lanes against float32, predecessors",
           ("integers-gpu-*.json",), layout="own_markdown", optional=True),
