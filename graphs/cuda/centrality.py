@@ -1,7 +1,8 @@
 """GPU drivers of betweenness centrality and the distance statistics (CuPy; CUDA C below, compiled at run time).
 
 Betweenness (Brandes, J. Math. Sociol. 25, 2001), a batch of ``S`` sources at a time
-on ``S x n`` arrays (pairs ``(s, v)`` numbered ``s * n + v``):
+on ``S x n`` records of 32 bytes (pairs ``(s, v)`` numbered ``s * n + v``; a record
+holds all a pair has, so a visit to a pair costs one memory sector):
 
 1. distances: near-far delta-stepping over all the batch's pairs at once (Davidson,
    Baxter, Garland & Owens, "Work-efficient parallel GPU methods for single-source
