@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
 import platform
 import statistics
@@ -143,3 +144,25 @@ def interleaved_gpu_times(fns: list[Callable[[], object]], repeats: int = 30) ->
             stop.synchronize()
             times[k].append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
     return [statistics.median(t) for t in times]
+
+
+class DebugLines(logging.Handler):
+    """Within ``with``: the debug lines of logger ``name`` in ``.lines`` (e.g. a GPU driver's batches, rounds
+    and waves); the logger's level is put back on exit."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(logging.DEBUG)
+        self.logger, self.lines, self.level0 = logging.getLogger(name), [], None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+    def __enter__(self):
+        self.level0 = self.logger.level
+        self.logger.setLevel(logging.DEBUG)
+        self.logger.addHandler(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.logger.removeHandler(self)
+        self.logger.setLevel(self.level0)

@@ -36,7 +36,6 @@ road network 20000, R-MAT scale 16), results under ``results/quick/``.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 import time
 from pathlib import Path
@@ -46,7 +45,7 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import machine, markdown_table, set_quick, write_results  # noqa: E402
+from benchmarks._common import DebugLines, machine, markdown_table, set_quick, write_results  # noqa: E402
 
 
 def _timed(fn):
@@ -201,27 +200,6 @@ def _lcc_gpu(G):
     return graphs.Graph(indptr, new_id[G.indices[arc_keep]], None, directed=False, check=False)
 
 
-class _DebugLines(logging.Handler):
-    """Within ``with``: the debug lines of logger ``name`` (the GPU driver's batches, rounds and waves)."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(logging.DEBUG)
-        self.logger, self.lines, self.level0 = logging.getLogger(name), [], None
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-    def __enter__(self):
-        self.level0 = self.logger.level
-        self.logger.setLevel(logging.DEBUG)
-        self.logger.addHandler(self)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.logger.removeHandler(self)
-        self.logger.setLevel(self.level0)
-
-
 def gpu(args) -> None:
     import cupy as cp
 
@@ -276,7 +254,7 @@ def gpu(args) -> None:
         print(f"all sources would take about {estimate:.0f} s (> --max-seconds): not run", flush=True)
         bc, t, times = cp.zeros(1), float("nan"), []
     else:
-        batches = _DebugLines("graphs.cuda.centrality")
+        batches = DebugLines("graphs.cuda.centrality")
         with batches:
             bc, t, times = median_timed(lambda: graphs.betweenness_centrality(Gg), 60.0)
         print("\n".join(batches.lines[-1:]), flush=True)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import logging
 import sys
 import time
 from pathlib import Path
@@ -34,22 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from profile_traversal_gpu import _Timed  # noqa: E402
 
 import graphs  # noqa: E402
+from benchmarks._common import DebugLines  # noqa: E402
 
 PHASES = {"bc_clear": "distances", "bc_start": "distances", "bc_step": "distances", "bc_advance": "distances",
           "bc_indegree": "tight in-degrees and out-arcs", "bc_count": "path counts",
           "bc_count_advance": "path counts", "bc_depend": "dependencies", "bc_depend_advance": "dependencies",
           "bc_colsum": "vertex sums"}
-
-
-class _Captured(logging.Handler):
-    """The driver's debug lines (rounds, waves, relaxations per pair)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
 
 
 def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
@@ -62,26 +51,23 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
 
     old = C.DELTA_ARCS, C._fn, C.REPLAY_GRAPHS
     log: list = []
-    stats = _Captured()
-    C._log.addHandler(stats)
-    C._log.setLevel(logging.DEBUG)
     C.DELTA_ARCS = delta
-    try:
-        cp.cuda.Device().synchronize()
-        t = time.perf_counter()
-        graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
-        cp.cuda.Device().synchronize()
-        replayed = time.perf_counter() - t
-        C.REPLAY_GRAPHS = False
-        C._fn = lambda name: _Timed(C._module(), log).get_function(name)
-        cp.cuda.Device().synchronize()
-        t = time.perf_counter()
-        graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
-        cp.cuda.Device().synchronize()
-        wall = time.perf_counter() - t
-    finally:
-        C.DELTA_ARCS, C._fn, C.REPLAY_GRAPHS = old
-        C._log.removeHandler(stats)
+    with DebugLines(C.__name__) as stats:
+        try:
+            cp.cuda.Device().synchronize()
+            t = time.perf_counter()
+            graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
+            cp.cuda.Device().synchronize()
+            replayed = time.perf_counter() - t
+            C.REPLAY_GRAPHS = False
+            C._fn = lambda name: _Timed(C._module(), log).get_function(name)
+            cp.cuda.Device().synchronize()
+            t = time.perf_counter()
+            graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
+            cp.cuda.Device().synchronize()
+            wall = time.perf_counter() - t
+        finally:
+            C.DELTA_ARCS, C._fn, C.REPLAY_GRAPHS = old
     kernels: dict = collections.defaultdict(lambda: [0, 0.0])
     for name, a, b in log:
         kernels[name][0] += 1
@@ -93,7 +79,7 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
     pairs = int(sources.shape[0]) * Gg.n
     return {"delta_arcs": delta, "sources": int(sources.shape[0]), "replayed_wall_s": replayed,
             "replayed_ns_per_pair": replayed / pairs * 1e9, "wall_s": wall, "device_s": device,
-            "host_s": wall - device, "ns_per_pair": wall / pairs * 1e9, "search": stats.messages[:1],
+            "host_s": wall - device, "ns_per_pair": wall / pairs * 1e9, "search": stats.lines[:1],
             "kernels": {k: {"launches": c, "seconds": s} for k, (c, s) in sorted(kernels.items())},
             "phases": dict(phases)}
 
