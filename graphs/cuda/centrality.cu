@@ -251,6 +251,19 @@ __device__ __forceinline__ void for_tight_arcs(const Pair* R, int p, unsigned fl
     }
 }
 
+// body(p, v, base) for each pair p = base + v of wave k, [bounds[k - 1], bounds[k]) of `waves` (grid-stride).
+template <typename Body>
+__device__ __forceinline__ void for_wave_pairs(const int* __restrict__ bounds, const int* waves, int k, int n,
+                                               Body body) {
+    int lo = bounds[k - 1], hi = bounds[k];
+    int stride = gridDim.x * blockDim.x;
+    for (int e = lo + blockIdx.x * blockDim.x + threadIdx.x; e < hi; e += stride) {
+        int p = waves[e];
+        int s = p / n;
+        body(p, p - s * n, s * n);
+    }
+}
+
 // One wave, [bounds[WNUM - 1], bounds[WNUM]) of `waves`: counts flow along tight arcs; a pair whose last tight
 // in-arc arrived joins the next wave (appended after this one).  No fence between the count and the in-degree:
 // the pair is read in a later launch.
@@ -259,12 +272,8 @@ extern "C" __global__ void bc_count(const int* st, const int* __restrict__ bound
                                     const double* __restrict__ w, Pair* R, int* cnt) {
     if (st[ST_WDONE]) return;
     int k = st[ST_WNUM];
-    int lo = bounds[k - 1], hi = bounds[k];
-    int stride = gridDim.x * blockDim.x;
-    for (int e = lo + blockIdx.x * blockDim.x + threadIdx.x; e < hi; e += stride) {
-        int p = waves[e];
-        int s = p / n, v = p - s * n;
-        int base = s * n;
+    int hi = bounds[k];
+    for_wave_pairs(bounds, waves, k, n, [&](int p, int v, int base) {
         Pair r = R[p];
         long long a0 = indptr[v], a1 = indptr[v + 1];
         for (unsigned m = r.flags; m; m &= m - 1u) prefetch_l2(&R[base + indices[a0 + (__ffs(m) - 1)]]);
@@ -273,7 +282,7 @@ extern "C" __global__ void bc_count(const int* st, const int* __restrict__ bound
             atomicAdd(&R[q].sigma, r.sigma);
             if (atomicSub(&R[q].indeg, 1) == 1) waves[hi + append(cnt + ST_WC)] = q;
         });
-    }
+    });
 }
 
 // After each bc_count (one thread): the next wave's end, or the end of the counts.
@@ -301,12 +310,7 @@ extern "C" __global__ void bc_depend(const int* st, const int* __restrict__ boun
                                      const double* __restrict__ w, Pair* R, int edges, double* eb) {
     int k = st[ST_DK];
     if (k == 0) return;
-    int lo = bounds[k - 1], hi = bounds[k];
-    int stride = gridDim.x * blockDim.x;
-    for (int e = lo + blockIdx.x * blockDim.x + threadIdx.x; e < hi; e += stride) {
-        int p = waves[e];
-        int s = p / n, v = p - s * n;
-        int base = s * n;
+    for_wave_pairs(bounds, waves, k, n, [&](int p, int v, int base) {
         Pair r = R[p];
         double acc = 0.0;
         long long a0 = indptr[v], a1 = indptr[v + 1];
@@ -317,7 +321,7 @@ extern "C" __global__ void bc_depend(const int* st, const int* __restrict__ boun
             if (edges) atomicAdd(eb + a, c);
         });
         R[p].delta = acc;
-    }
+    });
 }
 
 // After each bc_depend (one thread): the wave before.
