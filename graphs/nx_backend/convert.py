@@ -5,22 +5,26 @@ attributes the algorithm reads (``edge_attrs``: name -> default) and what it
 must preserve; :func:`convert_to_nx` turns a backend graph back into a
 NetworkX graph and passes every other result through unchanged.
 
-Cost: every loop runs at C speed (``map``/``chain`` into ``np.fromiter``),
-no Python statement per arc.  The structure is one pass over the keys of
-``G._adj``; when the nodes are the ints ``0 .. n-1`` in order each neighbour
-is its own vertex id (no node -> index lookups).  Each converted edge
-attribute is one more pass, ``dict.get`` on the data dicts straight off the
-adjacency (no list of the dicts) when the graph's ``edge_attr_dict_factory``
-is ``dict`` (data dicts of another factory are read with their own ``get``,
-as NetworkX reads them), and only the attributes the algorithm declared
-(``edge_attrs``) are read; the edge data kept for functions that return
-graphs is read by the function, column by column, when it needs it.
-``G._pred`` is kept by reference and read only by the functions that walk
-predecessors.  On a 10^5-arc directed gnm graph (2-core AMD EPYC) that is
-about 10 ms for the structure and 35 ms with one weight, reading the
-scattered data dicts being most of it.  NetworkX caches the converted graph
-in ``G.__networkx_cache__`` (``nx.config.cache_converted_graphs``), so
-repeated calls on an unchanged graph convert once.
+Cost: a plain adjacency (``G._adj`` a dict of exact dicts, NetworkX's own
+classes) is read by one compiled pass (:mod:`._dict_reader`): the rows, each
+neighbour's vertex id (nodes ``0 .. n-1`` in order read as their own ids,
+other int nodes through a label -> id table, ``str`` and mixed int/str nodes
+through a node -> id dict) and every declared edge attribute held exactly as
+int64 or float64, without touching a reference count.  Whatever it does not
+read exactly (other key types, dict subclasses, values of other types,
+integers beyond int64, views) is read from Python, where every loop runs at C
+speed (``map``/``chain`` into ``np.fromiter``), one attribute with
+``dict.get`` straight off the adjacency (data dicts of another factory with
+their own ``get``, as NetworkX reads them).  Only the attributes the
+algorithm declared (``edge_attrs``) are read; the edge data kept for
+functions that return graphs is read by the function, column by column, when
+it needs it.  ``G._pred`` is kept by reference and read (by the same
+compiled pass) only by the functions that walk predecessors.  On a
+10^5-arc directed gnm graph (2-core AMD EPYC) the compiled pass takes about
+4 ms for the structure and 6-7 ms with one weight (from Python: 10 and 40 ms).
+NetworkX caches the converted graph in ``G.__networkx_cache__``
+(``nx.config.cache_converted_graphs``), so repeated calls on an unchanged
+graph convert once.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .attributes import arc_column, dict_column
+from ._dict_reader import FLAG_BOOL, FLAG_FLOAT, FLAG_INT, OK, STOPPED, Adjacency, id_table, read_adjacency
+from ._dict_reader import available as reader_available
+from .attributes import INT64_MAX, INT64_MIN, ValueInfo, arc_column, dict_column
 from .graph import BackendGraph, graph_class, paused_gc
 
 __all__ = ["convert_from_nx", "convert_to_nx", "build_nx"]
@@ -60,6 +66,60 @@ def _attrs_for(spec: Any, graph_name: str | None) -> dict | bool:
     if isinstance(spec, dict):
         return dict(spec.get(graph_name, {}))
     return bool(spec)
+
+
+def _compiled_read(adj: Any, nodes: list, attrs: list) -> tuple[Adjacency | None, dict | np.ndarray | None]:
+    """The compiled reader's pass over a plain adjacency where it applies, and how it numbered the keys.
+
+    Nodes ``0 .. n-1`` in order (the rows' keys too) are read as their own ids
+    (``None``); other int nodes of a small range through a label -> id table;
+    other nodes of type ``int`` or ``str`` through a node -> id dict; anything
+    else (keys whose hash may run Python code) is left to Python (``None``,
+    with the node -> id dict if one was made).
+    """
+    if not adj or type(adj) is not dict or not reader_available():
+        return None, None
+    n = len(nodes)
+    if type(nodes[0]) is int and nodes[0] == 0 and nodes[-1] == n - 1:
+        status, read = read_adjacency(adj, attrs)
+        if status == STOPPED:
+            return None, None
+        if status == OK and list(adj) == nodes:
+            return read, None
+    table = id_table(nodes)
+    if table is not None:
+        status, read = read_adjacency(adj, attrs, table)
+        return (read, table) if status == OK else (None, None)
+    index = {v: i for i, v in enumerate(nodes)}
+    if set(map(type, nodes)) <= {int, str}:
+        status, read = read_adjacency(adj, attrs, index)
+        if status == OK:
+            return read, index
+    return None, index
+
+
+def _held_column(column: tuple | None, default: Any) -> tuple[np.ndarray, ValueInfo] | None:
+    """A column the compiled reader held, as :func:`.attributes.dict_column` gives it (``None``: it cannot)."""
+    if column is None:
+        return None
+    vals, missing, flags = column
+    present = frozenset(t for t, bit in ((int, FLAG_INT), (bool, FLAG_BOOL), (float, FLAG_FLOAT)) if flags & bit)
+    missing_at = missing if missing.any() else None
+    ints = not flags & FLAG_FLOAT
+    floats = flags == FLAG_FLOAT
+    if missing_at is not None:  # the default stands in where the attribute is missing
+        if type(default) in (int, bool) and ints and INT64_MIN <= default <= INT64_MAX:
+            vals = np.where(missing_at, int(default), vals)
+        elif type(default) is float and (floats or not flags):
+            vals = np.where(missing_at, default, vals.view(np.float64))
+            floats, ints = True, False
+        else:
+            return None  # the values and the default mix types: an object column (read from Python)
+    elif not ints and not floats:
+        return None  # ints mixed with floats: an object column
+    if floats:
+        vals = vals.view(np.float64) if vals.dtype == np.int64 else vals
+    return vals, ValueInfo(present, missing_at is not None, missing_at)
 
 
 def convert_from_nx(
@@ -109,9 +169,30 @@ def convert_from_nx(
     adj = G._adj
     nodes = list(G)
     multigraph = G.is_multigraph()
-    plain = type(adj) is dict and _all_type(adj.values(), dict)
-    index = None if plain and _is_range(nodes) else {v: i for i, v in enumerate(nodes)}
-    if plain:
+    keep_edges = _attrs_for(preserve_edge_attrs, graph_name)
+    wanted = dict(edge_attrs or {})
+    if isinstance(keep_edges, dict):  # preserve_edge_attrs={graph_name: {attr: default}}
+        wanted.update(keep_edges)
+        keep_edges = False
+    # Edge data made by dict (NetworkX's default factory) are read compiled, or with dict.get at C speed.
+    dict_data = not multigraph and getattr(G, "edge_attr_dict_factory", None) is dict
+    read, ids = _compiled_read(adj, nodes, [a for a in wanted if type(a) is str] if dict_data else [])
+    index = ids if type(ids) is dict else None
+    if read is not None:  # the structure (and the columns it held) in one compiled pass
+        plain = True
+        counts, dst = read.counts, read.dst
+        if ids is None:
+            heads = np.arange(len(nodes), dtype=np.int32)
+        elif index is None:  # int labels through a table
+            heads = ids[np.fromiter(adj, np.int64, count=len(adj))].astype(np.int32)
+        else:
+            heads = np.fromiter(map(index.__getitem__, adj), np.int32, count=len(adj))
+    else:
+        plain = type(adj) is dict and _all_type(adj.values(), dict)
+        if index is None:
+            index = None if plain and _is_range(nodes) else {v: i for i, v in enumerate(nodes)}
+    dicts = plain and dict_data
+    if plain and read is None:
         # A plain graph: len() of each neighbour dict is exact; one flat pass at C speed, no list per row.
         counts = np.fromiter(map(len, adj.values()), np.int64, count=len(adj))
         m = int(counts.sum())
@@ -129,7 +210,7 @@ def convert_from_nx(
             heads = np.fromiter(map(index.__getitem__, adj), np.int32, count=len(adj))
         if dst is None:
             dst = np.fromiter(map(index.__getitem__, chain.from_iterable(adj.values())), np.int32, count=m)
-    else:
+    elif not plain:
         # A view: iterate (never trust len()): filtered views report the size of what they filter.
         with paused_gc():
             rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
@@ -138,21 +219,16 @@ def convert_from_nx(
         dst = np.fromiter(chain.from_iterable(rows), np.int32, count=int(counts.sum()))
     src = np.repeat(heads, counts)
 
-    keep_edges = _attrs_for(preserve_edge_attrs, graph_name)
-    wanted = dict(edge_attrs or {})
-    if isinstance(keep_edges, dict):  # preserve_edge_attrs={graph_name: {attr: default}}
-        wanted.update(keep_edges)
-        keep_edges = False
     edge_data = None
-    if keep_edges or (wanted and (multigraph or not plain or len(wanted) > 1)):
+    if keep_edges or (wanted and (multigraph or not plain or (len(wanted) > 1 and read is None))):
         edge_data = list(chain.from_iterable(map(_values, adj.values())) if plain
                          else chain.from_iterable(nbrs.values() for nbrs in adj.values()))
     values, info = {}, {}
-    # Edge data made by dict (NetworkX's default factory) are read with dict.get at C speed.
-    dicts = plain and not multigraph and getattr(G, "edge_attr_dict_factory", None) is dict
     for attr, default in wanted.items():
         column = None
-        if dicts:
+        if read is not None and attr in read.columns:
+            column = _held_column(read.columns[attr], default)
+        if column is None and dicts:
             try:  # one attribute: straight off the adjacency, without a list of the data dicts
                 column = dict_column(chain.from_iterable(map(_values, adj.values())) if edge_data is None
                                      else edge_data, attr, default)
@@ -183,6 +259,8 @@ def convert_from_nx(
     )
     if index is not None:
         H._index = index
+    elif ids is not None:
+        H.id_table = ids
     else:
         H.range_nodes = True
     H.dict_edges = dicts

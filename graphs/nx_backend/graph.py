@@ -27,6 +27,7 @@ flags NetworkX reads (``is_directed()``, ``is_multigraph()``); all share
 from __future__ import annotations
 
 import gc
+from collections.abc import Mapping
 from contextlib import contextmanager
 from itertools import chain
 from typing import Any
@@ -34,9 +35,11 @@ from typing import Any
 import numpy as np
 
 from ..graph import Graph
+from ._dict_reader import OK, read_adjacency
 from .attributes import ValueInfo, arc_column, dict_column
 
-__all__ = ["paused_gc", "BackendGraph", "BackendDiGraph", "BackendMultiGraph", "BackendMultiDiGraph", "graph_class"]
+__all__ = ["paused_gc", "BackendGraph", "BackendDiGraph", "BackendMultiGraph", "BackendMultiDiGraph", "graph_class",
+           "IntNodeIds"]
 
 
 @contextmanager
@@ -135,6 +138,8 @@ class BackendGraph:
         self._pred_arcs: np.ndarray | None = None
         #: The nodes are the Python ints ``0 .. n - 1`` in order (vertex ``i`` is node ``i``).
         self.range_nodes = False
+        #: For other int nodes of a small range, ``id_table[node]`` is the node's vertex id (-1: none).
+        self.id_table: np.ndarray | None = None
         #: Every edge data is an exact ``dict`` (NetworkX's default factory): read at C speed.
         self.dict_edges = False
         #: NetworkX's predecessor dicts (``G._pred``) of a directed graph, for the predecessor order.
@@ -179,10 +184,14 @@ class BackendGraph:
 
     # Numbering and engines --------------------------------------------------
     @property
-    def index(self) -> dict:
-        """Node label -> vertex id (built on first use)."""
+    def index(self) -> Mapping:
+        """Node label -> vertex id: for int nodes in order or numbered by :attr:`id_table`, computed per
+        lookup (no dict of every node for one source); otherwise a dict built on first use."""
         if self._index is None:
-            self._index = {v: i for i, v in enumerate(self.nodes)}
+            if self.range_nodes or self.id_table is not None:
+                self._index = IntNodeIds(self.nodes, self.id_table)
+            else:
+                self._index = {v: i for i, v in enumerate(self.nodes)}
         return self._index
 
     def labels(self, ids: Any) -> list:
@@ -350,6 +359,9 @@ class BackendGraph:
     def _pred_lists(self) -> tuple[np.ndarray, np.ndarray]:
         """Per node the number of its predecessors, and their vertex ids, in ``G._pred`` order."""
         pred, nodes, n = self.nx_pred, self.nodes, len(self.nodes)
+        read = self._read_pred(pred)
+        if read is not None:
+            return read.counts, read.dst.astype(np.int64)
         if type(pred) is dict and set(map(type, pred.values())) <= {dict}:
             # NetworkX's own dicts: len() is exact, one flat pass at C speed
             try:
@@ -373,12 +385,74 @@ class BackendGraph:
         counts = np.fromiter(map(len, rows), np.int64, count=n)
         return counts, np.fromiter(chain.from_iterable(rows), np.int64, count=int(counts.sum()))
 
+    def _read_pred(self, pred: Any) -> Any:
+        """``G._pred`` read by the compiled reader (:mod:`._dict_reader`) in node order, numbered as the arcs; else ``None``."""
+        if type(pred) is not dict or not pred or list(pred) != self.nodes:
+            return None
+        if self.range_nodes or self.id_table is not None:
+            ids = self.id_table
+        elif set(map(type, self.nodes)) <= {int, str}:
+            ids = self.index
+        else:
+            return None
+        status, read = read_adjacency(pred, [], ids)
+        return read if status == OK else None
+
     def nx_class_or(self, default: type) -> type:
         """The NetworkX class the graph came from, else ``default``."""
         import networkx as nx
 
         cls = self.nx_class
         return cls if isinstance(cls, type) and issubclass(cls, nx.Graph) else default
+
+
+class IntNodeIds(Mapping):
+    """Node -> vertex id of int nodes ``0 .. n-1`` in order (``table`` ``None``) or numbered by a table.
+
+    An exact ``int`` is answered from the numbering; a key of another type
+    that may equal an int node (``1.0``, ``True``, a NumPy integer) goes
+    through a dict of every node, built the first time one is asked for, so
+    lookups agree with NetworkX's dict lookups.
+
+    Examples
+    --------
+    >>> ids = IntNodeIds([5, 2], np.array([-1, -1, 1, -1, -1, 0]))
+    >>> ids[2], ids[5.0], 3 in ids, len(ids), list(ids)
+    (1, 0, False, 2, [5, 2])
+    """
+
+    __slots__ = ("_nodes", "_table", "_dict")
+
+    def __init__(self, nodes: list, table: np.ndarray | None = None) -> None:
+        self._nodes = nodes
+        self._table = table
+        self._dict: dict | None = None
+
+    def __getitem__(self, node: Any) -> int:
+        if type(node) is int:
+            table = self._table
+            if table is None:
+                if 0 <= node < len(self._nodes):
+                    return node
+            elif 0 <= node < table.shape[0] and table[node] >= 0:
+                return int(table[node])
+            raise KeyError(node)
+        if self._dict is None:
+            self._dict = {v: i for i, v in enumerate(self._nodes)}
+        return self._dict[node]
+
+    def __contains__(self, node: Any) -> bool:
+        try:
+            self[node]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self):
+        return iter(self._nodes)
+
+    def __len__(self) -> int:
+        return len(self._nodes)
 
 
 class BackendDiGraph(BackendGraph):

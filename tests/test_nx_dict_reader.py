@@ -1,0 +1,205 @@
+"""The compiled reader of NetworkX's dicts gives what reading them from Python gives, or steps aside.
+
+``convert_from_nx`` reads plain adjacencies with one compiled pass
+(:mod:`graphs.nx_backend._dict_reader`) and falls back to Python where the
+reader stops.  Each conversion here is done twice, reader on and off, on
+graphs whose labels, adjacency keys and values cover what it reads (ints,
+strings, floats with NaN and infinities, bools, ints at int64's edges) and
+what it must hand back (tuples, NumPy and bool keys, ints beyond int64,
+strings and ``None`` as values, dict subclasses); the results must be
+identical, and the reader must have run where it applies.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+nx = pytest.importorskip("networkx")
+
+from graphs.nx_backend import _dict_reader as reader  # noqa: E402
+from graphs.nx_backend import convert  # noqa: E402
+from graphs.nx_backend.attributes import MISSING  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not reader.available(), reason="the compiled reader needs CPython")
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+INTS = st.one_of(st.integers(-5, 50), st.sampled_from([2**63 - 1, -(2**63), True, False]))
+FLOATS = st.one_of(st.floats(-10, 10, allow_nan=False), st.sampled_from([float("inf"), -float("inf"), float("nan"), -0.0]))
+OTHERS = st.sampled_from([2**63, 2**70, None, "x"])
+#: Per graph the values of one family: what the reader holds (ints, floats), or a mix it hands back.
+FAMILIES = {"ints": INTS, "floats": FLOATS, "numbers": INTS | FLOATS, "anything": INTS | FLOATS | OTHERS}
+DEFAULTS = st.sampled_from([1, 1.5, True, float("nan"), None, 2**64])
+LABELS = ["range", "range shuffled", "strings", "ints and strings", "tuples", "range, numpy keys",
+          "range, bool key", "big ints"]
+
+
+class DataDict(dict):
+    """Edge data of a dict subclass (the reader leaves them to Python)."""
+
+
+@st.composite
+def graphs(draw):
+    directed = draw(st.booleans())
+    n = draw(st.integers(1, 9))
+    labels = draw(st.sampled_from(LABELS))
+    names: list = list(range(n))
+    if labels == "range shuffled":
+        names = draw(st.permutations(names))
+    elif labels == "strings":
+        names = [f"v{i}" for i in range(n)]
+    elif labels == "ints and strings":
+        names = [i if i % 2 else f"v{i}" for i in range(n)]
+    elif labels == "tuples":
+        names = [(i, -i) for i in range(n)]
+    elif labels == "big ints":
+        names = [2**40 + i for i in range(n)]
+    G = (nx.DiGraph if directed else nx.Graph)()
+    G.add_nodes_from(names)
+    subclass = draw(st.booleans()) and draw(st.booleans())
+    family = FAMILIES[draw(st.sampled_from(list(FAMILIES)))]
+    values = st.one_of(family, family, family, st.just(MISSING))  # a quarter of the edges without it
+    for u, v, w, x in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), values, values),
+                                    max_size=4 * n)):
+        a, b = names[u], names[v]
+        if labels == "range, numpy keys":
+            b = np.int64(b)  # equal to the int node: a new adjacency key of another type
+        elif labels == "range, bool key" and b == 1:
+            b = True
+        G.add_edge(a, b)
+        d = G[a][b]
+        if w is not MISSING:
+            d["weight"] = w
+        if x is not MISSING:
+            d["cap"] = x
+    if subclass and G.number_of_edges():
+        u, v = next(iter(G.edges))
+        G[u][v]["weight"] = 3
+        data = DataDict(G[u][v])
+        G._adj[u][v] = data
+        if directed:
+            G._pred[v][u] = data
+        else:
+            G._adj[v][u] = data
+    return G
+
+
+@contextmanager
+def reader_off():
+    with mock.patch.object(convert, "reader_available", lambda: False):
+        yield
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal dtype, equal entries of equal Python types (NaN equal to NaN, -0.0 apart from 0.0)."""
+    return a.dtype == b.dtype and [type(x) for x in a.tolist()] == [type(x) for x in b.tolist()] and (
+        repr(a.tolist()) == repr(b.tolist()))
+
+
+@SETTINGS
+@given(graphs(), st.lists(st.sampled_from(["weight", "cap", "absent"]), unique=True, max_size=3), DEFAULTS)
+def test_reader_on_and_off_convert_alike(G, attrs, default):
+    wanted = {a: default for a in attrs}
+    H = convert.convert_from_nx(G, edge_attrs=wanted)
+    with reader_off():
+        R = convert.convert_from_nx(G, edge_attrs=wanted)
+    assert H.nodes == R.nodes
+    assert H.src.tolist() == R.src.tolist() and H.dst.tolist() == R.dst.tolist()
+    assert H.src.dtype == R.src.dtype and H.dst.dtype == R.dst.dtype
+    for attr in wanted:
+        assert _same(H.values[attr], R.values[attr]), (attr, H.values[attr], R.values[attr])
+        a, b = H.info[attr], R.info[attr]
+        assert a.types == b.types and a.missing == b.missing
+        assert (a.missing_at is None) == (b.missing_at is None)
+        if a.missing_at is not None:
+            assert a.missing_at.tolist() == b.missing_at.tolist()
+
+
+@SETTINGS
+@given(graphs())
+def test_the_reader_runs_where_it_applies(G):
+    nodes = list(G)
+    kinds = set(map(type, nodes))
+    keys = {type(k) for nbrs in G._adj.values() for k in nbrs}
+    index = None if list(G._adj) == list(range(len(nodes))) else {v: i for i, v in enumerate(nodes)}
+    status, got = reader.read_adjacency(G._adj, ["weight"], index)
+    readable = keys <= {int} if index is None else keys <= {int, str}
+    assert (status == reader.OK) == readable and (got is not None) == readable, (kinds, keys)
+    if index is not None and kinds <= {int}:
+        assert reader.read_adjacency(G._adj, [])[0] == reader.NOT_RANGE
+    if got is not None:
+        with reader_off():
+            R = convert.convert_from_nx(G)
+        assert got.dst.tolist() == R.dst.tolist()
+        assert got.counts.tolist() == [len(nbrs) for nbrs in G._adj.values()]
+        subclass = any(type(d) is not dict for nbrs in G._adj.values() for d in nbrs.values())
+        weights = [d.get("weight", MISSING) for nbrs in G._adj.values() for d in nbrs.values()]
+        held = all(type(w) in (bool, float, type(MISSING)) or (type(w) is int and -(2**63) <= w < 2**63)
+                   for w in weights)
+        assert (got.columns["weight"] is None) == (subclass or not held)
+
+
+def test_values_exactly_as_python_reads_them():
+    G = nx.DiGraph()
+    vals = [0.1, -0.0, float("inf"), float("nan"), 5e-324, 1.7976931348623157e308]
+    for i, w in enumerate(vals):
+        G.add_edge(i, i + 1, weight=w)
+    G.add_edge(9, 0)
+    r = reader.read_adjacency(G._adj, ["weight"], {v: i for i, v in enumerate(G)})[1]
+    values, missing, flags = r.columns["weight"]
+    got = values.view(np.float64)[~missing]
+    assert repr(got.tolist()) == repr(vals) and flags == reader.FLAG_FLOAT
+    assert missing.tolist() == [False] * len(vals) + [True]
+    ints = nx.DiGraph([(0, 1, {"c": 2**63 - 1}), (1, 2, {"c": -(2**63)}), (2, 0, {"c": False})])
+    values, missing, flags = reader.read_adjacency(ints._adj, ["c"])[1].columns["c"]
+    assert values.tolist() == [2**63 - 1, -(2**63), 0] and flags == reader.FLAG_INT | reader.FLAG_BOOL
+
+
+def test_the_reader_stops_on_what_it_does_not_read():
+    G = nx.DiGraph([(0, 1, {"w": 1}), (1, 2, {"w": 2})])
+    assert reader.read_adjacency(G._adj, ["w"])[0] == reader.OK
+    assert reader.read_adjacency(G._adj, [("w",)]) == (reader.STOPPED, None)  # a name it does not look up
+    assert reader.read_adjacency(dict(G._adj.items()).items(), []) == (reader.STOPPED, None)  # not a dict
+    big = nx.DiGraph([(0, 1, {"w": 2**63}), (1, 2, {"w": 1})])
+    assert reader.read_adjacency(big._adj, ["w"])[1].columns["w"] is None
+    other = nx.DiGraph([(0, 1, {"w": np.float64(1.0)})])
+    assert reader.read_adjacency(other._adj, ["w"])[1].columns["w"] is None
+    rows = {0: DataDict({1: {}}), 1: {}}
+    assert reader.read_adjacency(rows, []) == (reader.STOPPED, None)  # a row of a dict subclass
+    outside = {0: {5: {}}, 1: {}}
+    assert reader.read_adjacency(outside, []) == (reader.STOPPED, None)  # a key out of 0 .. n-1
+    assert reader.read_adjacency({1: {}, 0: {1: {}}}, [])[0] == reader.NOT_RANGE  # rows out of order
+    assert reader.read_adjacency({0: {}, 1.0: {}}, [])[0] == reader.NOT_RANGE  # a row key of another type
+    named = {"a": {("t",): {}}, ("t",): {}}
+    assert reader.read_adjacency(named, [], {"a": 0, ("t",): 1}) == (reader.STOPPED, None)  # a tuple key
+
+
+def test_the_reader_borrows_and_writes_nothing():
+    G = nx.gnm_random_graph(60, 300, seed=3, directed=True)
+    for k, (_, _, d) in enumerate(G.edges(data=True)):
+        d["weight"] = k * 0.5 + 2**-40
+    data = [d for nbrs in G._adj.values() for d in nbrs.values()]
+    snapshot = [(u, v, dict(d)) for u, v, d in G.edges(data=True)]
+    before = [sys.getrefcount(d) for d in data] + [sys.getrefcount(d["weight"]) for d in data]
+    r = reader.read_adjacency(G._adj, ["weight"])[1]
+    after = [sys.getrefcount(d) for d in data] + [sys.getrefcount(d["weight"]) for d in data]
+    assert before == after and [(u, v, dict(d)) for u, v, d in G.edges(data=True)] == snapshot
+    assert r.columns["weight"][0].view(np.float64).tolist() == [d["weight"] for d in data]
+
+
+def test_switched_off_by_the_environment(monkeypatch):
+    monkeypatch.setenv("SEMIRING_PATHS_NX_READER", "0")
+    reader.available.cache_clear()
+    try:
+        assert reader.available() is False
+        assert reader.read_adjacency({0: {}}, []) == (reader.STOPPED, None)
+    finally:
+        monkeypatch.delenv("SEMIRING_PATHS_NX_READER")
+        reader.available.cache_clear()
+    assert reader.available() is True
