@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["coo_to_csr", "csr_transpose", "csr_row_ids", "csr_combine_sorted", "csr_sort_rows"]
+__all__ = ["coo_to_csr", "grouped_coo_to_csr", "csr_transpose", "csr_row_ids", "csr_combine_sorted"]
 
 
 @njit(cache=True, nogil=True)
@@ -97,27 +97,66 @@ def csr_row_ids(indptr):  # pragma: no cover - jitted
     return rows
 
 
+_SHORT_ROW = 32  # rows up to this long are insertion-sorted in place; longer ones by a stable argsort
+
+
 @njit(cache=True, nogil=True)
-def csr_sort_rows(indptr, indices, w, has_w):  # pragma: no cover - jitted
-    """Sort the columns of each row in place (insertion sort for short rows, argsort otherwise)."""
-    n = indptr.shape[0] - 1
-    for i in range(n):
-        a, b = indptr[i], indptr[i + 1]
-        sorted_ = True
-        for e in range(a + 1, b):
-            if indices[e] < indices[e - 1]:
-                sorted_ = False
-                break
-        if sorted_:
-            continue
-        order = np.argsort(indices[a:b], kind="mergesort")
-        idx = indices[a:b].copy()
+def _sort_row(indices, w, has_w, a, b):  # pragma: no cover - jitted
+    """Sort ``indices[a:b]`` (and ``w[a:b]`` along) by column, stably: equal columns keep their order."""
+    if b - a <= _SHORT_ROW:
+        for i in range(a + 1, b):
+            c = indices[i]
+            if c >= indices[i - 1]:
+                continue
+            x = w[i] if has_w else w[0]
+            j = i - 1
+            while j >= a and indices[j] > c:
+                indices[j + 1] = indices[j]
+                if has_w:
+                    w[j + 1] = w[j]
+                j -= 1
+            indices[j + 1] = c
+            if has_w:
+                w[j + 1] = x
+        return
+    for e in range(a + 1, b):
+        if indices[e] < indices[e - 1]:
+            break
+    else:
+        return
+    order = np.argsort(indices[a:b], kind="mergesort")
+    idx = indices[a:b].copy()
+    for t in range(b - a):
+        indices[a + t] = idx[order[t]]
+    if has_w:
+        ww = w[a:b].copy()
         for t in range(b - a):
-            indices[a + t] = idx[order[t]]
-        if has_w:
-            ww = w[a:b].copy()
-            for t in range(b - a):
-                w[a + t] = ww[order[t]]
+            w[a + t] = ww[order[t]]
+
+
+@njit(cache=True, nogil=True)
+def grouped_coo_to_csr(n, src, dst, w, has_w):  # pragma: no cover - jitted
+    """:func:`coo_to_csr` of arcs already in row order (``src`` non-decreasing), without the two counting sorts.
+
+    Each row's columns are sorted in place (stably: parallel arcs keep their
+    order, as :func:`coo_to_csr` keeps them).  Returns ``(ok, indptr, indices,
+    weights)``; ``ok`` is False (and the arrays empty) where ``src`` decreases.
+    """
+    m = src.shape[0]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    for e in range(m):
+        if e > 0 and src[e] < src[e - 1]:
+            return False, indptr, np.empty(0, np.int32), np.empty(0, w.dtype)
+        indptr[src[e] + 1] += 1
+    for i in range(n):
+        indptr[i + 1] += indptr[i]
+    indices = np.empty(m, dtype=np.int32)
+    for e in range(m):
+        indices[e] = dst[e]
+    weights = w[:m].copy() if has_w else np.empty(0, w.dtype)
+    for i in range(n):
+        _sort_row(indices, weights, has_w, indptr[i], indptr[i + 1])
+    return True, indptr, indices, weights
 
 
 @njit(cache=True, nogil=True)

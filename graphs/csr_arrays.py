@@ -1,6 +1,7 @@
 """CSR arrays on either device: sorted CSR built from COO, and the row of every entry.
 
-NumPy arrays go through the Numba counting sorts of :mod:`graphs._csr`; CuPy
+NumPy arrays go through the Numba counting sorts of :mod:`graphs._csr` (arcs
+already in row order only have each row's columns sorted); CuPy
 arrays through CuPy's sort and search (the GPU has no counting-sort kernel of
 ours).  :class:`graphs.Graph` and its conversions use these.
 """
@@ -51,6 +52,8 @@ def build_csr(n: int, src, dst, w):
     --------
     >>> build_csr(3, np.array([2, 0, 0]), np.array([0, 2, 1]), None)
     (array([0, 2, 2, 3]), array([1, 2, 0], dtype=int32), None)
+    >>> build_csr(3, np.array([0, 0, 2]), np.array([2, 1, 0]), np.array([5.0, 6.0, 7.0]))  # by row already
+    (array([0, 2, 2, 3]), array([1, 2, 0], dtype=int32), array([6., 5., 7.]))
     """
     if is_cupy_array(src):
         import cupy as cp
@@ -67,5 +70,7 @@ def build_csr(n: int, src, dst, w):
     dst = np.ascontiguousarray(dst, dtype=np.int64) if dst.dtype != np.int32 else np.ascontiguousarray(dst)
     has_w = w is not None
     warr = np.ascontiguousarray(w) if has_w else np.empty(0, np.float64)
-    indptr, indices, weights = _csr.coo_to_csr(n, src, dst, warr, has_w)
+    ok, indptr, indices, weights = _csr.grouped_coo_to_csr(n, src, dst, warr, has_w)  # arcs already by row
+    if not ok:
+        indptr, indices, weights = _csr.coo_to_csr(n, src, dst, warr, has_w)
     return indptr, indices, (weights if has_w else None)
