@@ -227,9 +227,16 @@ def test_can_run_refusals_and_should_run():
     assert bi.should_run("floyd_warshall_numpy", (nx.path_graph(100),), {}) is True
     big = nx.path_graph(5000)
     assert bi.should_run("single_source_dijkstra_path_length", (big, 0), {}) is True
-    for name in ("connected_components", "single_source_shortest_path_length", "has_path"):
-        assert "NetworkX" in bi.should_run(name, (big, 0), {})  # linear in NetworkX: stays there
+    for name in ("is_connected", "single_source_shortest_path_length", "has_path"):
+        assert "NetworkX" in bi.should_run(name, (big, 0), {})  # one search in NetworkX: stays there
         assert bi.should_run(name, (bi.convert_from_nx(big), 0), {}) is True  # already converted: runs here
+    assert bi.should_run("single_source_dijkstra_path_length", (nx.path_graph(499), 0), {}) != True  # noqa: E712
+    # a whole-graph pass: served where the compiled reader converts the labels (ints, strings)
+    for labels in (big, nx.relabel_nodes(big, str)):
+        assert bi.should_run("connected_components", (labels,), {}) is True
+    tuples = nx.relabel_nodes(big, lambda v: (v, 0))
+    assert "NetworkX" in bi.should_run("connected_components", (tuples,), {})
+    assert bi.should_run("connected_components", (bi.convert_from_nx(tuples),), {}) is True
     # a weight function: NetworkX's own code answers, with or without the backend configured
     f = lambda u, v, d: 2  # noqa: E731
     with nx.config.backend_priority(algos=[B]):

@@ -29,7 +29,8 @@ from . import allpaths, centrality, components, dag, flow, measures, paths, shor
 from .convert import convert_from_nx, convert_to_nx
 from .graph import BackendGraph, paused_gc
 
-__all__ = ["BackendInterface", "backend_interface", "MIN_NODES", "LINEAR_ON_NETWORKX", "KNOWN_DIFFERENCES"]
+__all__ = ["BackendInterface", "backend_interface", "MIN_NODES", "LINEAR_ON_NETWORKX", "READER_LABELS_ONLY",
+           "KNOWN_DIFFERENCES"]
 
 FUNCTIONS = {
     "floyd_warshall_numpy": shortest_paths.floyd_warshall_numpy,
@@ -57,38 +58,35 @@ MIN_NODES = {
     "all_pairs_shortest_path_length": 64,
     "all_pairs_dijkstra_path_length": 64,
 }
-# One search from one source: converting is about as dear as NetworkX's own search; measured for
-# single_source_dijkstra_path_length (m = 5n): 0.51x at n = 2000, 1.54x at n = 4000.  The all-pairs
+# One search from one source: converting costs about as much as a small search; measured with
+# ``benchmarks/nx_backend.py --crossover`` (m = 5n, 2-core AMD EPYC, the compiled reader of NetworkX's dicts):
+# single_source_dijkstra_path_length 0.86x at n = 125, 1.59x at n = 250, 2.13x at n = 500; descendants (a
+# breadth-first search, NetworkX's cheapest pass per edge) 0.88x at n = 250, 1.31x at n = 500.  The all-pairs
 # generators convert once for n searches and use the floyd_warshall threshold's order of magnitude (64).
-MIN_NODES_DEFAULT = 3000
+MIN_NODES_DEFAULT = 500
 
 #: Functions whose NetworkX implementation does about as little work as converting the graph would
-#: (a linear pass, or an early exit): automatic dispatch leaves them on NetworkX at every size, unless
-#: the graph is already a backend graph.  Measured with conversion (``benchmarks/nx_backend.py``: gnm,
-#: 20k nodes, 10^5 edges, 2-core AMD EPYC; NetworkX time / backend time), on nodes 0..n-1 (the fast
-#: conversion) and on other labels (every neighbour looked up in a node -> index dict):
-#: connected_components 1.28x / 0.80x, number_connected_components 1.29x / 0.82x, is_connected 1.23x /
-#: 0.84x, single_source_shortest_path_length 1.38x / 0.99x, single_target_shortest_path_length 1.00x /
-#: 0.38x, single_source_shortest_path 1.50x / 0.59x, predecessor 1.26x / 1.42x, bfs_layers 1.82x /
-#: 1.15x; has_path 0.005x (NetworkX stops at the target), is_strongly_connected 0.13x, is_tree 0.24x
-#: (NetworkX compares the edge count first), isolates 0.31x, number_of_isolates 0.28x, has_cycle 0.28x
-#: (NetworkX stops at the first cycle), is_negatively_weighted 0.56x.  The one-source searches among them
-#: cost NetworkX only the part the source reaches, and the backend converts the whole graph, so a small
-#: gain on a graph the source spans is a large loss where it does not.  ``backend="semiring_paths"``
-#: still runs them here.
+#: (a linear pass from one source, or an early exit): automatic dispatch leaves them on NetworkX at every
+#: size, unless the graph is already a backend graph.  Measured with conversion (``benchmarks/nx_backend.py``:
+#: gnm, 20k nodes, 10^5 edges, 2-core AMD EPYC; NetworkX time / backend time): single_source_shortest_path_length
+#: 2.36x, single_target_shortest_path_length 1.77x, single_source_shortest_path 1.3x, predecessor 1.63x,
+#: bfs_layers 2.62x, single_target_shortest_path 1.04x -- one-source searches, which cost NetworkX only the part the
+#: source reaches while the backend converts the whole graph, so a small gain on a graph the source spans is a
+#: large loss where it does not; has_path 0.005x (NetworkX stops at the target), is_strongly_connected 0.58x,
+#: is_tree 1.42x (NetworkX compares the edge count first), is_negatively_weighted 7.4x on positive weights
+#: (NetworkX stops at the first negative one), has_cycle 1.21x (NetworkX stops at the first cycle), isolates 1.00x,
+#: number_of_isolates 0.68x (NetworkX reads the degrees).  ``backend="semiring_paths"`` still runs them here.
 _LINEAR = "a linear pass in NetworkX costs about what converting the graph costs"
 _EARLY = "NetworkX's answer can stop early; converting the graph costs more"
+_ONE_SOURCE = "NetworkX's search covers only what the source reaches; converting the whole graph can cost more"
 LINEAR_ON_NETWORKX = {
-    "connected_components": _LINEAR,
-    "single_source_shortest_path_length": _LINEAR,
+    "single_source_shortest_path_length": _ONE_SOURCE,
     "has_path": "NetworkX's search stops at the target; converting the graph costs more",
-    "is_connected": _LINEAR,
-    "number_connected_components": _LINEAR,
-    "single_target_shortest_path_length": _LINEAR,
-    "single_source_shortest_path": _LINEAR,
-    "predecessor": _LINEAR,
-    "bfs_layers": _LINEAR,
-    "number_weakly_connected_components": _LINEAR,
+    "is_connected": "NetworkX searches one component; converting the graph costs more where it is small",
+    "single_target_shortest_path_length": _ONE_SOURCE,
+    "single_source_shortest_path": _ONE_SOURCE,
+    "predecessor": _ONE_SOURCE,
+    "bfs_layers": _ONE_SOURCE,
     "is_strongly_connected": _EARLY,
     "is_tree": _EARLY,
     "is_arborescence": _EARLY,
@@ -96,16 +94,23 @@ LINEAR_ON_NETWORKX = {
     "isolates": _LINEAR,
     "number_of_isolates": _LINEAR,
     "is_isolate": "NetworkX reads one node's degree",
-    "is_negatively_weighted": _LINEAR,
+    "is_negatively_weighted": _EARLY,
 }
+#: Whole-graph passes that win by a small margin where the compiled reader converts the graph (nodes of type
+#: ``int`` or ``str``; measured on gnm(20000, 100000), nodes 0..n-1 / shuffled ints / strings / tuples):
+#: connected_components 2.04x / 1.60x / 1.10x / 0.90x, number_connected_components 2.92x / 1.94x / 1.27x / 0.93x,
+#: number_weakly_connected_components 6.26x / 4.73x / 3.10x / 1.59x.  Served on int and str nodes only.
+READER_LABELS_ONLY = frozenset({"connected_components", "number_connected_components",
+                                "number_weakly_connected_components"})
+_OTHER_LABELS = "nodes other than ints and strings convert slower than NetworkX's own pass costs"
 # Measured the same way (nodes 0..n-1; source 0, target a node 4 hops away): point-to-point searches stop
 # at the target in NetworkX -- dijkstra_path 0.04x, dijkstra_path_length 0.03x, bidirectional_dijkstra and
 # bidirectional_shortest_path 0.00x (NetworkX < 0.1 ms), astar_path(_length) 0.03x, shortest_path and
 # shortest_path_length with a target 0.00x; descendants_at_distance stops at the distance (0.00x);
-# is_directed_acyclic_graph stops at the first cycle (0.47x); is_weakly_connected and
-# node_connected_component search one component (2.69x and 1.19x on a graph that is one, a loss on one
-# that is not); all_shortest_paths 1.00x, single_source_all_shortest_paths 0.99x,
-# single_target_shortest_path 0.86x, dfs_labeled_edges 1.28x (slower on other labels).
+# is_directed_acyclic_graph stops at the first cycle (1.47x where it finds one soon); is_weakly_connected and
+# node_connected_component search one component (6.06x and 2.34x on a graph that is one, a loss on one
+# that is not); the one-source all_shortest_paths 2.66x, single_source_all_shortest_paths 1.25x,
+# single_target_shortest_path 1.04x; dfs_labeled_edges 1.17x (its Python generator of events is most of it).
 _TARGET = "NetworkX's search stops at the target; converting the graph costs more"
 LINEAR_ON_NETWORKX.update({
     "dijkstra_path": _TARGET,
@@ -118,9 +123,9 @@ LINEAR_ON_NETWORKX.update({
     "is_directed_acyclic_graph": _EARLY,
     "is_weakly_connected": "NetworkX searches one component; converting the graph costs more where it is small",
     "node_connected_component": "NetworkX searches one component; converting the graph costs more where it is small",
-    "all_shortest_paths": _LINEAR,
-    "single_source_all_shortest_paths": _LINEAR,
-    "single_target_shortest_path": _LINEAR,
+    "all_shortest_paths": _ONE_SOURCE,
+    "single_source_all_shortest_paths": _ONE_SOURCE,
+    "single_target_shortest_path": _ONE_SOURCE,
     "dfs_labeled_edges": _LINEAR,
     # a DAG of 2000 nodes, 5000 arcs: 0.82x (the dense reachability costs more than NetworkX's searches)
     "transitive_reduction": "NetworkX's searches from each node cost less than the dense reachability here",
@@ -298,6 +303,8 @@ class BackendInterface:
             return True
         if name in LINEAR_ON_NETWORKX:
             return LINEAR_ON_NETWORKX[name]
+        if name in READER_LABELS_ONLY and not set(map(type, G)) <= {int, str}:
+            return _OTHER_LABELS
         if name in _GENERIC_PATHS:
             bound = _arguments(name, args, kwargs) or {}
             if bound.get("target") is not None:
