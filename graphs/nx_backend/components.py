@@ -29,27 +29,33 @@ __all__ = [
 ]
 
 
+def _grouping(labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices grouped by component label (each group in vertex order), and where each group starts (k + 1)."""
+    order = np.argsort(labels, kind="stable")
+    return order, np.searchsorted(labels[order], np.arange(k + 1))
+
+
 def _sets(G: BackendGraph, connection: str) -> list[set]:
     if len(G) == 0:
         return []
     k, labels = _components(G.graph_for(None), connection)
-    order = np.argsort(labels, kind="stable")
-    cuts = np.searchsorted(labels[order], np.arange(1, k))
-    sets = [set(G.labels(part)) for part in np.split(order, cuts)]
+    order, starts = _grouping(labels, k)
+    names = G.labels(order)
+    bounds = starts.tolist()
+    sets = [set(names[a:b]) for a, b in zip(bounds, bounds[1:])]
     if connection == "strong":
-        sets = [sets[c] for c in _networkx_order(G, labels, k).tolist()]
+        sets = [sets[c] for c in _networkx_order(G, labels, k, (order, starts)).tolist()]
     return sets
 
 
-def _networkx_order(G: BackendGraph, labels: np.ndarray, k: int) -> np.ndarray:
-    """The component labels in the order NetworkX's Tarjan search completes them."""
+def _networkx_order(G: BackendGraph, labels: np.ndarray, k: int,
+                    grouping: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The component labels in the order NetworkX's Tarjan search completes them (``grouping``: :func:`_grouping`'s)."""
     n = len(G)
-    arcs = np.argsort(G.src, kind="stable")  # rows by tail, each row in adjacency order
-    indptr = np.zeros(n + 1, np.int64)
-    np.cumsum(np.bincount(G.src, minlength=n), out=indptr[1:])
-    pre, post = dfs_order(indptr, G.dst[arcs].astype(np.int64))
-    first = np.full(k, n, np.int64)
-    np.minimum.at(first, labels, pre)  # each component's least preorder number: its root's
+    order, starts = _grouping(labels, k) if grouping is None else grouping
+    indptr, indices, _ = G.csr()  # rows by tail, each row in adjacency order
+    pre, post = dfs_order(indptr, indices)
+    first = np.minimum.reduceat(pre[order], starts[:-1])  # each component's least preorder number: its root's
     by_pre = np.empty(n, np.int64)
     by_pre[pre] = np.arange(n)
     return np.argsort(post[by_pre[first]], kind="stable")

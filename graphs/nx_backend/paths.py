@@ -837,12 +837,14 @@ def bellman_ford_predecessor_and_distance(G: BackendGraph, source: Any, target: 
     d, reached, plan, s = _bf(G, source, weight)
     arcs, src, heads, counts = _unique_chain(G, d, reached, plan, s)
     _check_unique(counts, reached, s)
-    nodes = G.nodes
     idx = np.flatnonzero(reached)
-    pred = {nodes[i]: [] for i in idx.tolist()}
-    for i, j in zip(src[arcs].tolist(), heads.tolist()):
-        pred[nodes[j]].append(nodes[i])
-    return pred, _bf_dist(G, d, reached, s)
+    parent = np.full(len(G), -1, np.int64)
+    parent[heads] = src[arcs]  # one tight in-arc per reached node but the source (checked above)
+    par = parent[idx]
+    lists = [[p] for p in G.labels(np.maximum(par, 0))]
+    for k in np.flatnonzero(par < 0).tolist():  # the source
+        lists[k] = []
+    return dict(zip(G.labels(idx), lists)), _bf_dist(G, d, reached, s)
 
 
 def goldberg_radzik(G: BackendGraph, source: Any, weight: Any = "weight"):
@@ -863,9 +865,8 @@ def goldberg_radzik(G: BackendGraph, source: Any, weight: Any = "weight"):
     d, reached, plan, s = _bf(G, source, weight)
     arcs, src, heads, counts = _unique_chain(G, d, reached, plan, s)
     _check_unique(counts, reached, s)
-    nodes = G.nodes
-    pred = {nodes[s]: None}
-    pred.update((nodes[j], nodes[i]) for i, j in zip(src[arcs].tolist(), heads.tolist()))
+    pred = {G.nodes[s]: None}
+    pred.update(zip(G.labels(heads), G.labels(src[arcs])))
     return pred, _bf_dist(G, d, reached, s)
 
 
