@@ -14,12 +14,15 @@ numbers components in this order.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import networkx as nx
 import numpy as np
 
 from ..components import connected_components as _components
 from ..traversal import bfs
 from ._dfs_kernels import dfs_order
+from .convert import build_nx
 from .graph import BackendGraph
 
 __all__ = [
@@ -229,7 +232,6 @@ def condensation(G: BackendGraph, scc=None):
     if not G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for undirected type")
     mapping: dict = {}
-    members: dict = {}
     C = nx.DiGraph()
     C.graph["mapping"] = mapping
     if len(G) == 0:
@@ -249,18 +251,17 @@ def condensation(G: BackendGraph, scc=None):
                 comp[G.index[v]] = i
         if (comp < 0).any():
             raise NotImplementedError("components that do not cover every node (NetworkX raises KeyError as it goes)")
-    for i, c in enumerate(sets):
-        members[i] = c
-        mapping.update((v, i) for v in c)
-    C.add_nodes_from(range(k))
+    sizes = np.fromiter(map(len, sets), np.int64, count=k)
+    mapping.update(zip(chain.from_iterable(sets), np.repeat(np.arange(k), sizes).tolist()))  # each set in its order
     cu, cv = comp[G.src], comp[G.dst]
     keep = cu != cv
-    C.add_edges_from(zip(cu[keep].tolist(), cv[keep].tolist()))
-    nx.set_node_attributes(C, members, "members")
-    return C
+    # add_nodes_from(range(k)), add_edges_from(the arcs between components), then each node's "members", filled directly
+    return build_nx(nx.DiGraph, C.graph, list(range(k)), [{"members": c} for c in sets], cu[keep].tolist(),
+                    cv[keep].tolist())
 
 
 def _sets_of(G: BackendGraph, comp: np.ndarray, k: int) -> list[set]:
-    order = np.argsort(comp, kind="stable")
-    cuts = np.searchsorted(comp[order], np.arange(1, k))
-    return [set(G.labels(part)) for part in np.split(order, cuts)]
+    order, starts = _grouping(comp, k)
+    names = G.labels(order)
+    bounds = starts.tolist()
+    return [set(names[a:b]) for a, b in zip(bounds, bounds[1:])]
