@@ -97,19 +97,22 @@ def bfs_tree(G: BackendGraph, source: Any, reverse: bool = False, depth_limit: A
     """
     if sort_neighbors is not None:
         raise NotImplementedError("sort_neighbors is an arbitrary callable")
-    return _tree_graph([source], list(_bfs_edges(G, source, reverse, depth_limit)))
+    order, parent = _bfs(G, source, reverse, depth_limit)
+    kids = order[1:]
+    return _tree_graph(G, [source], parent[kids], kids)
 
 
-def _tree_graph(first: list, edges: list):
-    """A ``networkx.DiGraph`` as ``add_nodes_from(first)`` then ``add_edges_from(edges)`` builds it, filled directly.
+def _tree_graph(G: BackendGraph, first: list, tails: np.ndarray, heads: np.ndarray):
+    """A ``networkx.DiGraph`` as ``add_nodes_from(first)`` then ``add_edges_from`` of the arcs ``tails -> heads``
+    (vertex ids) builds it, filled directly.
 
-    ``edges`` are a search tree's (each head new), so the nodes are ``first`` then
+    The arcs are a search tree's (each head new), so the nodes are ``first`` then
     the heads not among them, in order (:func:`.convert.build_nx`).
     """
+    us, vs = G.labels(tails), G.labels(heads)
     seen = set(first)
-    heads = [v for _, v in edges]
-    nodes = first + [v for v in heads if v not in seen]
-    return build_nx(nx.DiGraph, None, nodes, None, [u for u, _ in edges], heads)
+    nodes = first + [v for v in vs if v not in seen]
+    return build_nx(nx.DiGraph, None, nodes, None, us, vs)
 
 
 def bfs_predecessors(G: BackendGraph, source: Any, depth_limit: Any = None, sort_neighbors: Any = None):
@@ -312,8 +315,9 @@ def dfs_tree(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, so
     >>> list(nx.dfs_tree(nx.path_graph(3), 0, backend="semiring_paths").edges())
     [(0, 1), (1, 2)]
     """
-    edges = list(dfs_edges(G, source, depth_limit, sort_neighbors=sort_neighbors))
-    return _tree_graph(list(G.nodes) if source is None else [source], edges)
+    _check_dfs(G, depth_limit, sort_neighbors)
+    tails, heads = _tree_edges(G, source, depth_limit, None)
+    return _tree_graph(G, list(G.nodes) if source is None else [source], tails, heads)
 
 
 def dfs_predecessors(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, sort_neighbors: Any = None) -> dict:
