@@ -9,7 +9,7 @@ Each case calls the same NetworkX function twice per repeat, with
 seeded graph, with NetworkX's conversion cache off (every backend call
 converts the graph anew), checks the answers agree, and reports medians and
 ratios; every timed call starts from a collected heap (:func:`collected_median`).  ``--crossover`` times ``floyd_warshall_numpy`` and
-``single_source_dijkstra_path_length`` on small graphs to place the
+``single_source_dijkstra_path_length`` and ``descendants`` on small graphs to place the
 ``should_run`` thresholds (:data:`graphs.nx_backend.interface.MIN_NODES`).
 Results go to benchmarks/results/nx-backend-cpu.{json,md}; each case is also timed with the
 converted graph kept on ``G.__networkx_cache__`` (conversion excluded).  A case whose function
@@ -310,13 +310,18 @@ def crossover() -> list[dict]:
         ours = median_time(lambda G=G: nx.floyd_warshall_numpy(G, backend=B), repeats=21)
         theirs = median_time(lambda G=G: nx.floyd_warshall_numpy(G, backend="networkx"), repeats=21)
         rows.append({"function": "floyd_warshall_numpy", "n": n, "backend_s": ours, "networkx_s": theirs})
-    for n in (250, 1000, 2000, 4000, 16000):
+    for n in (32, 64, 125, 250, 500, 1000, 4000, 16000):
         G = weighted(nx.gnm_random_graph(n, 5 * n, seed=n, directed=True), n)
         ours = median_time(lambda G=G: nx.single_source_dijkstra_path_length(G, 0, backend=B), repeats=7)
         theirs = median_time(lambda G=G: nx.single_source_dijkstra_path_length(G, 0, backend="networkx"), repeats=7)
         rows.append(
             {"function": "single_source_dijkstra_path_length (m = 5n)", "n": n, "backend_s": ours, "networkx_s": theirs}
         )
+    for n in (125, 250, 500, 1000, 4000, 16000):  # a breadth-first search: NetworkX's cheapest pass per edge
+        G = nx.gnm_random_graph(n, 5 * n, seed=n, directed=True)
+        ours = median_time(lambda G=G: nx.descendants(G, 0, backend=B), repeats=7)
+        theirs = median_time(lambda G=G: nx.descendants(G, 0, backend="networkx"), repeats=7)
+        rows.append({"function": "descendants (m = 5n)", "n": n, "backend_s": ours, "networkx_s": theirs})
     return rows
 
 
@@ -352,7 +357,10 @@ def function_of(case: str) -> str:
 
 
 def served(case: str) -> bool:
-    """Whether automatic dispatch runs the case's function on the backend (``should_run`` does not decline it)."""
+    """Whether automatic dispatch runs the case's function on the backend (``should_run`` does not decline it).
+
+    The cases' graphs have int nodes, which ``READER_LABELS_ONLY`` functions are served on.
+    """
     from graphs.nx_backend.interface import LINEAR_ON_NETWORKX
 
     return function_of(case) not in LINEAR_ON_NETWORKX

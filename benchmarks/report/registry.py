@@ -92,7 +92,7 @@ SUITES: tuple[Suite, ...] = (
           layout="csgraph", optional=True),
     Suite("csgraph_gpu", "csgraph", "gpu", "scipy.sparse.csgraph drop-in on the GPU", ("csgraph-gpu*.json",),
           layout="csgraph", argv=("--gpu",), quick_argv=("--gpu", "--quick"), optional=True),
-    Suite("nx_backend", "nx_backend", "cpu", "NetworkX backend on the CPU", ("nx_backend-cpu.json",),
+    Suite("nx_backend", "nx_backend", "cpu", "NetworkX backend on the CPU", ("nx-backend-cpu.json",),
           layout="nx_backend", optional=True),
     Suite("einsum", "einsum", "cpu", "Semiring einsum on the CPU", ("einsum-cpu.json",), layout="einsum", optional=True),
     Suite("einsum_gpu", "einsum", "gpu", "Semiring einsum on the GPU", ("einsum-gpu*.json",),

@@ -244,6 +244,7 @@ RENDERERS: dict[str, Callable[[Result], str]] = {
     "gemm_cpu": gemm_cpu, "gemm_gpu": gemm_gpu, "apsp_cpu": apsp_cpu, "apsp_gpu": apsp_gpu,
     "traversal_cpu": traversal_cpu, "traversal_gpu": traversal_gpu, "mst_flow": mst_flow,
     "single_pair": single_pair, "generic": generic, "own_markdown": own_markdown, "scaling_gpu": own_markdown,
+    "nx_backend": own_markdown,
 }
 
 
