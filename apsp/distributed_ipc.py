@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["PanelSlot", "ExportedPanel", "RemotePanel", "export_slot", "close_imports", "drop_exports",
+__all__ = ["PanelSlot", "ExportedPanel", "RemotePanel", "export_slot", "close_imports", "drop_exports", "drop_token",
            "probe_export", "probe_import", "shared_runs"]
 
 # -- the registries of a worker process --------------------------------------------------------
@@ -206,17 +206,30 @@ def close_imports(token: str) -> int:
     return len(ptrs)
 
 
+def drop_token(registry: dict, lock: Any, token: str) -> int:
+    """Delete, under ``lock``, the entries of ``registry`` whose key is ``(token, ...)``; how many there were.
+
+    The per-process registries of a run (this module's exported slots, the
+    rows of :mod:`apsp.distributed_rows`) are keyed by the run's token first.
+
+    >>> reg = {("a", 0): 1, ("a", 1): 2, ("b", 0): 3}
+    >>> drop_token(reg, threading.Lock(), "a"), reg
+    (2, {('b', 0): 3})
+    """
+    with lock:
+        keys = [key for key in registry if key[0] == token]
+        for key in keys:
+            del registry[key]
+    return len(keys)
+
+
 def drop_exports(token: str) -> int:
     """Free the slots of run ``token`` exported by this process (after :func:`close_imports` everywhere).
 
     >>> drop_exports("no-such-run")
     0
     """
-    with _LOCK:
-        keys = [key for key in _EXPORTS if key[0] == token]
-        for key in keys:
-            del _EXPORTS[key]
-    return len(keys)
+    return drop_token(_EXPORTS, _LOCK, token)
 
 
 # -- the driver's check, run as tasks on the workers ---------------------------------------------

@@ -61,7 +61,7 @@ from semiring.validate import check_matrix
 from .base_case import CPU_BASE, GPU_BASE
 from .blocked_fw import panel_closure_pred
 from .closure_state import Job
-from .distributed_ipc import RemotePanel, drop_exports, export_slot
+from .distributed_ipc import RemotePanel, drop_exports, drop_token, export_slot
 from .elementwise import elementwise_ops
 from .exact_integers import narrow, widen
 from .multi_device import _ranges_without
@@ -149,12 +149,10 @@ def drop_run(token: str) -> int:
     0
     """
     with _RUNS_LOCK:
-        keys = [key for key in _RUNS if key[0] == token]
-        for key in keys:
-            del _RUNS[key]
-        _DROPPED.add(token)
+        _DROPPED.add(token)  # first: no row of the run is registered from now on
+    dropped = drop_token(_RUNS, _RUNS_LOCK, token)
     drop_exports(token)
-    return len(keys)
+    return dropped
 
 
 def local_runs() -> list[tuple[str, int]]:
