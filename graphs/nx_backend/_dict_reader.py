@@ -69,31 +69,19 @@ FLAG_INT, FLAG_BOOL, FLAG_FLOAT, FLAG_OTHER = 1, 2, 4, 8
 # Positions in the table of addresses the kernel gets.
 _NEXT, _GET, _AS_LL, _SIZE, _T_DICT, _T_INT, _T_BOOL, _T_FLOAT, _T_STR, _TRUE = range(10)
 _AHEAD = 16  # arcs prefetched ahead
-_ROWS_AHEAD = 4  # rows prefetched ahead (their headers twice as far)
+_ROWS_AHEAD = 4  # rows prefetched ahead (headers while sizing, their entries while reading)
 
 
 # ----------------------------------------------------------------------------------------------
 # Intrinsics: loads at an address, a prefetch, and calls of C functions at an address.
 # ----------------------------------------------------------------------------------------------
 
-def _ptr(builder, addr, ty):
-    return builder.inttoptr(addr, ty.as_pointer())
-
-
 @intrinsic
 def _load_word(typingctx, addr):
     """The int64 at ``addr``."""
     def codegen(context, builder, sig, args):
-        return builder.load(_ptr(builder, args[0], ir.IntType(64)))
+        return builder.load(builder.inttoptr(args[0], ir.IntType(64).as_pointer()))
     return types.int64(types.int64), codegen
-
-
-@intrinsic
-def _load_double(typingctx, addr):
-    """The double at ``addr``."""
-    def codegen(context, builder, sig, args):
-        return builder.load(_ptr(builder, args[0], ir.DoubleType()))
-    return types.float64(types.int64), codegen
 
 
 @intrinsic
