@@ -15,6 +15,12 @@ Hypothesis runs under one of two profiles:
 ``HYPOTHESIS_PROFILE=ci`` (or ``dev``) picks one explicitly. Neither sets a
 deadline: tests that call Numba kernels may compile on their first example.
 
+Two tiers: ``python3 -m pytest`` runs the fast one (``-m "not slow"`` in
+``pyproject.toml``), ``python3 -m pytest -m slow`` the slow one, which holds the
+tests marked ``slow`` and, marked here (:func:`pytest_collection_modifyitems`),
+the notebooks and NetworkX's own suite; ``tests/tiers.py`` says which cases of a
+semiring-by-dtype cross product the fast tier keeps.  CI runs both.
+
 The planner estimates times from its constant rates during tests (see
 ``_planner_uses_its_constant_rates``), so that no route depends on the load.
 """
@@ -51,3 +57,14 @@ def _planner_uses_its_constant_rates(monkeypatch):
     import apsp.planner
 
     monkeypatch.setattr(apsp.planner, "CALIBRATE_FROM", float("inf"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """The notebooks (run by nbmake) and NetworkX's own suite belong to the slow tier.
+
+    ``tryfirst``: the mark is set before ``-m`` selects by it.
+    """
+    for item in items:
+        if item.path.suffix == ".ipynb" or item.get_closest_marker("networkx_suite"):
+            item.add_marker(pytest.mark.slow)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -208,3 +209,23 @@ def with_sentinels(W: np.ndarray, dtype) -> np.ndarray:
     fin = np.isfinite(W)
     out[fin] = W[fin].astype(dt)
     return out
+
+
+def python_calls(fn, *args, **kwargs):
+    """``(fn(*args, **kwargs), number of Python and C function calls it made)``, counted by ``sys.setprofile``.
+
+    What a test of "compiled, not a Python loop per item" asserts on: unlike a
+    wall-clock time, the count does not move with the machine's load.
+    """
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        calls += event in ("call", "c_call")
+
+    sys.setprofile(count)
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        sys.setprofile(None)
+    return result, calls

@@ -15,7 +15,7 @@ pytest.importorskip("dask.array")
 
 bench = pytest.importorskip("benchmarks.distributed")
 
-pytestmark = pytest.mark.distributed
+pytestmark = [pytest.mark.distributed, pytest.mark.slow]
 
 
 def test_scaling_path_on_the_cpu():

@@ -21,7 +21,7 @@ from apsp.distributed_rows import RowLayout
 distributed = pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
 
-pytestmark = pytest.mark.distributed
+pytestmark = [pytest.mark.distributed, pytest.mark.slow]
 
 LIMIT = 600 * 2**20  # above an idle worker's process memory (about 250 MiB), below what the tests ask for
 

@@ -37,6 +37,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from numba import njit
+from tiers import tiered
 
 import apsp
 import semiring as sr
@@ -226,7 +227,7 @@ SHAPES = [(1, 1, 1), (2, 0, 3), (3, 5, 2), (17, 33, 9), (6, 260, 70)]  # the las
 # -- the dense product ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
-@pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", tiered(PAIRS, tuple, pair_id))
 def test_matmul_matches_the_reference(pair, shape):
     name, dt = pair
     S = sr.BUILTIN[name]
@@ -244,7 +245,7 @@ def test_matmul_matches_the_reference(pair, shape):
         np.testing.assert_array_equal(W, Wr)
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", tiered(PAIRS, tuple, pair_id))
 def test_accumulate_adds_into_out(pair):
     name, dt = pair
     S = sr.BUILTIN[name]
@@ -270,7 +271,7 @@ def _law_values(S, dt) -> list:
     return vals + [v for v in specials(S, dt) if not any(v == w for w in vals)]
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", tiered(PAIRS, tuple, pair_id))
 def test_the_declared_laws_hold(pair):
     name, dt = pair
     S = sr.BUILTIN[name]
@@ -308,7 +309,7 @@ def test_the_declared_laws_hold(pair):
         assert np.all((p == a) | (p == b))
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", tiered(PAIRS, tuple, pair_id))
 def test_elementwise_ops_are_the_reference(pair):
     name, dt = pair
     S = sr.BUILTIN[name]
@@ -326,7 +327,7 @@ def test_elementwise_ops_are_the_reference(pair):
 INT_PAIRS = [p for p in PAIRS if np.dtype(p[1]).kind == "i"]
 
 
-@pytest.mark.parametrize("pair", INT_PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", tiered(INT_PAIRS, tuple, pair_id))
 def test_integers_saturate_at_the_sentinels(pair):
     name, dt = pair
     S = sr.BUILTIN[name]
@@ -355,7 +356,7 @@ def _sparse(S, D, fmt: str):
 
 
 @pytest.mark.parametrize("fmt", ["csr", "csc"])
-@pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", tiered(PAIRS, tuple, pair_id))
 def test_sparse_products_match_the_dense_product(pair, fmt):
     name, dt = pair
     S = sr.BUILTIN[name]
@@ -382,7 +383,7 @@ def random_dag(S, n: int, dt, rng) -> np.ndarray:
     return D[np.ix_(perm, perm)]
 
 
-@pytest.mark.parametrize("pair", PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", tiered(PAIRS, tuple, pair_id))
 def test_closure_where_the_family_is_closable(pair):
     name, dt = pair
     S = sr.BUILTIN[name]

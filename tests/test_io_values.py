@@ -9,7 +9,6 @@ and ids beyond the int32 index limit (checked before allocating), and broken gzi
 from __future__ import annotations
 
 import gzip
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import python_calls
 
 import graphs
 from graphs import GraphFormatError
@@ -241,15 +241,13 @@ def test_the_first_bad_value_of_a_long_file_is_named(tmp_path, m, data):
 
 # -- 3. sizes and ids: checked before allocating --------------------------------------------
 def quick_error(tmp_path, name, text, line, *patterns):
-    """The error comes in well under a second, having allocated almost nothing."""
+    """The error comes before anything of the declared size is allocated (measured: the peak allocation)."""
     tracemalloc.start()
-    t0 = time.perf_counter()
     try:
         e = expect_error(tmp_path, name, text, line, *patterns)
     finally:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-    assert time.perf_counter() - t0 < 0.5
     assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB allocated"
     return e
 
@@ -349,7 +347,12 @@ def test_gzip_without_extension_and_bad_line_inside(tmp_path):
 
 
 # -- 5. speed ---------------------------------------------------------------------------------
-def test_large_weighted_files_read_quickly(tmp_path):
+def test_large_weighted_files_are_read_without_python_per_line(tmp_path):
+    """300,000 weighted lines read by compiled code: the Python calls made do not grow with the lines.
+
+    Counted (``sys.setprofile``), not timed, so the machine's load cannot change the verdict: a
+    reader that fell back to Python for each line or field would make hundreds of thousands.
+    """
     rng = np.random.default_rng(0)
     m = 300_000
     src, dst = rng.integers(0, 50_000, m), rng.integers(0, 50_000, m)
@@ -358,9 +361,7 @@ def test_large_weighted_files_read_quickly(tmp_path):
         path = tmp_path / f"{kind}.txt"
         lines = np.char.add(np.char.add(np.char.add(src.astype(str), " "), np.char.add(dst.astype(str), " ")), w)
         path.write_text("\n".join(lines.tolist()) + "\n")
-        graphs.read(path)
-        t0 = time.perf_counter()
-        G = graphs.read(path)
-        elapsed = time.perf_counter() - t0
+        graphs.read(path)  # compiled kernels loaded before counting
+        G, calls = python_calls(graphs.read, path)
         assert G.nnz == m and G.dtype == np.float64
-        assert elapsed < 1.5, f"{kind}: {elapsed:.2f} s"
+        assert calls < 20_000, f"{kind}: {calls} Python calls for {m} lines"

@@ -37,6 +37,8 @@ import scipy.sparse.csgraph as scs
 
 import graphs.csgraph as gcs
 
+pytestmark = pytest.mark.slow  # two pytest subprocesses over SciPy's csgraph tests
+
 SCIPY_TESTS = Path(scs.__file__).parent / "tests"
 FILES = ["test_shortest_path", "test_traversal", "test_connected_components", "test_spanning_tree", "test_flow",
          "test_pydata_sparse"]
