@@ -21,6 +21,12 @@ tests marked ``slow`` and, marked here (:func:`pytest_collection_modifyitems`),
 the notebooks and NetworkX's own suite; ``tests/tiers.py`` says which cases of a
 semiring-by-dtype cross product the fast tier keeps.  CI runs both.
 
+The tests run in one pytest-xdist worker per core (``-n auto``), where no GPU
+is present: most of a first run on a fresh checkout is Numba compiling kernels,
+which is single-threaded.  With a GPU, in one process
+(:func:`pytest_xdist_auto_num_workers`): the GPU tests size their work to one
+device's memory.  ``-n 0`` runs everything in one process.
+
 The planner estimates times from its constant rates during tests (see
 ``_planner_uses_its_constant_rates``), so that no route depends on the load.
 """
@@ -57,6 +63,14 @@ def _planner_uses_its_constant_rates(monkeypatch):
     import apsp.planner
 
     monkeypatch.setattr(apsp.planner, "CALIBRATE_FROM", float("inf"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int:
+    """Workers for ``-n auto``: one per core this process may run on; none (one process) with a GPU."""
+    if gpu_available():
+        return 0
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -34,7 +34,7 @@ def tiers():
     """The suite's tests by tier, from one collection of everything (``-m ""``) with :mod:`tiers` as a plugin."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-p", "tiers",
-                          "-m", "", "tests", "notebooks"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+                          "-n", "0", "-m", "", "tests", "notebooks"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     lines = [line.split(" ", 1) for line in out.stdout.splitlines() if line.startswith(("FAST ", "SLOW "))]
     return {tier: {t for k, t in lines if k == tier.upper()} for tier in ("fast", "slow")}
