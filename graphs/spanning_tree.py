@@ -214,7 +214,7 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
     >>> minimum_spanning_tree(Graph.from_edges([0, 1, 2], [1, 2, 3], [1e16, 1.0, -1e16])).weight
     1.0
     """
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     if G.weights is not None:
         check_weights("weights", G.weights, G.nnz)
     if G.device == "gpu":

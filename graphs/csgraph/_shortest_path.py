@@ -58,6 +58,7 @@ from ._input import (
     CsgraphNegativeCycleError,
     NegativeCycleError,
     cast_weights,
+    check_numbers,
     check_sparse_shape,
     dense_null_mask,
     from_pydata,
@@ -807,6 +808,7 @@ def yen(csgraph: Any, source: int, sink: int, K: int, *, directed: bool = True, 
     ...     print(err, err.vertex)
     Negative cycle detected on node 0 0
     """
+    check_numbers(csgraph)  # SciPy's TypeError for a dense array of no numbers, raised here
     try:
         return _scipy_yen(csgraph, source, sink, K, directed=directed, return_predecessors=return_predecessors,
                           unweighted=unweighted)
