@@ -367,14 +367,25 @@ def cast_weights(x: Any, dtype) -> Any:
     return y
 
 
-def gpu_csr(csgraph: Any, dtype=np.float64):
-    """A ``cupyx.scipy.sparse`` CSR matrix of a CuPy dense array (SciPy's null entries dropped) or sparse matrix."""
+def gpu_csr(csgraph: Any, dtype=np.float64, sum_duplicates: bool = True):
+    """A ``cupyx.scipy.sparse`` CSR matrix of a CuPy dense array (SciPy's null entries dropped) or sparse matrix.
+
+    A sparse matrix is read as :func:`scipy_csr` reads its host copy: one of
+    another dtype than float64 that is not canonical has its rows sorted and
+    its duplicates summed (SciPy's ``astype(float64)``); a float64 one keeps
+    its duplicates as parallel arcs.  ``sum_duplicates=False`` keeps them in
+    any dtype (Floyd-Warshall's reading, ``csgraph_to_dense``: the least
+    counts).
+    """
     import cupy as cp
     import cupyx.scipy.sparse as csp
 
     if is_cupy_sparse(csgraph):
         check_sparse_shape(csgraph.shape)
         A = csgraph.tocsr()
+        if sum_duplicates and A.dtype != np.float64 and not A.has_canonical_format:
+            A = A.astype(np.float64)  # a new matrix: the caller's is left as it is
+            A.sum_duplicates()  # SciPy's reading: rows sorted, duplicates summed (in float64)
         if dtype is None or A.dtype == dtype:
             return A
         return csp.csr_matrix((cast_weights(A.data, dtype), A.indices, A.indptr), shape=A.shape)

@@ -179,7 +179,7 @@ def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
     import cupy as cp
 
     if is_cupy_sparse(X):
-        A = gpu_csr(X, dt)
+        A = gpu_csr(X, dt, sum_duplicates=False)  # csgraph_to_dense's reading: the least duplicate counts
         keep = ~(cp.isnan(A.data) | cp.isposinf(A.data))  # csgraph_to_dense's reading: NaN ignored, +inf no edge
         G = Graph.from_edges(*_coo(A, keep), n=A.shape[0], device="gpu")
         D = G.to_dense(dtype=dt)
