@@ -619,19 +619,26 @@ def budgets(memory_limit: int | None = None, device_memory_limit: int | None = N
     return Budgets(host, host_note, dev_budget, None if room is None else int(HOST_HEADROOM * room))
 
 
-def candidate_dtypes(dtype, exact_float32: bool) -> list[np.dtype]:
+def candidate_dtypes(dtype, exact_float32: bool, semiring: sr.Semiring | str = "min_plus",
+                     name: str = "dtype") -> list[np.dtype]:
     """The result dtypes a plan weighs, the asked (or default) one first.
 
     ``None`` asks for float32 where it is exact, else float64; a float64 that
-    is exact in float32 may be lowered when float64 does not fit.
+    is exact in float32 may be lowered when float64 does not fit.  An asked
+    dtype that ``semiring`` does not accept is a :class:`DTypeError` naming
+    ``name`` (the argument it came from).
 
     >>> [d.name for d in candidate_dtypes(None, True)], [d.name for d in candidate_dtypes("float64", True)]
     (['float32', 'float64'], ['float64', 'float32'])
+    >>> candidate_dtypes(np.complex128, True)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: min_plus does not support dtype complex128 of dtype; use one of: float32, float64, int32, int64
     """
     f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
     if dtype is None:
         return [f32, f64] if exact_float32 else [f64]
-    dt = np.dtype(dtype)
+    dt = sr.get(semiring).check_dtype(name, dtype)
     if dt == f64 and exact_float32:
         return [f64, f32]
     return [dt]
@@ -809,7 +816,7 @@ def plan(
     if device not in ("cpu", "gpu"):
         raise SemiringError(f"device must be 'cpu' or 'gpu' here, got {device!r}")
     budget = budgets(memory_limit, device_memory_limit, device)
-    dtypes = candidate_dtypes(dtype, exact_float32 and (lower_dtype or dtype is None))
+    dtypes = candidate_dtypes(dtype, exact_float32 and (lower_dtype or dtype is None), semiring)
     check_path_arcs(path_arcs)
     cands = [(p, ok) for p, ok in candidates(n, dtypes, budget, predecessors=predecessors, device=device,
                                              method=method, result_allocated=result_allocated,

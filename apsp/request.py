@@ -28,7 +28,7 @@ import numpy as np
 
 import semiring as sr
 from semiring import Semiring
-from semiring.algebra import Algebra
+from semiring.algebra import VALUE_KINDS, Algebra
 from semiring.backend import resolve_device
 from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
 from semiring.validate import check_entries
@@ -188,7 +188,7 @@ def prepare(
     else:
         dev = resolve_device(device, W if src.dense is not None else _placeholder(src.device))
     rdtype = np.dtype(dtype) if dtype is not None else np.dtype(src.dtype)
-    if dtype is not None and not S.in_dtype(rdtype).accepted:
+    if dtype is not None and not _accepted(S, rdtype):
         S.check_dtype("dtype", rdtype)
     if out is not None:
         _check_out(out, src.n, rdtype, dev)
@@ -212,7 +212,11 @@ def prepared_matrix(D, *, predecessors: bool = False, device: str = "cpu", out=N
     :mod:`graphs.csgraph` drop-in): ``D`` must be a square NumPy or CuPy array
     of a dtype ``semiring`` accepts, holding no value the semiring forbids;
     ``device`` is where the closure runs (``D`` is moved there); ``out`` (CPU)
-    is the result buffer, ``D`` itself to close it in place.
+    is the result buffer, ``D`` itself to close it in place.  What costs
+    nothing is checked: ``D``'s dtype must be one ``semiring`` accepts and
+    ``out`` must be a C-contiguous NumPy array of ``D``'s shape and dtype (a
+    :class:`DTypeError` / :class:`ShapeError` naming the array); the entries
+    are not.
 
     Examples
     --------
@@ -223,7 +227,11 @@ def prepared_matrix(D, *, predecessors: bool = False, device: str = "cpu", out=N
     (True, array([[ 0.,  1.],
            [inf,  0.]]))
     """
+    if not _accepted(semiring, np.dtype(D.dtype)):  # the dtype checks cost nothing; the entries are the caller's
+        semiring.check_dtype("D", D.dtype)
     gpu = device == "gpu"
+    if out is not None:
+        _check_out(out, int(D.shape[0]), np.dtype(D.dtype), "gpu" if gpu else "cpu")
     src = MatrixSource(int(D.shape[0]), D.dtype, "cpu" if isinstance(D, np.ndarray) else "gpu", None, False,
                        functools.partial(_fill_from, D), dense=D)
     gpu_ids = (int(_cupy().cuda.runtime.getDevice()),) if gpu else ()
@@ -254,11 +262,16 @@ def _check_dense(W, S: Semiring) -> None:
     """A dense ``W``: a 2-D square array of a dtype ``S`` accepts, every entry valid."""
     if W.ndim != 2:
         raise ShapeError(f"W must be 2-D, got shape {tuple(W.shape)}")
-    if not S.in_dtype(W.dtype).accepted:
+    if not _accepted(S, W.dtype):
         S.check_dtype("W", W.dtype)
     check_entries("W", W, S)
     if W.shape[0] != W.shape[1]:
         raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
+
+
+def _accepted(S: Semiring, dtype: np.dtype) -> bool:
+    """Whether ``S`` accepts ``dtype`` (one dict lookup for the dtypes a semiring can hold; never an error)."""
+    return dtype.kind in VALUE_KINDS and S.in_dtype(dtype).accepted
 
 
 def _check_out(out, n: int, dtype: np.dtype, dev: str) -> None:

@@ -32,7 +32,7 @@ import numpy as np
 from .errors import GraphError, VertexError, VertexTypeError
 from .graph import Graph
 
-__all__ = ["check_vertex", "resolve_graph_device"]
+__all__ = ["check_vertex", "check_vertex_array", "resolve_graph_device"]
 
 
 def _numbering(G: Graph) -> str:
@@ -123,6 +123,34 @@ def check_vertex(G: Graph, v: Any, name: str) -> int:
             raise VertexError(f"{name} = {v!r} is not a label of the graph (nor an integer vertex id)")
         raise VertexTypeError(f"{name} must be a vertex id (an integer) or a label of the graph, got {v!r} ({kind})")
     raise VertexTypeError(f"{name} must be a vertex id (an integer), got {v!r} ({kind})")
+
+
+def check_vertex_array(G: Graph | None, arr: np.ndarray, name: str) -> bool:
+    """Whether the array ``arr`` of vertex arguments holds ids (True) or labels to look up (False); else an error.
+
+    An array of vertex ids has an integer dtype (its values are checked by the
+    caller, all at once).  An array of another dtype can only hold labels,
+    which a graph with :attr:`~graphs.Graph.node_labels` has (each entry is
+    then looked up by :func:`check_vertex`); on a graph without labels it is a
+    :class:`~graphs.errors.VertexTypeError` naming ``name`` and the dtype, never
+    a conversion (an array of floats, complex numbers, Python objects,
+    strings or dates is no array of vertex ids).
+
+    Examples
+    --------
+    >>> G = Graph.from_edges([0], [1])
+    >>> check_vertex_array(G, np.array([1, 0]), "sources")
+    True
+    >>> check_vertex_array(G, np.array([1, 0], dtype=object), "sources")
+    Traceback (most recent call last):
+    ...
+    graphs.errors.VertexTypeError: sources must hold integer vertex ids (an integer array), got dtype object
+    """
+    if arr.dtype.kind in "iu":
+        return True
+    if G is not None and G.node_labels is not None:
+        return False
+    raise VertexTypeError(f"{name} must hold integer vertex ids (an integer array), got dtype {arr.dtype}")
 
 
 def resolve_graph_device(G: Graph, device: str) -> Graph:

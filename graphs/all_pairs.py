@@ -98,7 +98,7 @@ def all_pairs_shortest_paths(
            [ 1.,  2.,  0., inf],
            [inf, inf, inf,  0.]], dtype=float32)
     """
-    G = as_graph(G)
+    G = as_graph(G, name="G")
     if out is not None and not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy.ndarray or numpy.memmap, got {type(out).__name__}")
     pl = plan if plan is not None else plan_all_pairs(

@@ -37,7 +37,7 @@ from apsp.planner import (
     format_seconds,
     refusal,
 )
-from semiring.errors import SemiringError
+from semiring.errors import DTypeError, SemiringError
 
 from .graph import Graph, as_graph
 
@@ -127,7 +127,8 @@ def plan_all_pairs(
         The result's dtype; default: the planner's choice (float32 where it is
         exact, else float64).
     out : numpy.ndarray or numpy.memmap, optional
-        The result buffer that will be passed (its dtype then fixes ``dtype``).
+        The result buffer that will be passed (its dtype then fixes ``dtype``;
+        a ``dtype`` given too must be the same).
     device : {"cpu", "gpu"}
     memory_limit : int, optional
         Host bytes the run may add (default: 85% of what is available).
@@ -154,6 +155,9 @@ def plan_all_pairs(
         Nothing fits; the message gives the estimates and the alternatives.
     ValueError
         ``sparse_rate`` or ``path_arcs`` out of range.
+    DTypeError
+        ``dtype`` (or ``out``'s) is not one of min_plus (float32, float64,
+        int32, int64), or differs from ``out``'s.
 
     Examples
     --------
@@ -166,7 +170,7 @@ def plan_all_pairs(
     apsp.planner.PlanError: the all-pairs result over min_plus (1,000 x 1,000 float32 = 3.8 MiB) does not fit: ...
     ...
     """
-    G = as_graph(G)
+    G = as_graph(G, name="G")
     if sparse_rate is not None and (isinstance(sparse_rate, bool) or not isinstance(sparse_rate, numbers.Real)
                                     or not sparse_rate > 0):
         raise SemiringError(f"sparse_rate must be a positive number of arcs per second, got {sparse_rate!r}")
@@ -174,14 +178,19 @@ def plan_all_pairs(
     if device not in ("cpu", "gpu"):
         raise SemiringError(f"device must be 'cpu' or 'gpu' here, got {device!r}")
     info = G.__semiring_matrix_info__()
+    name = "dtype"
     if out is not None:
-        dtype = out.dtype
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a numpy.ndarray or numpy.memmap, got {type(out).__name__}")
+        if dtype is not None and np.dtype(dtype) != out.dtype:
+            raise DTypeError(f"dtype={np.dtype(dtype)} differs from the dtype of out, {out.dtype}; give one of them")
+        dtype, name = out.dtype, "out"
     n = G.n
     weighted = G.weights is not None
     on_disk = on_disk or isinstance(out, np.memmap)
     allocated = out is not None and not isinstance(out, np.memmap)
     budget = budgets(memory_limit, None, device)
-    dtypes = candidate_dtypes(dtype, info["float32_exact"])
+    dtypes = candidate_dtypes(dtype, info["float32_exact"], name=name)
     cands = candidates(n, dtypes, budget, device=device, method=method, result_allocated=allocated,
                        path_arcs=path_arcs)
     if method == "auto":

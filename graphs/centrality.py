@@ -46,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _centrality_kernels as K
-from ._arguments import check_vertex, resolve_graph_device
+from ._arguments import check_vertex, check_vertex_array, resolve_graph_device
 from .errors import GraphError
 from .graph import Graph, as_graph
 
@@ -100,7 +100,7 @@ def prepare(G, weighted: bool, device: str) -> _Prepared:
     in int64, that is an error.
     """
     weighted = _check_flag(weighted, "weighted")
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     H = G.to("cpu") if G.device == "gpu" else G
     S = H.simplify()
     w = S.weights if weighted else None
@@ -163,7 +163,8 @@ def pick_sources(n: int, sources, seed, G: Graph | None = None) -> tuple[np.ndar
         raise GraphError(f"sources must be a 1-D sequence of vertices, got shape {arr.shape}")
     if arr.size == 0:
         raise GraphError("sources is empty; give at least one source vertex")
-    if arr.dtype.kind in "iu":
+    # an array the caller made must hold ids (or labels); a list is read entry by entry when it is not all ints
+    if check_vertex_array(G, arr, "sources") if isinstance(sources, np.ndarray) else arr.dtype.kind in "iu":
         bad = (arr < 0) | (arr >= n)
         if bool(bad.any()):
             k = int(np.argmax(bad))

@@ -59,7 +59,7 @@ def connected_components(G, connection: str = "weak", *, device: str = "auto"):
     """
     if connection not in ("weak", "strong"):
         raise GraphError(f"connection must be 'weak' or 'strong', got {connection!r}")
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     if not G.directed:
         connection = "weak"
     if G.device == "gpu":

@@ -275,7 +275,9 @@ class GraphConversions:
         Raises
         ------
         DTypeError
-            ``dtype`` is not one the semiring supports.
+            ``dtype`` is not one the semiring supports; ``out`` is not of ``dtype``.
+        GraphError
+            ``out`` is not ``(n, n)``.
         InvalidEntryError
             A weight has no exact value in ``dtype`` (the message names it).
 
@@ -304,8 +306,10 @@ class GraphConversions:
         dtype = S.check_dtype("dtype", dtype)
         n = self.n
         if out is not None:
-            if out.shape != (n, n) or out.dtype != dtype:
+            if out.shape != (n, n):
                 raise GraphError(f"out must be an ({n}, {n}) array of {dtype}, got {out.shape} {out.dtype}")
+            if out.dtype != dtype:
+                raise DTypeError(f"out must be an ({n}, {n}) array of {dtype}, got {out.shape} {out.dtype}")
             D = out
             D[...] = S.zero_value(dtype)
         else:

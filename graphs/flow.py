@@ -129,7 +129,7 @@ def maximum_flow(G, s, t, *, device: str = "auto", method: str = "push_relabel")
     """
     if method != "push_relabel":
         raise GraphError(f"method must be 'push_relabel', got {method!r}")
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     s = check_vertex(G, s, "s")
     t = check_vertex(G, t, "t")
     if s == t:

@@ -56,7 +56,7 @@ from . import _csr
 from .convert import GraphConversions, is_cupy_sparse, is_scipy_sparse
 from .csr_arrays import build_csr, row_ids
 from .errors import GraphError
-from .validate import INDEX_LIMIT, WEIGHT_DTYPES, check_ids, check_size, check_weights
+from .validate import INDEX_LIMIT, WEIGHT_DTYPES, check_coords, check_ids, check_size, check_weight_dtype, check_weights
 
 __all__ = ["Graph", "as_graph", "WEIGHT_DTYPES"]
 
@@ -133,6 +133,8 @@ class Graph(GraphConversions):
             check_ids("indices", indices, n)
             if weights is not None:
                 weights = check_weights("weights", weights, nnz)
+            if coords is not None:
+                coords = check_coords(xp.asarray(coords), n)
         self.indptr = indptr.astype(np.int64, copy=False)
         #: ``"cpu"`` or ``"gpu"``: where the arrays live.
         self.device: str = "cpu" if xp is np else "gpu"
@@ -249,9 +251,7 @@ class Graph(GraphConversions):
                 weights = xp.concatenate((weights, weights[keep]))
         indptr, indices, w = build_csr(n, src, dst, weights)
         if coords is not None:
-            coords = xp.asarray(coords if (xp is np or is_cupy_array(coords)) else np.asarray(coords))
-            if coords.ndim != 2 or coords.shape[0] != n:
-                raise GraphError(f"coords must have shape (n, d) = ({n}, d), got {tuple(coords.shape)}")
+            coords = check_coords(xp.asarray(coords if (xp is np or is_cupy_array(coords)) else np.asarray(coords)), n)
         return cls(indptr, indices, w, directed=directed, coords=coords, check=False)
 
     def _symmetrized(self, S: Semiring | str = "min_plus") -> "Graph":
@@ -430,29 +430,43 @@ class Graph(GraphConversions):
         return G
 
 
-def as_graph(obj: Any, semiring: Semiring | str = "min_plus", directed: bool | None = None) -> Graph:
+def as_graph(obj: Any, semiring: Semiring | str = "min_plus", directed: bool | None = None, *,
+             name: str = "obj") -> Graph:
     """Turn a Graph, scipy/cupyx sparse matrix, dense array or NetworkX graph into a :class:`Graph`.
 
+    The graph algorithms' door: each of them passes its graph argument here.
     ``semiring`` says what "no edge" is in a dense array; ``directed`` (for
     matrices; default True) is passed to :meth:`Graph.from_scipy` /
     :meth:`Graph.from_dense`.  A :class:`Graph` passes through unchanged.
+    ``name`` is how the error messages call ``obj`` (the caller's argument,
+    ``"G"`` for the algorithms).
 
     Raises
     ------
     GraphError
         ``obj`` is none of these.
+    DTypeError
+        A matrix of a dtype no graph holds: a dense array of a dtype the
+        semiring does not accept, a sparse matrix of neither a weight dtype
+        (float32, float64, int32, int64) nor bool; the message names ``name``.
 
     Examples
     --------
     >>> as_graph(np.array([[0.0, 1.0], [np.inf, 0.0]])).nnz
     1
+    >>> as_graph(np.eye(2, dtype=complex), name="G")
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: min_plus does not support dtype complex128 of G; use one of: float32, float64, int32, int64
     """
     if isinstance(obj, Graph):
         return obj
     d = True if directed is None else directed
     if is_scipy_sparse(obj) or is_cupy_sparse(obj):
+        check_weight_dtype(name, obj.dtype, unweighted=True)
         return Graph.from_scipy(obj, directed=d)
     if isinstance(obj, np.ndarray) or is_cupy_array(obj):
+        builtin.get(semiring).check_dtype(name, obj.dtype)
         return Graph.from_dense(obj, semiring, directed=d)
     mod = type(obj).__module__ or ""
     if mod.startswith("networkx"):

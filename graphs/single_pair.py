@@ -202,7 +202,7 @@ def shortest_path(G, source, target, *, heuristic: str | None = "auto") -> Short
     """
     if heuristic not in HEURISTICS:
         raise GraphError(f"heuristic must be one of {HEURISTICS}, got {heuristic!r}")
-    G = as_graph(G)
+    G = as_graph(G, name="G")
     s = check_vertex(G, source, "source")
     t = check_vertex(G, target, "target")
     H = _host(G)

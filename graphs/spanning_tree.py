@@ -98,18 +98,33 @@ class SpanningForest:
         return self.graph.n
 
     def to_scipy(self):
-        """The forest in the layout of SciPy's ``minimum_spanning_tree``.
+        """The forest in the layout of SciPy's ``minimum_spanning_tree``, its weights exact.
 
         A ``scipy.sparse.csr_matrix`` (``cupyx.scipy.sparse.csr_matrix`` on the
-        GPU) of shape ``(n, n)`` and dtype float64, sorted indices, holding each
-        edge once, at ``(u, v)`` with ``u < v``.  For a symmetric input SciPy's
-        result has this layout too (upper triangular); for an asymmetric one
-        SciPy keeps each edge where the input entry it chose sits, which may be
-        below the diagonal, and ``T + T.T`` is the symmetric forest either way.
+        GPU) of shape ``(n, n)``, sorted indices, holding each edge once, at
+        ``(u, v)`` with ``u < v``.  For a symmetric input SciPy's result has
+        this layout too (upper triangular); for an asymmetric one SciPy keeps
+        each edge where the input entry it chose sits, which may be below the
+        diagonal, and ``T + T.T`` is the symmetric forest either way.
         Zero-weight edges are stored as explicit zeros (SciPy drops zeros from
-        its input).  Integer weights become float64 exactly: their ``-inf``
-        sentinel ``iinfo.min`` becomes ``-inf``, and a weight that float64
-        would round (beyond ``2**53``) is an error, not a new value.
+        its input).
+
+        The data's dtype:
+
+        * float weights (and an unweighted graph, whose edges weigh 1):
+          float64, as SciPy's (float32 weights widen exactly; ``-inf`` stays
+          ``-inf``);
+        * integer weights: the weights' own dtype (int32 or int64), every
+          weight exactly as the graph holds it (SciPy's sparse matrices hold
+          integers exactly; SciPy's ``minimum_spanning_tree`` would give
+          float64).  An edge of weight ``iinfo.min``, the dtype's sentinel of
+          ``-inf`` (:mod:`graphs.validate`), keeps that value: find such edges
+          with ``T.data == np.iinfo(T.dtype).min`` (``T.astype(float)`` reads
+          them as a large negative number, not ``-inf``);
+        * on the GPU, whose sparse matrices hold no integers, integer weights
+          become float64 exactly (the sentinel ``iinfo.min`` becomes
+          ``-inf``), and a weight that float64 would round (beyond ``2**53``)
+          is an error, not a new value.
 
         Returns
         -------
@@ -118,7 +133,8 @@ class SpanningForest:
         Raises
         ------
         InvalidEntryError
-            An integer edge weight has no exact float64 value (the message names it).
+            GPU only: an integer edge weight has no exact float64 value (the
+            message names it).
 
         Examples
         --------
@@ -128,16 +144,22 @@ class SpanningForest:
         array([[0., 0., 1.],
                [0., 0., 2.],
                [0., 0., 0.]])
+        >>> T = minimum_spanning_tree(Graph.from_edges([0, 1], [1, 2], np.array([2**53 + 1, -3]))).to_scipy()
+        >>> T.dtype, T.data
+        (dtype('int64'), array([9007199254740993,               -3]))
         """
         u, v, w = self.edges
         n = self.graph.n
-        w = cast_weights("the forest's weights", w, np.float64)
         if self.graph.device == "gpu":
             import cupyx.scipy.sparse as csp
 
+            w = cast_weights("the forest's weights", w, np.float64)
             return csp.coo_matrix((w, (u, v)), shape=(n, n)).tocsr()
         import scipy.sparse as sp
 
+        if w.dtype.kind == "f":
+            w = w.astype(np.float64, copy=False)  # float32 widens exactly; -inf stays -inf
+        # The forest has no two edges on one (u, v), so the COO -> CSR conversion sums nothing: integers stay exact.
         T = sp.coo_matrix((w, (u, v)), shape=(n, n)).tocsr()
         T.sort_indices()
         return T
@@ -192,7 +214,7 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
     >>> minimum_spanning_tree(Graph.from_edges([0, 1, 2], [1, 2, 3], [1e16, 1.0, -1e16])).weight
     1.0
     """
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     if G.weights is not None:
         check_weights("weights", G.weights, G.nnz)
     if G.device == "gpu":

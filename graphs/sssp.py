@@ -46,7 +46,7 @@ from semiring.kernels import run_chunks
 from semiring.sparse import kernels_for
 
 from . import _sssp_kernels as K
-from ._arguments import check_vertex, resolve_graph_device
+from ._arguments import check_vertex, check_vertex_array, resolve_graph_device
 from .errors import GraphError, negative_cycle
 from .graph import Graph, as_graph
 from .traversal import bfs
@@ -314,7 +314,7 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     ...
     apsp.errors.NegativeCycleError: negative cycle through vertex 0 (0 -> 1 -> 0, weight -1.0)
     """
-    G = G if isinstance(G, Graph) else as_graph(G)
+    G = G if isinstance(G, Graph) else as_graph(G, name="G")
     if device != "auto":
         G = resolve_graph_device(G, device)
     s = check_vertex(G, source, "source")
@@ -461,7 +461,7 @@ def _sources(G: Graph, sources) -> np.ndarray:
             return np.array([check_vertex(G, sources[()], "sources")], dtype=np.int32)
         if sources.ndim != 1:
             raise GraphError(f"sources must be a vertex or a 1-D list of vertices, got shape {sources.shape}")
-        if sources.dtype.kind in "iu":
+        if check_vertex_array(G, sources, "sources"):
             bad = (sources < 0) | (sources >= G.n)
             if bool(bad.any()):
                 k = int(np.argmax(bad))
@@ -573,7 +573,7 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     """
     if not isinstance(predecessors, (bool, np.bool_)):
         raise TypeError(f"predecessors must be a bool, got {type(predecessors).__name__}")
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     if method not in MULTI_METHODS:
         raise GraphError(f"method must be one of {', '.join(MULTI_METHODS)}, got {method!r}")
     src = _sources(G, sources)

@@ -102,7 +102,7 @@ def bfs(
     >>> [t["direction"] for t in bfs(G, 0, direction="pull", return_trace=True)[2]]
     ['pull', 'pull', 'pull']
     """
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     s = check_vertex(G, source, "source")
     if direction not in DIRECTIONS:
         raise GraphError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
@@ -165,7 +165,7 @@ def st_connectivity(G, s: int, t: int, *, device: str = "auto"):
     >>> st_connectivity(G, 3, 0)
     (-1, array([], dtype=int32))
     """
-    G = resolve_graph_device(as_graph(G), device)
+    G = resolve_graph_device(as_graph(G, name="G"), device)
     a = check_vertex(G, s, "s")
     b = check_vertex(G, t, "t")
     if G.device == "gpu":

@@ -42,6 +42,8 @@ from .errors import GraphError, VertexError
 __all__ = [
     "WEIGHT_DTYPES",
     "INDEX_LIMIT",
+    "check_weight_dtype",
+    "check_coords",
     "check_weights",
     "check_ids",
     "check_size",
@@ -51,6 +53,49 @@ __all__ = [
 
 WEIGHT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.int64))
 INDEX_LIMIT = np.iinfo(np.int32).max
+
+
+def check_weight_dtype(name: str, dtype, unweighted: bool = False) -> np.dtype:
+    """``dtype`` if it is one of :data:`WEIGHT_DTYPES` (or bool, with ``unweighted``), else a :class:`DTypeError`.
+
+    The check of the dtype alone, before anything of the array is read: the
+    message names ``name`` (the argument or array) and the dtype.
+
+    >>> check_weight_dtype("G", np.complex128, unweighted=True)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: G has dtype complex128; a graph's weights must be one of float32, float64, int32, int64 (or bool: unweighted); convert explicitly
+    """
+    dt = np.dtype(dtype)
+    if dt in WEIGHT_DTYPES or (unweighted and dt == np.bool_):
+        return dt
+    ok = ", ".join(str(d) for d in WEIGHT_DTYPES)
+    also = " (or bool: unweighted)" if unweighted else ""
+    raise DTypeError(f"{name} has dtype {dt}; a graph's weights must be one of {ok}{also}; convert explicitly")
+
+
+def check_coords(coords, n: int):
+    """Vertex coordinates: an ``(n, d)`` array of real numbers (integers or floats), returned unchanged.
+
+    Raises
+    ------
+    GraphError
+        Not of shape ``(n, d)``.
+    DTypeError
+        Not integers or floats (complex, object, strings, dates...).
+
+    Examples
+    --------
+    >>> check_coords(np.zeros((2, 2), complex), 2)
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: coords has dtype complex128; coordinates must be real numbers (integers or floats)
+    """
+    if coords.ndim != 2 or coords.shape[0] != n:
+        raise GraphError(f"coords must have shape (n, d) = ({n}, d), got {tuple(coords.shape)}")
+    if coords.dtype.kind not in "iuf":
+        raise DTypeError(f"coords has dtype {coords.dtype}; coordinates must be real numbers (integers or floats)")
+    return coords
 
 
 def check_weights(name: str, w, m: int):
@@ -89,9 +134,7 @@ def check_weights(name: str, w, m: int):
     w = xp.asarray(w)
     if w.ndim != 1 or w.shape[0] != m:
         raise GraphError(f"{name} must be 1-D with one entry per arc ({m}), got shape {tuple(w.shape)}")
-    if np.dtype(w.dtype) not in WEIGHT_DTYPES:
-        ok = ", ".join(str(d) for d in WEIGHT_DTYPES)
-        raise DTypeError(f"{name} has dtype {w.dtype}; weights must be one of {ok} (convert explicitly)")
+    check_weight_dtype(name, w.dtype)
     if w.dtype.kind == "f" and m:
         bad = xp.isnan(w)
         if bool(bad.any()):

@@ -39,21 +39,47 @@ from .dtypes import NUMERIC_DTYPES
 from .errors import DTypeError, SemiringError
 from .families import Capabilities, Family, exact_ufuncs, family_of, improving_cycle
 
-__all__ = ["Algebra", "DtypeValues", "abstract_value"]
+__all__ = ["Algebra", "DtypeValues", "abstract_value", "value_dtype", "VALUE_KINDS"]
+
+#: The dtype kinds a semiring's values can have: bool, signed and unsigned integers, floats.
+VALUE_KINDS = "biuf"
+
+
+def value_dtype(dtype, name: str = "dtype") -> np.dtype:
+    """``dtype`` as a :class:`numpy.dtype` whose kind can hold a semiring's values, else :class:`DTypeError`.
+
+    Semiring values are bools, integers (whose infinities are the saturating
+    sentinels of :mod:`semiring.dtypes`) and floats; complex numbers, Python
+    objects, strings, bytes, dates, time spans and structured records are not
+    (no order, or no arithmetic, or no infinity): the error names ``name``.
+
+    >>> value_dtype(np.float32)
+    dtype('float32')
+    >>> value_dtype(np.complex128, "out")
+    Traceback (most recent call last):
+    ...
+    semiring.errors.DTypeError: out has dtype complex128; semiring values are bools, integers or floats
+    """
+    dt = np.dtype(dtype)
+    if dt.kind not in VALUE_KINDS:
+        raise DTypeError(f"{name} has dtype {dt}; semiring values are bools, integers or floats")
+    return dt
 
 
 def abstract_value(value: Any, dtype) -> np.generic:
     """Map an abstract constant (``inf``, ``-inf``, a number, a bool) to a scalar of ``dtype``.
 
     Infinities become the float infinities or, for integers, the saturating
-    sentinels ``iinfo.max`` / ``iinfo.min`` (:mod:`semiring.dtypes`).
+    sentinels ``iinfo.max`` / ``iinfo.min`` (:mod:`semiring.dtypes`).  A dtype
+    that holds no semiring values (complex, object, strings, dates...) is a
+    :class:`DTypeError` (:func:`value_dtype`).
 
     >>> abstract_value(float("inf"), np.int32)
     np.int32(2147483647)
     >>> abstract_value(0, np.float32)
     np.float32(0.0)
     """
-    dtype = np.dtype(dtype)
+    dtype = value_dtype(dtype)
     if dtype.kind == "b":
         return np.bool_(bool(value))
     if isinstance(value, float) and math.isinf(value):
@@ -126,7 +152,7 @@ class Algebra:
                 raise SemiringError(f"{self.name}: {what.split('_')[0]} must be a binary numpy ufunc, got {f!r}")
         if self.selective and not self.idempotent:
             raise SemiringError(f"{self.name}: a selective add is idempotent; pass idempotent=True")
-        dts = tuple(np.dtype(d) for d in self.dtypes)
+        dts = tuple(value_dtype(d, "dtypes") for d in self.dtypes)
         if not dts:
             raise SemiringError(f"{self.name}: dtypes must not be empty")
         object.__setattr__(self, "dtypes", dts)
@@ -151,6 +177,9 @@ class Algebra:
     def in_dtype(self, dtype) -> DtypeValues:
         """The semiring's constants in ``dtype``, computed on first use and kept (one dict lookup after).
 
+        A dtype that holds no semiring values (complex, object, strings,
+        dates...) is a :class:`DTypeError` naming ``dtype`` (:func:`value_dtype`).
+
         >>> from semiring import min_plus
         >>> v = min_plus.in_dtype(np.dtype(np.int32))
         >>> v.zero, v.one, v.accepted
@@ -162,7 +191,7 @@ class Algebra:
             object.__setattr__(self, "_in_dtype", cache)
         found = cache.get(dtype)
         if found is None:
-            dt = np.dtype(dtype)
+            dt = value_dtype(dtype)
             forbidden = () if not self.forbidden or dt.kind != "f" else tuple(abstract_value(v, dt) for v in self.forbidden)
             found = DtypeValues(dt, abstract_value(self.zero, dt), abstract_value(self.one, dt), forbidden,
                                 dt in self.dtypes)
@@ -206,7 +235,7 @@ class Algebra:
         semiring.errors.DTypeError: lor_land does not support dtype float32 of A; use one of: bool
         """
         dtype = np.dtype(dtype)
-        if dtype not in self.dtypes:
+        if dtype not in self.dtypes:  # (a custom semiring's dtypes are value dtypes: see value_dtype)
             ok = ", ".join(str(d) for d in self.dtypes)
             raise DTypeError(f"{self.name} does not support dtype {dtype} of {name}; use one of: {ok}")
         return dtype
@@ -275,4 +304,4 @@ class Algebra:
         >>> min_plus.exact_ufuncs(np.float64), min_plus.exact_ufuncs(np.int64)
         (True, False)
         """
-        return exact_ufuncs(self, dtype)
+        return exact_ufuncs(self, value_dtype(dtype))

@@ -29,8 +29,10 @@ import numpy as np
 
 from . import dense, sparse
 from .algebra import Algebra
+from .backend import is_cupy_array
 from .closure_hook import closure_provider
 from .einsum_engine import einsum as _einsum
+from .validate import check_array
 from .wrapped import SemiringArray
 
 __all__ = ["Semiring"]
@@ -55,6 +57,8 @@ class Semiring(Algebra):
         ``a (+) b`` is always ``a`` or ``b`` (min, max, or); needed for ``witness``.
     dtypes : tuple of numpy.dtype
         The dtypes this semiring accepts; anything else raises :class:`DTypeError`.
+        Bool, integer or float dtypes (a complex, object, string, date or
+        structured dtype holds no semiring values: :class:`DTypeError`).
     family : str or None
         Key of the built-in fast kernels; ``None`` for custom semirings.
     numba_add, numba_mul : callable or None
@@ -224,6 +228,8 @@ class Semiring(Algebra):
         array([[ 0.,  4.],
                [inf,  0.]])
         """
+        if isinstance(A, np.ndarray) or is_cupy_array(A):  # named as the caller knows it (apsp calls it W)
+            self.check_dtype("A", A.dtype)
         return closure_provider()(A, semiring=self, **kwargs)
 
     def array(self, A):
@@ -235,4 +241,6 @@ class Semiring(Algebra):
         array([[0., 2.],
                [1., 0.]])
         """
+        check_array("A", A)
+        self.check_dtype("A", A.dtype)  # named as the caller knows it (SemiringArray calls it data)
         return SemiringArray(A, self)

@@ -53,6 +53,28 @@ def test_shortest_path_cupyx_sparse_with_explicit_zeros(seed, method):
     np.testing.assert_allclose(D1.get(), D0, rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("seed", range(3))
+def test_noncanonical_cupyx_input_read_as_scipy_reads_its_host_copy(dtype, seed):
+    """Duplicates, unsorted rows, explicit zeros: Floyd-Warshall takes the least duplicate, the searches
+    sum those of a float32 matrix and keep those of a float64 one (SciPy's astype(float64) reading)."""
+    rng = np.random.default_rng(seed)
+    n, m = 40, 200
+    rows = np.sort(rng.integers(0, n, m))
+    cols = rng.integers(0, n, m)
+    p = rng.integers(-4, 5, n)
+    w = (rng.integers(0, 6, m) + p[rows] - p[cols]).astype(dtype)  # negative weights, no negative cycle
+    indptr = np.searchsorted(rows, np.arange(n + 1)).astype(np.int32)
+    A = sp.csr_matrix((w, cols.astype(np.int32), indptr), shape=(n, n))
+    assert not A.has_canonical_format
+    G = csp.csr_matrix((cp.asarray(A.data), cp.asarray(A.indices), cp.asarray(A.indptr)), shape=(n, n))
+    for method in ("FW", "BF", "J"):
+        D0 = scs.shortest_path(A, method=method)
+        D1 = gcs.shortest_path(G, method=method)
+        np.testing.assert_array_equal(D1.get(), D0)
+    np.testing.assert_array_equal(G.data.get(), A.data)  # the caller's matrix is left as it was
+
+
 def test_numpy_input_on_the_gpu_returns_numpy():
     W = dense_graph(7, 30)
     for method in ("FW", "D"):

@@ -335,8 +335,8 @@ def test_integer_minus_inf_sentinel_makes_the_total_minus_inf(dtype):
     F = minimum_spanning_tree(G)
     assert F.weight == -math.inf
     assert F.edges[2].tolist() == [info.min, 3]
-    T = F.to_scipy()  # SciPy's float64 layout: the sentinel becomes -inf
-    assert T[0, 1] == -np.inf and T[1, 2] == 3.0
+    T = F.to_scipy()  # the weights' dtype, exact: the sentinel stays the sentinel
+    assert T.dtype == np.dtype(dtype) and T[0, 1] == info.min and T[1, 2] == 3
     # The float graph with -inf: the same forest and total, as SciPy's on the sparse matrix.
     H = Graph.from_edges([0, 1, 0], [1, 2, 2], np.array([-np.inf, 3.0, 5.0]))
     FH = minimum_spanning_tree(H)
@@ -401,11 +401,36 @@ def test_extreme_weights_at_the_door():
             minimum_spanning_tree(G)
 
 
-def test_to_scipy_refuses_an_integer_weight_float64_would_round():
-    F = minimum_spanning_tree(Graph.from_edges([0], [1], np.array([2**53 + 1])))
-    assert F.weight == 2**53 + 1
-    with pytest.raises(InvalidEntryError, match=r"\[0\] = 9007199254740993 has no exact float64 value"):
-        F.to_scipy()
+def test_to_scipy_keeps_integer_weights_exactly():
+    """An int64 weight float64 would round stays exact: the matrix holds the weights' dtype."""
+    big = 2**53 + 1
+    F = minimum_spanning_tree(Graph.from_edges([0, 1], [1, 2], np.array([big, -(2**62) - 1])))
+    assert F.weight == big - 2**62 - 1
+    T = F.to_scipy()
+    assert isinstance(T, sp.csr_matrix) and T.dtype == np.int64 and T.has_sorted_indices
+    assert T[0, 1] == big and T[1, 2] == -(2**62) - 1 and int(T.sum()) == F.weight
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+@pytest.mark.parametrize("seed", range(4))
+def test_to_scipy_integer_weights_match_scipy(dtype, seed):
+    """Integer forests against SciPy's (float64) tree: the same entries, in the weights' own dtype.
+
+    Distinct positive weights (SciPy drops zeros; no ties), symmetric input, all
+    exactly representable in float64 so that SciPy's float64 answer is comparable.
+    """
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(2, 50)), int(rng.integers(1, 200))
+    a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+    top = np.iinfo(dtype).max // 2 if dtype == "int32" else 2**52
+    w = rng.choice(np.arange(1, m * 4 + 1, dtype=np.int64), m, replace=False) * (top // (m * 4))
+    G = Graph.from_edges(a, b, w.astype(dtype), n=n, directed=False).simplify()
+    T = minimum_spanning_tree(G).to_scipy()
+    R = scipy_mst(sp.csr_matrix(G.to_scipy()))
+    assert T.dtype == np.dtype(dtype) and R.dtype == np.float64
+    np.testing.assert_array_equal(T.indptr, R.indptr)
+    np.testing.assert_array_equal(T.indices, R.indices)
+    np.testing.assert_array_equal(T.data.astype(np.float64), R.data)
 
 
 def test_checker_catches_a_wrong_forest():

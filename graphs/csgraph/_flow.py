@@ -119,7 +119,7 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic",
         # cupyx.scipy.sparse holds no integers: there, float capacities of integral values are integers
         integral = gpu_in and csgraph.dtype.kind == "f" and bool((csgraph.data == csgraph.data.round()).all())
         if not integral:
-            raise ValueError("graph capacities must be integers")
+            raise ValueError(f"graph capacities must be integers (csgraph has dtype {csgraph.dtype})")
     s = _vertex(source, 0, "source")
     t = _vertex(sink, 0, "sink")
     if s == t:

@@ -45,7 +45,8 @@ from ..errors import NegativeCycleError as _GraphsNegativeCycleError
 
 __all__ = ["NegativeCycleError", "CsgraphNegativeCycleError", "NULL", "NULL_ATOL", "dense_null_mask", "from_pydata",
            "like_pydata", "is_pydata", "is_gpu_input", "resolve_device", "result_dtype", "scipy_csr", "source_indices",
-           "check_vertex_index", "check_sparse_shape", "to_host", "to_device_like", "negative_cycle_error"]
+           "check_vertex_index", "check_sparse_shape", "to_host", "to_device_like", "negative_cycle_error",
+           "check_numbers", "check_predecessors"]
 
 #: SciPy's mark of a missing predecessor.
 NULL = -9999
@@ -135,8 +136,7 @@ def dense_null_mask(X: Any) -> Any:
     array([[ True, False],
            [False,  True]])
     """
-    if X.dtype.kind not in "biufc":
-        raise TypeError(f"csgraph must hold numbers (bool, integers, floats or complex), got dtype {X.dtype}")
+    check_numbers(X)
     xp = np if isinstance(X, np.ndarray) else array_module(X)
     if X.dtype.kind == "f":
         # isclose(x, 0) with numpy.ma.masked_values' tolerances: |x - 0| <= atol + rtol * |0|, compared in float64
@@ -149,6 +149,56 @@ def dense_null_mask(X: Any) -> Any:
     if X.dtype.kind in "fc":
         null |= ~xp.isfinite(X)  # +-inf and NaN (for complex: either part)
     return null
+
+
+def check_numbers(X: Any, name: str = "csgraph") -> None:
+    """A ``TypeError`` naming ``name`` when the dense array ``X`` does not hold numbers; other inputs pass.
+
+    SciPy reads a dense graph with NumPy's masked-array and ``isinf`` tests,
+    which raise a ``TypeError`` for an array of Python objects, strings,
+    bytes, dates, time spans or records; it reads bool, integer, float and
+    complex arrays (complex ones without their imaginary parts).  The drop-in
+    raises the same kind of error, from here, before SciPy's or NumPy's code
+    sees the array.  Sparse matrices (which hold numbers only) and array-likes
+    that are not arrays (lists, read by NumPy as SciPy does) pass.
+
+    Examples
+    --------
+    >>> check_numbers(np.array([["0", "1"], ["1", "0"]]))
+    Traceback (most recent call last):
+    ...
+    TypeError: csgraph must hold numbers (bool, integers, floats or complex), got dtype <U1
+    """
+    dtype = getattr(X, "dtype", None)
+    if dtype is None or sp.issparse(X) or is_cupy_sparse(X) or is_pydata(X):
+        return
+    if np.dtype(dtype).kind not in "biufc":
+        raise TypeError(f"{name} must hold numbers (bool, integers, floats or complex), got dtype {dtype}")
+
+
+def check_predecessors(predecessors: Any, exact_int32: bool, name: str = "predecessors") -> None:
+    """A ``TypeError`` for a predecessor array SciPy's ``construct_dist_matrix`` / ``reconstruct_path`` refuses.
+
+    ``construct_dist_matrix`` (``exact_int32``) takes int32 predecessors only
+    (SciPy: "Type of predecessors array should be np.int32"); ``reconstruct_path``
+    reads any array it can compare with 0, so it refuses strings, bytes, dates
+    and records (a ``TypeError`` from NumPy there) and casts the others, as
+    SciPy does.  Either way the drop-in raises the ``TypeError`` itself,
+    naming ``name``, before SciPy's code sees the array.
+
+    Examples
+    --------
+    >>> check_predecessors(np.array(["0"]), exact_int32=False)
+    Traceback (most recent call last):
+    ...
+    TypeError: predecessors must hold integers (-9999 for none), got dtype <U1
+    """
+    dtype = getattr(predecessors, "dtype", None)
+    dtype = np.asarray(predecessors).dtype if dtype is None else np.dtype(dtype)
+    if exact_int32 and dtype != np.int32:
+        raise TypeError(f"Type of {name} array should be np.int32, got {dtype}")
+    if not exact_int32 and dtype.kind in "USMV":
+        raise TypeError(f"{name} must hold integers (-9999 for none), got dtype {dtype}")
 
 
 def is_pydata(obj: Any) -> bool:
@@ -317,14 +367,25 @@ def cast_weights(x: Any, dtype) -> Any:
     return y
 
 
-def gpu_csr(csgraph: Any, dtype=np.float64):
-    """A ``cupyx.scipy.sparse`` CSR matrix of a CuPy dense array (SciPy's null entries dropped) or sparse matrix."""
+def gpu_csr(csgraph: Any, dtype=np.float64, sum_duplicates: bool = True):
+    """A ``cupyx.scipy.sparse`` CSR matrix of a CuPy dense array (SciPy's null entries dropped) or sparse matrix.
+
+    A sparse matrix is read as :func:`scipy_csr` reads its host copy: one of
+    another dtype than float64 that is not canonical has its rows sorted and
+    its duplicates summed (SciPy's ``astype(float64)``); a float64 one keeps
+    its duplicates as parallel arcs.  ``sum_duplicates=False`` keeps them in
+    any dtype (Floyd-Warshall's reading, ``csgraph_to_dense``: the least
+    counts).
+    """
     import cupy as cp
     import cupyx.scipy.sparse as csp
 
     if is_cupy_sparse(csgraph):
         check_sparse_shape(csgraph.shape)
         A = csgraph.tocsr()
+        if sum_duplicates and A.dtype != np.float64 and not A.has_canonical_format:
+            A = A.astype(np.float64)  # a new matrix: the caller's is left as it is
+            A.sum_duplicates()  # SciPy's reading: rows sorted, duplicates summed (in float64)
         if dtype is None or A.dtype == dtype:
             return A
         return csp.csr_matrix((cast_weights(A.data, dtype), A.indices, A.indptr), shape=A.shape)

@@ -58,6 +58,7 @@ from ._input import (
     CsgraphNegativeCycleError,
     NegativeCycleError,
     cast_weights,
+    check_numbers,
     check_sparse_shape,
     dense_null_mask,
     from_pydata,
@@ -178,7 +179,7 @@ def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
     import cupy as cp
 
     if is_cupy_sparse(X):
-        A = gpu_csr(X, dt)
+        A = gpu_csr(X, dt, sum_duplicates=False)  # csgraph_to_dense's reading: the least duplicate counts
         keep = ~(cp.isnan(A.data) | cp.isposinf(A.data))  # csgraph_to_dense's reading: NaN ignored, +inf no edge
         G = Graph.from_edges(*_coo(A, keep), n=A.shape[0], device="gpu")
         D = G.to_dense(dtype=dt)
@@ -807,6 +808,7 @@ def yen(csgraph: Any, source: int, sink: int, K: int, *, directed: bool = True, 
     ...     print(err, err.vertex)
     Negative cycle detected on node 0 0
     """
+    check_numbers(csgraph)  # SciPy's TypeError for a dense array of no numbers, raised here
     try:
         return _scipy_yen(csgraph, source, sink, K, directed=directed, return_predecessors=return_predecessors,
                           unweighted=unweighted)

@@ -7,6 +7,10 @@ should be).  :func:`reconstruct_path` and :func:`construct_dist_matrix` call
 SciPy's (bound when this module is imported, so a later replacement of SciPy's
 names, as the conformance run of SciPy's tests makes, does not reach them), and
 accept CuPy / ``cupyx`` inputs (computed on a host copy, returned on the GPU).
+Their arrays' dtypes are checked first, at the drop-in's door
+(:func:`~graphs.csgraph._input.check_numbers`,
+:func:`~graphs.csgraph._input.check_predecessors`): a dtype SciPy refuses is
+the ``TypeError`` SciPy raises, from the drop-in, naming the argument.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from scipy.sparse.csgraph import (
 )
 from scipy.sparse.csgraph import reconstruct_path as _scipy_reconstruct_path
 
-from ._input import is_gpu_input, to_host
+from ._input import check_numbers, check_predecessors, is_gpu_input, to_host
 
 __all__ = ["reconstruct_path", "construct_dist_matrix", "csgraph_from_dense", "csgraph_to_dense",
            "csgraph_from_masked", "csgraph_masked_from_dense", "csgraph_to_masked"]
@@ -58,6 +62,8 @@ def reconstruct_path(csgraph: Any, predecessors: Any, directed: bool = True) -> 
            [0., 0., 0., 0.],
            [0., 0., 0., 0.]])
     """
+    check_numbers(csgraph, "csgraph")
+    check_predecessors(predecessors, exact_int32=False)
     gpu = is_gpu_input(csgraph) or is_gpu_input(predecessors)
     T = _scipy_reconstruct_path(to_host(csgraph), to_host(predecessors), directed)
     if gpu:
@@ -95,6 +101,8 @@ def construct_dist_matrix(graph: Any, predecessors: Any, directed: bool = True, 
     >>> np.array_equal(csgraph.construct_dist_matrix(G, P), D)
     True
     """
+    check_numbers(graph, "graph")
+    check_predecessors(predecessors, exact_int32=True)
     gpu = is_gpu_input(graph) or is_gpu_input(predecessors)
     D = _scipy_construct_dist_matrix(to_host(graph), to_host(predecessors), directed, null_value)
     if gpu:
