@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -456,6 +457,9 @@ def dense_seconds(n: int, dtype, device: str, method: str = "rkleene", *, semiri
 #: Rates measured in this process: ``("gemm", semiring, dtype, device) -> multiply-adds/s`` and
 #: ``("fw", semiring, dtype, device, m, predecessors) -> seconds per step``.  Clear it to measure again.
 MEASURED: dict[tuple, float] = {}
+#: Held while a rate is measured: threads planning at once measure each rate once, one probe at a time
+#: (probes running side by side would time each other), and all plan with the same figure.
+_MEASURE_LOCK = threading.RLock()
 
 
 def measured_gemm_rate(dtype, device: str = "cpu", semiring: str = "min_plus") -> float:
@@ -473,25 +477,30 @@ def measured_gemm_rate(dtype, device: str = "cpu", semiring: str = "min_plus") -
     """
     dt = np.dtype(dtype)
     key = ("gemm", semiring, dt.name, device)
-    if key not in MEASURED:
-        S = sr.get(semiring)
-        p = GEMM_PROBE[device]
-        xp, sync = _device_module(device)
-        A = xp.asarray(_probe_matrix(p, dt, 1))
-        B = xp.asarray(_probe_matrix(p, dt, 2))
-        C = xp.asarray(_probe_matrix(p, dt, 3))
+    found = MEASURED.get(key)
+    if found is not None:
+        return found
+    with _MEASURE_LOCK:  # measured once, by one thread
+        found = MEASURED.get(key)
+        if found is None:
+            S = sr.get(semiring)
+            p = GEMM_PROBE[device]
+            xp, sync = _device_module(device)
+            A = xp.asarray(_probe_matrix(p, dt, 1))
+            B = xp.asarray(_probe_matrix(p, dt, 2))
+            C = xp.asarray(_probe_matrix(p, dt, 3))
 
-        def once() -> None:
-            matmul_into(S, A, B, C, None, True)
-            sync()
+            def once() -> None:
+                matmul_into(S, A, B, C, None, True)
+                sync()
 
-        once()
-        reps, start = 0, time.perf_counter()
-        while reps < 3 or time.perf_counter() - start < PROBE_SECONDS:
             once()
-            reps += 1
-        MEASURED[key] = reps * float(p) ** 3 / max(time.perf_counter() - start, 1e-9)
-    return MEASURED[key]
+            reps, start = 0, time.perf_counter()
+            while reps < 3 or time.perf_counter() - start < PROBE_SECONDS:
+                once()
+                reps += 1
+            found = MEASURED[key] = reps * float(p) ** 3 / max(time.perf_counter() - start, 1e-9)
+        return found
 
 
 class _StopProbe(Exception):
@@ -537,20 +546,25 @@ def measured_fw_step(m: int, dtype, device: str = "cpu", semiring: str = "min_pl
     """
     dt = np.dtype(dtype)
     key = ("fw", semiring, dt.name, device, int(m), bool(predecessors))
-    if key not in MEASURED:
-        S = sr.get(semiring)
-        xp, sync = _device_module(device)
-        D = xp.ones((m, m), dtype=dt)
-        P = xp.zeros((m, m), dtype=np.int32) if predecessors else None
-        warmup = min(FW_PROBE_WARMUP, max(0, int(m) - 1))  # a tiny matrix has fewer steps than that
-        clock = _StepClock(warmup, FW_PROBE_STEPS, PROBE_SECONDS, sync)
-        clock.start = time.perf_counter()
-        try:
-            floyd_warshall_inplace(S, D, P, progress=clock)
-        except _StopProbe:
-            pass
-        MEASURED[key] = max(clock.per_step or 0.0, 1e-9)
-    return MEASURED[key]
+    found = MEASURED.get(key)
+    if found is not None:
+        return found
+    with _MEASURE_LOCK:  # measured once, by one thread
+        found = MEASURED.get(key)
+        if found is None:
+            S = sr.get(semiring)
+            xp, sync = _device_module(device)
+            D = xp.ones((m, m), dtype=dt)
+            P = xp.zeros((m, m), dtype=np.int32) if predecessors else None
+            warmup = min(FW_PROBE_WARMUP, max(0, int(m) - 1))  # a tiny matrix has fewer steps than that
+            clock = _StepClock(warmup, FW_PROBE_STEPS, PROBE_SECONDS, sync)
+            clock.start = time.perf_counter()
+            try:
+                floyd_warshall_inplace(S, D, P, progress=clock)
+            except _StopProbe:
+                pass
+            found = MEASURED[key] = max(clock.per_step or 0.0, 1e-9)
+        return found
 
 
 def _builtin(semiring: str):

@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from semiring.backend import array_module
+from semiring.kernels import run_parallel
 
 from .arguments import as_vertex
 from .errors import PredecessorError
@@ -88,7 +89,7 @@ def update_predecessors(PC, PB, K) -> None:
     if xp is np:
         from ._pred_kernels import update
 
-        update(PC, PB, K)
+        run_parallel(update, PC, PB, K)
         return
     changed = K >= 0
     src = xp.take_along_axis(PB, xp.maximum(K, 0), axis=0)

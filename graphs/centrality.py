@@ -45,6 +45,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from semiring.kernels import run_parallel
+
 from . import _centrality_kernels as K
 from ._arguments import check_vertex, check_vertex_array, resolve_graph_device
 from .errors import GraphError
@@ -224,13 +226,13 @@ def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, pr
         for r0 in range(0, k, step):
             part = src[r0:r0 + step]
             if bits:
-                K.brandes_hops(P.indptr, P.indices, part, width, endpoints, edges, K.DENSE, bc, eb)
+                run_parallel(K.brandes_hops, P.indptr, P.indices, part, width, endpoints, edges, K.DENSE, bc, eb)
             elif P.weights is None:
-                K.brandes_bfs(P.indptr, P.indices, part, endpoints, edges, bc, eb)
+                run_parallel(K.brandes_bfs, P.indptr, P.indices, part, endpoints, edges, bc, eb)
             else:
                 inf = np.inf if P.weights.dtype == np.float64 else np.iinfo(np.int64).max
-                K.brandes_weighted(P.indptr, P.indices, P.weights, part, endpoints, edges, P.dial, P.ring,
-                                   P.weights.dtype.type(inf), bc, eb)
+                run_parallel(K.brandes_weighted, P.indptr, P.indices, P.weights, part, endpoints, edges, P.dial,
+                             P.ring, P.weights.dtype.type(inf), bc, eb)
             bar.update(part.shape[0])
     return bc.sum(axis=0), (eb.sum(axis=0) if edges else None)
 

@@ -53,6 +53,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from semiring.kernels import run_parallel
+
 from . import _centrality_kernels as K
 from .centrality import _Prepared, _progress, _threads, prepare
 from .components import connected_components
@@ -118,8 +120,8 @@ def _stats(P: _Prepared, reverse: bool, progress, label: str) -> _Stats:
             step = width * T * 16
             for r0 in range(0, n, step):
                 r1 = min(n, r0 + step)
-                K.hop_distance_stats(H.indptr, H.indices, src[r0:r1], width, T, total[r0:r1], reached[r0:r1],
-                                     harmonic[r0:r1], ecc[r0:r1])
+                run_parallel(K.hop_distance_stats, H.indptr, H.indices, src[r0:r1], width, T, total[r0:r1],
+                             reached[r0:r1], harmonic[r0:r1], ecc[r0:r1])
                 bar.update(r1 - r0)
             return _Stats(total, reached, harmonic, ecc)
         # weights: rows of multi_source_sssp (its Dijkstra on the CPU, its SpMM route on the GPU), a block at a time
@@ -376,7 +378,7 @@ def _bounded(P: _Prepared, which: str, progress):
                 los = np.repeat(lo[None, :], slots, axis=0)
                 his = np.repeat(hi[None, :], slots, axis=0)
                 ecc = np.zeros(src.shape[0], dtype=np.int64)
-                K.hop_ecc_bounds(H.indptr, H.indices, src, HOP_WIDTH, ecc, los, his)
+                run_parallel(K.hop_ecc_bounds, H.indptr, H.indices, src, HOP_WIDTH, ecc, los, his)
                 lo, hi = los.max(axis=0), his.min(axis=0)
             else:
                 D, _ = multi_source_sssp(R, batch.get() if gpu else batch, predecessors=False)

@@ -32,7 +32,8 @@ Products
 Array modules and threads
     :func:`array_module`, :func:`is_cupy_array`, :func:`to_device`;
     :func:`num_threads`, :func:`run_rows`, :func:`run_chunks` (the pool the
-    CPU kernels share).
+    CPU kernels share), :func:`run_parallel` (calls a Numba ``parallel=True``
+    kernel so that threads may call it at once).
 
 >>> from semiring import min_plus
 >>> lo, hi = sentinels(np.dtype(np.int32))
@@ -45,7 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._cpu.threads import num_threads, run_chunks, run_rows
+from ._cpu.threads import num_threads, run_chunks, run_parallel, run_rows
 from .backend import array_module, is_cupy_array, to_device
 from .dense import WITNESS_DTYPE, matmul_into, scatter_add
 from .dispatch import cpu_kernels, cpu_scalar_ops, numba_array_type, sentinels
@@ -67,7 +68,7 @@ __all__ = [
     "sums_known_in_range",
     "matmul_into", "WITNESS_DTYPE", "scatter_add", "sparse_kernels",
     "array_module", "is_cupy_array", "to_device",
-    "num_threads", "run_rows", "run_chunks",
+    "num_threads", "run_rows", "run_chunks", "run_parallel",
 ]
 
 

@@ -21,12 +21,20 @@ closure directly; the first closure of each size always runs
 directly (it also compiles the kernels and sizes the scratch).  The closure
 that is run and captured is a parameter (R-Kleene passes itself), so this
 module does not import :mod:`apsp.rkleene`.
+
+Threads.  A captured graph works on its own scratch block, so one graph serves
+one closure at a time: :class:`GraphCache` lends an entry to one thread (a
+thread that finds it lent closes its block directly meanwhile) and orders the
+next borrower's stream after the last one's work with an event.  Captures run
+on a private stream in relaxed mode, so launches and allocations of other
+threads neither end up in the graph nor break the capture.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 import cupy
@@ -34,7 +42,7 @@ import numpy as np
 
 from semiring.int_range import sums_known_in_range
 
-__all__ = ["GRAPH_MAX", "closure_via_graph", "clear", "capture", "ClosureJob"]
+__all__ = ["GRAPH_MAX", "closure_via_graph", "clear", "capture", "ClosureJob", "GraphCache"]
 
 
 class ClosureJob(Protocol):
@@ -55,8 +63,83 @@ class ClosureJob(Protocol):
 #: Largest diagonal block replayed from a graph (its scratch holds ``GRAPH_MAX^2`` entries).
 GRAPH_MAX = 2048
 _MAX_ENTRIES = 8
-_CACHE: OrderedDict = OrderedDict()
 _FAILED = object()
+
+
+class GraphCache:
+    """Captured graphs (with their scratch) by key, lent to one thread at a time; the ``size`` last used are kept.
+
+    A graph replays into its own scratch blocks, so two threads replaying one
+    graph at once would mix their blocks.  :meth:`take` lends a key's entry to
+    the calling thread and makes the current stream wait until the previous
+    borrower's work on it is done; :meth:`give` returns it, recording that
+    work's end on the current stream (an event, no host synchronisation).
+    While an entry is lent, other threads asking for its key are told to run
+    directly, as they are while its first capture is under way.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict = OrderedDict()  # key -> [entry, event of its last use or None]
+        self._lent: set = set()
+        self._lock = threading.Lock()
+
+    def take(self, key: Hashable) -> tuple[Any, bool]:
+        """``(entry, fresh)``: the entry of ``key`` lent to this thread, or ``None``; ``fresh`` is True when
+        none is stored and this thread is to capture one.  Unless ``(None, False)``, call :meth:`give` after."""
+        with self._lock:
+            if key in self._lent:
+                return None, False
+            self._lent.add(key)
+            slot = self._entries.get(key)
+            if slot is None:
+                return None, True
+            self._entries.move_to_end(key)
+        if slot[1] is not None:
+            cupy.cuda.get_current_stream().wait_event(slot[1])
+        return slot[0], False
+
+    def give(self, key: Hashable, entry: Any) -> None:
+        """Return ``key`` (lent by :meth:`take`), storing ``entry`` (``None``: store nothing) as used up to now
+        on the current stream."""
+        done = None
+        if entry is not None:
+            done = cupy.cuda.Event(disable_timing=True)
+            done.record(cupy.cuda.get_current_stream())
+        dropped = []
+        with self._lock:
+            self._lent.discard(key)
+            if entry is not None:
+                self._entries[key] = [entry, done]
+                self._entries.move_to_end(key)
+                while len(self._entries) > self._size:
+                    dropped.append(self._entries.popitem(last=False)[1])
+        self._wait(dropped)
+
+    @staticmethod
+    def _wait(slots: list) -> None:
+        """Wait for the last use of dropped entries: their scratch then goes back to CuPy's pool unused."""
+        for _, done in slots:
+            if done is not None:
+                done.synchronize()
+
+    def clear(self) -> None:
+        """Forget every entry (one lent now comes back when its thread is done with it)."""
+        with self._lock:
+            dropped = list(self._entries.values())
+            self._entries.clear()
+        self._wait(dropped)
+
+    def values(self) -> list:
+        """The stored entries, least recently used first."""
+        with self._lock:
+            return [entry for entry, _ in self._entries.values()]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_CACHE = GraphCache(_MAX_ENTRIES)
 
 #: ``close(job)``: replace the whole ``job.D`` by its closure, in place.
 WholeClosure = Callable[[ClosureJob], None]
@@ -84,7 +167,8 @@ def capture(run: Callable[[], None]):
     graph = None
     try:
         with stream:
-            stream.begin_capture()
+            # relaxed: nothing other threads do is forbidden while this stream captures
+            stream.begin_capture(mode=cupy.cuda.runtime.streamCaptureModeRelaxed)
             try:
                 run()
             finally:
@@ -112,21 +196,23 @@ def closure_via_graph(job: ClosureJob, r0: int, r1: int, close: WholeClosure) ->
     blk = job.D[r0:r1, r0:r1]
     # A closure under semiring.int_range.sums_in_range records plain integer kernels.
     key = (job.S, np.dtype(job.D.dtype).str, n, job.base_size, cupy.cuda.Device().id, sums_known_in_range())
-    entry = _CACHE.get(key)
-    if entry is None or entry is _FAILED:
-        X = cupy.empty((n, n), dtype=job.D.dtype)
-        sub = job.detached(X)
-        X[...] = blk
-        close(sub)  # the direct run: compiles, allocates the scratch, gives the answer
-        blk[...] = X
-        if entry is None:
-            graph = capture(lambda: close(sub))
-            _CACHE[key] = _FAILED if graph is None else _Captured(X, sub, graph)
-            while len(_CACHE) > _MAX_ENTRIES:
-                _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-        entry.X[...] = blk
-        entry.graph.launch(stream=cupy.cuda.get_current_stream())
-        blk[...] = entry.X
+    entry, fresh = _CACHE.take(key)
+    kept = entry
+    try:
+        if entry is None or entry is _FAILED:
+            X = cupy.empty((n, n), dtype=job.D.dtype)
+            sub = job.detached(X)
+            X[...] = blk
+            close(sub)  # the direct run: compiles, allocates the scratch, gives the answer
+            blk[...] = X
+            if fresh:
+                graph = capture(lambda: close(sub))
+                kept = _FAILED if graph is None else _Captured(X, sub, graph)
+        else:
+            entry.X[...] = blk
+            entry.graph.launch(stream=cupy.cuda.get_current_stream())
+            blk[...] = entry.X
+    finally:
+        if entry is not None or fresh:
+            _CACHE.give(key, kept)
     job.progress.update(float(n) ** 3)

@@ -40,7 +40,7 @@ from semiring.cuda_kernels import PACKED_INF as INF
 from semiring.cuda_kernels import build_module, dpx_native, duplicated, packed_matmul_into
 from semiring.errors import InvalidEntryError
 
-from .graph_replay import capture
+from .graph_replay import GraphCache, capture
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -56,7 +56,7 @@ LEAF = 64
 #: Diagonal blocks of at most this many vertices are closed by replaying a captured CUDA graph.
 GRAPH_MAX = 2048
 _GRAPH_ENTRIES = 8
-_GRAPHS: dict = {}
+_GRAPHS = GraphCache(_GRAPH_ENTRIES)  # one thread at a time replays a graph (its scratch pair is its own)
 _FAILED = object()
 _ALIGN = LEAF
 
@@ -274,27 +274,30 @@ class _State:
         then replayed as a CUDA graph (a few hundred launches become three operations)."""
         n = r1 - r0
         key = (n, cupy.cuda.Device().id)
-        entry = _GRAPHS.get(key)
-        if entry is None or entry is _FAILED:
-            Ls = cupy.empty((n, n), dtype=cupy.uint16)
-            sub = _State(Ls, cupy.empty((n, n), dtype=cupy.uint32), None, replay=False)
-            Ls[...] = self.L[r0:r1, r0:r1]
-            sub.U[...] = self.U[r0:r1, r0:r1]
-            sub.close(0, n)  # the direct run: compiles, sizes the scratch, gives the answer
-            self.L[r0:r1, r0:r1] = Ls
-            self.U[r0:r1, r0:r1] = sub.U
-            if entry is None:
-                graph = capture(lambda: sub.close(0, n))
-                _GRAPHS[key] = _FAILED if graph is None else (sub, graph)
-                while len(_GRAPHS) > _GRAPH_ENTRIES:
-                    _GRAPHS.pop(next(iter(_GRAPHS)))
-        else:
-            sub, graph = entry
-            sub.L[...] = self.L[r0:r1, r0:r1]
-            sub.U[...] = self.U[r0:r1, r0:r1]
-            graph.launch(stream=cupy.cuda.get_current_stream())
-            self.L[r0:r1, r0:r1] = sub.L
-            self.U[r0:r1, r0:r1] = sub.U
+        entry, fresh = _GRAPHS.take(key)
+        kept = entry
+        try:
+            if entry is None or entry is _FAILED:
+                Ls = cupy.empty((n, n), dtype=cupy.uint16)
+                sub = _State(Ls, cupy.empty((n, n), dtype=cupy.uint32), None, replay=False)
+                Ls[...] = self.L[r0:r1, r0:r1]
+                sub.U[...] = self.U[r0:r1, r0:r1]
+                sub.close(0, n)  # the direct run: compiles, sizes the scratch, gives the answer
+                self.L[r0:r1, r0:r1] = Ls
+                self.U[r0:r1, r0:r1] = sub.U
+                if fresh:
+                    graph = capture(lambda: sub.close(0, n))
+                    kept = _FAILED if graph is None else (sub, graph)
+            else:
+                sub, graph = entry
+                sub.L[...] = self.L[r0:r1, r0:r1]
+                sub.U[...] = self.U[r0:r1, r0:r1]
+                graph.launch(stream=cupy.cuda.get_current_stream())
+                self.L[r0:r1, r0:r1] = sub.L
+                self.U[r0:r1, r0:r1] = sub.U
+        finally:
+            if entry is not None or fresh:
+                _GRAPHS.give(key, kept)
         if self.progress is not None:
             self.progress.update(float(n) ** 3)
 

@@ -239,7 +239,10 @@ class BackendGraph:
                     column = None
             if column is None:
                 column = arc_column(self.edge_data, attr, 1, self.multigraph)
-            self.values[attr], self.info[attr] = column
+            # The summary first: a thread that sees the values (on a graph NetworkX shares between
+            # threads) must find their summary, not make a lesser one from the values alone.
+            self.info[attr] = column[1]
+            self.values[attr] = column[0]
         info = self.info.get(attr)
         if info is None:  # values given without a summary: read it off the array
             info = ValueInfo(frozenset(map(type, self.values[attr].tolist())), False)

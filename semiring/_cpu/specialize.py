@@ -42,6 +42,8 @@ from pathlib import Path
 __all__ = ["specialize", "cache_dir", "compile_once"]
 
 _MODULES: dict[tuple, types.ModuleType] = {}
+#: Held while a kernel module is built (:func:`specialize`) or a dispatcher compiled (:func:`compile_once`).
+_COMPILE_LOCK = threading.RLock()
 _MARK = re.compile(r"^.*#\s*@([A-Z_]+)\s*$")
 
 
@@ -163,8 +165,20 @@ def specialize(template: str, ops: dict[str, tuple[Callable, int]], consts: dict
     """
     consts = dict(consts or {})
     key = (template, tuple((k, v[0], v[1]) for k, v in sorted(ops.items())), tuple(sorted(consts.items())))
-    if key in _MODULES:
-        return _MODULES[key]
+    module = _MODULES.get(key)
+    if module is not None:
+        return module
+    # Built once per process: threads asking at once for the same kernels get the one module
+    # (two builds would write the same file and compile everything twice).
+    with _COMPILE_LOCK:
+        module = _MODULES.get(key)
+        if module is None:
+            module = _MODULES[key] = _build(template, ops, consts)
+    return module
+
+
+def _build(template: str, ops: dict[str, tuple[Callable, int]], consts: dict[str, int]) -> types.ModuleType:
+    """The module of :func:`specialize`, written (if needed) and imported."""
     source, importable = _render(template, ops, consts)
     digest = hashlib.sha1(source.encode()).hexdigest()[:16]
     stem = f"{template.rpartition('.')[2]}__{digest}"
@@ -172,7 +186,7 @@ def specialize(template: str, ops: dict[str, tuple[Callable, int]], consts: dict
     if importable:
         path = cache_dir() / f"{stem}.py"
         if not path.exists() or path.read_text() != source:
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
             tmp.write_text(source)
             os.replace(tmp, path)
         spec = importlib.util.spec_from_file_location(name, path)
@@ -184,11 +198,7 @@ def specialize(template: str, ops: dict[str, tuple[Callable, int]], consts: dict
         for role, (fn, _) in ops.items():
             module.__dict__[f"__injected_{role}__"] = fn
         exec(compile(source.replace("cache=True", "cache=False"), f"<{name}>", "exec"), module.__dict__)
-    _MODULES[key] = module
     return module
-
-
-_COMPILE_LOCK = threading.RLock()
 
 
 def compile_once(dispatcher, argtypes: tuple):

@@ -3,17 +3,24 @@
 The pool has one worker per core (``SEMIRING_PATHS_THREADS`` or
 ``NUMBA_NUM_THREADS`` override it).  Small jobs run on the calling thread:
 the hand-off costs tens of microseconds, which matters for the many small
-products of recursive algorithms.
+products of recursive algorithms.  Callers on many threads share the pool;
+its tasks never wait on other tasks, so it cannot deadlock.
+
+The few kernels that run their own Numba ``parallel=True`` loops (``prange``)
+are called through :func:`run_parallel`, which is free under Numba's OpenMP
+and TBB threading layers and serialises them under its ``workqueue`` layer:
+that one aborts the process when two threads enter parallel code at once.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["num_threads", "run_rows", "run_chunks"]
+__all__ = ["num_threads", "run_rows", "run_chunks", "run_parallel"]
 
 SERIAL_WORK = 1 << 22  # multiply-adds below which one thread does the job (tens of microseconds)
 
@@ -77,3 +84,34 @@ def run_chunks(kernel: Callable[[int, int], None], m: int, work: int, per_thread
     futures = [_pool().submit(kernel, r, min(m, r + step)) for r in range(0, m, step)]
     for f in futures:
         f.result()
+
+
+_THREADSAFE_LAYERS = frozenset({"omp", "tbb"})
+_LAYER_SAFE = False  # set once Numba says its threading layer takes concurrent parallel regions
+_REGION_LOCK = threading.Lock()
+
+
+def run_parallel(kernel: Callable, *args):
+    """``kernel(*args)`` for a Numba ``parallel=True`` kernel, safe when threads call it at once.
+
+    Numba's ``workqueue`` threading layer (the fallback where neither OpenMP
+    nor TBB loads) is not thread-safe: two Python threads in parallel code at
+    once terminate the process.  Under it, and before the first parallel
+    kernel has chosen a layer, the call holds a lock; under ``omp`` and
+    ``tbb`` it costs one flag test.
+
+    >>> run_parallel(max, 2, 3)
+    3
+    """
+    global _LAYER_SAFE
+    if _LAYER_SAFE:
+        return kernel(*args)
+    with _REGION_LOCK:
+        out = kernel(*args)
+    import numba
+
+    try:
+        _LAYER_SAFE = numba.threading_layer() in _THREADSAFE_LAYERS
+    except ValueError:  # no parallel kernel has run yet: the layer is not chosen
+        pass
+    return out

@@ -5,13 +5,17 @@ A kernel's source is the text of its ``.cu`` file with the local headers inlined
 preceded by ``#define`` lines for the semiring (:class:`~.ops.KernelSpec`) and the
 tile shape (:class:`Tile`).  On compute capability 9.x (Hopper) the code is built
 for ``sm_90`` explicitly; elsewhere CuPy picks the device's architecture.
-Compiled kernels are cached in memory here and on disk by CuPy.
+Compiled kernels are cached in memory here and on disk by CuPy.  Builds run one
+at a time (:func:`build_module` holds a lock), so threads that ask for a kernel
+at once never compile side by side; one that waited finds CuPy's disk cache
+filled.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +29,7 @@ __all__ = ["Tile", "tile_for", "tile_of", "is_heavy", "kernel", "arch_options", 
 
 HERE = Path(__file__).resolve().parent
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.M)
+_BUILD_LOCK = threading.RLock()
 
 
 @dataclass(frozen=True)
@@ -189,8 +194,13 @@ def build_module(code: str, name: str) -> cp.RawModule:
     """``code`` compiled (``sm_90`` on Hopper, else the device's architecture), checked by loading kernel ``name``.
 
     The kernel is loaded at once so that a rejected architecture option is caught
-    here (the build is then retried without it).
+    here (the build is then retried without it).  One build at a time (see the module docstring).
     """
+    with _BUILD_LOCK:
+        return _build_module(code, name)
+
+
+def _build_module(code: str, name: str) -> cp.RawModule:
     base = ("-std=c++17",)
     names = (name,) if "<" in name else None  # template instances need a name expression
     try:

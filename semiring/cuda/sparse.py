@@ -126,7 +126,6 @@ class _GpuKernels:
         self.dtype = np.dtype(dtype)
         self.mod = module_for(S, self.dtype)
         self.zero = S.zero_value(self.dtype)
-        self._heavy = cp.zeros(1, dtype=cp.int32)
 
     def _flags(self, xflag, allow, accumulate, xfirst) -> int:
         return (SP_XFLAG if xflag is not None else 0) | (SP_MASK if allow is not None else 0) | \
@@ -144,7 +143,7 @@ class _GpuKernels:
         cap = max(1, nnz // chunk + nnz // (heavy_min + 1) + 1)
         crow = cp.empty(cap, dtype=cp.int32)
         cnum = cp.empty(cap, dtype=cp.int32)
-        self._heavy.fill(0)
+        heavy = cp.zeros(1, dtype=cp.int32)  # per call: this kernel set is shared by every thread
         rows_per_block = BLOCK // group
         grid = max(1, min(-(-n // rows_per_block), 32 * _sm_count()))
         xf = NULL if xflag is None else _u8(xflag)
@@ -153,7 +152,7 @@ class _GpuKernels:
         self.mod.get_function("sp_gather" + suffix)(
             (grid,), (BLOCK,),
             (ptr, idx, val, x, xf, y, _u8(hit), NULL if allow is None else _u8(allow), np.int64(n), np.int32(flags),
-             np.int32(group), np.int64(heavy_min), np.int32(chunk), crow, cnum, self._heavy) + chk)
+             np.int32(group), np.int64(heavy_min), np.int32(chunk), crow, cnum, heavy) + chk)
         if nnz <= heavy_min:
             return
         part = cp.empty(cap, dtype=y.dtype)
@@ -161,12 +160,12 @@ class _GpuKernels:
         grid_c = max(1, min(-(-cap // (BLOCK // 32)), 16 * _sm_count()))
         self.mod.get_function("sp_gather_chunks" + suffix)(
             (grid_c,), (BLOCK,),
-            (ptr, idx, val, x, xf, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, self._heavy, part,
+            (ptr, idx, val, x, xf, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, heavy, part,
              pgot) + chk)
         if nnz > chunk:
             self.mod.get_function("sp_gather_fixup")(
                 (launch_grid(cap),), (BLOCK,),
-                (ptr, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, self._heavy, part, pgot))
+                (ptr, y, _u8(hit), np.int32(flags), np.int32(chunk), crow, cnum, heavy, part, pgot))
 
     def _check_args(self, entry_check) -> tuple:
         """``(bad0, bad1, nbad, nonneg, flag)`` arguments of the ``_checked`` kernels; ``()`` without checks."""

@@ -21,8 +21,10 @@ not improve and add their ``k`` offset, so the result equals the in-core one.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 import sys
+import threading
 from dataclasses import dataclass
 
 import cupy as cp
@@ -38,8 +40,9 @@ from .ops import spec_for
 __all__ = ["streamed_matmul", "plan_blocks", "StreamPlan", "default_budget"]
 
 _H2D, _D2H = 1, 2
-_POOL: concurrent.futures.ThreadPoolExecutor | None = None
-_PINNED: dict[tuple, np.ndarray] = {}
+# The pinned staging buffers, per calling thread: two products streamed at once on two
+# threads must not pack their panels into the same host memory.
+_PINNED = threading.local()
 
 
 @dataclass(frozen=True)
@@ -105,22 +108,23 @@ def plan_blocks(m: int, n: int, k: int, item: int, witness: bool, budget: int) -
     return StreamPlan(bm, bn, bk, _bytes(bm, bn, bk, item, witness))
 
 
+@functools.lru_cache(maxsize=1)
 def _pool() -> concurrent.futures.ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(16, (os.cpu_count() or 2))))
-    return _POOL
+    return concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(16, (os.cpu_count() or 2))))
 
 
 def _pinned(tag: str, count: int, dtype) -> np.ndarray:
-    """A reusable page-locked host buffer of ``count`` elements (grown on demand)."""
+    """A reusable page-locked host buffer of ``count`` elements (grown on demand), the calling thread's own."""
     dtype = np.dtype(dtype)
     key = (tag, dtype.str)
-    buf = _PINNED.get(key)
+    buffers = getattr(_PINNED, "buffers", None)
+    if buffers is None:
+        buffers = _PINNED.buffers = {}
+    buf = buffers.get(key)
     if buf is None or buf.size < count:
         mem = cp.cuda.alloc_pinned_memory(max(1, count) * dtype.itemsize)
         buf = np.frombuffer(mem, dtype=dtype, count=max(1, count))
-        _PINNED[key] = buf
+        buffers[key] = buf
     return buf
 
 
