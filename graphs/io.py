@@ -109,8 +109,8 @@ Writers print floats with ``repr`` so that they read back exactly.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
-import io
 import operator
 import os
 from pathlib import Path
@@ -121,6 +121,7 @@ from semiring.errors import DTypeError
 
 from ._io_formats import READERS
 from ._text_chunks import BUFFER_SIZE, MIN_BUFFER_SIZE, TextChunks
+from .atomic_file import atomic_open
 from .errors import GraphFormatError
 from .graph import WEIGHT_DTYPES, Graph
 
@@ -129,6 +130,8 @@ __all__ = ["read", "write", "FORMATS", "BUFFER_SIZE"]
 FORMATS = ("dimacs", "snap", "mtx")
 _EXT = {".gr": "dimacs", ".dimacs": "dimacs", ".mtx": "mtx", ".mm": "mtx",
         ".txt": "snap", ".tsv": "snap", ".el": "snap", ".edges": "snap", ".snap": "snap", ".csv": "snap"}
+#: Arcs formatted and written at a time by :func:`write`.
+WRITE_BLOCK = 2**16
 
 
 def _format_of(path: Path, fmt: str | None) -> str:
@@ -262,13 +265,18 @@ def _edge_lines(src, dst, w, base: int, prefix: str = "") -> str:
 
 
 def write(G: Graph, path: str | os.PathLike, format: str | None = None) -> None:
-    """Write ``G`` as DIMACS ``.gr``, a SNAP edge list or Matrix Market (gzip if ``.gz``).
+    """Write ``G`` as DIMACS ``.gr``, a SNAP edge list or Matrix Market (gzip if ``.gz``), atomically.
 
     DIMACS lists every stored arc (an unweighted arc weighs 1; DIMACS weights
     are integers, so float weights must be integral).  SNAP and Matrix Market
     write an undirected graph's edges once (``u <= v``) and mark it
     (``# Undirected graph`` / ``symmetric``), so :func:`read` gives the same
     graph back.
+
+    The file is written beside ``path`` under a temporary name and renamed
+    onto it only once complete (:func:`graphs.atomic_file.atomic_open`): an
+    error or an interrupt half way leaves no partial file, and a previous
+    file at ``path`` unchanged.
 
     Raises
     ------
@@ -292,7 +300,6 @@ def write(G: Graph, path: str | os.PathLike, format: str | None = None) -> None:
     if not G.directed and fmt != "dimacs":
         keep = src <= dst
         src, dst, w = src[keep], dst[keep], None if w is None else w[keep]
-    out = io.StringIO()
     if fmt == "dimacs":
         if w is None:
             w = np.ones(G.nnz, dtype=np.int64)
@@ -301,26 +308,27 @@ def write(G: Graph, path: str | os.PathLike, format: str | None = None) -> None:
                 k = int(np.argmax(~(np.isfinite(w) & (w == np.floor(w)))))
                 raise GraphFormatError(str(path), None, f"DIMACS weights are integers; arc {k} weighs {w[k]!r}")
             w = w.astype(np.int64)
-        out.write("c written by semiring-paths\n")
-        out.write(f"p sp {G.n} {G.nnz}\n")
-        out.write(_edge_lines(src, dst, w, 1, "a "))
+        head = f"c written by semiring-paths\np sp {G.n} {G.nnz}\n"
+        base, prefix = 1, "a "
     elif fmt == "snap":
-        out.write(f"# {'Directed' if G.directed else 'Undirected'} graph, written by semiring-paths\n")
-        out.write(f"# Nodes: {G.n} Edges: {src.shape[0]}\n")
-        out.write("# FromNodeId\tToNodeId" + ("\tWeight\n" if w is not None else "\n"))
-        out.write(_edge_lines(src, dst, w, 0))
+        head = (f"# {'Directed' if G.directed else 'Undirected'} graph, written by semiring-paths\n"
+                f"# Nodes: {G.n} Edges: {src.shape[0]}\n"
+                "# FromNodeId\tToNodeId" + ("\tWeight\n" if w is not None else "\n"))
+        base, prefix = 0, ""
     else:
         field = "pattern" if w is None else ("integer" if w.dtype.kind == "i" else "real")
         sym = "general" if G.directed else "symmetric"
-        out.write(f"%%MatrixMarket matrix coordinate {field} {sym}\n% written by semiring-paths\n")
         # Matrix Market's symmetric storage is the lower triangle.
         if not G.directed:
             src, dst = dst, src
-        out.write(f"{G.n} {G.n} {src.shape[0]}\n")
-        out.write(_edge_lines(src, dst, w, 1))
-    raw = out.getvalue().encode("ascii")
-    if path.suffix.lower() == ".gz":
-        with gzip.open(path, "wb", compresslevel=6) as f:
-            f.write(raw)
-    else:
-        path.write_bytes(raw)
+        head = (f"%%MatrixMarket matrix coordinate {field} {sym}\n% written by semiring-paths\n"
+                f"{G.n} {G.n} {src.shape[0]}\n")
+        base, prefix = 1, ""
+    with atomic_open(path) as raw:
+        gz = path.suffix.lower() == ".gz"
+        with (gzip.GzipFile(filename=str(path), mode="wb", compresslevel=6, fileobj=raw) if gz
+              else contextlib.nullcontext(raw)) as out:
+            out.write(head.encode("ascii"))
+            for a in range(0, src.shape[0], WRITE_BLOCK):
+                b = a + WRITE_BLOCK
+                out.write(_edge_lines(src[a:b], dst[a:b], None if w is None else w[a:b], base, prefix).encode("ascii"))
