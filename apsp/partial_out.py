@@ -7,7 +7,8 @@ late, :class:`KeyboardInterrupt`) leaves it holding a partly computed matrix,
 neither its former contents nor the answer.  The doors that take ``out=``
 (:func:`apsp.shortest_paths`, :func:`graphs.all_pairs_shortest_paths`) run
 their work inside :func:`noting_partial_out`, which adds :data:`NOTE` to the
-exception (PEP 678, ``exc.add_note``), once, so that the traceback says so.
+exception (PEP 678, ``exc.add_note``), so that the traceback says so; one
+place per door (the graph door leaves its dense route to apsp's).
 Errors raised before anything is written -- a refused plan
 (:class:`~apsp.planner.PlanError`), a wrong type, shape or dtype of an
 argument -- carry no note.  (To get a file that is complete or absent, write
@@ -34,7 +35,7 @@ _BEFORE_WRITING = (PlanError, TypeError, ShapeError, DTypeError)
 
 @contextlib.contextmanager
 def noting_partial_out(out) -> Iterator[None]:
-    """Add :data:`NOTE` to an exception leaving the block, when ``out`` is not None (and not already noted).
+    """Add :data:`NOTE` to an exception leaving the block, when ``out`` is not None.
 
     Parameters
     ----------
@@ -54,6 +55,6 @@ def noting_partial_out(out) -> Iterator[None]:
     try:
         yield
     except BaseException as e:
-        if out is not None and not isinstance(e, _BEFORE_WRITING) and NOTE not in getattr(e, "__notes__", ()):
+        if out is not None and not isinstance(e, _BEFORE_WRITING):
             e.add_note(NOTE)
         raise

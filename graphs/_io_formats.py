@@ -32,7 +32,7 @@ from ._io_parse import (
     first_problem,
     parse_rows,
 )
-from ._text_chunks import FIRST_CHUNK, Chunk, TextChunks
+from ._text_chunks import Chunk, TextChunks
 from .errors import GraphFormatError
 from .graph import Graph
 
@@ -132,8 +132,12 @@ class FormatReader:
         if chunk.cut:  # the first bytes of one long line: a comment line may be that long, nothing else
             lead = bytes(chunk.data).lstrip(b" \t")[:1]
             if not lead or not self.comment[lead[0]]:
+                self.flush()  # (lines held back come first)
                 raise self.too_long(L)
         self.lines(L)
+
+    def flush(self) -> None:
+        """Read the lines held back, if any (SNAP's first data lines)."""
 
     def too_long(self, L: ChunkLines) -> GraphFormatError:
         """A line longer than the buffer that is no comment line."""
@@ -259,7 +263,7 @@ class DimacsReader(FormatReader):
         m = int(f[3])
         self.fits(L, k, "the 'p' line announces", n, m, self.directed is False)
         self.n, self.m = n, m
-        self.header = (L.line_number(k), L.offset0 + L.line_start(k))
+        self.header = (L.line_number(k), L.file_offset(k))
         self.store = ArcStore(self.dtype, True, capacity=self.plausible(m), limit=m)
 
     def finish(self) -> Graph:
@@ -286,13 +290,18 @@ _UNDIRECTED = re.compile(rb"^#\s*undirected", re.IGNORECASE | re.MULTILINE)
 HEADER_LINES = 50
 #: SNAP's column count is the one most of the first this many data lines have.
 PROBE_LINES = 16
+#: Bytes of each header line kept for the direction ('# Undirected graph ...').
+HEADER_BYTES = 4096
 
 
 class SnapReader(FormatReader):
     """``#`` / ``%`` comments (the first 50 are the header), then ``u v`` or ``u v w`` lines (0-based ids).
 
-    The column count is the one most of the first data lines have
-    (:meth:`columns`); every data line must have it.
+    The column count is the one most of the first :data:`PROBE_LINES` data
+    lines have (:meth:`columns`): those lines are held back (their bytes,
+    line numbers and offsets) until it is known, then read in file order, so
+    that the answer and the line an error names do not depend on the
+    buffer.  Every data line must have that count.
 
     ``Edges: M`` in the header only sizes the arrays: SNAP's own files do
     not always list as many (email-Enron announces 367662 and lists 367660).
@@ -309,25 +318,49 @@ class SnapReader(FormatReader):
         self.nodes_at: tuple[int, int] | None = None
         self.edges_hint = 0
         self.ncols: int | None = None
+        self.held: list[tuple[int, int, bytes]] = []  # the first data lines, until the column count is known
         self.top = (-1, 0, 0)  # the largest id so far, its line and byte offset
 
     def weighted(self) -> bool:
         return self.ncols == 3
 
     def lines(self, L: ChunkLines) -> None:
-        rows = len(L)
-        if rows == 0:
+        start = 0
+        if self.ncols is None:  # hold the first data lines back (read the header lines among them)
+            for k in range(len(L)):
+                start = k + 1
+                if L.is_comment[k]:
+                    self.header_line(L, k)
+                    continue
+                self.held.append((L.line_number(k), L.file_offset(k), L.raw(k)))
+                if len(self.held) == PROBE_LINES:
+                    self.flush()
+                    break
+            if self.ncols is None:
+                return
+        self.stream(L, start)
+
+    def flush(self) -> None:
+        if self.ncols is not None or not self.held:
             return
-        comments = np.flatnonzero(L.is_comment[:rows])
-        data = np.flatnonzero(~L.is_comment[:rows])
+        L = ChunkLines.of_lines(self.path, self.held)
+        self.held = []
+        self.ncols = self.columns(L)
+        self.stream(L, 0)
+
+    def stream(self, L: ChunkLines, start: int) -> None:
+        """Read rows ``start:`` of ``L`` (the column count known)."""
+        rows = len(L)
+        if rows <= start:
+            return
+        comments = start + np.flatnonzero(L.is_comment[start:rows])
+        data = start + np.flatnonzero(~L.is_comment[start:rows])
         for c in comments.tolist():  # the header: at most 50 lines in a file
             if data.size and c > data[0]:
                 break  # after a data line: read once the data before it is known good
             self.header_line(L, c)
         if data.size == 0:
             return
-        if self.ncols is None:
-            self.ncols = self.columns(L, data)
         if self.store is None:
             self.store = ArcStore(self.dtype, self.ncols == 3, capacity=self.plausible(self.edges_hint))
         integer = None if self.ncols == 3 and self.dtype.kind == "f" else True
@@ -347,45 +380,42 @@ class SnapReader(FormatReader):
                 # (where it is, only for an id that may make the graph too large to build: counting lines costs)
                 big = validate.csr_bytes(int(ids[k, j]) + 1, 0) > CHECK_MEMORY_ABOVE
                 self.top = (int(ids[k, j]), L.line_number(int(data[k])) if big else None,
-                            L.offset0 + L.line_start(int(data[k])) if big else None)
+                            L.file_offset(int(data[k])) if big else None)
 
-    def columns(self, L: ChunkLines, data: np.ndarray) -> int:
-        """The column count (2 or 3), from the first data lines ``data`` of the file (rows of ``L``).
+    def columns(self, L: ChunkLines) -> int:
+        """The column count (2 or 3) of the file, from its first data lines (the rows of ``L``).
 
-        The count most of the first :data:`PROBE_LINES` data lines ending
-        within the first :data:`~graphs._text_chunks.FIRST_CHUNK` bytes have
-        (of 2 and 3; on a tie, the one that comes first), so that a first line
-        that lacks its weight is the line reported; without such lines, the
-        first data line's count.  The first chunk holds all those lines
-        whatever the buffer size, so the answer does not depend on it.
+        The count most of them have (of 2 and 3; on a tie, the one that comes
+        first), so that a first line that lacks its weight, or has one too
+        many fields, is the line reported; if none has 2 or 3 fields, the
+        first line's count, an error.
         """
-        probe = [int(k) for k in data[:PROBE_LINES] if L.offset0 == 0 and L.end[k] < FIRST_CHUNK]
-        counts = [len(L.fields(k)) for k in probe]
-        votes = [c for c in counts if c in (2, 3)]
+        votes = [c for c in (len(L.fields(k)) for k in range(len(L))) if c in (2, 3)]
         if votes:
             two, three = votes.count(2), votes.count(3)
             return 2 if two > three else 3 if three > two else votes[0]
-        i = int(data[0])
-        ncols = len(L.fields(i))
-        if ncols not in (2, 3):
-            raise L.error(i, f"expected 'u v' or 'u v w', got {L.shown(i)}")
-        return ncols
+        raise L.error(0, f"expected 'u v' or 'u v w', got {L.shown(0)}")
 
     def header_line(self, L: ChunkLines, k: int) -> None:
         raw = L.raw(k)
-        self.header.append(raw)
+        self.header.append(raw[:HEADER_BYTES])  # (enough for '# Undirected ...')
         if self.nodes_at is not None:
             return
         m = _NODES.search(raw)
         if m is not None:
-            at = L.line_start(k) + m.start(1)
-            self.nodes = self.size(L, k, at, m.group(1), "the 'Nodes:' count of the header")
-            e = _EDGES.search(raw)
-            self.edges_hint = int(e.group(1)) if e is not None else 0
-            self.fits(L, k, "the header announces", self.nodes, 0, False)
-            self.nodes_at = (L.line_number(k), L.offset0 + L.line_start(k))
+            try:
+                at = L.line_start(k) + m.start(1)
+                self.nodes = self.size(L, k, at, m.group(1), "the 'Nodes:' count of the header")
+                e = _EDGES.search(raw)
+                self.edges_hint = int(e.group(1)) if e is not None else 0
+                self.fits(L, k, "the header announces", self.nodes, 0, False)
+            except GraphFormatError:
+                self.flush()  # (data lines held back come first)
+                raise
+            self.nodes_at = (L.line_number(k), L.file_offset(k))
 
     def finish(self) -> Graph:
+        self.flush()
         directed = self.directed
         if directed is None:
             directed = _UNDIRECTED.search(b"\n".join(self.header)) is None
@@ -478,7 +508,7 @@ class MtxReader(FormatReader):
             raise L.error(k, f"an adjacency matrix is square, this one is {rows} x {cols}")
         self.fits(L, k, "the size line announces", rows, nnz, self.undirected())
         self.rows, self.nnz = rows, nnz
-        self.size_at = (L.line_number(k), L.offset0 + L.line_start(k))
+        self.size_at = (L.line_number(k), L.file_offset(k))
         self.store = ArcStore(self.dtype, self.weighted(), capacity=self.plausible(nnz), limit=nnz)
 
     def finish(self) -> Graph:

@@ -98,6 +98,21 @@ class ChunkLines:
         self.count, self.lead, self.end = K.scan_lines(self.buf, K.as_words(self.buf), comment, keep)
         self.first = self.buf[self.lead]
         self.is_comment = comment[self.first] if keep else np.zeros(self.lead.shape, dtype=bool)
+        self._numbers = self._origins = None
+
+    @classmethod
+    def of_lines(cls, path: str, lines: list[tuple[int, int, bytes]]) -> "ChunkLines":
+        """Rows made of lines held apart: ``(1-based line number, offset of the line's start, its bytes)``.
+
+        >>> L = ChunkLines.of_lines("g.txt", [(3, 20, b"0 1"), (7, 51, b" 1 x")])
+        >>> L.fields(1), L.line_number(1), str(L.error(1, "'x' is not a number", L.lead[1] + 2))
+        ([b'1', b'x'], 7, "g.txt, line 7 (byte offset 54): 'x' is not a number")
+        """
+        L = cls(path, Chunk(memoryview(b"\n".join(raw for _, _, raw in lines) + b"\n"), 0), 0, comment_mask(b""))
+        assert len(L) == len(lines)  # (non-blank data lines)
+        L._numbers = [n for n, _, _ in lines]
+        L._origins = [o for _, o, _ in lines]
+        return L
 
     def __len__(self) -> int:
         return int(self.lead.size)
@@ -113,7 +128,17 @@ class ChunkLines:
 
     def line_number(self, k: int) -> int:
         """The 1-based line number of row ``k`` in the file."""
+        if self._numbers is not None:
+            return self._numbers[k]
         return self.line0 + int(np.count_nonzero(self.buf[:int(self.lead[k])] == 10)) + 1
+
+    def file_offset(self, k: int, at: int | None = None) -> int:
+        """The offset in the file's text of byte ``at`` of the chunk (default: row ``k``'s line start)."""
+        start = self.line_start(k)
+        at = start if at is None else int(at)
+        if self._origins is not None:
+            return self._origins[k] + at - start
+        return self.offset0 + at
 
     def raw(self, k: int) -> bytes:
         """Row ``k``'s bytes (without its line end)."""
@@ -139,8 +164,7 @@ class ChunkLines:
 
     def error(self, k: int, what: str, at: int | None = None) -> GraphFormatError:
         """``FILE, line N (byte offset B): what`` for row ``k``; ``at`` (default: the line's start) is the byte."""
-        at = self.line_start(k) if at is None else int(at)
-        return GraphFormatError(self.path, self.line_number(k), what, offset=self.offset0 + at)
+        return GraphFormatError(self.path, self.line_number(k), what, offset=self.file_offset(k, at))
 
 
 class Problem:

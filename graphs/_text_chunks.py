@@ -12,9 +12,9 @@ replaced by ``\n`` (same length: byte offsets do not move), so that every line
 of a chunk ends with ``\n`` (the file's last line may end with nothing); a
 ``\r`` left in a chunk is always the first byte of a ``\r\n``.
 
-The first chunk is read through a buffer of at least :data:`FIRST_CHUNK`
-bytes, so that it holds every line that ends within the first 64 KiB of text,
-whatever the buffer size.  A line longer than the buffer cannot be held: its first ``buffer_size`` bytes
+The buffer is no larger than the text (a small plain file, or a gzip file
+whose text fits :data:`FIRST_BUFFER`, takes no more).  A line longer than
+the buffer cannot be held: its first ``buffer_size`` bytes
 come as a chunk of their own, marked ``cut``, and the rest of the line is
 skipped (a comment line may be that long; a data line may not -- the format
 readers of :mod:`graphs.io` decide).  Every chunk knows its first byte's
@@ -37,13 +37,12 @@ from dataclasses import dataclass
 
 from .errors import GraphFormatError
 
-__all__ = ["Chunk", "TextChunks", "BUFFER_SIZE", "MIN_BUFFER_SIZE", "FIRST_CHUNK"]
+__all__ = ["Chunk", "TextChunks", "BUFFER_SIZE", "MIN_BUFFER_SIZE"]
 
 #: Bytes of text held at a time by default.
 BUFFER_SIZE = 4 * 2**20
-#: The first chunk holds the lines that end within this many bytes of text at least, whatever the buffer size:
-#: what a reader infers from a file's first lines (SNAP's column count) does not depend on the buffer.
-FIRST_CHUNK = 2**16
+#: A gzip file's buffer starts this large, and grows to the buffer size only if there is more text.
+FIRST_BUFFER = 2**16
 #: The smallest buffer accepted (a graph file's lines are short; tests use small buffers to cross many chunks).
 MIN_BUFFER_SIZE = 64
 
@@ -78,13 +77,13 @@ class TextChunks:
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.txt"
-    >>> _ = p.write_bytes(b"c one\rc two\r\n0 1\n" + b"#" * 70000 + b"\n1 2")
+    >>> _ = p.write_bytes(b"c one\rc two\r\n0 1\n" + b"#" * 100 + b"\n1 2")
     >>> with TextChunks(p, 64) as chunks:
     ...     for c in chunks:
     ...         print(c.offset0, c.cut, len(c.data), bytes(c.data[:16]))
     0 False 17 b'c one\nc two\r\n0 1'
-    17 True 65519 b'################'
-    70018 False 3 b'1 2'
+    17 True 64 b'################'
+    118 False 3 b'1 2'
     """
 
     def __init__(self, path: str | os.PathLike, buffer_size: int = BUFFER_SIZE) -> None:
@@ -157,23 +156,19 @@ class TextChunks:
         # One buffer, filled in place: the carried partial line moves to its front, the next read fills the rest.
         # A chunk is a view of it, valid until the next chunk is asked for.
         size = self.size
-        # The first read fills a buffer of FIRST_CHUNK bytes at least (all of a small plain file); the next ones
-        # `size` bytes of a buffer that grows to that size only if there is more to read.
-        first = max(size, FIRST_CHUNK)
-        buf = bytearray(min(first, self.file_bytes + 1) if not self.compressed else FIRST_CHUNK)
+        # (no larger than the text: a plain file's size, FIRST_BUFFER for gzip; grown to `size` if there is more)
+        buf = bytearray(min(size, self.file_bytes + 1 if not self.compressed else FIRST_BUFFER))
         view = memoryview(buf)
         have = 0
         offset0 = 0
-        read = len(buf)
         while True:
-            total = have + self._readinto(view[have:read])
-            if read < first and not self._eof and total == read:  # more text than the first buffer holds
+            total = have + self._readinto(view[have:])
+            if total == len(buf) < size and not self._eof:  # more text than the buffer holds so far
                 view.release()
-                grown = bytearray(first)
+                grown = bytearray(size)
                 grown[:total] = buf
                 buf, view = grown, memoryview(grown)
-                total += self._readinto(view[total:first])
-            read = size
+                total += self._readinto(view[total:])
             eof = self._eof
             # a final \r may be the first half of a \r\n: it waits for the next read
             limit = total - 1 if (not eof and total and buf[total - 1] == 13) else total

@@ -9,9 +9,9 @@ Formats
 ``snap``
     SNAP edge lists: ``#`` (or ``%``) comment lines, then ``u v`` or ``u v w``
     per line, separated by tabs or spaces, 0-based ids.  Every line has the
-    column count most of the first 16 data lines have (those ending within
-    the first 64 KiB of text; of 2 and 3, on a tie the one that comes first),
-    so that a first line without its weight is the one reported.  ``n`` is the largest
+    column count most of the first 16 data lines have (of 2 and 3; on a tie
+    the one that comes first), so that a first line without its weight is
+    the one reported.  ``n`` is the largest
     id + 1, or the ``Nodes: N`` of a SNAP header comment if larger.  Read as
     directed unless the header says ``Undirected`` (SNAP's own files, and ours).
 ``mtx``

@@ -132,7 +132,7 @@ def reference_read(data: bytes, fmt: str, dtype):
         return header[1], True, sorted(arcs)
     if fmt == "snap":
         # the column count most of the first 16 data lines have (of 2 and 3; on a tie the first), else the
-        # first data line's (these files are shorter than the 64 KiB those lines must end within)
+        # first data line's
         data_lines = [line for line in lines if lead(line) not in (None, b"#", b"%")]
         votes = [c for c in (len(fields(line)) for line in data_lines[:16]) if c in (2, 3)]
         ncols = (2 if votes.count(2) > votes.count(3) else 3 if votes.count(3) > votes.count(2) else votes[0]) \
