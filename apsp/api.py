@@ -13,6 +13,7 @@ minimum) when building ``W``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import semiring as sr
@@ -20,6 +21,7 @@ from semiring import Semiring
 
 from .driver import SMALL_JOB_BYTES, choose_method, solve
 from .methods import NAMES
+from .partial_out import noting_partial_out
 from .request import prepare, unmasked
 
 __all__ = [
@@ -113,7 +115,13 @@ def shortest_paths(
         The result buffer (CPU): a C-contiguous array of the result's dtype,
         for instance a ``numpy.memmap``; the closure is computed in it, in
         place, and it is returned.  ``out=W`` closes ``W`` in place (a negative
-        cycle is then reported by a vertex on it, without the cycle).
+        cycle is then reported by a vertex on it, without the cycle).  Written
+        in place, it cannot be written atomically: when the call fails after
+        its checks (a negative cycle, an error, ``KeyboardInterrupt``), ``out``
+        holds a partly written result -- neither its former contents nor the
+        answer -- and the exception carries a note saying so
+        (:mod:`apsp.partial_out`).  For a file that is complete or absent,
+        see :mod:`graphs.atomic_file`.
     dtype : dtype, optional
         The result's dtype.  Default: ``W``'s (for a graph: its weights',
         float64 when unweighted, bool for ``lor_land``).  A dtype different
@@ -205,11 +213,16 @@ def shortest_paths(
     if client is not None or (type(W).__module__ or "").startswith("dask."):  # a Dask cluster: apsp.distributed
         from .distributed import distributed_shortest_paths
 
-        return distributed_shortest_paths(W, method, semiring=semiring, predecessors=predecessors, device=device,
-                                          block_size=block_size, progress=progress, out=out, dtype=dtype, client=client)
-    return solve(prepare(W, method, semiring=semiring, predecessors=predecessors, device=device,
-                         memory_budget=memory_budget, block_size=block_size, progress=progress, out=out,
-                         dtype=dtype, memory_limit=memory_limit, devices=devices))
+        run = functools.partial(distributed_shortest_paths, W, method, semiring=semiring, predecessors=predecessors,
+                                device=device, block_size=block_size, progress=progress, out=out, dtype=dtype,
+                                client=client)
+    else:
+        run = functools.partial(solve, prepare(W, method, semiring=semiring, predecessors=predecessors,
+                                               device=device, memory_budget=memory_budget, block_size=block_size,
+                                               progress=progress, out=out, dtype=dtype, memory_limit=memory_limit,
+                                               devices=devices))
+    with noting_partial_out(out):  # a failure past the checks leaves out= partly written: the exception says so
+        return run()
 
 
 # -- conveniences ----------------------------------------------------------------------

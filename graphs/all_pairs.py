@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 import apsp
+from apsp.partial_out import noting_partial_out
 from apsp.planner import Plan, cpu_cores
 
 from . import _bfs_kernels as BK
@@ -64,7 +65,13 @@ def all_pairs_shortest_paths(
         Where the result is written.  A ``numpy.memmap`` (for instance
         ``numpy.lib.format.open_memmap("D.npy", mode="w+", dtype=..., shape=(n, n))``)
         keeps a result larger than memory on disk: the sparse route writes it
-        row by row.
+        row by row.  Written in place, it cannot be written atomically: when
+        the call fails after its checks (a negative cycle, an error,
+        ``KeyboardInterrupt``), ``out`` holds a partly written result and the
+        exception carries a note saying so (:mod:`apsp.partial_out`).  For a
+        file that appears complete or not at all, use
+        :func:`graphs.atomic_file.atomic_memmap` (as ``semiring-paths apsp
+        --out`` does).
     device : {"cpu", "gpu"}
     memory_limit : int, optional
         Host bytes the run may add (default: 85% of what is available).
@@ -105,22 +112,21 @@ def all_pairs_shortest_paths(
         G, dtype=dtype, out=out, device=device, memory_limit=memory_limit, method=method)
     if pl.route != "sparse":
         return apsp.shortest_paths(G, method=method, dtype=pl.dtype, out=out, device=pl.device,
-                                   memory_limit=memory_limit, progress=progress)
+                                   memory_limit=memory_limit, progress=progress)  # (which notes a partial out=)
     n = G.n
     G = G.to("cpu")
-    if out is None:
-        out = np.empty((n, n), dtype=pl.dtype)
-    elif out.shape != (n, n) or out.dtype != pl.dtype:
+    if out is not None and (out.shape != (n, n) or out.dtype != pl.dtype):
         raise apsp.PlanError(f"out must be an ({n}, {n}) array of {pl.dtype}, got {out.shape} {out.dtype}")
+    D = np.empty((n, n), dtype=pl.dtype) if out is None else out
     show = progress if progress is not None else pl.est_seconds > PROGRESS_AFTER
-    with _bar(n, show, f"apsp {pl.method} n={n}") as bar:
+    with noting_partial_out(out), _bar(n, show, f"apsp {pl.method} n={n}") as bar:
         if pl.method == "bfs":
-            _bfs_rows(G, out, bar)
+            _bfs_rows(G, D, bar)
         else:
-            _dijkstra_rows(G, out, sparse_batch(n, pl.dtype), bar)
-    if isinstance(out, np.memmap):
-        out.flush()
-    return out
+            _dijkstra_rows(G, D, sparse_batch(n, pl.dtype), bar)
+    if isinstance(D, np.memmap):
+        D.flush()
+    return D
 
 
 def _bar(total: int, show: bool | None, desc: str):

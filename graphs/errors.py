@@ -50,14 +50,27 @@ class CapacityError(GraphError):
 class GraphFormatError(GraphError):
     """A graph file is malformed; ``line`` is the 1-based line number (or None).
 
+    ``offset`` is the 0-based byte offset of the offending token (or of the
+    line's start) in the file's text -- decompressed, for a ``.gz`` file -- or
+    None.  Lines end with ``\\n``, ``\\r\\n`` or ``\\r`` (:mod:`graphs.io`).
+
     >>> str(GraphFormatError("x.gr", 3, "expected 'a u v w'"))
     "x.gr, line 3: expected 'a u v w'"
+    >>> e = GraphFormatError("x.gr", 3, "'x' is not a number", offset=17)
+    >>> str(e), e.offset
+    ("x.gr, line 3 (byte offset 17): 'x' is not a number", 17)
     """
 
-    def __init__(self, path: str, line: int | None, what: str) -> None:
-        self.path, self.line, self.what = str(path), line, what
+    def __init__(self, path: str, line: int | None, what: str, offset: int | None = None) -> None:
+        self.path, self.line, self.what, self.offset = str(path), line, what, offset
         where = f"{self.path}, line {line}" if line is not None else self.path
+        if offset is not None:
+            where += f" (byte offset {offset})"
         super().__init__(f"{where}: {what}")
+
+    def __reduce__(self):
+        # picklable (an error raised in a worker process reaches the caller whole)
+        return (type(self), (self.path, self.line, self.what, self.offset))
 
 
 def negative_cycle(vertex: int, cycle: list[int] | None = None, weight=None) -> Exception:

@@ -63,7 +63,10 @@ def expect_error(tmp_path: Path, name: str, text: str, line: int | None, *patter
     assert e.line == line, msg
     assert str(path) in msg
     if line is not None:
-        assert f"line {line}:" in msg
+        assert f"line {line} (byte offset {e.offset}):" in msg
+        rows = text.encode().splitlines(keepends=True)
+        start = sum(len(r) for r in rows[:line - 1])
+        assert start <= e.offset < start + len(rows[line - 1]), msg  # the offset lies on that line
     for p in patterns:
         assert p in msg, msg
     return e

@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
@@ -80,7 +81,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     ap.add_argument("--dtype", default="auto", choices=["auto", "float32", "float64", "int32", "int64"],
                     help="auto: float32 on the GPU; on the CPU float32 where it is exact (integer weights\n"
                          "whose path sums fit in 2**24, or unweighted), else float64")
-    ap.add_argument("--out", help="save the distance matrix to this .npy file (row i, column j: i -> j, 0-based)")
+    ap.add_argument("--out", help="save the distance matrix to this .npy file (row i, column j: i -> j, 0-based);\n"
+                                  "written under a temporary name beside it and renamed when complete: an\n"
+                                  "interrupted or failed run leaves no file (a previous one unchanged)")
     ap.add_argument("--check-rows", type=int, default=CHECK_ROWS,
                     help="rows checked against SciPy (0: none; fewer when they would not fit beside the result)")
     ap.add_argument("--quiet", action="store_true", help="print nothing; only the exit status tells")
@@ -271,14 +274,13 @@ def run_apsp(args: argparse.Namespace, out=None) -> int:
     The route comes from the planner (:func:`graphs.plan_all_pairs`), printed
     before anything large is allocated: the dense closure, or one search per
     source for a sparse graph whose dense closure would be slow or would not
-    fit; with ``--out`` the result is written straight into that ``.npy``
-    file (a memory map).  When nothing fits, the planner's refusal (the
-    estimate and the alternatives) is raised as :class:`apsp.PlanError`.
+    fit; with ``--out`` the result is written straight into a ``.npy`` file (a
+    memory map) beside that path, renamed onto it only once the run is done
+    (:func:`_result_file`): interrupted (exit status 130) or failed, it
+    leaves no file there, and a previous one unchanged.  When nothing fits,
+    the planner's refusal (the estimate and the alternatives) is raised as
+    :class:`apsp.PlanError`.
     """
-    import apsp
-    import graphs
-    from semiring.backend import to_device
-
     if args.check_rows < 0:
         raise ValueError(f"--check-rows must be >= 0, got {args.check_rows}")
     if args.out:
@@ -305,9 +307,38 @@ def run_apsp(args: argparse.Namespace, out=None) -> int:
                     "result_bytes": pl.result_bytes, "peak_host_bytes": pl.est_host_bytes,
                     "peak_device_bytes": pl.est_device_bytes, "estimated_s": pl.est_seconds, "reason": pl.reason}
     dtype = np.dtype(pl.dtype)
-    result = None
+    with _result_file(args.out, dtype, (n, n)) as result:
+        status = _run(args, G, pl, device, dtype, rows, check_note, result, report)
     if args.out:
-        result = np.lib.format.open_memmap(args.out, mode="w+", dtype=dtype, shape=(n, n))
+        say(f"saved     {args.out}")
+    report.emit(status)
+    return status
+
+
+def _result_file(path: str | None, dtype: np.dtype, shape: tuple[int, int]):
+    """The ``--out`` file as a memory map, written atomically (:func:`graphs.atomic_file.atomic_memmap`).
+
+    The result goes to a temporary ``.npy`` beside ``path`` and is renamed onto
+    it only when the run finished: an interrupted or failed run leaves no
+    ``path`` (a previous one unchanged), never a valid-looking, partly closed
+    matrix.  Without ``--out``, nothing (``None``).
+    """
+    if not path:
+        return contextlib.nullcontext(None)
+    from graphs.atomic_file import atomic_memmap
+
+    return atomic_memmap(path, dtype, shape)
+
+
+def _run(args: argparse.Namespace, G, pl, device: str, dtype: np.dtype, rows: int, check_note: str | None, result,
+         report: _Output) -> int:
+    """The timed run, the count of connected pairs and the check; the exit status (``result``: --out's map)."""
+    import apsp
+    import graphs
+    from semiring.backend import to_device
+
+    say, data = report.say, report.data
+    n = G.n
     t_h2d = t_d2h = None
     if pl.route == "dense" and device == "gpu":
         import cupy
@@ -378,10 +409,6 @@ def run_apsp(args: argparse.Namespace, out=None) -> int:
         say(f"check     {check_note}")
     data["check"] = check
     data["out"] = args.out
-    if args.out:
-        D.flush()
-        say(f"saved     {args.out}")
-    report.emit(status)
     return status
 
 
