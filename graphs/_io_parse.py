@@ -13,7 +13,6 @@ then an id, then the weight.
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 
@@ -253,12 +252,13 @@ def parse_rows(L: ChunkLines, rows: np.ndarray, ncols: int, skip_first: bool,
     problem = _token_problem(L, int(rows[bad]), ncols, skip_first, integer, bad) if bad < rows.size else None
     good = text[:row_start[bad]] if bad < rows.size else text
     dtype = np.int64 if integer else np.float64
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        try:
-            vals = np.fromstring(good.tobytes().decode("ascii", "replace"), dtype=dtype, sep=" ")
-        except (ValueError, DeprecationWarning):  # pragma: no cover - the literals were checked
-            vals = None
+    # No warnings.catch_warnings() here: it swaps the process-wide filters, which threads reading at
+    # once would leave changed.  The literals were checked, so NumPy parses them all; a short parse
+    # (NumPy's DeprecationWarning for unmatched data) would show in the count below.
+    try:
+        vals = np.fromstring(good.tobytes().decode("ascii", "replace"), dtype=dtype, sep=" ")
+    except (ValueError, DeprecationWarning):  # pragma: no cover - the literals were checked
+        vals = None
     if vals is None or vals.size != bad * ncols:  # pragma: no cover - the literals were checked
         return Table(L, rows[:0], np.zeros((0, ncols), dtype), tok[:0]), Problem(0, L.error(
             int(rows[0]), "could not parse the numbers"))

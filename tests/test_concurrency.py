@@ -328,8 +328,6 @@ def test_read_from_many_threads(tmp_path):
     assert_as_serial(calls, rounds=25)  # a weight buffer shared by CSR builds (planted) showed in 1 round of 5
 
 
-@pytest.mark.xfail(strict=True, reason="graphs.io parses numbers inside warnings.catch_warnings(), which swaps the "
-                   "process-wide warning filters: threads reading at once can leave 'error' installed for everyone")
 def test_read_leaves_the_warning_filters_alone(tmp_path, monkeypatch):
     """A read must not swap the process-wide warning filters, which every thread shares."""
     path = _edge_file(tmp_path / "g.txt", 1)
