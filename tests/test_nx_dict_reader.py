@@ -377,3 +377,14 @@ def test_nodes_read_as_their_own_ids_are_the_rows_keys():
     G = nx.path_graph(n, create_using=nx.DiGraph)  # as NetworkX builds it: one object per node in _node and _adj
     H = convert.convert_from_nx(G)
     assert H.range_nodes and H.dst.tolist() == list(range(1, n))
+
+
+def test_columns_of_a_list_of_data_dicts():
+    CountedKey.calls = []
+    values, missing, flags = reader.read_columns([{"w": 1.5}, {"w": -2.0, 3: 0}, {}], ["w"])["w"]
+    assert values.view(np.float64)[:2].tolist() == [1.5, -2.0] and missing.tolist() == [False, False, True]
+    assert flags == reader.FLAG_FLOAT
+    assert reader.read_columns([{"w": 1.0}, {CountedKey("w"): 2.0}], ["w"]) == {"w": None}  # looked up from Python
+    assert reader.read_columns([{"w": 1.0}, DataDict(w=2.0)], ["w"]) == {"w": None}  # a subclass: its own get
+    assert reader.read_columns([{"w": 1.0}, ("w", 2.0)], ["w"]) == {"w": None}  # not a dict
+    assert CountedKey.calls == []

@@ -13,9 +13,11 @@ through a node -> id dict) and every declared edge attribute held exactly as
 int64 or float64, without touching a reference count.  Whatever it does not
 read exactly (other key types, dict subclasses, values of other types,
 integers beyond int64, views) is read from Python, where every loop runs at C
-speed (``map``/``chain`` into ``np.fromiter``), one attribute with
-``dict.get`` where every data dict is an exact dict (any other with its own
-``get``, as NetworkX reads them).  Only the attributes the
+speed (``map``/``chain`` into ``np.fromiter``); the columns of the data dicts
+so listed are read by the same compiled code where it holds them
+(:func:`._dict_reader.read_columns`), else with ``dict.get`` where every data
+dict is an exact dict (any other with its own ``get``, as NetworkX reads
+them).  Only the attributes the
 algorithm declared (``edge_attrs``) are read; the edge data kept for
 functions that return graphs is read by the function, column by column, when
 it needs it.  ``G._pred`` is kept by reference and read (by the same
@@ -27,14 +29,14 @@ NetworkX caches the converted graph in ``G.__networkx_cache__``
 graph convert once.
 
 Hostile graphs and threads: the compiled pass runs no Python code and reads
-one state of the graph (see :mod:`._dict_reader`).  Where the edge data dicts
-themselves are needed, or the graph is read from Python, the rows are first
-copied (``dict.copy`` of each, before any node is hashed) and every later pass
-reads the copies, so the arcs, the columns and the data dicts always agree,
-even when another thread, or a node's or key's own ``__eq__``, changes the
-graph meanwhile: the result is then that of the graph as it was when copied,
-or an error (a node missing from ``G``: ``RuntimeError``), as NetworkX's own
-loops would give.  Python code the graph holds (``__eq__``, ``__hash__``, a
+one state of the graph (see :mod:`._dict_reader`); where the edge data dicts
+themselves are needed too, they are listed first and the pass must find those
+very dicts.  Read from Python, the rows are first copied (``dict.copy`` of
+each, before any node is hashed) and every later pass reads the copies.  So
+the arcs, the columns and the data dicts always agree, even when another
+thread, or a node's or key's own ``__eq__``, changes the graph meanwhile: the
+result is then that of the graph as it was when read, or an error (a node
+missing from ``G``: ``RuntimeError``), as NetworkX's own loops would give.  Python code the graph holds (``__eq__``, ``__hash__``, a
 subclass's ``get``) runs only from Python, where it cannot crash the process.
 """
 
@@ -47,7 +49,17 @@ from typing import Any, NamedTuple
 import networkx as nx
 import numpy as np
 
-from ._dict_reader import FLAG_BOOL, FLAG_FLOAT, FLAG_INT, OK, STOPPED, Adjacency, id_table, read_adjacency
+from ._dict_reader import (
+    FLAG_BOOL,
+    FLAG_FLOAT,
+    FLAG_INT,
+    OK,
+    STOPPED,
+    Adjacency,
+    id_table,
+    read_adjacency,
+    read_columns,
+)
 from ._dict_reader import available as reader_available
 from .attributes import INT64_MAX, INT64_MIN, ValueInfo, arc_column, dict_column
 from .graph import BackendGraph, graph_class, paused_gc
@@ -108,27 +120,37 @@ def _snapshot(adj: Any) -> _Rows | None:
         return _Rows(list(map(itemgetter(0), items)), list(map(dict.copy, rows)))
 
 
-def _compiled_read(adj: Any, nodes: list, attrs: list) -> tuple[Adjacency | None, dict | np.ndarray | None]:
-    """The compiled reader's pass over a plain adjacency (or a :func:`_snapshot`) where it applies, and its ids.
+def _data_dicts(adj: Any) -> list | None:
+    """The values of every row of a plain adjacency (its edge data dicts, a multigraph's key dicts), in order.
+
+    ``None`` where ``adj`` is not a dict of exact dicts.  Listing them hashes
+    and compares nothing.
+    """
+    if type(adj) is not dict:
+        return None
+    rows = list(adj.values())
+    if not _all_type(rows, dict):
+        return None
+    return list(chain.from_iterable(map(_values, rows)))
+
+
+def _compiled_read(adj: Any, nodes: list, attrs: list,
+                   data: list | None = None) -> tuple[Adjacency | None, dict | np.ndarray | None]:
+    """The compiled reader's pass over a plain adjacency where it applies, and its ids.
 
     Nodes ``0 .. n-1`` in order (the rows' keys too) are read as their own ids
     (``None``); other int nodes of a small range through a label -> id table;
     other nodes of type ``int`` or ``str`` through a node -> id dict.  Nodes
     of any other type (whose hash may run Python code) are not hashed here:
-    ``(None, None)``.
+    ``(None, None)``.  ``data`` (:func:`_data_dicts`): the pass must read
+    those very data dicts, in that order (it then goes with them).
     """
-    if not nodes or not reader_available():
-        return None, None
-    if type(adj) is _Rows:  # a dict of the copies, for the compiled pass (exact ints and strs hash in C)
-        if not set(map(type, adj.keys)) <= {int, str}:
-            return None, None
-        adj = dict(zip(adj.keys, adj.rows))
-    if type(adj) is not dict:
+    if not nodes or type(adj) is not dict or not reader_available():
         return None, None
     n = len(nodes)
     if type(nodes[0]) is int and type(nodes[-1]) is int and nodes[0] == 0 and nodes[-1] == n - 1:
         # the rows' keys 0 .. n-1 in order, each the very object in nodes: nodes is 0 .. n-1 too
-        status, read = read_adjacency(adj, attrs, None, n, nodes)
+        status, read = read_adjacency(adj, attrs, None, n, nodes, data)
         if status == STOPPED:
             return None, None
         if status == OK:
@@ -138,10 +160,10 @@ def _compiled_read(adj: Any, nodes: list, attrs: list) -> tuple[Adjacency | None
         return None, None
     table = id_table(nodes) if kinds == {int} else None
     if table is not None:
-        status, read = read_adjacency(adj, attrs, table, n)
+        status, read = read_adjacency(adj, attrs, table, n, None, data)
         return (read, table) if status == OK else (None, None)
     index = {v: i for i, v in enumerate(nodes)}
-    status, read = read_adjacency(adj, attrs, index, n)
+    status, read = read_adjacency(adj, attrs, index, n, None, data)
     return (read, index) if status == OK else (None, index)
 
 
@@ -159,13 +181,13 @@ def _python_structure(snap: _Rows, nodes: list, index: dict | None) -> tuple:
     """
     rows = snap.rows
     counts = np.fromiter(map(len, rows), np.int64, count=len(rows))
-    keys = list(chain.from_iterable(rows))
     datas = list(chain.from_iterable(map(_values, rows)))
-    m, n = len(keys), len(nodes)
+    m, n = len(datas), len(nodes)
     heads = dst = None
     if index is None and _is_range(nodes):
         if snap.keys == nodes:
             heads = np.arange(n, dtype=np.int32)
+        keys = list(chain.from_iterable(rows))
         if _all_type(keys, int):
             try:
                 ids = np.fromiter(keys, np.int64, count=m)
@@ -180,7 +202,7 @@ def _python_structure(snap: _Rows, nodes: list, index: dict | None) -> tuple:
             if heads is None:
                 heads = np.fromiter(map(index.__getitem__, snap.keys), np.int32, count=len(rows))
             if dst is None:
-                dst = np.fromiter(map(index.__getitem__, keys), np.int32, count=m)
+                dst = np.fromiter(map(index.__getitem__, chain.from_iterable(rows)), np.int32, count=m)
         except KeyError as exc:
             raise _not_a_node(exc.args[0]) from None
     return heads, counts, dst, datas, index
@@ -230,11 +252,11 @@ def _held_column(column: tuple | None, default: Any) -> tuple[np.ndarray, ValueI
     return vals, ValueInfo(present, missing_at is not None, missing_at)
 
 
-def _held_columns(read: Adjacency | None, wanted: dict) -> dict:
-    """Per wanted attribute the column the compiled pass held (:func:`_held_column`), else ``None``."""
+def _held_columns(read: dict | None, wanted: dict) -> dict:
+    """Per wanted attribute the column the compiled pass held (``read``: its columns; :func:`_held_column`)."""
     if read is None:
         return {}
-    return {attr: _held_column(read.columns[attr], default) if type(attr) is str and attr in read.columns else None
+    return {attr: _held_column(read[attr], default) if type(attr) is str and attr in read else None
             for attr, default in wanted.items()}
 
 
@@ -293,44 +315,43 @@ def convert_from_nx(
     # Edge data made by dict (NetworkX's default factory) are read compiled, or with dict.get at C speed.
     dict_data = not multigraph and getattr(G, "edge_attr_dict_factory", None) is dict
     attrs = [a for a in wanted if type(a) is str] if dict_data else []
-    # Where the edge data dicts themselves are needed, everything is read from one private copy of the rows
-    # (the compiled pass included), so that the arcs, the columns and the data dicts agree.
-    rows = _snapshot(adj) if keep_edges or multigraph else None
-    read, ids = _compiled_read(adj if rows is None else rows, nodes, attrs)
-    columns = _held_columns(read, wanted)
-    if read is not None and rows is None and None in columns.values():  # a column it could not hold
-        rows = _snapshot(adj)
-        read, ids = _compiled_read(rows, nodes, attrs)
-        columns = _held_columns(read, wanted)
+    # Where the edge data dicts themselves are needed, they are listed first and the compiled pass must read
+    # those very dicts (so that the arcs, the columns and the data dicts agree); from Python, everything is
+    # read from one private copy of the rows.
+    datas = _data_dicts(adj) if keep_edges or multigraph else None
+    read, ids = _compiled_read(adj, nodes, attrs, datas)
+    columns = _held_columns(read and read.columns, wanted)
+    if read is not None and datas is None and None in columns.values():  # a column it could not hold
+        datas = _data_dicts(adj)
+        read, ids = _compiled_read(adj, nodes, attrs, datas)
+        columns = _held_columns(read and read.columns, wanted)
     index = ids if type(ids) is dict else None
-    datas = None
     if read is not None:  # the structure (and the columns it held) in one compiled pass
         plain = True
         heads, counts, dst = read.heads, read.counts, read.dst
-        if rows is not None:  # the data dicts in the order the compiled pass read them
-            datas = list(chain.from_iterable(map(_values, rows.rows)))
     else:
-        if rows is None:
-            rows = _snapshot(adj)
+        rows = _snapshot(adj)
         plain = rows is not None
         if plain:
             heads, counts, dst, datas, index = _python_structure(rows, nodes, index)
         else:
             heads, counts, dst, datas, index = _view_structure(adj, nodes)
+        if attrs and reader_available():  # the columns of the data dicts listed, compiled where it applies
+            columns = _held_columns(read_columns(datas, attrs), wanted)
     dicts = plain and dict_data
     src = np.repeat(heads, counts)
 
     values, info = {}, {}
     exact = None  # every data dict read is an exact dict: True, False, unknown (None)
-    if datas is not None and wanted:
+    if wanted and any(c is not None for c in columns.values()):
+        exact = True  # the compiled pass held a column: it found only exact dicts
+    elif wanted and datas is not None:
         exact = _all_type(chain.from_iterable(kd.values() for kd in datas) if multigraph else datas, dict)
     for attr, default in wanted.items():
         column = columns.get(attr)
-        if column is not None:  # the compiled pass held it: it read exact dicts only
-            exact = True if exact is None else exact
-        elif dicts and exact:
-            column = dict_column(datas, attr, default)
-        else:  # each data dict read with its own get()
+        if column is None and dicts and exact:
+            column = dict_column(datas, attr, default, checked=True)
+        elif column is None:  # each data dict read with its own get()
             column = arc_column(datas, attr, default, multigraph)
         values[attr], info[attr] = column
 
