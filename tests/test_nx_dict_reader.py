@@ -12,6 +12,7 @@ identical, and the reader must have run where it applies.
 
 from __future__ import annotations
 
+import logging
 import sys
 from contextlib import contextmanager
 from unittest import mock
@@ -129,7 +130,7 @@ def test_the_reader_runs_where_it_applies(G):
     keys = {type(k) for nbrs in G._adj.values() for k in nbrs}
     index = None if list(G._adj) == list(range(len(nodes))) else {v: i for i, v in enumerate(nodes)}
     status, got = reader.read_adjacency(G._adj, ["weight"], index)
-    readable = keys <= {int} if index is None else keys <= {int, str}
+    readable = keys <= {int} if index is None else keys | kinds <= {int, str}  # the index's keys are the nodes
     assert (status == reader.OK) == readable and (got is not None) == readable, (kinds, keys)
     if index is not None and kinds <= {int}:
         assert reader.read_adjacency(G._adj, [])[0] == reader.NOT_RANGE
@@ -203,3 +204,187 @@ def test_switched_off_by_the_environment(monkeypatch):
         monkeypatch.delenv("SEMIRING_PATHS_NX_READER")
         reader.available.cache_clear()
     assert reader.available() is True
+
+
+class CountedKey(str):
+    """A ``str`` subclass hashed as the str it spells, whose ``__eq__`` (Python code) records each call."""
+
+    calls: list = []
+
+    __hash__ = str.__hash__
+
+    def __eq__(self, other):
+        CountedKey.calls.append(other)
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+
+class CountedInt(int):
+    """An ``int`` subclass hashed as its value, whose ``__eq__`` records each call."""
+
+    __hash__ = int.__hash__
+
+    def __eq__(self, other):
+        CountedKey.calls.append(other)
+        return int.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+
+def test_the_reader_runs_no_python_code():
+    CountedKey.calls = []
+    # a data dict holding the name looked up as a str subclass: a lookup of "w" would call its __eq__
+    G = nx.DiGraph([(0, 1, {"w": 1.0}), (1, 2, {"w": 2.0}), (2, 0, {"w": 3.0})])
+    G[1][2].clear()
+    G[1][2][CountedKey("w")] = 2.0
+    status, r = reader.read_adjacency(G._adj, ["w"])
+    assert status == reader.OK and r.columns["w"] is None and r.dst.tolist() == [1, 2, 0]  # the column is Python's
+    # a str subclass key beside the name, an int subclass key: the column is Python's too
+    G[1][2].clear()
+    G[1][2].update({"w": 2.0, CountedKey("x"): 0})
+    assert reader.read_adjacency(G._adj, ["w"])[1].columns["w"] is None
+    G[1][2].clear()
+    G[1][2].update({"w": 2.0, CountedInt(5): 0})
+    assert reader.read_adjacency(G._adj, ["w"])[1].columns["w"] is None
+    # nodes: an index, a neighbour key or a row key of a subclass stops the reader before any lookup
+    assert reader.read_adjacency({"a": {"b": {}}, "b": {}}, [], {"a": 0, CountedKey("b"): 1})[0] == reader.STOPPED
+    assert reader.read_adjacency({"a": {CountedKey("b"): {}}, "b": {}}, [], {"a": 0, "b": 1})[0] == reader.STOPPED
+    assert reader.read_adjacency({CountedKey("a"): {}, "b": {}}, [], {"a": 0, "b": 1})[0] == reader.STOPPED
+    assert reader.read_adjacency({0: {CountedInt(1): {}}, 1: {}}, [])[0] == reader.STOPPED
+    assert reader.read_adjacency({5: {CountedInt(7): {}}, 7: {}}, [], reader.id_table([5, 7]))[0] == reader.STOPPED
+    assert CountedKey.calls == []  # no __eq__ ran
+    # from Python, NetworkX's way: the subclass's __eq__ runs there, and the values agree
+    G[1][2].clear()
+    G[1][2][CountedKey("w")] = 2.0
+    H = convert.convert_from_nx(G, edge_attrs={"w": 1})
+    assert H.values["w"].tolist() == [1.0, 2.0, 3.0] and CountedKey.calls
+
+
+def test_the_reader_holds_what_compares_in_c():
+    # exact int keys (one with the name's hash), a split dict (an instance's __dict__): read by the kernel
+    class Holder:
+        pass
+
+    holder = Holder()
+    holder.w = 5.0
+    G = nx.DiGraph([(0, 1, {hash("w"): 0, "w": 3.0}), (1, 2, {"w": 4.0, 7: 1})])
+    G.add_edge(2, 0)
+    G._adj[2][0] = G._pred[0][2] = holder.__dict__
+    values, missing, flags = reader.read_adjacency(G._adj, ["w"])[1].columns["w"]
+    assert values.view(np.float64).tolist() == [3.0, 4.0, 5.0] and not missing.any() and flags == reader.FLAG_FLOAT
+
+
+def test_ids_are_checked():
+    rows = {"a": {"b": {}}, "b": {}}
+    assert reader.read_adjacency(rows, [], {"a": 0, "b": 1})[1].heads.tolist() == [0, 1]
+    assert reader.read_adjacency(rows, [], {"a": 1, "b": 0})[1].heads.tolist() == [1, 0]  # rows in any order
+    assert reader.read_adjacency(rows, [], {"a": 0, "b": 2})[0] == reader.STOPPED  # an id beyond the rows
+    assert reader.read_adjacency(rows, [], {"a": 0, "b": 0})[0] == reader.STOPPED  # two rows, one id
+    assert reader.read_adjacency(rows, [], {"a": 0, "b": 1.0})[0] == reader.STOPPED  # an id that is not an int
+    assert reader.read_adjacency(rows, [], {"a": 0, "b": 1}, n=3)[0] == reader.STOPPED  # fewer rows than nodes
+    assert reader.read_adjacency({0: {1: {}}, 1: {}}, [], np.array([0, 5]))[0] == reader.STOPPED  # a table id >= n
+
+
+SMALL = [
+    nx.gnm_random_graph(40, 120, seed=1, directed=True),
+    nx.relabel_nodes(nx.gnm_random_graph(40, 120, seed=2), {i: f"v{i}" for i in range(40)}),
+    nx.relabel_nodes(nx.gnm_random_graph(40, 120, seed=3), {i: 3 * i + 1 for i in range(40)}),
+]
+for _k, _G in enumerate(SMALL):
+    for _j, (_, _, _d) in enumerate(_G.edges(data=True)):
+        _d["weight"] = [_j % 7, _j * 0.25, bool(_j % 2)][_k]
+
+
+def _conversions() -> list:
+    out = []
+    for G in SMALL:
+        H = convert.convert_from_nx(G, edge_attrs={"weight": 1}, preserve_edge_attrs=True)
+        w = H.values["weight"]
+        out.append((H.nodes, H.src.tolist(), H.dst.tolist(), str(w.dtype), repr(w.tolist()), H.info["weight"].types,
+                    nx.single_source_dijkstra_path_length(G, next(iter(G)), backend="semiring_paths")))
+    return out
+
+
+@pytest.fixture
+def fresh_availability():
+    reader.available.cache_clear()
+    yield
+    reader.available.cache_clear()
+
+
+def test_on_for_the_supported_versions(fresh_availability):
+    assert sys.version_info[:2] in reader.SUPPORTED_PYTHON  # this run's interpreter is one it reads
+    assert reader.available() is True
+
+
+@pytest.mark.parametrize("how", ["unsupported version", "not CPython", "layout: dk_kind", "layout: float",
+                                 "self-check"])
+def test_the_python_reader_takes_over(how, monkeypatch, caplog, fresh_availability):
+    cache = nx.config.cache_converted_graphs
+    nx.config.cache_converted_graphs = False
+    try:
+        monkeypatch.setenv("SEMIRING_PATHS_NX_READER", "0")
+        expected = _conversions()  # the reader forced off
+        monkeypatch.delenv("SEMIRING_PATHS_NX_READER")
+        reader.available.cache_clear()
+        real = reader._read
+        reason = {"unsupported version": "is not one of the versions", "not CPython": "PyPy is not CPython",
+                  "layout: dk_kind": "object layout", "layout: float": "object layout",
+                  "self-check": "self-check"}[how]
+        if how == "unsupported version":
+            monkeypatch.setattr(reader, "SUPPORTED_PYTHON", ((3, 9), (3, 10)))
+        elif how == "not CPython":
+            monkeypatch.setattr(reader.platform, "python_implementation", lambda: "PyPy")
+        elif how == "layout: dk_kind":
+            monkeypatch.setattr(reader, "_DK_KIND_SHIFT", 8)  # the probe then reads the byte before dk_kind
+        elif how == "layout: float":
+            monkeypatch.setattr(reader, "_FLOAT_VALUE", 8)  # the probe then reads the type pointer as the double
+        else:  # a kernel that reads the neighbours wrong
+            def wrong(*args):
+                out = list(real(*args))
+                out[3] = out[3][::-1].copy()
+                return tuple(out)
+
+            monkeypatch.setattr(reader, "_read", wrong)
+        with caplog.at_level(logging.INFO, logger="graphs.nx_backend"):
+            assert reader.available() is False
+        assert any(rec.name == "graphs.nx_backend" and reason in rec.getMessage() for rec in caplog.records), (
+            caplog.text)
+
+        def never(*args):
+            raise AssertionError("the compiled reader ran while it is off")
+
+        monkeypatch.setattr(reader, "_read", never)
+        assert reader.read_adjacency({0: {}}, []) == (reader.STOPPED, None)
+        assert _conversions() == expected
+    finally:
+        nx.config.cache_converted_graphs = cache
+
+
+def test_nodes_read_as_their_own_ids_are_the_rows_keys():
+    n = 300  # ints beyond CPython's small-int cache
+    adj = {i: ({i + 1: {}} if i + 1 < n else {}) for i in range(n)}
+    same = list(adj)
+    status, r = reader.read_adjacency(adj, [], None, n, same)
+    assert status == reader.OK and r.heads.tolist() == list(range(n))
+    equal = [int(str(i)) for i in range(n)]  # equal ints, other objects beyond 256
+    assert equal == same and equal[299] is not same[299]
+    assert reader.read_adjacency(adj, [], None, n, equal)[0] == reader.NOT_RANGE
+    assert reader.read_adjacency(adj, [], None, n, same[:-1])[0] == reader.NOT_RANGE  # a list of another length
+    G = nx.path_graph(n, create_using=nx.DiGraph)  # as NetworkX builds it: one object per node in _node and _adj
+    H = convert.convert_from_nx(G)
+    assert H.range_nodes and H.dst.tolist() == list(range(1, n))
+
+
+def test_columns_of_a_list_of_data_dicts():
+    CountedKey.calls = []
+    values, missing, flags = reader.read_columns([{"w": 1.5}, {"w": -2.0, 3: 0}, {}], ["w"])["w"]
+    assert values.view(np.float64)[:2].tolist() == [1.5, -2.0] and missing.tolist() == [False, False, True]
+    assert flags == reader.FLAG_FLOAT
+    assert reader.read_columns([{"w": 1.0}, {CountedKey("w"): 2.0}], ["w"]) == {"w": None}  # looked up from Python
+    assert reader.read_columns([{"w": 1.0}, DataDict(w=2.0)], ["w"]) == {"w": None}  # a subclass: its own get
+    assert reader.read_columns([{"w": 1.0}, ("w", 2.0)], ["w"]) == {"w": None}  # not a dict
+    assert CountedKey.calls == []

@@ -11,26 +11,50 @@ reference (nothing is written into NetworkX's objects) and prefetching rows,
 data dicts and key objects ahead of their use, so that their cache misses
 overlap.  On a 10^5-arc gnm graph (2-core AMD EPYC) it reads the structure and
 a weight column in about 6 ms, where ``dict.get`` at C speed takes 40.
+:func:`read_columns` reads the columns alone, from a list of data dicts.
 
 Rows and data dicts are prefetched in two stages: the object a few arcs
-ahead, then, once its header has arrived, the table its ``ma_keys`` word
-points to (CPython 3.11-3.13's dict layout).  A prefetch never faults, and the
-word is read only from objects whose type is ``dict``, so another layout only
-makes that prefetch useless, never wrong.
+ahead, then, once its header has arrived, the keys object its ``ma_keys``
+word points to (CPython 3.11-3.13's dict layout), whose entries the lookup
+reads and whose ``dk_kind`` byte says whether every key is an exact ``str``
+(see Safety).  A prefetch never faults; the word is read only from objects
+whose type is ``dict``.
 
-Safety.  The kernel holds the GIL from start to end (no ``nogil``), so no
-other thread runs while borrowed pointers are live; keys are looked up only
-when their type hashes and compares in C (``int``, ``str``), so no Python code
-runs inside the kernel either.  Any object it does not read exactly --
-a dict of another type, a key of another type, an ``int`` beyond int64, a
-value other than ``int``, ``bool`` and ``float``, a size that does not match
--- makes it stop and report, and the caller reads that part from Python.
-The two layout facts it relies on (``ob_type`` after the reference count;
-a ``float``'s double after the object header) are checked once against
-live objects by :func:`available`, and the whole reader is checked against
-the Python reading of a small graph before first use; a mismatch turns it
-off (logged on ``graphs.nx_backend``).  ``SEMIRING_PATHS_NX_READER=0``
-turns it off too.
+Safety.  The reader never runs Python code while it holds borrowed
+references, so nothing it holds can be freed or changed under it:
+
+* it runs only on CPython of a version in :data:`SUPPORTED_PYTHON` (one
+  place; 64-bit, little-endian, not free-threaded).  Before first use it
+  checks the layout facts it reads (``ob_type`` after the reference count; a
+  ``float``'s double after the object header; a dict's ``ma_used`` and
+  ``ma_keys`` words and its keys object's ``dk_kind`` byte) against live
+  objects, then reads small graphs (ints, strs, every value type, a refused
+  ``str`` subclass key) and compares with what Python reads.  Elsewhere, or
+  if a check fails, it is off and says why on the ``graphs.nx_backend``
+  logger; ``SEMIRING_PATHS_NX_READER=0`` turns it off too.  Off, every graph
+  is read from Python;
+* the kernel holds the GIL from start to end (no ``nogil``, no call back into
+  Python, no allocation the cyclic collector sees), so no other thread runs
+  while its pointers are live, and it reads one state of the graph;
+* it calls only C functions that run no Python code on the objects it gives
+  them: ``PyDict_Next`` and ``PyDict_Size`` on exact dicts,
+  ``PyLong_AsLongLongAndOverflow`` on exact ints, and ``PyDict_GetItem`` only
+  where the key looked up and every key stored in the dict are exact ``str``
+  or ``int`` (their hashes and comparisons are C code; a ``str`` compared
+  with an ``int`` is unequal in C).  Each type is checked by its type pointer
+  before the object is used: the rows must be exact dicts and their keys
+  (the neighbours) exact ints or strs, as must every key of the node -> id
+  dict; a data dict is looked up only when CPython marks its keys as all
+  exact ``str`` (``dk_kind``) or when each of its keys, read with
+  ``PyDict_Next``, is an exact ``str`` or ``int`` -- a ``str`` subclass key
+  (whose own ``__eq__`` a lookup of the plain name would call) makes the
+  whole column Python's.  Values are read only from exact ``float``, ``int``
+  (within int64) and ``bool``;
+* anything else -- a dict subclass, another key type, a larger int, another
+  value type, a row count or a dict size that changed, an id out of range
+  or repeated -- makes it stop and report, and the caller reads that graph,
+  or that column, from Python, where a hostile ``__eq__`` or ``__hash__``
+  runs as it does in NetworkX's own loops and cannot crash the process.
 """
 
 from __future__ import annotations
@@ -49,10 +73,14 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core.extending import intrinsic
 
-__all__ = ["available", "read_adjacency", "id_table", "Adjacency", "OK", "STOPPED", "NOT_RANGE", "FLAG_INT", "FLAG_BOOL",
-           "FLAG_FLOAT", "FLAG_OTHER"]
+__all__ = ["available", "read_adjacency", "read_columns", "id_table", "Adjacency", "SUPPORTED_PYTHON", "OK", "STOPPED", "NOT_RANGE",
+           "FLAG_INT", "FLAG_BOOL", "FLAG_FLOAT", "FLAG_OTHER"]
 
 _log = logging.getLogger("graphs.nx_backend")
+
+#: The CPython versions (major, minor) whose object layout the kernel reads; on any other interpreter the
+#: reader is off (and says why on the ``graphs.nx_backend`` logger).
+SUPPORTED_PYTHON = ((3, 11), (3, 12), (3, 13))
 
 #: Status of :func:`read_adjacency`: everything read.
 OK = 0
@@ -67,7 +95,14 @@ _STOP_KEY = 4  # a neighbour key the reader does not read (type, range, not in t
 FLAG_INT, FLAG_BOOL, FLAG_FLOAT, FLAG_OTHER = 1, 2, 4, 8
 
 # Positions in the table of addresses the kernel gets.
-_NEXT, _GET, _AS_LL, _SIZE, _T_DICT, _T_INT, _T_BOOL, _T_FLOAT, _T_STR, _TRUE = range(10)
+_NEXT, _GET, _AS_LL, _SIZE, _T_DICT, _T_INT, _T_BOOL, _T_FLOAT, _T_STR, _TRUE, _LIST_SIZE, _LIST_GET = range(12)
+# The layout facts the kernel reads (CPython 3.11-3.13, 64-bit; checked on live objects by _layout_holds):
+_OB_TYPE = 8  # PyObject.ob_type
+_FLOAT_VALUE = 16  # PyFloatObject.ob_fval
+_MA_USED = 16  # PyDictObject.ma_used
+_MA_KEYS = 32  # PyDictObject.ma_keys
+_DK_KIND_WORD, _DK_KIND_SHIFT = 8, 16  # PyDictKeysObject.dk_kind: byte 10, bits 16..23 of the word at offset 8
+_DK_GENERAL, _DK_UNICODE, _DK_SPLIT = 0, 1, 2  # its values: any keys; exact str keys only (combined, split)
 _AHEAD = 16  # arcs prefetched ahead
 _ROWS_AHEAD = 4  # rows prefetched ahead (headers while sizing, their entries while reading)
 
@@ -131,46 +166,122 @@ def _call_2(typingctx, fn, a, b):
 # ----------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _read(api, adj, n, index, table, attrs):  # pragma: no cover - jitted
-    """Read ``G._adj`` (``adj``: its address, ``n`` rows): row sizes, neighbour ids, the attributes ``attrs``.
+def _exact_keys(api, d, scratch):  # pragma: no cover - jitted
+    """Whether every key of the exact dict at ``d`` is an exact ``str`` or ``int`` (by type pointer; no lookup)."""
+    t_str, t_int = api[_T_STR], api[_T_INT]
+    sp = scratch.ctypes.data
+    scratch[0] = 0
+    while _call_next(api[_NEXT], d, sp, sp + 8, sp + 16):
+        t = _load_word(scratch[1] + _OB_TYPE)
+        if t != t_str and t != t_int:
+            return False
+    return True
 
-    Returns ``(status, counts, dst, vals, missing, flags)``: ``counts[i]`` the
-    arcs of the i-th row; ``dst`` each arc's neighbour id: the key's value in
-    the dict at ``index`` (``index != 0``), else ``table[key]`` (``table`` not
-    empty), else the key itself (the rows' keys must be ``0 .. n-1`` in order,
-    else the status is ``NOT_RANGE``); per
-    attribute ``j``: ``vals[j]`` the int64 values (the float64 bits of
+
+@njit(cache=True)
+def _lookup_safe(api, d, scratch):  # pragma: no cover - jitted
+    """Whether ``PyDict_GetItem`` on the exact dict at ``d`` with an exact str or int key runs no Python code.
+
+    It does not when every stored key is an exact ``str`` or ``int`` (their
+    hashes and comparisons are C code): CPython marks a dict whose keys are
+    all exact ``str`` in its keys object (``dk_kind``: unicode or split,
+    checked on live dicts by :func:`_layout_holds`); any other dict has its
+    keys checked one by one.
+    """
+    kind = (_load_word(_load_word(d + _MA_KEYS) + _DK_KIND_WORD) >> _DK_KIND_SHIFT) & 0xFF
+    if kind == _DK_UNICODE or kind == _DK_SPLIT:
+        return True
+    return _exact_keys(api, d, scratch)
+
+
+@njit(cache=True)
+def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover - jitted
+    """Read ``G._adj`` (``adj``: its address, ``n`` rows expected): row ids, row sizes, neighbour ids, attributes.
+
+    Returns ``(status, heads, counts, dst, vals, missing, flags)``: ``heads[i]``
+    the id of the i-th row's key, ``counts[i]`` its arcs; ``dst`` each arc's
+    neighbour id -- a key's id is its value in the dict at ``index``
+    (``index != 0``), else ``table[key]`` (``table`` not empty), else the key
+    itself (the rows' keys must be ``0 .. n-1`` in order -- and, where the
+    list at ``nodes`` is given (``nodes != 0``), the very objects it holds --
+    else the status is ``NOT_RANGE``); every id is below ``n`` and the heads
+    are distinct; where the list at ``expect`` is given (``expect != 0``), the
+    data dicts read must be the very objects it holds, in its order (else
+    ``_STOP_SIZE``); per attribute ``j``: ``vals[j]`` the int64 values (the float64 bits of
     floats), ``missing[j]`` where the data dict lacks it, ``flags[j]`` the
-    types met (``FLAG_*``).  ``status``: ``OK`` or why it stopped.
+    types met (``FLAG_*``).  ``status``: ``OK`` or why it stopped.  No Python
+    code runs: every key is checked to be an exact ``int`` or ``str`` (by its
+    type pointer) before it is hashed, compared or looked up, and a data dict
+    is looked up only when all of its keys are (:func:`_lookup_safe`).
     """
     k = attrs.shape[0]
-    none = (np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros((k, 0), np.int64), np.zeros((k, 0), np.bool_),
-            np.zeros(k, np.int64))
+    none = (np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros((k, 0), np.int64),
+            np.zeros((k, 0), np.bool_), np.zeros(k, np.int64))
     scratch = np.zeros(4, np.int64)  # pos, key, value, overflow
     sp = scratch.ctypes.data
     ovf = sp + 24
     inner = np.zeros(3, np.int64)
     ip = inner.ctypes.data
     t_dict, t_int, t_str = api[_T_DICT], api[_T_INT], api[_T_STR]
-    # 1. The rows (borrowed, by PyDict_Next); keys read as their own ids must be 0 .. n-1 in order.
     own = index == 0 and table.shape[0] == 0
+    if own and nodes != 0 and _call_1(api[_LIST_SIZE], nodes) != n:
+        return (NOT_RANGE,) + none
+    # 0. The index: its keys exact ints or strs (lookups in it run no Python code), its values ids below n.
+    if index != 0:
+        scratch[0] = 0
+        while _call_next(api[_NEXT], index, sp, sp + 8, sp + 16):
+            t = _load_word(scratch[1] + _OB_TYPE)
+            if (t != t_int and t != t_str) or _load_word(scratch[2] + _OB_TYPE) != t_int:
+                return (_STOP_KEY,) + none
+            scratch[3] = 0
+            v = _call_2(api[_AS_LL], scratch[2], ovf)
+            if scratch[3] != 0 or v < 0 or v >= n:
+                return (_STOP_KEY,) + none
+    # 1. The rows (borrowed, by PyDict_Next) and their keys' ids: 0 .. n-1 in order read as their own ids,
+    #    else distinct ids through the table or the index.
     rows = np.empty(n, np.int64)
+    heads = np.empty(n, np.int32)
+    seen = np.zeros(0 if own else n, np.bool_)
     i = 0
     scratch[0] = 0
     while _call_next(api[_NEXT], adj, sp, sp + 8, sp + 16):
         if i >= n:
             return (_STOP_SIZE,) + none
+        key = scratch[1]
+        t = _load_word(key + _OB_TYPE)
         if own:
-            key = scratch[1]
-            if _load_word(key + 8) != t_int:
+            if t != t_int:
                 return (NOT_RANGE,) + none
             scratch[3] = 0
             if _call_2(api[_AS_LL], key, ovf) != i or scratch[3] != 0:
                 return (NOT_RANGE,) + none
+            if nodes != 0 and _call_2(api[_LIST_GET], nodes, i) != key:  # nodes[i] is this very int
+                return (NOT_RANGE,) + none
+            h = i
+        elif index == 0:
+            if t != t_int:
+                return (_STOP_KEY,) + none
+            scratch[3] = 0
+            v = _call_2(api[_AS_LL], key, ovf)
+            if scratch[3] != 0 or v < 0 or v >= table.shape[0] or table[v] < 0 or table[v] >= n:
+                return (_STOP_KEY,) + none
+            h = table[v]
+        else:
+            if t != t_int and t != t_str:
+                return (_STOP_KEY,) + none
+            r = _call_2(api[_GET], index, key)
+            if r == 0:
+                return (_STOP_KEY,) + none
+            h = _call_2(api[_AS_LL], r, ovf)  # an exact int below n (step 0)
+        if not own:
+            if seen[h]:
+                return (_STOP_KEY,) + none
+            seen[h] = True
         row = scratch[2]
-        if _load_word(row + 8) != t_dict:
+        if _load_word(row + _OB_TYPE) != t_dict:
             return (_STOP_SIZE,) + none
         rows[i] = row
+        heads[i] = h
         i += 1
     if i != n:
         return (_STOP_SIZE,) + none
@@ -189,7 +300,7 @@ def _read(api, adj, n, index, table, attrs):  # pragma: no cover - jitted
     e = 0
     for i in range(n):
         if i + _ROWS_AHEAD < n:
-            entries = _load_word(rows[i + _ROWS_AHEAD] + 32)
+            entries = _load_word(rows[i + _ROWS_AHEAD] + _MA_KEYS)
             _prefetch(entries)
             _prefetch(entries + 64)
         inner[0] = 0
@@ -203,13 +314,19 @@ def _read(api, adj, n, index, table, attrs):  # pragma: no cover - jitted
             c += 1
         if c != counts[i]:
             return (_STOP_SIZE,) + none
+    if expect != 0:  # the caller's list of the data dicts: the same objects, in the same order
+        if _call_1(api[_LIST_SIZE], expect) != m:
+            return (_STOP_SIZE,) + none
+        for a in range(m):
+            if _call_2(api[_LIST_GET], expect, a) != datas[a]:
+                return (_STOP_SIZE,) + none
     # 3. Neighbour ids.
     dst = np.empty(m, np.int32)
     for a in range(m):
         if a + _AHEAD < m:
             _prefetch(keys[a + _AHEAD])
         key = keys[a]
-        t = _load_word(key + 8)
+        t = _load_word(key + _OB_TYPE)
         if index == 0:
             if t != t_int:
                 return (_STOP_KEY,) + none
@@ -219,20 +336,35 @@ def _read(api, adj, n, index, table, attrs):  # pragma: no cover - jitted
                 if scratch[3] != 0 or v < 0 or v >= n:
                     return (_STOP_KEY,) + none
             else:
-                if scratch[3] != 0 or v < 0 or v >= table.shape[0] or table[v] < 0:
+                if scratch[3] != 0 or v < 0 or v >= table.shape[0] or table[v] < 0 or table[v] >= n:
                     return (_STOP_KEY,) + none
                 v = table[v]
         else:
             if t != t_int and t != t_str:
                 return (_STOP_KEY,) + none
             r = _call_2(api[_GET], index, key)
-            if r == 0 or _load_word(r + 8) != t_int:
+            if r == 0:
                 return (_STOP_KEY,) + none
-            scratch[3] = 0
-            v = _call_2(api[_AS_LL], r, ovf)
+            v = _call_2(api[_AS_LL], r, ovf)  # an exact int below n (step 0)
         dst[a] = v
-    # 4. Attributes: PyDict_GetItem on each data dict (borrowed), the dicts and their entries prefetched ahead.
-    t_bool, t_float, true = api[_T_BOOL], api[_T_FLOAT], api[_TRUE]
+    # 4. Attributes.
+    vals, missing, flags = _columns(api, datas, attrs)
+    return OK, heads, counts, dst, vals, missing, flags
+
+
+@njit(cache=True)
+def _columns(api, datas, attrs):  # pragma: no cover - jitted
+    """The attributes ``attrs`` of the data dicts at ``datas`` (borrowed): ``(vals, missing, flags)`` as in :func:`_read`.
+
+    ``PyDict_GetItem`` on each data dict that is an exact dict whose keys are
+    all exact strs and ints (:func:`_lookup_safe`), else the column is
+    ``FLAG_OTHER``; the dicts and their entries are prefetched ahead.
+    """
+    k, m = attrs.shape[0], datas.shape[0]
+    scratch = np.zeros(4, np.int64)  # overflow at 3
+    ovf = scratch.ctypes.data + 24
+    guard = np.zeros(3, np.int64)
+    t_dict, t_int, t_bool, t_float, true = api[_T_DICT], api[_T_INT], api[_T_BOOL], api[_T_FLOAT], api[_TRUE]
     vals = np.empty((k, m), np.int64)
     missing = np.empty((k, m), np.bool_)
     flags = np.zeros(k, np.int64)
@@ -244,12 +376,12 @@ def _read(api, adj, n, index, table, attrs):  # pragma: no cover - jitted
                 _prefetch(datas[a + 2 * _AHEAD])
             if a + _AHEAD < m:
                 ahead = datas[a + _AHEAD]
-                if _load_word(ahead + 8) == t_dict:
-                    entries = _load_word(ahead + 32)
+                if _load_word(ahead + _OB_TYPE) == t_dict:
+                    entries = _load_word(ahead + _MA_KEYS)
                     _prefetch(entries)
                     _prefetch(entries + 64)
             d = datas[a]
-            if _load_word(d + 8) != t_dict:
+            if _load_word(d + _OB_TYPE) != t_dict or not _lookup_safe(api, d, guard):
                 f |= FLAG_OTHER
                 break
             r = _call_2(api[_GET], d, name)
@@ -258,9 +390,9 @@ def _read(api, adj, n, index, table, attrs):  # pragma: no cover - jitted
                 vals[j, a] = 0
                 continue
             missing[j, a] = False
-            t = _load_word(r + 8)
+            t = _load_word(r + _OB_TYPE)
             if t == t_float:
-                vals[j, a] = _load_word(r + 16)  # the double's bits
+                vals[j, a] = _load_word(r + _FLOAT_VALUE)  # the double's bits
                 f |= FLAG_FLOAT
             elif t == t_int:
                 scratch[3] = 0
@@ -276,7 +408,17 @@ def _read(api, adj, n, index, table, attrs):  # pragma: no cover - jitted
                 f |= FLAG_OTHER
                 break
         flags[j] = f
-    return OK, counts, dst, vals, missing, flags
+    return vals, missing, flags
+
+
+@njit(cache=True)
+def _read_list(api, data, attrs):  # pragma: no cover - jitted
+    """:func:`_columns` of the items of the list at ``data`` (each borrowed from the list, which the caller holds)."""
+    m = _call_1(api[_LIST_SIZE], data)
+    datas = np.empty(m, np.int64)
+    for a in range(m):
+        datas[a] = _call_2(api[_LIST_GET], data, a)
+    return _columns(api, datas, attrs)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -290,11 +432,13 @@ def _address(fn: Any) -> int:
 @functools.cache
 def _api() -> np.ndarray:
     api = ctypes.pythonapi
-    table = [0] * 10
+    table = [0] * 12
     table[_NEXT] = _address(api.PyDict_Next)
     table[_SIZE] = _address(api.PyDict_Size)
     table[_GET] = _address(api.PyDict_GetItem)
     table[_AS_LL] = _address(api.PyLong_AsLongLongAndOverflow)
+    table[_LIST_SIZE] = _address(api.PyList_Size)
+    table[_LIST_GET] = _address(api.PyList_GetItem)
     table[_T_DICT], table[_T_INT], table[_T_BOOL] = id(dict), id(int), id(bool)
     table[_T_FLOAT], table[_T_STR], table[_TRUE] = id(float), id(str), id(True)
     return np.array(table, dtype=np.int64)
@@ -303,7 +447,8 @@ def _api() -> np.ndarray:
 class Adjacency(NamedTuple):
     """What :func:`read_adjacency` read.
 
-    ``counts``: arcs per row (``G._adj`` order); ``dst``: each arc's
+    ``heads``: the id of each row's key (``G._adj`` order; distinct, below
+    the number of rows); ``counts``: arcs per row; ``dst``: each arc's
     neighbour id; ``columns``: requested attribute -> ``(values, missing,
     flags)`` -- int64 values (the float64 bits where ``flags`` is
     :data:`FLAG_FLOAT` alone; read them with ``.view(np.float64)``), the bool
@@ -312,25 +457,48 @@ class Adjacency(NamedTuple):
     from Python then).
     """
 
+    heads: np.ndarray
     counts: np.ndarray
     dst: np.ndarray
     columns: dict
 
 
+class _StrKey(str):
+    """A ``str`` subclass: a dict holding one is not marked as of exact ``str`` keys (the layout probe)."""
+
+
 def _layout_holds() -> bool:
-    """Whether this interpreter lays objects out as the kernel reads them (checked on live objects)."""
-    if platform.python_implementation() != "CPython" or sysconfig.get_config_var("Py_GIL_DISABLED"):
-        return False
+    """Whether this interpreter lays objects out as the kernel reads them (checked on live objects).
+
+    ``ob_type`` after the reference count; a ``float``'s double after the
+    object header; a dict's ``ma_used`` and ``ma_keys`` words, and the
+    ``dk_kind`` byte of its keys object: unicode for dicts of exact ``str``
+    keys (empty ones included), split for an instance's ``__dict__``, general
+    for dicts holding an ``int`` or a ``str`` subclass.
+    """
     if ctypes.sizeof(ctypes.c_void_p) != 8 or sys.byteorder != "little":
         return False
     x, big = 2.5, 10**30
     word = ctypes.c_int64.from_address
-    if any(word(id(o) + 8).value != id(type(o)) for o in (x, big, {}, "s", True)):
+    if any(word(id(o) + _OB_TYPE).value != id(type(o)) for o in (x, big, {}, "s", True)):
         return False
-    return ctypes.c_double.from_address(id(x) + 16).value == x and float.__basicsize__ == 24
+    if ctypes.c_double.from_address(id(x) + _FLOAT_VALUE).value != x or float.__basicsize__ != 24:
+        return False
+    holder = _StrKey("probe")
+    holder.attribute = 1  # an instance dict: split keys
+    dicts = [({}, _DK_UNICODE), ({"a": 1, "b": 2}, _DK_UNICODE), (holder.__dict__, _DK_SPLIT), ({1: 1}, _DK_GENERAL),
+             ({"a": 1, 2: 2}, _DK_GENERAL), ({_StrKey("a"): 1}, _DK_GENERAL), ({"a": 1, _StrKey("b"): 2}, _DK_GENERAL)]
+    for d, kind in dicts:
+        keys = word(id(d) + _MA_KEYS).value
+        if word(id(d) + _MA_USED).value != len(d) or not keys:
+            return False
+        if (word(keys + _DK_KIND_WORD).value >> _DK_KIND_SHIFT) & 0xFF != kind:
+            return False
+    return True
 
 
-def read_adjacency(adj: dict, attrs: list, ids: dict | np.ndarray | None = None) -> tuple[int, Adjacency | None]:
+def read_adjacency(adj: dict, attrs: list, ids: dict | np.ndarray | None = None, n: int | None = None,
+                   nodes: list | None = None, data: list | None = None) -> tuple[int, Adjacency | None]:
     """Read a plain NetworkX adjacency (``G._adj``: a dict of exact dicts) in one compiled pass.
 
     Parameters
@@ -341,10 +509,21 @@ def read_adjacency(adj: dict, attrs: list, ids: dict | np.ndarray | None = None)
         Edge attribute names to read (``str`` only).
     ids : dict, numpy.ndarray or None
         How a key becomes a vertex id: a dict node -> id (keys of type
-        ``int`` or ``str``); an int64 table, ``ids[key]`` for int keys
-        ``0 <= key < len(ids)`` (-1: not a node; see :func:`id_table`); or
-        ``None``: the rows' keys are the ints ``0 .. n-1`` in order, each key
-        its own id.
+        ``int`` or ``str``, ids ``0 .. n-1``); an int64 table, ``ids[key]``
+        for int keys ``0 <= key < len(ids)`` (-1: not a node; see
+        :func:`id_table`); or ``None``: the rows' keys are the ints
+        ``0 .. n-1`` in order, each key its own id.
+    n : int, optional
+        The number of nodes (default ``len(adj)``): ``adj`` must have that
+        many rows, and every id is below it.
+    nodes : list, optional
+        With ``ids`` ``None``: the node list, whose items must be the rows'
+        keys themselves (then ``nodes`` is ``[0, 1, ..., n-1]`` of exact ints
+        too), else the status is :data:`NOT_RANGE`.
+    data : list, optional
+        The caller's list of the data dicts (the rows' values, in order):
+        the reader stops unless it reads those very objects, so that what it
+        read is known to go with them.
 
     Returns
     -------
@@ -369,7 +548,31 @@ def read_adjacency(adj: dict, attrs: list, ids: dict | np.ndarray | None = None)
     """
     if not available():
         return STOPPED, None
-    return _read_unchecked(adj, attrs, ids)
+    return _read_unchecked(adj, attrs, ids, n, nodes, data)
+
+
+def read_columns(data: list, attrs: list) -> dict:
+    """The attributes ``attrs`` of every data dict of the list ``data``, in one compiled pass.
+
+    Returns ``{attr: (values, missing, flags) or None}`` as
+    :attr:`Adjacency.columns` (``None``: a column the reader does not hold
+    exactly, or the reader is off: read it from Python).  A column is held
+    only when every item is an exact ``dict`` whose keys are all exact
+    ``str`` or ``int``.
+
+    Examples
+    --------
+    >>> values, missing, flags = read_columns([{"w": 2}, {}, {"w": True}], ["w"])["w"]
+    >>> values.tolist(), missing.tolist(), flags == FLAG_INT | FLAG_BOOL
+    ([2, 0, 1], [False, True, False], True)
+    >>> read_columns([{"w": 2}, {"w": None}], ["w"])
+    {'w': None}
+    """
+    if not available() or type(data) is not list or any(type(a) is not str for a in attrs):
+        return dict.fromkeys(attrs)
+    names = np.array([id(a) for a in attrs], dtype=np.int64)
+    vals, missing, flags = _read_list(_api(), id(data), names)
+    return {a: None if f & FLAG_OTHER else (vals[j], missing[j], f) for j, (a, f) in enumerate(zip(attrs, flags.tolist()))}
 
 
 def id_table(nodes: list) -> np.ndarray | None:
@@ -395,21 +598,42 @@ def id_table(nodes: list) -> np.ndarray | None:
     return table
 
 
-def _read_unchecked(adj, attrs, ids):
+def _read_unchecked(adj, attrs, ids, n=None, nodes=None, data=None):
     if type(adj) is not dict or any(type(a) is not str for a in attrs):
+        return STOPPED, None
+    if isinstance(ids, np.ndarray) and (ids.dtype != np.int64 or ids.ndim != 1):
         return STOPPED, None
     names = np.array([id(a) for a in attrs], dtype=np.int64)
     index = id(ids) if type(ids) is dict else 0
     table = ids if isinstance(ids, np.ndarray) else _NO_TABLE
-    status, counts, dst, vals, missing, flags = _read(_api(), id(adj), len(adj), index, table, names)
+    n = len(adj) if n is None else n
+    status, heads, counts, dst, vals, missing, flags = _read(_api(), id(adj), n, index, table, names,
+                                                             id(nodes) if type(nodes) is list else 0,
+                                                             id(data) if type(data) is list else 0)
     if status != OK:
         return (NOT_RANGE if status == NOT_RANGE else STOPPED), None
     columns = {a: None if f & FLAG_OTHER else (vals[j], missing[j], f)
                for j, (a, f) in enumerate(zip(attrs, flags.tolist()))}
-    return OK, Adjacency(counts, dst, columns)
+    return OK, Adjacency(heads, counts, dst, columns)
 
 
 _NO_TABLE = np.zeros(0, np.int64)
+
+
+def _off_reason() -> str | None:
+    """Why the compiled reader cannot run on this interpreter (``None``: it may, its self-check permitting)."""
+    implementation = platform.python_implementation()
+    if implementation != "CPython":
+        return f"{implementation} is not CPython"
+    version = sys.version_info[:2]
+    if version not in SUPPORTED_PYTHON:
+        supported = ", ".join(f"{major}.{minor}" for major, minor in SUPPORTED_PYTHON)
+        return f"CPython {version[0]}.{version[1]} is not one of the versions whose object layout it reads ({supported})"
+    if sysconfig.get_config_var("Py_GIL_DISABLED"):
+        return "a free-threaded CPython (no GIL to hold while it reads)"
+    if not _layout_holds():
+        return "this interpreter's object layout is not the one it reads"
+    return None
 
 
 @functools.cache
@@ -422,35 +646,42 @@ def available() -> bool:
     True
     """
     if os.environ.get("SEMIRING_PATHS_NX_READER", "1") == "0":
+        _log.debug("compiled NetworkX reader off: SEMIRING_PATHS_NX_READER=0")
         return False
     try:
-        if not _layout_holds():
-            _log.debug("compiled NetworkX reader off: this interpreter's object layout is not CPython's")
-            return False
-        return _self_check()
+        reason = _off_reason()
+        if reason is None and not _self_check():
+            reason = "its self-check read a small graph differently from Python"
     except Exception as exc:  # noqa: BLE001 - any failure of the probe means: read from Python
-        _log.debug("compiled NetworkX reader off: %r", exc)
+        reason = f"its probe failed: {exc!r}"
+    if reason is not None:
+        _log.info("compiled NetworkX reader off (NetworkX graphs are read from Python): %s", reason)
         return False
+    return True
 
 
 def _self_check() -> bool:
-    """Read a small graph of every value kind and compare with what Python reads."""
-    adj = {0: {1: {"w": 2.5, "c": 3}, 2: {"w": -1.0, "c": True}}, 1: {}, 2: {0: {"c": -(2**62)}}}
-    status, r = _read_unchecked(adj, ["w", "c"], None)
+    """Read small graphs of every value and key kind and compare with what Python reads."""
+    adj = {0: {1: {"w": 2.5, "c": 3}, 2: {"w": -1.0, "c": True}}, 1: {}, 2: {0: {"c": -(2**62), 5: 0}}}
+    data = [d for row in adj.values() for d in row.values()]
+    status, r = _read_unchecked(adj, ["w", "c"], None, None, list(adj), data)
+    other_data = _read_unchecked(adj, [], None, None, None, [{}, {}, {}])[0]  # equal dicts, not the same ones
     index = {"a": 0, 5: 1, "c": 2}
     named = {"a": {5: {}, "c": {}}, 5: {}, "c": {"a": {}}}
     status_q, q = _read_unchecked(named, [], index)
     not_range = _read_unchecked(named, [], None)[0]
     status_t, t = _read_unchecked({4: {0: {}}, 0: {4: {}, 0: {}}}, [], id_table([4, 0]))
+    subclass_key = _read_unchecked({0: {1: {_StrKey("w"): 1.0}}, 1: {}}, ["w"], None)  # a key whose type it refuses
+    subclass_index = _read_unchecked(named, [], {_StrKey("a"): 0, 5: 1, "c": 2})[0]
     ok = (
         status == status_q == OK and not_range == NOT_RANGE
-        and r.counts.tolist() == [2, 0, 1] and r.dst.tolist() == [1, 2, 0]
+        and r.heads.tolist() == [0, 1, 2] and r.counts.tolist() == [2, 0, 1] and r.dst.tolist() == [1, 2, 0]
         and r.columns["w"][0].view(np.float64)[:2].tolist() == [2.5, -1.0]
         and r.columns["w"][1].tolist() == [False, False, True] and r.columns["w"][2] == FLAG_FLOAT
         and r.columns["c"][0].tolist() == [3, 1, -(2**62)] and r.columns["c"][2] == FLAG_INT | FLAG_BOOL
-        and q.counts.tolist() == [2, 0, 1] and q.dst.tolist() == [1, 2, 0]
-        and status_t == OK and t.dst.tolist() == [1, 0, 1]
+        and q.heads.tolist() == [0, 1, 2] and q.counts.tolist() == [2, 0, 1] and q.dst.tolist() == [1, 2, 0]
+        and status_t == OK and t.heads.tolist() == [0, 1] and t.dst.tolist() == [1, 0, 1]
+        and subclass_key[0] == OK and subclass_key[1].columns["w"] is None and subclass_index == STOPPED
+        and other_data == STOPPED
     )
-    if not ok:
-        _log.debug("compiled NetworkX reader off: its self-check read a small graph differently from Python")
     return ok

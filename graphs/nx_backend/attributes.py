@@ -167,12 +167,13 @@ def arc_column(edge_data: list, attr: Any, default: Any, multigraph: bool) -> tu
     return _summarize([d.get(attr, _MISSING) for d in edge_data], default)
 
 
-def dict_column(edge_data: Iterable, attr: Any, default: Any) -> tuple[np.ndarray, ValueInfo]:
+def dict_column(edge_data: Iterable, attr: Any, default: Any, *, checked: bool = False) -> tuple[np.ndarray, ValueInfo]:
     """:func:`arc_column` of a graph without parallel edges, every edge data an exact ``dict`` (read at C speed).
 
-    ``edge_data`` may be any iterable (an iterator over the adjacency: no list
-    of the dicts is made).  Raises ``TypeError`` when an item is not a ``dict``
-    (the caller then uses :func:`arc_column`).
+    ``edge_data`` may be any iterable.  Raises ``TypeError`` when an item is
+    not an exact ``dict`` -- a subclass may have its own ``get``, which
+    NetworkX calls (the caller then uses :func:`arc_column`); ``checked``:
+    the caller has checked that every item is one.
 
     Examples
     --------
@@ -180,7 +181,10 @@ def dict_column(edge_data: Iterable, attr: Any, default: Any) -> tuple[np.ndarra
     >>> vals, info.types, info.missing
     (array([2, 3]), frozenset({<class 'int'>}), False)
     """
-    return _summarize(list(map(dict.get, edge_data, repeat(attr), repeat(_MISSING))), default)
+    data = edge_data if type(edge_data) is list else list(edge_data)
+    if not checked and not set(map(type, data)) <= {dict}:
+        raise TypeError("edge data that are not exact dicts: each is read with its own get()")
+    return _summarize(list(map(dict.get, data, repeat(attr), repeat(_MISSING))), default)
 
 
 def _summarize(vals: list, default: Any) -> tuple[np.ndarray, ValueInfo]:

@@ -245,6 +245,8 @@ def closeness_centrality(G: BackendGraph, u: Any = None, distance: Any = None, w
     >>> nx.closeness_centrality(nx.DiGraph([(0, 1), (1, 2)]), u=2, backend="semiring_paths")
     0.6666666666666666
     """
+    if G.directed and distance is not None and G.exact_edge_data is False:
+        raise NotImplementedError("edge data of a dict subclass: NetworkX reads copies of them (G.reverse())")
     H, plan = _engine(G, distance)
     n = len(G)
     if u is None:

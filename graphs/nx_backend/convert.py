@@ -13,9 +13,11 @@ through a node -> id dict) and every declared edge attribute held exactly as
 int64 or float64, without touching a reference count.  Whatever it does not
 read exactly (other key types, dict subclasses, values of other types,
 integers beyond int64, views) is read from Python, where every loop runs at C
-speed (``map``/``chain`` into ``np.fromiter``), one attribute with
-``dict.get`` straight off the adjacency (data dicts of another factory with
-their own ``get``, as NetworkX reads them).  Only the attributes the
+speed (``map``/``chain`` into ``np.fromiter``); the columns of the data dicts
+so listed are read by the same compiled code where it holds them
+(:func:`._dict_reader.read_columns`), else with ``dict.get`` where every data
+dict is an exact dict (any other with its own ``get``, as NetworkX reads
+them).  Only the attributes the
 algorithm declared (``edge_attrs``) are read; the edge data kept for
 functions that return graphs is read by the function, column by column, when
 it needs it.  ``G._pred`` is kept by reference and read (by the same
@@ -25,17 +27,39 @@ compiled pass) only by the functions that walk predecessors.  On a
 NetworkX caches the converted graph in ``G.__networkx_cache__``
 (``nx.config.cache_converted_graphs``), so repeated calls on an unchanged
 graph convert once.
+
+Hostile graphs and threads: the compiled pass runs no Python code and reads
+one state of the graph (see :mod:`._dict_reader`); where the edge data dicts
+themselves are needed too, they are listed first and the pass must find those
+very dicts.  Read from Python, the rows are first copied (``dict.copy`` of
+each, before any node is hashed) and every later pass reads the copies.  So
+the arcs, the columns and the data dicts always agree, even when another
+thread, or a node's or key's own ``__eq__``, changes the graph meanwhile: the
+result is then that of the graph as it was when read, or an error (a node
+missing from ``G``: ``RuntimeError``), as NetworkX's own loops would give.  Python code the graph holds (``__eq__``, ``__hash__``, a
+subclass's ``get``) runs only from Python, where it cannot crash the process.
 """
 
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import Any
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 import networkx as nx
 import numpy as np
 
-from ._dict_reader import FLAG_BOOL, FLAG_FLOAT, FLAG_INT, OK, STOPPED, Adjacency, id_table, read_adjacency
+from ._dict_reader import (
+    FLAG_BOOL,
+    FLAG_FLOAT,
+    FLAG_INT,
+    OK,
+    STOPPED,
+    Adjacency,
+    id_table,
+    read_adjacency,
+    read_columns,
+)
 from ._dict_reader import available as reader_available
 from .attributes import INT64_MAX, INT64_MIN, ValueInfo, arc_column, dict_column
 from .graph import BackendGraph, graph_class, paused_gc
@@ -56,9 +80,9 @@ def _is_range(nodes: list) -> bool:
     n = len(nodes)
     if n == 0:
         return True
-    if nodes[0] != 0 or nodes[-1] != n - 1 or set(map(type, nodes)) != {int}:
-        return False
-    return nodes == list(range(n))
+    if type(nodes[0]) is not int or type(nodes[-1]) is not int or nodes[0] != 0 or nodes[-1] != n - 1:
+        return False  # the types first: comparing a node of another type may run its own __eq__
+    return set(map(type, nodes)) == {int} and nodes == list(range(n))
 
 
 def _attrs_for(spec: Any, graph_name: str | None) -> dict | bool:
@@ -68,34 +92,140 @@ def _attrs_for(spec: Any, graph_name: str | None) -> dict | bool:
     return bool(spec)
 
 
-def _compiled_read(adj: Any, nodes: list, attrs: list) -> tuple[Adjacency | None, dict | np.ndarray | None]:
-    """The compiled reader's pass over a plain adjacency where it applies, and how it numbered the keys.
+class _Rows(NamedTuple):
+    """A private copy of a plain adjacency's rows (:func:`_snapshot`)."""
+
+    keys: list  # each row's key (a node), in the adjacency's order
+    rows: list  # a copy of each row (the edge data dicts shared, not copied)
+
+
+def _snapshot(adj: Any) -> _Rows | None:
+    """A private copy of a plain adjacency (a dict of exact dicts), taken before any key is hashed; else ``None``.
+
+    Every later pass reads the copies, which no one else holds, so the row
+    sizes, the keys and their data dicts that the passes read agree with
+    each other even when the graph is changed meanwhile (by another thread,
+    or by a key's own ``__eq__`` run by a later lookup): each row as it was
+    at one moment.  Listing the rows and copying them (``dict.copy``) hashes
+    and compares nothing, except that CPython re-inserts the keys of a row
+    left with many deleted entries, which compares keys of equal hashes.
+    """
+    if type(adj) is not dict:
+        return None
+    with paused_gc():
+        items = list(adj.items())
+        rows = list(map(itemgetter(1), items))
+        if not _all_type(rows, dict):
+            return None
+        return _Rows(list(map(itemgetter(0), items)), list(map(dict.copy, rows)))
+
+
+def _data_dicts(adj: Any) -> list | None:
+    """The values of every row of a plain adjacency (its edge data dicts, a multigraph's key dicts), in order.
+
+    ``None`` where ``adj`` is not a dict of exact dicts.  Listing them hashes
+    and compares nothing.
+    """
+    if type(adj) is not dict:
+        return None
+    rows = list(adj.values())
+    if not _all_type(rows, dict):
+        return None
+    return list(chain.from_iterable(map(_values, rows)))
+
+
+def _compiled_read(adj: Any, nodes: list, attrs: list,
+                   data: list | None = None) -> tuple[Adjacency | None, dict | np.ndarray | None]:
+    """The compiled reader's pass over a plain adjacency where it applies, and its ids.
 
     Nodes ``0 .. n-1`` in order (the rows' keys too) are read as their own ids
     (``None``); other int nodes of a small range through a label -> id table;
-    other nodes of type ``int`` or ``str`` through a node -> id dict; anything
-    else (keys whose hash may run Python code) is left to Python (``None``,
-    with the node -> id dict if one was made).
+    other nodes of type ``int`` or ``str`` through a node -> id dict.  Nodes
+    of any other type (whose hash may run Python code) are not hashed here:
+    ``(None, None)``.  ``data`` (:func:`_data_dicts`): the pass must read
+    those very data dicts, in that order (it then goes with them).
     """
-    if not adj or type(adj) is not dict or not reader_available():
+    if not nodes or type(adj) is not dict or not reader_available():
         return None, None
     n = len(nodes)
-    if type(nodes[0]) is int and nodes[0] == 0 and nodes[-1] == n - 1:
-        status, read = read_adjacency(adj, attrs)
+    if type(nodes[0]) is int and type(nodes[-1]) is int and nodes[0] == 0 and nodes[-1] == n - 1:
+        # the rows' keys 0 .. n-1 in order, each the very object in nodes: nodes is 0 .. n-1 too
+        status, read = read_adjacency(adj, attrs, None, n, nodes, data)
         if status == STOPPED:
             return None, None
-        if status == OK and list(adj) == nodes:
+        if status == OK:
             return read, None
-    table = id_table(nodes)
+    kinds = set(map(type, nodes))
+    if not kinds <= {int, str}:
+        return None, None
+    table = id_table(nodes) if kinds == {int} else None
     if table is not None:
-        status, read = read_adjacency(adj, attrs, table)
+        status, read = read_adjacency(adj, attrs, table, n, None, data)
         return (read, table) if status == OK else (None, None)
     index = {v: i for i, v in enumerate(nodes)}
-    if set(map(type, nodes)) <= {int, str}:
-        status, read = read_adjacency(adj, attrs, index)
-        if status == OK:
-            return read, index
-    return None, index
+    status, read = read_adjacency(adj, attrs, index, n, None, data)
+    return (read, index) if status == OK else (None, index)
+
+
+def _not_a_node(key: Any) -> RuntimeError:
+    return RuntimeError(f"the adjacency names {key!r}, which is not a node of the graph "
+                        "(was the graph changed while it was being read?)")
+
+
+def _python_structure(snap: _Rows, nodes: list, index: dict | None) -> tuple:
+    """``(heads, counts, dst, datas, index)`` of a :func:`_snapshot`, read from Python.
+
+    ``index`` (node -> id) is made where it is needed (``None``: nodes
+    ``0 .. n-1`` in order, exact int keys read as their own ids, checked to
+    be ids).  A key that is not a node raises ``RuntimeError``.
+    """
+    rows = snap.rows
+    counts = np.fromiter(map(len, rows), np.int64, count=len(rows))
+    datas = list(chain.from_iterable(map(_values, rows)))
+    m, n = len(datas), len(nodes)
+    heads = dst = None
+    if index is None and _is_range(nodes):
+        if snap.keys == nodes:
+            heads = np.arange(n, dtype=np.int32)
+        keys = list(chain.from_iterable(rows))
+        if _all_type(keys, int):
+            try:
+                ids = np.fromiter(keys, np.int64, count=m)
+            except OverflowError:
+                ids = None
+            if ids is not None and (not m or (ids.min() >= 0 and ids.max() < n)):
+                dst = ids.astype(np.int32)
+    if heads is None or dst is None:
+        if index is None:
+            index = {v: i for i, v in enumerate(nodes)}
+        try:
+            if heads is None:
+                heads = np.fromiter(map(index.__getitem__, snap.keys), np.int32, count=len(rows))
+            if dst is None:
+                dst = np.fromiter(map(index.__getitem__, chain.from_iterable(rows)), np.int32, count=m)
+        except KeyError as exc:
+            raise _not_a_node(exc.args[0]) from None
+    return heads, counts, dst, datas, index
+
+
+def _view_structure(adj: Any, nodes: list) -> tuple:
+    """``(heads, counts, dst, datas, index)`` of an adjacency that is not a dict of exact dicts (a view, subclasses).
+
+    Each row is read once with its own ``items()`` (never trusting ``len()``:
+    a filtered view reports the size of what it filters), so each key stays
+    with its data; nodes are hashed only once every row is read.
+    """
+    with paused_gc():
+        rows = [(u, list(nbrs.items())) for u, nbrs in adj.items()]
+    counts = np.fromiter((len(pairs) for _, pairs in rows), np.int64, count=len(rows))
+    pairs = list(chain.from_iterable(map(itemgetter(1), rows)))
+    index = {v: i for i, v in enumerate(nodes)}
+    try:
+        heads = np.fromiter(map(index.__getitem__, map(itemgetter(0), rows)), np.int32, count=len(rows))
+        dst = np.fromiter(map(index.__getitem__, map(itemgetter(0), pairs)), np.int32, count=len(pairs))
+    except KeyError as exc:
+        raise _not_a_node(exc.args[0]) from None
+    return heads, counts, dst, list(map(itemgetter(1), pairs)), index
 
 
 def _held_column(column: tuple | None, default: Any) -> tuple[np.ndarray, ValueInfo] | None:
@@ -120,6 +250,14 @@ def _held_column(column: tuple | None, default: Any) -> tuple[np.ndarray, ValueI
     if floats:
         vals = vals.view(np.float64) if vals.dtype == np.int64 else vals
     return vals, ValueInfo(present, missing_at is not None, missing_at)
+
+
+def _held_columns(read: dict | None, wanted: dict) -> dict:
+    """Per wanted attribute the column the compiled pass held (``read``: its columns; :func:`_held_column`)."""
+    if read is None:
+        return {}
+    return {attr: _held_column(read[attr], default) if type(attr) is str and attr in read else None
+            for attr, default in wanted.items()}
 
 
 def convert_from_nx(
@@ -176,74 +314,55 @@ def convert_from_nx(
         keep_edges = False
     # Edge data made by dict (NetworkX's default factory) are read compiled, or with dict.get at C speed.
     dict_data = not multigraph and getattr(G, "edge_attr_dict_factory", None) is dict
-    read, ids = _compiled_read(adj, nodes, [a for a in wanted if type(a) is str] if dict_data else [])
+    attrs = [a for a in wanted if type(a) is str] if dict_data else []
+    # Where the edge data dicts themselves are needed, they are listed first and the compiled pass must read
+    # those very dicts (so that the arcs, the columns and the data dicts agree); from Python, everything is
+    # read from one private copy of the rows.
+    datas = _data_dicts(adj) if keep_edges or multigraph else None
+    read, ids = _compiled_read(adj, nodes, attrs, datas)
+    columns = _held_columns(read and read.columns, wanted)
+    if read is not None and datas is None and None in columns.values():  # a column it could not hold
+        datas = _data_dicts(adj)
+        read, ids = _compiled_read(adj, nodes, attrs, datas)
+        columns = _held_columns(read and read.columns, wanted)
     index = ids if type(ids) is dict else None
     if read is not None:  # the structure (and the columns it held) in one compiled pass
         plain = True
-        counts, dst = read.counts, read.dst
-        if ids is None:
-            heads = np.arange(len(nodes), dtype=np.int32)
-        elif index is None:  # int labels through a table
-            heads = ids[np.fromiter(adj, np.int64, count=len(adj))].astype(np.int32)
-        else:
-            heads = np.fromiter(map(index.__getitem__, adj), np.int32, count=len(adj))
+        heads, counts, dst = read.heads, read.counts, read.dst
     else:
-        plain = type(adj) is dict and _all_type(adj.values(), dict)
-        if index is None:
-            index = None if plain and _is_range(nodes) else {v: i for i, v in enumerate(nodes)}
+        rows = _snapshot(adj)
+        plain = rows is not None
+        if plain:
+            heads, counts, dst, datas, index = _python_structure(rows, nodes, index)
+        else:
+            heads, counts, dst, datas, index = _view_structure(adj, nodes)
+        if attrs and reader_available():  # the columns of the data dicts listed, compiled where it applies
+            columns = _held_columns(read_columns(datas, attrs), wanted)
     dicts = plain and dict_data
-    if plain and read is None:
-        # A plain graph: len() of each neighbour dict is exact; one flat pass at C speed, no list per row.
-        counts = np.fromiter(map(len, adj.values()), np.int64, count=len(adj))
-        m = int(counts.sum())
-        heads = dst = None
-        if index is None:  # nodes 0..n-1 in order: a neighbour (equal to one of them) is its own position
-            if list(adj) == nodes:
-                heads = np.arange(len(nodes), dtype=np.int32)
-            try:
-                dst = np.fromiter(chain.from_iterable(adj.values()), np.int32, count=m)
-            except (TypeError, ValueError, OverflowError):  # a key of another type (equal to an int node)
-                dst = None
-            if dst is None or heads is None:
-                index = {v: i for i, v in enumerate(nodes)}
-        if heads is None:
-            heads = np.fromiter(map(index.__getitem__, adj), np.int32, count=len(adj))
-        if dst is None:
-            dst = np.fromiter(map(index.__getitem__, chain.from_iterable(adj.values())), np.int32, count=m)
-    elif not plain:
-        # A view: iterate (never trust len()): filtered views report the size of what they filter.
-        with paused_gc():
-            rows = [[index[v] for v in nbrs] for nbrs in adj.values()]
-        counts = np.fromiter(map(len, rows), np.int64, count=len(rows))
-        heads = np.fromiter((index[u] for u in adj), np.int32, count=len(rows))
-        dst = np.fromiter(chain.from_iterable(rows), np.int32, count=int(counts.sum()))
     src = np.repeat(heads, counts)
 
-    edge_data = None
-    if keep_edges or (wanted and (multigraph or not plain or (len(wanted) > 1 and read is None))):
-        edge_data = list(chain.from_iterable(map(_values, adj.values())) if plain
-                         else chain.from_iterable(nbrs.values() for nbrs in adj.values()))
     values, info = {}, {}
+    exact = None  # every data dict read is an exact dict: True, False, unknown (None)
+    if wanted and any(c is not None for c in columns.values()):
+        exact = True  # the compiled pass held a column: it found only exact dicts
+    elif wanted and datas is not None:
+        exact = _all_type(chain.from_iterable(kd.values() for kd in datas) if multigraph else datas, dict)
     for attr, default in wanted.items():
-        column = None
-        if read is not None and attr in read.columns:
-            column = _held_column(read.columns[attr], default)
-        if column is None and dicts:
-            try:  # one attribute: straight off the adjacency, without a list of the data dicts
-                column = dict_column(chain.from_iterable(map(_values, adj.values())) if edge_data is None
-                                     else edge_data, attr, default)
-            except TypeError:  # a data dict that is not a dict after all: read each with its own get()
-                column = None
-        if column is None:
-            if edge_data is None:
-                edge_data = list(chain.from_iterable(map(_values, adj.values())))
-            column = arc_column(edge_data, attr, default, multigraph)
+        column = columns.get(attr)
+        if column is None and dicts and exact:
+            column = dict_column(datas, attr, default, checked=True)
+        elif column is None:  # each data dict read with its own get()
+            column = arc_column(datas, attr, default, multigraph)
         values[attr], info[attr] = column
 
     node_data = None
     if _attrs_for(preserve_node_attrs, graph_name):
         node = G._node
-        node_data = list(node.values()) if type(node) is dict and list(node) == nodes else [node[v] for v in nodes]
+        items = list(node.items())  # each node with its data, at one moment
+        if list(map(itemgetter(0), items)) == nodes:
+            node_data = list(map(itemgetter(1), items))
+        else:
+            node_data = [node[v] for v in nodes]
     graph_data = G.graph if preserve_graph_attrs else None
     cls = graph_class(G.is_directed(), multigraph)
     H = cls(
@@ -253,7 +372,7 @@ def convert_from_nx(
         values,
         info=info,
         node_data=node_data,
-        edge_data=edge_data if keep_edges else None,
+        edge_data=datas if keep_edges else None,
         graph_data=graph_data,
         nx_class=type(G),
     )
@@ -264,11 +383,11 @@ def convert_from_nx(
     else:
         H.range_nodes = True
     H.dict_edges = dicts
+    H.exact_edge_data = exact
     if H.directed:
         H.nx_pred = G._pred
     if multigraph:  # parallel edges per arc (iterated: a filtered view's len() is not its size)
-        H.multiplicity = np.fromiter((sum(1 for _ in keys) for nbrs in adj.values() for keys in nbrs.values()),
-                                     np.int64, count=int(src.size))
+        H.multiplicity = np.fromiter((sum(1 for _ in keys) for keys in datas), np.int64, count=int(src.size))
     return H
 
 
@@ -312,14 +431,14 @@ def convert_to_nx(obj: Any, *, name: str | None = None) -> Any:
         if not obj.directed and j < i:
             continue  # the other direction of an undirected edge
         u, v = nodes[i], nodes[j]
+        # data dicts go in whole (add_edge(**d) would refuse attribute names that are not strings)
         if obj.edge_data is not None:
             if obj.multigraph:
-                for key, d in obj.edge_data[e].items():
-                    H.add_edge(u, v, key, **d)
+                H.add_edges_from((u, v, key, d) for key, d in obj.edge_data[e].items())
             else:
-                H.add_edge(u, v, **obj.edge_data[e])
+                H.add_edges_from([(u, v, obj.edge_data[e])])
         else:
-            H.add_edge(u, v, **{attr: col[e] for attr, col in columns.items()})
+            H.add_edges_from([(u, v, {attr: col[e] for attr, col in columns.items()})])
     return H
 
 

@@ -30,6 +30,7 @@ import gc
 from collections.abc import Mapping
 from contextlib import contextmanager
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -142,6 +143,9 @@ class BackendGraph:
         self.id_table: np.ndarray | None = None
         #: Every edge data is an exact ``dict`` (NetworkX's default factory): read at C speed.
         self.dict_edges = False
+        #: Whether every edge data dict read at conversion was an exact ``dict`` (``None``: none was read).
+        #: NetworkX's copies of a graph (``G.reverse()``) copy a subclass's items into exact dicts.
+        self.exact_edge_data: bool | None = None
         #: NetworkX's predecessor dicts (``G._pred``) of a directed graph, for the predecessor order.
         self.nx_pred: Any = None
         #: For a multigraph converted from NetworkX, the number of parallel edges of each arc (else None).
@@ -366,25 +370,36 @@ class BackendGraph:
         if read is not None:
             return read.counts, read.dst.astype(np.int64)
         if type(pred) is dict and set(map(type, pred.values())) <= {dict}:
-            # NetworkX's own dicts: len() is exact, one flat pass at C speed
+            # NetworkX's own dicts: each row copied at once (len() and the keys then agree), one flat pass at C speed
             try:
-                rows = list(pred.values()) if list(pred) == nodes else list(map(pred.__getitem__, nodes))
-            except KeyError:
+                with paused_gc():
+                    items = list(pred.items())
+                    if list(map(itemgetter(0), items)) == nodes:
+                        rows = list(map(dict.copy, map(itemgetter(1), items)))
+                    else:
+                        rows = list(map(dict.copy, map(pred.__getitem__, nodes)))
+            except (KeyError, TypeError):  # a node without a row, a row that is not a dict after all
                 raise NotImplementedError("the predecessor dicts do not match the converted nodes") from None
             counts = np.fromiter(map(len, rows), np.int64, count=n)
-            m = int(counts.sum())
-            if self.range_nodes:
+            keys = list(chain.from_iterable(rows))
+            m = len(keys)
+            if self.range_nodes and set(map(type, keys)) <= {int}:  # exact ints: their own ids, if they are ids
                 try:
-                    return counts, np.fromiter(chain.from_iterable(rows), np.int64, count=m)
-                except (TypeError, ValueError, OverflowError):
-                    pass
+                    tails = np.fromiter(keys, np.int64, count=m)
+                except OverflowError:
+                    tails = None
+                if tails is not None and (not m or (tails.min() >= 0 and tails.max() < n)):
+                    return counts, tails
             try:
-                return counts, np.fromiter(map(self.index.__getitem__, chain.from_iterable(rows)), np.int64, count=m)
+                return counts, np.fromiter(map(self.index.__getitem__, keys), np.int64, count=m)
             except KeyError:
                 raise NotImplementedError("the predecessor dicts do not match the converted nodes") from None
         # a view: iterate (a filtered view's len() is not its size)
         index = self.index
-        rows = [[index[u] for u in pred[v]] for v in nodes]
+        try:
+            rows = [[index[u] for u in pred[v]] for v in nodes]
+        except KeyError:
+            raise NotImplementedError("the predecessor dicts do not match the converted nodes") from None
         counts = np.fromiter(map(len, rows), np.int64, count=n)
         return counts, np.fromiter(chain.from_iterable(rows), np.int64, count=int(counts.sum()))
 
@@ -398,8 +413,11 @@ class BackendGraph:
             ids = self.index
         else:
             return None
-        status, read = read_adjacency(pred, [], ids)
-        return read if status == OK else None
+        n = len(self.nodes)
+        status, read = read_adjacency(pred, [], ids, n)
+        if status != OK or (n and (np.diff(read.heads) != 1).any()):
+            return None  # not read, or the rows are no longer in node order
+        return read
 
     def nx_class_or(self, default: type) -> type:
         """The NetworkX class the graph came from, else ``default``."""
