@@ -85,14 +85,21 @@ def machine() -> dict:
 
 
 def write_results(stem: str, payload: dict, table_md: str) -> tuple[Path, Path]:
-    """Write ``<stem>.json`` and ``<stem>.md`` under :func:`results_dir` (and $OUT if set too)."""
+    """Write ``<stem>.json`` and ``<stem>.md`` under :func:`results_dir` (and $OUT if set too).
+
+    Each file appears whole or not at all (:mod:`graphs.atomic_file`): an interrupted benchmark
+    leaves the previous results.
+    """
+    from graphs.atomic_file import atomic_path
+
     paths = []
     for folder in [results_dir()] + ([Path(os.environ["OUT"])] if os.environ.get("OUT") else []):
         folder.mkdir(parents=True, exist_ok=True)
         j = folder / f"{stem}.json"
         m = folder / f"{stem}.md"
-        j.write_text(json.dumps(payload, indent=2) + "\n")
-        m.write_text(table_md)
+        for target, text in ((j, json.dumps(payload, indent=2) + "\n"), (m, table_md)):
+            with atomic_path(target) as tmp:
+                tmp.write_text(text)
         paths.append((j, m))
     return paths[0]
 

@@ -43,7 +43,10 @@ def interrupt_apsp(tmp_path: Path, n: int = 2500) -> subprocess.CompletedProcess
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
     cmd = [sys.executable, "-m", "graphs.cli", "apsp", "--n", str(n), "--method", "fw", "--device", "cpu",
            "--check-rows", "0", "--quiet", "--out", str(tmp_path / "D.npy")]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # SIGINT as a terminal's Ctrl-C delivers it: a runner started in the background (a shell's `cmd &`)
+    # ignores SIGINT, its children inherit that, and Python then installs no KeyboardInterrupt handler.
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while not temporaries(tmp_path, "D.npy"):  # the run has begun writing its result
