@@ -476,31 +476,38 @@ def measured_gemm_rate(dtype, device: str = "cpu", semiring: str = "min_plus") -
     True
     """
     dt = np.dtype(dtype)
-    key = ("gemm", semiring, dt.name, device)
-    found = MEASURED.get(key)
-    if found is not None:
-        return found
-    with _MEASURE_LOCK:  # measured once, by one thread
-        found = MEASURED.get(key)
-        if found is None:
-            S = sr.get(semiring)
-            p = GEMM_PROBE[device]
-            xp, sync = _device_module(device)
-            A = xp.asarray(_probe_matrix(p, dt, 1))
-            B = xp.asarray(_probe_matrix(p, dt, 2))
-            C = xp.asarray(_probe_matrix(p, dt, 3))
 
-            def once() -> None:
-                matmul_into(S, A, B, C, None, True)
-                sync()
+    def measure() -> float:
+        S = sr.get(semiring)
+        p = GEMM_PROBE[device]
+        xp, sync = _device_module(device)
+        A = xp.asarray(_probe_matrix(p, dt, 1))
+        B = xp.asarray(_probe_matrix(p, dt, 2))
+        C = xp.asarray(_probe_matrix(p, dt, 3))
 
+        def once() -> None:
+            matmul_into(S, A, B, C, None, True)
+            sync()
+
+        once()
+        reps, start = 0, time.perf_counter()
+        while reps < 3 or time.perf_counter() - start < PROBE_SECONDS:
             once()
-            reps, start = 0, time.perf_counter()
-            while reps < 3 or time.perf_counter() - start < PROBE_SECONDS:
-                once()
-                reps += 1
-            found = MEASURED[key] = reps * float(p) ** 3 / max(time.perf_counter() - start, 1e-9)
-        return found
+            reps += 1
+        return reps * float(p) ** 3 / max(time.perf_counter() - start, 1e-9)
+
+    return _measured_once(("gemm", semiring, dt.name, device), measure)
+
+
+def _measured_once(key: tuple, measure) -> float:
+    """``MEASURED[key]``, from ``measure()`` the first time: once per process, by one thread at a time."""
+    found = MEASURED.get(key)
+    if found is None:
+        with _MEASURE_LOCK:
+            found = MEASURED.get(key)
+            if found is None:
+                found = MEASURED[key] = measure()
+    return found
 
 
 class _StopProbe(Exception):
@@ -545,26 +552,22 @@ def measured_fw_step(m: int, dtype, device: str = "cpu", semiring: str = "min_pl
     True
     """
     dt = np.dtype(dtype)
-    key = ("fw", semiring, dt.name, device, int(m), bool(predecessors))
-    found = MEASURED.get(key)
-    if found is not None:
-        return found
-    with _MEASURE_LOCK:  # measured once, by one thread
-        found = MEASURED.get(key)
-        if found is None:
-            S = sr.get(semiring)
-            xp, sync = _device_module(device)
-            D = xp.ones((m, m), dtype=dt)
-            P = xp.zeros((m, m), dtype=np.int32) if predecessors else None
-            warmup = min(FW_PROBE_WARMUP, max(0, int(m) - 1))  # a tiny matrix has fewer steps than that
-            clock = _StepClock(warmup, FW_PROBE_STEPS, PROBE_SECONDS, sync)
-            clock.start = time.perf_counter()
-            try:
-                floyd_warshall_inplace(S, D, P, progress=clock)
-            except _StopProbe:
-                pass
-            found = MEASURED[key] = max(clock.per_step or 0.0, 1e-9)
-        return found
+
+    def measure() -> float:
+        S = sr.get(semiring)
+        xp, sync = _device_module(device)
+        D = xp.ones((m, m), dtype=dt)
+        P = xp.zeros((m, m), dtype=np.int32) if predecessors else None
+        warmup = min(FW_PROBE_WARMUP, max(0, int(m) - 1))  # a tiny matrix has fewer steps than that
+        clock = _StepClock(warmup, FW_PROBE_STEPS, PROBE_SECONDS, sync)
+        clock.start = time.perf_counter()
+        try:
+            floyd_warshall_inplace(S, D, P, progress=clock)
+        except _StopProbe:
+            pass
+        return max(clock.per_step or 0.0, 1e-9)
+
+    return _measured_once(("fw", semiring, dt.name, device, int(m), bool(predecessors)), measure)
 
 
 def _builtin(semiring: str):
