@@ -22,7 +22,7 @@ from networkx.algorithms.shortest_paths.generic import _build_paths_from_predece
 
 from .graph import BackendGraph
 from .paths import _checked_plan, bellman_ford_predecessor_and_distance, dijkstra_predecessor_and_distance, predecessor
-from .shortest_paths import _plan
+from .search import search_plan
 
 __all__ = ["all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths"]
 
@@ -52,7 +52,7 @@ def _first_seen_order(G: BackendGraph, pred: dict, dist: dict, weight: Any) -> d
     never = np.iinfo(np.int64).max
     rank = np.full(n, never, np.int64)
     rank[[index[v] for v in dist]] = np.arange(len(dist))
-    keep = _plan(G, weight, "dijkstra").keep
+    keep = search_plan(G, weight, "dijkstra").keep
     usable = rank[G.src] < never
     if keep is not None:
         usable &= keep

@@ -18,7 +18,7 @@ from ..sssp import multi_source_sssp
 from ..traversal import bfs
 from .attributes import exact_float_sums
 from .components import _count
-from .shortest_paths import _plan
+from .search import search_plan
 
 __all__ = ["average_shortest_path_length"]
 
@@ -58,7 +58,7 @@ def average_shortest_path_length(G, weight: Any = None, method: Any = None):
         for s in range(n):
             total += int(bfs(H, s)[0].astype(np.int64).sum())
         return total / (n * (n - 1))
-    plan = _plan(G, weight, "dijkstra" if method == "dijkstra" else "bellman-ford")
+    plan = search_plan(G, weight, "dijkstra" if method == "dijkstra" else "bellman-ford")
     if plan.through_inf:
         raise NotImplementedError("lengths of inf")
     if plan.kind == "hops":
