@@ -21,8 +21,8 @@ import numpy as np
 from networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors
 
 from .graph import BackendGraph
-from .paths import _checked_plan, bellman_ford_predecessor_and_distance, dijkstra_predecessor_and_distance, predecessor
-from .search import search_plan
+from .paths import bellman_ford_predecessor_and_distance, dijkstra_predecessor_and_distance, predecessor
+from .search import check_through_inf, search_plan
 
 __all__ = ["all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths"]
 
@@ -125,5 +125,5 @@ def all_pairs_all_shortest_paths(G: BackendGraph, weight: Any = None, method: An
     if weight is not None and method == "bellman-ford":
         raise NotImplementedError("Bellman-Ford predecessor lists over all sources: NetworkX's where they tie")
     if weight is not None and method == "dijkstra":
-        _checked_plan(G, weight)
+        check_through_inf(G, weight)
     return _all_pairs(G, weight, method)

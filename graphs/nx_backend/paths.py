@@ -38,9 +38,9 @@ from ..traversal import bfs
 from ._order_kernels import bfs_order, bidirectional_bfs, dijkstra_order
 from .attributes import exact_float_sums
 from .graph import BackendGraph, paused_gc
-from .search import Plan, reached_mask, search, search_plan, weight_values
+from .search import Plan, check_through_inf, reached_mask, search, search_plan, weight_values
 from .shortest_paths import NegativeCycleError
-from .traversal import _limit
+from .traversal import depth_bound
 
 __all__ = [
     "single_source_shortest_path", "single_target_shortest_path", "single_target_shortest_path_length",
@@ -107,7 +107,7 @@ def pred_lists(G: BackendGraph, order: np.ndarray, heads: np.ndarray, tails: np.
 
 def _bfs_paths(G: BackendGraph, s: int, cutoff: Any, reverse: bool = False) -> dict:
     indptr, indices = _adj(G, reverse)
-    limit = _limit(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
+    limit = depth_bound(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
     order, parent, _, count = bfs_order(indptr, indices, np.array([s], np.int64), limit)
     return tree_paths(G, order[:count], parent, reverse)
 
@@ -160,7 +160,7 @@ def single_target_shortest_path_length(G: BackendGraph, target: Any, cutoff: Any
     if target not in G:
         raise nx.NodeNotFound(f"Target {target} is not in G")
     indptr, indices = _adj(G, True)
-    limit = _limit(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
+    limit = depth_bound(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
     order, _, level, count = bfs_order(indptr, indices, np.array([G.index[target]], np.int64), limit)
     order = order[:count]
     return dict(zip(G.labels(order), level[order].tolist()))
@@ -475,15 +475,9 @@ def all_pairs_dijkstra(G: BackendGraph, cutoff: Any = None, weight: Any = "weigh
     >>> dict(nx.all_pairs_dijkstra(nx.path_graph(2), backend="semiring_paths"))[0]
     ({0: 0, 1: 1}, {0: [0], 1: [0, 1]})
     """
-    _checked_plan(G, weight)
+    check_through_inf(G, weight)
     _check_cutoff(cutoff)
     return _all_pairs_dijkstra(G, cutoff, weight)
-
-
-def _checked_plan(G: BackendGraph, weight: Any) -> None:
-    """Refusals of the all-pairs generators, at the call."""
-    if search_plan(G, weight, "dijkstra").through_inf:
-        raise NotImplementedError("nodes reached only at length inf: NetworkX's paths through them are its own")
 
 
 def _all_pairs_dijkstra(G, cutoff, weight):
@@ -501,7 +495,7 @@ def all_pairs_dijkstra_path(G: BackendGraph, cutoff: Any = None, weight: Any = "
     >>> dict(nx.all_pairs_dijkstra_path(nx.path_graph(2), backend="semiring_paths"))
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
-    _checked_plan(G, weight)
+    check_through_inf(G, weight)
     _check_cutoff(cutoff)
     return ((v, _dijkstra(G, [i], weight, cutoff).paths()) for i, v in enumerate(G.nodes))
 

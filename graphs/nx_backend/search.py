@@ -22,7 +22,7 @@ from .attributes import as_value_array, exact_float_sums, numbers
 from .graph import BackendGraph
 
 __all__ = ["Plan", "HOPS", "search_plan", "weight_values", "reached_mask", "search", "reached_at_inf", "INT_HEADROOM",
-           "FLOAT_MAX"]
+           "FLOAT_MAX", "check_through_inf"]
 
 INT_HEADROOM = 1 << 62  # integer weights whose path sums could pass this go back to NetworkX (exact big ints)
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -138,3 +138,9 @@ def reached_at_inf(G: BackendGraph, s: int, reached: np.ndarray, plan: Plan, rev
     if not plan.through_inf:
         return None
     return (bfs(G.graph_for(None, reverse=reverse), s)[0] >= 0) & ~reached
+
+
+def check_through_inf(G: BackendGraph, weight: Any) -> None:
+    """The refusal of the all-pairs path generators, at the call: Dijkstra paths through nodes reached at length inf."""
+    if search_plan(G, weight, "dijkstra").through_inf:
+        raise NotImplementedError("nodes reached only at length inf: NetworkX's paths through them are its own")
