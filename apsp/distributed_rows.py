@@ -64,7 +64,7 @@ from .closure_state import Job
 from .distributed_ipc import RemotePanel, drop_exports, drop_token, export_slot
 from .elementwise import elementwise_ops
 from .exact_integers import narrow, widen
-from .multi_device import _ranges_without
+from .multi_device import ranges_without
 from .predecessors import NO_PREDECESSOR, PRED_DTYPE
 from .rkleene import rkleene
 from .task_values import Stopped, dense_tile
@@ -333,7 +333,7 @@ class LocalRows:
             diag.use_graphs = False
             rkleene(diag)
             Dkk = self.D[la:lb, a:b]
-            for c0, c1 in _ranges_without([(a, b)], lay.n):
+            for c0, c1 in ranges_without([(a, b)], lay.n):
                 C = self.D[la:lb, c0:c1]
                 self.job.gemm(Dkk, self.job.copy("data", C), C)
         else:
@@ -578,7 +578,7 @@ def update(spec: RunSpec, g: int, k: int, R, chain) -> Stopped | None:
         D, PR = _local(R)
         if spec.device == "gpu":
             D, PR = dev.adopt(D), None if PR is None else dev.adopt(PR)
-        st.update_rows(_ranges_without(skip, st.D.shape[0]), k, D, PR)
+        st.update_rows(ranges_without(skip, st.D.shape[0]), k, D, PR)
         if spec.device == "gpu":
             dev.keep(D, PR)
             dev.done()

@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from semiring import Semiring
 
 __all__ = ["HostLane", "CudaLane", "cuda_lanes", "RowBlocks", "default_block", "prepare_row_blocks", "close_row_blocks",
-           "bad_diagonal_vertices", "multi_device_closure"]
+           "bad_diagonal_vertices", "multi_device_closure", "ranges_without"]
 
 
 # -- lanes ---------------------------------------------------------------------------
@@ -390,8 +390,12 @@ def prepare_row_blocks(S: "Semiring", blocks: RowBlocks, predecessors: bool) -> 
                 blocks.pred[g] = P
 
 
-def _ranges_without(spans: list[tuple[int, int]], total: int) -> list[tuple[int, int]]:
-    """``[0, total)`` minus the (sorted, disjoint) ``spans``, as contiguous ranges."""
+def ranges_without(spans: list[tuple[int, int]], total: int) -> list[tuple[int, int]]:
+    """``[0, total)`` minus the (sorted, disjoint) ``spans``, as contiguous ranges.
+
+    >>> ranges_without([(2, 4), (6, 7)], 10)
+    [(0, 2), (4, 6), (7, 10)]
+    """
     out, at = [], 0
     for a, b in sorted(spans):
         if a > at:
@@ -470,7 +474,7 @@ def _lane_schedule(S, blocks: RowBlocks, g: int, board: _Board, lookahead: bool,
             diag.use_graphs = False
             rkleene(diag)
             Dkk = L[la:lb, a:b]
-            for c0, c1 in _ranges_without([(a, b)], n):
+            for c0, c1 in ranges_without([(a, b)], n):
                 C = L[la:lb, c0:c1]
                 job.gemm(Dkk, job.copy("data", C), C)
         else:
@@ -527,7 +531,7 @@ def _lane_schedule(S, blocks: RowBlocks, g: int, board: _Board, lookahead: bool,
             update([span], k, R, PR)
             close_panel(nxt)
             skip.append(span)
-        update(_ranges_without(skip, mine_total), k, R, PR)
+        update(ranges_without(skip, mine_total), k, R, PR)
         if o != g:
             slot_free[k % 2] = lane.marker()
         else:

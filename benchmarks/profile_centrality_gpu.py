@@ -49,7 +49,7 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
 
     from graphs.cuda import centrality as C
 
-    old = C.DELTA_ARCS, C._fn, C.REPLAY_GRAPHS
+    old = C.DELTA_ARCS, C.kernel_function, C.REPLAY_GRAPHS
     log: list = []
     C.DELTA_ARCS = delta
     with DebugLines(C.__name__) as stats:
@@ -60,14 +60,14 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
             cp.cuda.Device().synchronize()
             replayed = time.perf_counter() - t
             C.REPLAY_GRAPHS = False
-            C._fn = lambda name: _Timed(C._module(), log).get_function(name)
+            C.kernel_function = lambda name: _Timed(C._module(), log).get_function(name)
             cp.cuda.Device().synchronize()
             t = time.perf_counter()
             graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
             cp.cuda.Device().synchronize()
             wall = time.perf_counter() - t
         finally:
-            C.DELTA_ARCS, C._fn, C.REPLAY_GRAPHS = old
+            C.DELTA_ARCS, C.kernel_function, C.REPLAY_GRAPHS = old
     kernels: dict = collections.defaultdict(lambda: [0, 0.0])
     for name, a, b in log:
         kernels[name][0] += 1

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["weak_labels", "strong_labels", "relabel_first_seen"]
+__all__ = ["weak_labels", "strong_labels", "relabel_first_seen", "uf_find", "uf_link"]
 
 
 @njit(inline="always")
-def _find(parent, v):
-    # Path halving.
+def uf_find(parent, v):
+    """The root of ``v`` in the union-find forest ``parent``, halving the path on the way."""
     while parent[v] != v:
         parent[v] = parent[parent[v]]
         v = parent[v]
@@ -18,7 +18,7 @@ def _find(parent, v):
 
 
 @njit(inline="always")
-def _link(parent, a, b):
+def uf_link(parent, a, b):
     """Join the distinct roots ``a`` and ``b`` under the smaller; return it (the new root)."""
     if a < b:
         parent[b] = a
@@ -34,12 +34,12 @@ def weak_labels(indptr, indices):  # pragma: no cover - jitted
     parent = np.arange(n, dtype=np.int32)
     for u in range(n):
         for e in range(indptr[u], indptr[u + 1]):
-            a = _find(parent, u)
-            b = _find(parent, indices[e])
+            a = uf_find(parent, u)
+            b = uf_find(parent, indices[e])
             if a != b:
-                _link(parent, a, b)
+                uf_link(parent, a, b)
     for v in range(n):
-        parent[v] = _find(parent, v)
+        parent[v] = uf_find(parent, v)
     return parent
 
 

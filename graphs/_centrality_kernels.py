@@ -43,7 +43,7 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ._sssp_kernels import _heap_pop, _heap_push  # the binary heap of the SSSP kernels
+from ._heap_kernels import heap_pop, heap_push
 
 __all__ = ["brandes_hops", "brandes_bfs", "brandes_weighted", "hop_distance_stats", "hop_ecc_bounds", "DIAL_MAX",
            "WORD"]
@@ -346,12 +346,12 @@ def _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, inf):
     """Dijkstra from ``s`` with path counts (binary heap, lazy deletion); returns the settled count."""
     dist[s] = 0
     sigma[s] = 1.0
-    size = _heap_push(hk, hv, 0, dist[s], s)
+    size = heap_push(hk, hv, 0, dist[s], s)
     cnt = 0
     while size > 0:
         d = hk[0]
         u = hv[0]
-        size = _heap_pop(hk, hv, size)
+        size = heap_pop(hk, hv, size)
         if pos[u] >= 0 or d > dist[u]:
             continue
         pos[u] = cnt
@@ -369,7 +369,7 @@ def _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, inf):
                 sigma[v] = su
                 if size >= hk.shape[0]:
                     return -1
-                size = _heap_push(hk, hv, size, nd, v)
+                size = heap_push(hk, hv, size, nd, v)
             elif nd == dv:
                 sigma[v] += su
     return cnt

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._cc_kernels import _find, _link  # union-find with path halving, union by the smaller root
+from ._cc_kernels import uf_find, uf_link  # union-find with path halving, union by the smaller root
 
 __all__ = ["NONE", "all_equal", "forest_in_arc_order", "candidate_edges", "filter_chunk", "merge_minima", "join_minima", "compress"]
 
@@ -84,7 +84,7 @@ def forest_in_arc_order(indptr, indices, undirected, parent, tree):  # pragma: n
     k = 0
     for u in range(n):
         ru = parent[u]  # u's root: parent[u] is a root or points towards one
-        ru = _find(parent, ru)
+        ru = uf_find(parent, ru)
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             if v == u or (undirected and v < u):
@@ -92,9 +92,9 @@ def forest_in_arc_order(indptr, indices, undirected, parent, tree):  # pragma: n
             rv = parent[v]
             if rv == ru:  # the common case once components grow: v hangs right under u's root
                 continue
-            rv = _find(parent, rv)
+            rv = uf_find(parent, rv)
             if rv != ru:
-                ru = _link(parent, ru, rv)
+                ru = uf_link(parent, ru, rv)
                 tree[k] = e
                 k += 1
                 parent[v] = ru  # v straight at the new root: later finds of v take one step
@@ -180,10 +180,10 @@ def join_minima(lo, hi, eu, ev, eid, bi, parent, tree, k):  # pragma: no cover -
                 bi[a] = NONE
             if cb:
                 bi[b] = NONE
-            ra = _find(parent, a)
-            rb = _find(parent, b)
+            ra = uf_find(parent, a)
+            rb = uf_find(parent, b)
             if ra != rb:
-                _link(parent, ra, rb)
+                uf_link(parent, ra, rb)
                 tree[k] = d
                 k += 1
     return k
@@ -198,8 +198,8 @@ def compress(parent, eu, ev, m):  # pragma: no cover - jitted
     n = parent.shape[0]
     if n <= 2 * m:
         for v in range(n):
-            parent[v] = _find(parent, parent[v])
+            parent[v] = uf_find(parent, parent[v])
     else:
         for j in range(m):
-            parent[eu[j]] = _find(parent, eu[j])
-            parent[ev[j]] = _find(parent, ev[j])
+            parent[eu[j]] = uf_find(parent, eu[j])
+            parent[ev[j]] = uf_find(parent, ev[j])

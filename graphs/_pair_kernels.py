@@ -2,7 +2,7 @@
 
 Both take non-negative weights.  Distances live in the weights' dtype with the
 conventions of :mod:`graphs._sssp_kernels` (``hi`` is the dtype's +inf, sums
-saturate) and reuse its heap and saturating add.  Predecessors are int32, -1
+saturate) and use the heap of :mod:`graphs._heap_kernels`.  Predecessors are int32, -1
 where unset.  :func:`graphs.single_pair.shortest_path` calls them and turns
 their arrays into a route.
 """
@@ -14,7 +14,7 @@ from numba import njit
 
 from semiring.cpu_ops import path_sum
 
-from ._sssp_kernels import _heap_pop, _heap_push
+from ._heap_kernels import heap_pop, heap_push
 
 __all__ = ["bidirectional_dijkstra", "astar"]
 
@@ -43,8 +43,8 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
     doneb = np.zeros(n, dtype=np.uint8)
     df[s] = 0
     db[t] = 0
-    sf = _heap_push(hkf, hvf, 0, df[s], s)
-    sb = _heap_push(hkb, hvb, 0, db[t], t)
+    sf = heap_push(hkf, hvf, 0, df[s], s)
+    sb = heap_push(hkb, hvb, 0, db[t], t)
     mu = hi
     meet = -1
     if s == t:
@@ -56,7 +56,7 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
         if hkf[0] <= hkb[0]:
             d = hkf[0]
             u = hvf[0]
-            sf = _heap_pop(hkf, hvf, sf)
+            sf = heap_pop(hkf, hvf, sf)
             if donef[u] != 0 or d > df[u]:
                 continue
             donef[u] = 1
@@ -67,7 +67,7 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
                 if nd < df[v]:
                     df[v] = nd
                     pf[v] = u
-                    sf = _heap_push(hkf, hvf, sf, nd, v)
+                    sf = heap_push(hkf, hvf, sf, nd, v)
                 if db[v] < hi and df[v] < hi:
                     c = path_sum(df[v], db[v], lo, hi)
                     if c < mu:
@@ -76,7 +76,7 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
         else:
             d = hkb[0]
             u = hvb[0]
-            sb = _heap_pop(hkb, hvb, sb)
+            sb = heap_pop(hkb, hvb, sb)
             if doneb[u] != 0 or d > db[u]:
                 continue
             doneb[u] = 1
@@ -87,7 +87,7 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
                 if nd < db[v]:
                     db[v] = nd
                     pb[v] = u
-                    sb = _heap_push(hkb, hvb, sb, nd, v)
+                    sb = heap_push(hkb, hvb, sb, nd, v)
                 if df[v] < hi and db[v] < hi:
                     c = path_sum(df[v], db[v], lo, hi)
                     if c < mu:
@@ -126,12 +126,12 @@ def astar(indptr, indices, w, coords, scale, s, t, dist, pred, lo, hi):  # pragm
     hv = np.empty(cap, dtype=np.int32)
     hcache = np.full(n, -1.0)
     dist[s] = 0
-    size = _heap_push(hk, hv, 0, _euclid(coords, s, t, scale, hcache), s)
+    size = heap_push(hk, hv, 0, _euclid(coords, s, t, scale, hcache), s)
     settled = 0
     while size > 0:
         f = hk[0]
         u = hv[0]
-        size = _heap_pop(hk, hv, size)
+        size = heap_pop(hk, hv, size)
         if f > float(dist[u]) + hcache[u]:
             continue  # a stale entry: u was reached more cheaply since
         if u == t:
@@ -151,5 +151,5 @@ def astar(indptr, indices, w, coords, scale, s, t, dist, pred, lo, hi):  # pragm
                     hv2[:size] = hv
                     hk = hk2
                     hv = hv2
-                size = _heap_push(hk, hv, size, float(nd) + _euclid(coords, v, t, scale, hcache), v)
+                size = heap_push(hk, hv, size, float(nd) + _euclid(coords, v, t, scale, hcache), v)
     return hi, settled

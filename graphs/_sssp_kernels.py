@@ -23,6 +23,8 @@ from numba import njit
 
 from semiring.cpu_ops import path_sum
 
+from ._heap_kernels import heap_pop, heap_push
+
 __all__ = [
     "dijkstra",
     "dijkstra_many",
@@ -38,45 +40,6 @@ __all__ = [
 ]
 
 BUCKET_LIMIT = 1 << 16  # delta-stepping keeps at most this many (+ 2) buckets: see graphs.sssp.bounded_delta
-
-
-@njit(inline="always")
-def _heap_push(hk, hv, size, key, val):
-    i = size
-    while i > 0:
-        p = (i - 1) >> 1
-        if hk[p] <= key:
-            break
-        hk[i] = hk[p]
-        hv[i] = hv[p]
-        i = p
-    hk[i] = key
-    hv[i] = val
-    return size + 1
-
-
-@njit(inline="always")
-def _heap_pop(hk, hv, size):
-    """Remove the root; the caller read it before. Returns the new size."""
-    size -= 1
-    key = hk[size]
-    val = hv[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[c] >= key:
-            break
-        hk[i] = hk[c]
-        hv[i] = hv[c]
-        i = c
-    if size > 0:
-        hk[i] = key
-        hv[i] = val
-    return size
 
 
 @njit(inline="always")
@@ -484,7 +447,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     nb = int(wmax / delta) + 2
     head = np.full(nb, -1, dtype=np.int64)
     ids = np.empty(pool + 1, dtype=np.int64)  # bucket numbers; at most one per entry pushed
-    # (a min-heap of bucket numbers: the binary heap of _heap_push / _heap_pop, keys as their own values)
+    # (a min-heap of bucket numbers: the binary heap of :mod:`._heap_kernels`, keys as their own values)
     nids = 0
     ent_v = np.empty(pool, dtype=np.int32)
     ent_next = np.empty(pool, dtype=np.int64)
@@ -501,12 +464,12 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     ent_v[k] = s
     ent_next[k] = -1
     head[0] = k
-    nids = _heap_push(ids, ids, nids, 0, 0)
+    nids = heap_push(ids, ids, nids, 0, 0)
     cur = -1
     buckets = 0
     while nids > 0:
         nxtb = ids[0]
-        nids = _heap_pop(ids, ids, nids)
+        nids = heap_pop(ids, ids, nids)
         if nxtb <= cur:
             continue  # a bucket already emptied (its number was pushed again while it was current)
         cur = nxtb
@@ -544,7 +507,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                             return -1
                         b = int(nd / delta)
                         if head[b % nb] < 0 and b != cur:
-                            nids = _heap_push(ids, ids, nids, b, b)
+                            nids = heap_push(ids, ids, nids, b, b)
                         free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
         for t in range(ns):
             v = settled[t]
@@ -559,7 +522,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                         return -1
                     b = int(nd / delta)
                     if head[b % nb] < 0:
-                        nids = _heap_push(ids, ids, nids, b, b)
+                        nids = heap_push(ids, ids, nids, b, b)
                     free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
     return buckets
 

@@ -52,7 +52,8 @@ from ._arguments import check_vertex, check_vertex_array, resolve_graph_device
 from .errors import GraphError
 from .graph import Graph, as_graph
 
-__all__ = ["betweenness_centrality", "edge_betweenness_centrality", "EdgeBetweenness"]
+__all__ = ["betweenness_centrality", "edge_betweenness_centrality", "EdgeBetweenness", "prepare", "PreparedGraph",
+           "progress_bar", "kernel_threads"]
 
 #: Estimated arc scans above which a progress bar may be shown (on a terminal, after 2 s).
 PROGRESS_WORK = 2e8
@@ -74,7 +75,7 @@ class EdgeBetweenness(NamedTuple):
     value: object
 
 
-class _Prepared(NamedTuple):
+class PreparedGraph(NamedTuple):
     """A graph ready for the kernels: simple CSR on the host, weights as int64/float64 or None."""
 
     G: Graph  # the graph as given, on the device the job runs on
@@ -91,7 +92,7 @@ def _check_flag(value, name: str) -> bool:
     return bool(value)
 
 
-def prepare(G, weighted: bool, device: str) -> _Prepared:
+def prepare(G, weighted: bool, device: str) -> PreparedGraph:
     """Check ``G`` once and make the simple host CSR arrays the kernels read.
 
     Parallel arcs are combined by their least weight (NetworkX's reading of a
@@ -125,7 +126,7 @@ def prepare(G, weighted: bool, device: str) -> _Prepared:
                 w = w.astype(np.int64)  # whole numbers: the same sums, exactly
         if w.dtype == np.int64 and wmax < K.DIAL_MAX:
             dial, ring = True, int(wmax) + 1
-    return _Prepared(G, S.indptr, S.indices, w, dial, ring)
+    return PreparedGraph(G, S.indptr, S.indices, w, dial, ring)
 
 
 def pick_sources(n: int, sources, seed, G: Graph | None = None) -> tuple[np.ndarray, bool]:
@@ -180,13 +181,15 @@ def pick_sources(n: int, sources, seed, G: Graph | None = None) -> tuple[np.ndar
     return out, True
 
 
-def _threads() -> int:
+def kernel_threads() -> int:
+    """The number of threads the Numba kernels run on (one scratch slot each)."""
     import numba
 
     return int(numba.get_num_threads())
 
 
-def _progress(total: float, label: str, enabled: bool | None, work: float):
+def progress_bar(total: float, label: str, enabled: bool | None, work: float):
+    """An :class:`apsp.progress.Progress` of ``total`` steps; ``enabled=None`` shows none below :data:`PROGRESS_WORK`."""
     from apsp.progress import Progress
 
     if enabled is None and work < PROGRESS_WORK:
@@ -194,7 +197,7 @@ def _progress(total: float, label: str, enabled: bool | None, work: float):
     return Progress(total, label, enabled=enabled)
 
 
-def _low_diameter(P: _Prepared) -> bool:
+def _low_diameter(P: PreparedGraph) -> bool:
     """Whether a bit-parallel batch pays: one BFS from the vertex of most arcs reaches its last level within
     :data:`BITS_DEPTH` levels.  On deep graphs (roads, grids) a batch's searches spread over many more
     levels, each vertex is scanned in up to 64 of them, and one BFS per source measured 6x faster
@@ -209,10 +212,10 @@ def _low_diameter(P: _Prepared) -> bool:
     return int(levels.max()) <= BITS_DEPTH
 
 
-def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str):
+def _brandes_cpu(P: PreparedGraph, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str):
     """Raw (unscaled) vertex and arc dependencies summed over ``src``, on the CPU."""
     n, nnz, k = P.indptr.shape[0] - 1, P.indices.shape[0], src.shape[0]
-    T = max(1, min(_threads(), k))
+    T = max(1, min(kernel_threads(), k))
     bc = np.zeros((T, n), dtype=np.float64)
     eb = np.zeros((T, nnz if edges else 0), dtype=np.float64)
     bits = P.weights is None and _low_diameter(P)
@@ -222,7 +225,7 @@ def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, pr
     else:
         width = 1
         step = T * CHUNK_BATCHES * 4
-    with _progress(k, label, progress, float(k) * (nnz + n)) as bar:
+    with progress_bar(k, label, progress, float(k) * (nnz + n)) as bar:
         for r0 in range(0, k, step):
             part = src[r0:r0 + step]
             if bits:
@@ -237,7 +240,7 @@ def _brandes_cpu(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, pr
     return bc.sum(axis=0), (eb.sum(axis=0) if edges else None)
 
 
-def _brandes(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str):
+def _brandes(P: PreparedGraph, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str):
     """Raw dependencies on the device the job runs on (host arrays for the CPU, CuPy for the GPU)."""
     if P.G.device != "gpu":
         return _brandes_cpu(P, src, endpoints, edges, progress, label)
@@ -251,7 +254,7 @@ def _brandes(P: _Prepared, src: np.ndarray, endpoints: bool, edges: bool, progre
     from .cuda.centrality import brandes_gpu
 
     n, nnz, k = P.G.n, P.indices.shape[0], src.shape[0]
-    with _progress(k, label, progress, float(k) * (nnz + n)) as bar:
+    with progress_bar(k, label, progress, float(k) * (nnz + n)) as bar:
         return brandes_gpu(P, src, endpoints, edges, bar)
 
 

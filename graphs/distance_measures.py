@@ -56,7 +56,7 @@ import numpy as np
 from semiring.kernels import run_parallel
 
 from . import _centrality_kernels as K
-from .centrality import _Prepared, _progress, _threads, prepare
+from .centrality import PreparedGraph, kernel_threads, prepare, progress_bar
 from .components import connected_components
 from .errors import GraphError
 from .graph import Graph
@@ -90,21 +90,21 @@ class _Stats:
         self.total, self.reached, self.harmonic, self.ecc = total, reached, harmonic, ecc
 
 
-def _row_graph(P: _Prepared, reverse: bool) -> Graph:
+def _row_graph(P: PreparedGraph, reverse: bool) -> Graph:
     """The simple graph the rows are read from (reversed for distances into each vertex)."""
     H = Graph(P.indptr, P.indices, P.weights, directed=P.G.directed, check=False)
     H._cache["simple"] = True
     return H.transpose() if reverse and P.G.directed else H
 
 
-def _stats(P: _Prepared, reverse: bool, progress, label: str) -> _Stats:
+def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
     """Per-vertex statistics of the rows from every vertex (of the reversed graph with ``reverse``)."""
     n = P.G.n
     H = _row_graph(P, reverse)
     gpu = P.G.device == "gpu"
     src = np.arange(n, dtype=np.int32)
-    T = _threads()
-    with _progress(n, label, progress, float(n) * (H.nnz + n)) as bar:
+    T = kernel_threads()
+    with progress_bar(n, label, progress, float(n) * (H.nnz + n)) as bar:
         if P.weights is None and gpu:
             from .cuda.centrality import hop_stats_gpu
 
@@ -146,7 +146,7 @@ def _stats(P: _Prepared, reverse: bool, progress, label: str) -> _Stats:
     return _Stats(total, reached, harmonic, ecc)
 
 
-def _out_dtype(P: _Prepared, G: Graph):
+def _out_dtype(P: PreparedGraph, G: Graph):
     """Distances in the weights' units: int64 hops, the weights' kind otherwise (int64 or float64)."""
     if P.weights is None:
         return np.dtype(np.int64)
@@ -229,7 +229,7 @@ def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progr
     return _stats(P, True, progress, "harmonic").harmonic
 
 
-def _not_connected(P: _Prepared, v: int) -> NotConnectedError:
+def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
     """The error for a graph whose eccentricities are infinite (``v``: the first vertex that does not reach all)."""
     H = _row_graph(P, False)
     connection = "strong" if P.G.directed else "weak"
@@ -291,7 +291,7 @@ def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bo
     return _all_eccentricities(P, progress)
 
 
-def _all_eccentricities(P: _Prepared, progress):
+def _all_eccentricities(P: PreparedGraph, progress):
     """Every vertex's eccentricity from a search from every vertex (NotConnectedError if one is infinite)."""
     st = _stats(P, False, progress, "eccentricity")
     short = st.reached < P.G.n
@@ -300,7 +300,7 @@ def _all_eccentricities(P: _Prepared, progress):
     return st.ecc.astype(_out_dtype(P, P.G), copy=False)
 
 
-def _bounds_apply(P: _Prepared) -> bool:
+def _bounds_apply(P: PreparedGraph) -> bool:
     """Whether the bounding search serves ``P``: undirected, integer lengths, sums of two paths within int64."""
     if P.G.directed:
         return False
@@ -335,7 +335,7 @@ def _pick(xp, cand, lo, hi, deg, high: bool, B: int):
     return idx[xp.argsort(key)[:B]]
 
 
-def _bounded(P: _Prepared, which: str, progress):
+def _bounded(P: PreparedGraph, which: str, progress):
     """``(lo, hi)``: int64 eccentricity bounds of every vertex of a connected undirected ``P``, tight where
     ``which`` needs them (every vertex for ``"eccentricity"``); None where a GPU batch cannot hold its hop
     distances (then every vertex is searched).  NotConnectedError if the graph is not connected."""
@@ -349,7 +349,7 @@ def _bounded(P: _Prepared, which: str, progress):
     lo = xp.zeros(n, dtype=np.int64)
     hi = xp.full(n, _NO_BOUND, dtype=np.int64)
     deg = xp.asarray(np.diff(P.indptr))
-    T = _threads()
+    T = kernel_threads()
     if P.weights is None:
         if gpu:
             from .cuda.distance import batch_size
@@ -360,7 +360,7 @@ def _bounded(P: _Prepared, which: str, progress):
     else:
         B = max(T, min(BOUND_BATCH, BLOCK_BYTES // (8 * n)))
     high = False
-    with _progress(n, which, progress, float(n) * (H.nnz + n)) as bar:
+    with progress_bar(n, which, progress, float(n) * (H.nnz + n)) as bar:
         while True:
             cand = _candidates(which, lo, hi)
             if not bool(cand.any()):

@@ -125,7 +125,7 @@ from .atomic_file import atomic_open
 from .errors import GraphFormatError
 from .graph import WEIGHT_DTYPES, Graph
 
-__all__ = ["read", "write", "FORMATS", "BUFFER_SIZE"]
+__all__ = ["read", "write", "format_of", "FORMATS", "BUFFER_SIZE"]
 
 FORMATS = ("dimacs", "snap", "mtx")
 _EXT = {".gr": "dimacs", ".dimacs": "dimacs", ".mtx": "mtx", ".mm": "mtx",
@@ -134,7 +134,15 @@ _EXT = {".gr": "dimacs", ".dimacs": "dimacs", ".mtx": "mtx", ".mm": "mtx",
 WRITE_BLOCK = 2**16
 
 
-def _format_of(path: Path, fmt: str | None) -> str:
+def format_of(path: Path, fmt: str | None) -> str:
+    """The format of the file ``path``: ``fmt`` if given (checked), else the one its extension names.
+
+    A ``.gz`` suffix is looked through.  A :class:`GraphFormatError` names the file when
+    ``fmt`` is unknown or the extension names no format.
+
+    >>> format_of(Path("roads.gr.gz"), None), format_of(Path("x.txt"), "snap")
+    ('dimacs', 'snap')
+    """
     if fmt is not None:
         if fmt not in FORMATS:
             raise GraphFormatError(str(path), None, f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -239,7 +247,7 @@ def read(path: str | os.PathLike, format: str | None = None, dtype=None, directe
     graphs.errors.GraphFormatError: ...tiny.gr, line 2 (byte offset 15): weight does not fit int32: ... (value 3000000000): ...
     """
     path = Path(path)
-    fmt = _format_of(path, format)
+    fmt = format_of(path, format)
     dt = _weight_dtype(dtype)
     size = _buffer_size(buffer_size)
     with TextChunks(path, size) as chunks:
@@ -294,7 +302,7 @@ def write(G: Graph, path: str | os.PathLike, format: str | None = None) -> None:
     (False, 4, array([0.5, 0.5, 2. , 2. ]))
     """
     path = Path(path)
-    fmt = _format_of(path, format)
+    fmt = format_of(path, format)
     G = G.to("cpu")
     src, dst, w = G.edges()
     if not G.directed and fmt != "dimacs":

@@ -30,7 +30,7 @@ from . import _pair_kernels as K
 from ._arguments import check_vertex
 from .errors import GraphError
 from .graph import Graph, as_graph
-from .sssp import _check_weights, sssp
+from .sssp import check_weights, sssp
 from .traversal import st_connectivity
 
 __all__ = ["ShortestPath", "shortest_path", "HEURISTICS", "euclidean_scale"]
@@ -218,7 +218,7 @@ def shortest_path(G, source, target, *, heuristic: str | None = "auto") -> Short
         if hops < 0:
             return result(math.inf, None, "bfs", 0)
         return result(np.float64(hops), [int(v) for v in route], "bfs", hops + 1)
-    _check_weights(H, "bellman-ford")
+    check_weights(H, "bellman-ford")
     dtype = H.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     if H.has_negative_weights:

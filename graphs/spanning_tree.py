@@ -56,7 +56,7 @@ from .errors import GraphError
 from .graph import Graph, as_graph
 from .validate import cast_weights, check_weights
 
-__all__ = ["SpanningForest", "minimum_spanning_tree"]
+__all__ = ["SpanningForest", "minimum_spanning_tree", "forest_arcs_cpu", "forest_arcs_all_ties"]
 
 WORK_PER_EDGE = 64  # cost units of one edge for the thread pool: from 65536 edges a round is split
 
@@ -222,16 +222,16 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
 
         tree = minimum_spanning_tree_gpu(G)
     else:
-        tree = _forest_arcs_cpu(G)
+        tree = forest_arcs_cpu(G)
     return forest_from_arcs(G, tree)
 
 
-def _forest_arcs_cpu(G: Graph) -> np.ndarray:
+def forest_arcs_cpu(G: Graph) -> np.ndarray:
     """Arc ids (sorted, int64) of the minimum spanning forest: Boruvka rounds on the CPU."""
 
     n = G.n
     if G.weights is None or K.all_equal(G.weights):  # all ties: Kruskal in CSR order, no sort, one pass
-        return _forest_arcs_all_ties(G.indptr, G.indices, not G.directed)
+        return forest_arcs_all_ties(G.indptr, G.indices, not G.directed)
     eu, ev, eid = K.candidate_edges(G.indptr, G.indices, not G.directed)
     ew = G.weights[eid]
     parent = np.arange(n, dtype=np.int32)
@@ -265,7 +265,7 @@ def _forest_arcs_cpu(G: Graph) -> np.ndarray:
     return np.sort(tree[:k])
 
 
-def _forest_arcs_all_ties(indptr: np.ndarray, indices: np.ndarray, undirected: bool) -> np.ndarray:
+def forest_arcs_all_ties(indptr: np.ndarray, indices: np.ndarray, undirected: bool) -> np.ndarray:
     """Arc ids (increasing, int64) of the minimum spanning forest when every arc weighs the same.
 
     The strict order ``(weight, arc id)`` is then the CSR order, so Kruskal runs

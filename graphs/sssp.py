@@ -51,7 +51,7 @@ from .errors import GraphError, negative_cycle
 from .graph import Graph, as_graph
 from .traversal import bfs
 
-__all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS"]
+__all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS", "check_weights"]
 
 SSSP_METHODS = ("auto", "bellman-ford", "delta-stepping", "dijkstra", "label-correcting")
 LOW_DIAMETER_DEGREE = 8.0
@@ -126,7 +126,7 @@ def weight_facts(G: Graph) -> WeightFacts:
     return f
 
 
-def _check_weights(G: Graph, method: str) -> None:
+def check_weights(G: Graph, method: str) -> None:
     """An :class:`InvalidEntryError` for a ``-inf`` weight, or a negative one where ``method`` needs none."""
     f = weight_facts(G)
     w = G.weights
@@ -166,7 +166,7 @@ def _route(G: Graph, method: str, delta: float | None) -> str:
         else:
             method = "label-correcting"
     if f.neginf_at >= 0 or (f.negative_at >= 0 and method in ("delta-stepping", "dijkstra", "label-correcting")):
-        _check_weights(G, method)
+        check_weights(G, method)
     return method
 
 
@@ -579,7 +579,7 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
     src = _sources(G, sources)
     if G.weights is None:
         G = _hop_weights(G)
-    _check_weights(G, "bellman-ford")
+    check_weights(G, "bellman-ford")
     if method == "auto":
         method = "spmm" if G.device == "gpu" else "dijkstra"
     if client is not None:  # on a Dask cluster: graphs.distributed_sssp

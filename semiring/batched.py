@@ -28,7 +28,7 @@ from ._cpu.threads import run_rows
 from .algebra import Algebra
 from .backend import array_module, is_cupy_array
 from .dense import matmul_into
-from .dispatch import _numba_plan, cpu_scalar_ops, numba_array_type
+from .dispatch import cpu_scalar_ops, numba_array_type, numba_plan
 
 __all__ = ["batched_matmul", "LOOP_WORK"]
 
@@ -42,7 +42,7 @@ def _batched_kernel(S: Algebra, dtype: np.dtype):
     from numba import from_dtype, types
 
 
-    gemm, _, _, _ = _numba_plan(S, dtype, False)  # compiles the single-matrix kernel it calls
+    gemm, _, _, _ = numba_plan(S, dtype, False)  # compiles the single-matrix kernel it calls
     ops = {**cpu_scalar_ops(S, dtype), "gemm": (gemm, 4)}
     mod = specialize("semiring._cpu.batched_template", ops)
     arr, scalar, i64 = numba_array_type(dtype, 3), from_dtype(dtype), types.int64
@@ -90,6 +90,6 @@ def batched_matmul(S: Algebra, A, B):
             matmul_into(S, A[b], B[b], C[b])
         return C
     fn = _batched_kernel(S, np.dtype(A.dtype))
-    _, zero, lo, hi = _numba_plan(S, np.dtype(A.dtype), False)
+    _, zero, lo, hi = numba_plan(S, np.dtype(A.dtype), False)
     run_rows(lambda b0, b1: fn(A, B, C, b0, b1, False, zero, lo, hi), nb, nb * work, align=1)
     return C

@@ -23,8 +23,8 @@ through :mod:`semiring.kernels`.
 
 from __future__ import annotations
 
-from ._cpu.scalar_ops import _min as template_add
-from ._cpu.scalar_ops import _plus_float as template_mul
+from ._cpu.scalar_ops import min_ as template_add
 from ._cpu.scalar_ops import ops_for, path_sum
+from ._cpu.scalar_ops import plus_float as template_mul
 
 __all__ = ["template_add", "template_mul", "ops_for", "path_sum"]

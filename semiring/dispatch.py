@@ -21,7 +21,7 @@ from .families import bitpacked_boolean
 from .generic import generic_matmul
 from .int_range import PLAIN_DTYPES, plain_path_applies
 
-__all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "numba_array_type", "sentinels"]
+__all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "numba_array_type", "sentinels", "numba_plan"]
 
 GemmKernel = Callable[..., None]
 
@@ -112,12 +112,16 @@ def numba_array_type(dtype: np.dtype, ndim: int = 2):
 
 
 @functools.cache
-def _numba_plan(S: Algebra, dtype: np.dtype, witness: bool, plain: bool = False) -> tuple:
+def numba_plan(S: Algebra, dtype: np.dtype, witness: bool, plain: bool = False) -> tuple:
     """``(kernel, zero, lo, hi)`` for ``S`` in ``dtype``: compiled once, then a dictionary hit per call.
 
     Recursive algorithms call the GEMM thousands of times on small blocks, where
     rebuilding types and looking kernels up would cost more than the product.
     ``plain`` selects the plain-sum integer kernel (see :func:`cpu_kernels`).
+
+    >>> from semiring import min_plus
+    >>> numba_plan(min_plus, np.dtype(np.float64), False)[1:]
+    (np.float64(inf), np.float64(-inf), np.float64(inf))
     """
     from numba import from_dtype, types
 
@@ -142,7 +146,7 @@ PLAIN_MIN_WORK = 1 << 21
 def _numba_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
     work = A.shape[0] * A.shape[1] * B.shape[1]
     plain = W is None and work >= PLAIN_MIN_WORK and plain_path_applies(S.family, A, B)
-    fn, zero, lo, hi = _numba_plan(S, C.dtype, W is not None, plain)
+    fn, zero, lo, hi = numba_plan(S, C.dtype, W is not None, plain)
     if W is None:
         run_rows(lambda r0, r1: fn(A, B, C, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
     else:

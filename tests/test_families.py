@@ -131,21 +131,21 @@ def test_builtin_semirings_are_the_table():
 
 # (family, dtype kind) -> Numba (add, mul) function names.
 OLD_OPS = {
-    ("min_plus", "f"): ("_min", "_plus_float"), ("min_plus", "i"): ("_min", "_plus_minplus_int"),
-    ("max_plus", "f"): ("_max", "_plus_float"), ("max_plus", "i"): ("_max", "_plus_maxplus_int"),
-    ("max_min", "f"): ("_max", "_min"), ("max_min", "i"): ("_max", "_min"),
-    ("min_max", "f"): ("_min", "_max"), ("min_max", "i"): ("_min", "_max"),
-    ("plus_times", "f"): ("_plus_float", "_times_float"), ("plus_times", "i"): ("_sat_sum", "_times_int"),
+    ("min_plus", "f"): ("min_", "plus_float"), ("min_plus", "i"): ("min_", "_plus_minplus_int"),
+    ("max_plus", "f"): ("_max", "plus_float"), ("max_plus", "i"): ("_max", "_plus_maxplus_int"),
+    ("max_min", "f"): ("_max", "min_"), ("max_min", "i"): ("_max", "min_"),
+    ("min_max", "f"): ("min_", "_max"), ("min_max", "i"): ("min_", "_max"),
+    ("plus_times", "f"): ("plus_float", "_times_float"), ("plus_times", "i"): ("_sat_sum", "_times_int"),
     ("max_times", "f"): ("_max", "_times_float"), ("max_times", "i"): ("_max", "_times_int"),
     ("lor_land", "b"): ("_or", "_and"),
 }
 # (family, kind) -> Numba vector (vadd, vmul) names, for both widths of the kind.
 OLD_VOPS = {
-    ("min_plus", "f"): ("_min_v", "_plus_float_v"), ("min_plus", "i"): ("_min_v", "_plus_minplus_int_v"),
-    ("max_plus", "f"): ("_max_v", "_plus_float_v"), ("max_plus", "i"): ("_max_v", "_plus_maxplus_int_v"),
-    ("max_min", "f"): ("_max_v", "_min_v"), ("max_min", "i"): ("_max_v", "_min_v"),
-    ("min_max", "f"): ("_min_v", "_max_v"), ("min_max", "i"): ("_min_v", "_max_v"),
-    ("plus_times", "f"): ("_plus_float_v", "_times_float_v"), ("plus_times", "i"): ("_sat_sum_v", "_times_int_v"),
+    ("min_plus", "f"): ("min_v", "plus_float_v"), ("min_plus", "i"): ("min_v", "_plus_minplus_int_v"),
+    ("max_plus", "f"): ("_max_v", "plus_float_v"), ("max_plus", "i"): ("_max_v", "_plus_maxplus_int_v"),
+    ("max_min", "f"): ("_max_v", "min_v"), ("max_min", "i"): ("_max_v", "min_v"),
+    ("min_max", "f"): ("min_v", "_max_v"), ("min_max", "i"): ("min_v", "_max_v"),
+    ("plus_times", "f"): ("plus_float_v", "_times_float_v"), ("plus_times", "i"): ("_sat_sum_v", "_times_int_v"),
     ("max_times", "f"): ("_max_v", "_times_float_v"), ("max_times", "i"): ("_max_v", "_times_int_v"),
 }
 # (family, dtype) -> CUDA (add, mul) expressions.

@@ -28,7 +28,7 @@ def always_check(monkeypatch):
 
 def saturating_product(A, B, C0=None):
     """The exact saturating kernel, whatever the range check would say."""
-    fn, zero, lo, hi = dispatch._numba_plan(min_plus, A.dtype, False, False)
+    fn, zero, lo, hi = dispatch.numba_plan(min_plus, A.dtype, False, False)
     C = np.empty((A.shape[0], B.shape[1]), A.dtype) if C0 is None else C0.copy()
     fn(A, B, C, 0, A.shape[0], C0 is not None, zero, lo, hi)
     return C
@@ -36,7 +36,7 @@ def saturating_product(A, B, C0=None):
 
 def plain_product(A, B, C0=None):
     """The plain-sum kernel, run unconditionally (only meaningful where the check passes)."""
-    fn, zero, lo, hi = dispatch._numba_plan(min_plus, A.dtype, False, True)
+    fn, zero, lo, hi = dispatch.numba_plan(min_plus, A.dtype, False, True)
     C = np.empty((A.shape[0], B.shape[1]), A.dtype) if C0 is None else C0.copy()
     fn(A, B, C, 0, A.shape[0], C0 is not None, zero, lo, hi)
     return C

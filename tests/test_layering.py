@@ -12,6 +12,12 @@ A third rule has no import-linter contract: ``apsp`` and ``graphs`` reach
 a private one (:func:`semiring_private`).  :func:`private_semiring_imports`
 walks the syntax tree of every module, so imports inside functions and under
 ``if TYPE_CHECKING:`` count too.
+
+A fourth: no module imports another module's private names.  A sibling that
+needs something gets it under a public name of the module that owns it;
+``from . import _kernels`` (a package-private *module*) is fine, ``from .sssp
+import _helper`` is not, and nothing imports NetworkX's private names or
+modules (:func:`private_name_imports`, the same walk).
 """
 
 from __future__ import annotations
@@ -78,6 +84,55 @@ def private_semiring_imports(root: Path) -> list[str]:
                 if private:
                     found.append(f"{path.relative_to(root).as_posix()}:{node.lineno} {private[0]}")
     return found
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _import_base(path: Path, node: ast.ImportFrom, root: Path) -> Path:
+    """The folder that ``from <module> import name`` looks ``name`` up in (a package's, or a module's stem)."""
+    if node.level == 0:
+        base = root
+    else:
+        base = path.parent
+        for _ in range(node.level - 1):
+            base = base.parent
+    return base.joinpath(*node.module.split(".")) if node.module else base
+
+
+def private_name_imports(root: Path) -> list[str]:
+    """``"graphs/x.py:12 from .sssp import _helper"`` for every import of another module's private name.
+
+    In every module of :data:`PACKAGES` (every node of its syntax tree, so imports
+    inside functions and under ``if TYPE_CHECKING:`` count): ``from <module> import
+    _name`` of one of the packages, unless ``_name`` is itself a module or package
+    (``from . import _kernels``); and any import of a private NetworkX name or
+    module (``networkx._x``, ``from networkx.y import _z``).
+    """
+    found = []
+    for pkg in PACKAGES:
+        for path in sorted((root / pkg).rglob("*.py")):
+            where = path.relative_to(root).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    found += [f"{where}:{node.lineno} import {a.name}" for a in node.names
+                              if a.name.split(".")[0] == "networkx" and any(map(_private, a.name.split(".")))]
+                    continue
+                if not isinstance(node, ast.ImportFrom):
+                    continue
+                module = node.module or ""
+                stmt = f"from {'.' * node.level}{module} import"
+                if node.level == 0 and module.split(".")[0] == "networkx":
+                    found += [f"{where}:{node.lineno} {stmt} {a.name}" for a in node.names
+                              if any(map(_private, module.split("."))) or _private(a.name)]
+                    continue
+                if node.level == 0 and module.split(".")[0] not in PACKAGES:
+                    continue
+                base = _import_base(path, node, root)
+                found += [f"{where}:{node.lineno} {stmt} {a.name}" for a in node.names
+                          if _private(a.name) and not (base / f"{a.name}.py").is_file() and not (base / a.name).is_dir()]
+    return found
+
 
 pytest.importorskip("importlinter")
 
@@ -181,3 +236,28 @@ def test_a_cycle_through_type_hints_breaks_the_acyclic_contract(tree: Path):
     run = lint_imports(tree)
     assert run.returncode == 1
     assert "No cycles are allowed in semiring.\n" in run.stdout
+
+
+def test_no_module_imports_another_module_s_private_names():
+    assert private_name_imports(ROOT) == []
+
+
+def test_a_private_name_import_is_found_wherever_it_hides(tree: Path):
+    with open(tree / "apsp" / "errors.py", "a") as f:
+        f.write("\n\ndef _planted():\n    from .multi_device import _planted_helper\n\n    return _planted_helper\n")
+    with open(tree / "graphs" / "errors.py", "a") as f:
+        f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from graphs.sssp import _Planted, sssp\n")
+    with open(tree / "semiring" / "dense.py", "a") as f:  # private modules are fine; a name from one is not
+        f.write("\nfrom . import _cpu\nfrom ._cpu import threads\nfrom ._cpu.scalar_ops import _max, min_\n")
+    with open(tree / "graphs" / "nx_backend" / "allpaths.py", "a") as f:
+        f.write("\nfrom networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors\n"
+                "from networkx.utils import pairwise\nimport networkx._planted\n")
+    found = private_name_imports(tree)
+    assert sorted(x.split(":", 1)[0] + " " + x.split(" ", 1)[1] for x in found) == [
+        "apsp/errors.py from .multi_device import _planted_helper",
+        "graphs/errors.py from graphs.sssp import _Planted",
+        "graphs/nx_backend/allpaths.py from networkx.algorithms.shortest_paths.generic import "
+        "_build_paths_from_predecessors",
+        "graphs/nx_backend/allpaths.py import networkx._planted",
+        "semiring/dense.py from ._cpu.scalar_ops import _max",
+    ], found

@@ -53,6 +53,41 @@ def test_all_shortest_paths_in_networkx_order(G, data, weight):
     same(nx.all_pairs_all_shortest_paths, G, weight=weight, method="nonsense")
 
 
+def _walk(build, sources, target, pred):
+    """The paths of ``build`` as a list, or the exception it raises (type and message)."""
+    try:
+        return list(build(sources, target, pred))
+    except nx.NetworkXException as exc:
+        return type(exc), str(exc)
+
+
+@SETTINGS
+@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+    st.dictionaries(st.integers(0, n - 1), st.lists(st.integers(0, n - 1), max_size=4), max_size=n),
+    st.frozensets(st.integers(0, n - 1), max_size=3), st.integers(0, n - 1))))
+def test_the_predecessor_walk_is_networkx_s(case):
+    # Any predecessor lists (cycles, repeats, sources with predecessors, a missing target): the same paths in the
+    # same order, or the same lazy error, as NetworkX's own walk.
+    from networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors as networkx_walk
+
+    from graphs.nx_backend.allpaths import paths_from_predecessors
+
+    pred, sources, target = case
+    pred = {v: [u for u in us if u in pred] for v, us in pred.items()}  # NetworkX's lists name only keys
+    assert _walk(paths_from_predecessors, sources, target, pred) == _walk(networkx_walk, sources, target, pred)
+
+
+def test_the_predecessor_walk_of_a_cycle_through_the_source():
+    # A zero-weight cycle through the source puts a predecessor on the source: NetworkX gives its path twice.
+    from networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors as networkx_walk
+
+    from graphs.nx_backend.allpaths import paths_from_predecessors
+
+    pred = {0: [1], 1: [0], 2: [1, 0]}
+    want = list(networkx_walk({0}, 2, pred))
+    assert list(paths_from_predecessors({0}, 2, pred)) == want and len(want) > len({tuple(p) for p in want})
+
+
 def test_lazy_errors_stay_lazy():
     G = nx.path_graph(3)
     gen = nx.single_source_all_shortest_paths(G, "missing", backend=B)  # NetworkX raises on the first item

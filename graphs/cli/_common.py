@@ -232,9 +232,9 @@ def file_format(args: argparse.Namespace) -> str | None:
     """The format of ``args.graph`` (``None`` for the generated graph)."""
     if not args.graph:
         return None
-    from graphs.io import _format_of
+    from graphs.io import format_of
 
-    return _format_of(Path(args.graph), args.format)
+    return format_of(Path(args.graph), args.format)
 
 
 def load_graph(args: argparse.Namespace):

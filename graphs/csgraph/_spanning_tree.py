@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from .. import _mst_kernels as K
 from ..graph import Graph
-from ..spanning_tree import _forest_arcs_all_ties, _forest_arcs_cpu
+from ..spanning_tree import forest_arcs_all_ties, forest_arcs_cpu
 from ._input import from_pydata, gpu_csr, is_gpu_input, like_pydata, resolve_device, scipy_csr, to_host
 from ._kernels import row_starts
 
@@ -102,7 +102,7 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
     raw = A.data
     if raw.dtype.kind in "biuf" and K.all_equal(raw):
         # Every entry weighs the same (a boolean or unweighted matrix): Kruskal in CSR order, no float copy.
-        arcs = _forest_arcs_all_ties(A.indptr, A.indices, False)
+        arcs = forest_arcs_all_ties(A.indptr, A.indices, False)
         data = raw[arcs].astype(np.float64)
     else:
         A = A.astype(np.float64, copy=False)
@@ -110,7 +110,7 @@ def minimum_spanning_tree(csgraph: Any, overwrite: bool = False, *, device: str 
         if not bool(np.isfinite(w).all()) and bool((np.isnan(w) | np.isposinf(w)).any()):
             w = kruskal_ranks(w)
         G = Graph(A.indptr, A.indices, w, directed=True)
-        arcs = _forest_arcs_cpu(G)
+        arcs = forest_arcs_cpu(G)
         data = A.data[arcs]
     keep = data != 0  # SciPy's eliminate_zeros
     if not keep.all():

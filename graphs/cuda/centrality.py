@@ -63,7 +63,7 @@ from apsp.cuda.graph_replay import capture
 from apsp.planner import device_memory_available
 from semiring.cuda_kernels import BLOCK, NULL, build_module
 
-__all__ = ["brandes_gpu", "hop_stats_gpu"]
+__all__ = ["brandes_gpu", "hop_stats_gpu", "kernel_function", "launch_items", "unpack_words"]
 
 #: Bytes of the batch arrays of betweenness at most (48 per pair); also at most 60% of the device memory
 #: available (free, and free in CuPy's pool).
@@ -101,7 +101,8 @@ def _module() -> cp.RawModule:
     return build_module(_KERNELS.read_text(), "bc_step")
 
 
-def _fn(name: str):
+def kernel_function(name: str):
+    """The compiled CUDA kernel ``name`` of this module's kernel source."""
     return _module().get_function(name)
 
 
@@ -120,10 +121,10 @@ def _replayable(run):
     return lambda: graph.launch(stream=cp.cuda.get_current_stream())
 
 
-def _launch(name: str, count: int, *args) -> None:
+def launch_items(name: str, count: int, *args) -> None:
     """``name`` over ``count`` threads (one per item: these kernels have no grid-stride loop)."""
     if count > 0:
-        _fn(name)((-(-count // BLOCK),), (BLOCK,), args)
+        kernel_function(name)((-(-count // BLOCK),), (BLOCK,), args)
 
 
 def _renumbering(indptr: np.ndarray, indices: np.ndarray):
@@ -191,9 +192,9 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     bounds = cp.empty(n + 2, dtype=cp.int32)  # ends of the waves (a wave per hop of the longest tight path)
     grid, one = (_resident_blocks(),), (1,)
     n32, e32 = np.int32(n), np.int32(edges)
-    step, advance = _fn("bc_step"), _fn("bc_advance")
-    count, count_advance = _fn("bc_count"), _fn("bc_count_advance")
-    depend, depend_advance = _fn("bc_depend"), _fn("bc_depend_advance")
+    step, advance = kernel_function("bc_step"), kernel_function("bc_advance")
+    count, count_advance = kernel_function("bc_count"), kernel_function("bc_count_advance")
+    depend, depend_advance = kernel_function("bc_depend"), kernel_function("bc_depend_advance")
     waves = queue  # after the search: the waves, one after another
 
     def search_steps() -> None:
@@ -218,8 +219,8 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         part = cp.asarray(src[r0:r0 + S])
         s = part.shape[0]
         sn = s * n
-        _launch("bc_clear", sn, rec, np.int64(sn))
-        _launch("bc_start", s, part, np.int32(s), n32, rec, queue)
+        launch_items("bc_clear", sn, rec, np.int64(sn))
+        launch_items("bc_start", s, part, np.int32(s), n32, rec, queue)
         # 1. distances: near rounds below the threshold, the far list split at each new threshold; the
         #    steps run on the device's state, the host reads it once per chunk of steps
         state = np.zeros(_ST_SIZE, dtype=np.int32)
@@ -236,8 +237,8 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         relaxed += int(aux[1:2].get()[0])
         rounds += int(h[_ST_ROUND])
         # 2. tight in-degrees and out-arcs, then path counts in waves
-        _launch("bc_indegree", sn, np.int32(s), n32, indptr, indices, w, rec)
-        _launch("bc_start", s, part, np.int32(s), n32, rec, waves)
+        launch_items("bc_indegree", sn, np.int32(s), n32, indptr, indices, w, rec)
+        launch_items("bc_start", s, part, np.int32(s), n32, rec, waves)
         state[:] = 0
         state[_ST_WNUM] = 1
         st.set(state)
@@ -254,7 +255,7 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
         for _ in range(-(-nw // STEPS_PER_CHECK)):
             depend_chunk()
         cgrid = (-(-n // BLOCK), -(-s // COLSUM_CHUNK))
-        _fn("bc_colsum")(cgrid, (BLOCK,), (np.int32(s), np.int64(n), rec, part, np.int32(endpoints),
+        kernel_function("bc_colsum")(cgrid, (BLOCK,), (np.int32(s), np.int64(n), rec, part, np.int32(endpoints),
                                            np.int32(COLSUM_CHUNK), bc))
         if endpoints:  # each source: + 1 per other vertex it reaches
             reached = (dist_of[:sn].reshape(s, n) != inf_bits).sum(axis=1).astype(cp.float64) - 1.0
@@ -275,7 +276,7 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     return bc, (eb if edges else None)
 
 
-def _unpack(words: cp.ndarray) -> cp.ndarray:
+def unpack_words(words: cp.ndarray) -> cp.ndarray:
     """Bits of ``uint64`` words as a bool array of ``64 * len(words)`` (bit ``b`` of word ``j`` at ``64 j + b``)."""
     shifts = cp.arange(64, dtype=cp.uint64)
     return ((words[:, None] >> shifts[None, :]) & cp.uint64(1)).astype(bool).ravel()
@@ -327,16 +328,16 @@ def hop_stats_gpu(H, need_sums: bool, bar):
             level += 1
             alive.fill(0)
             changed.fill(0)
-            _launch("ms_pull", W * n, np.int64(n), np.int32(W), T.indptr, T.indices, front, seen, nxt, alive,
+            launch_items("ms_pull", W * n, np.int64(n), np.int32(W), T.indptr, T.indices, front, seen, nxt, alive,
                     changed, NULL, np.int32(0))
             if int(changed.get()[0]) == 0:
                 break
-            live = _unpack(alive[:nw])[: s1 - s0]
+            live = unpack_words(alive[:nw])[: s1 - s0]
             ecc[s0:s1] = cp.where(live, level, ecc[s0:s1])
             if need_sums:
                 count.fill(0)
                 grid = (max(1, -(-n // chunk)), nw)
-                _fn("ms_count")(grid, (64,), (np.int64(n), np.int32(nw), nxt, np.int64(chunk), count))
+                kernel_function("ms_count")(grid, (64,), (np.int64(n), np.int32(nw), nxt, np.int64(chunk), count))
                 c = count[: 64 * nw].astype(cp.int64)[: s1 - s0]
                 total[s0:s1] += c * level
                 reached[s0:s1] += c

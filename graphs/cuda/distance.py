@@ -19,7 +19,7 @@ import numpy as np
 
 from semiring.cuda_kernels import BLOCK
 
-from .centrality import _fn, _launch, _unpack
+from .centrality import kernel_function, launch_items, unpack_words
 
 __all__ = ["hop_bounds_gpu", "BOUND_BYTES", "BOUND_SOURCES"]
 
@@ -74,12 +74,12 @@ def hop_bounds_gpu(G, src: np.ndarray, lo, hi):
             return None
         alive.fill(0)
         changed.fill(0)
-        _launch("ms_pull", W * n, np.int64(n), np.int32(W), G.indptr, G.indices, front, seen, nxt, alive,
+        launch_items("ms_pull", W * n, np.int64(n), np.int32(W), G.indptr, G.indices, front, seen, nxt, alive,
                 changed, lev, np.int32(level))
         if int(changed.get()[0]) == 0:
             break
-        live = _unpack(alive)[:B]
+        live = unpack_words(alive)[:B]
         ecc = cp.where(live, level, ecc)
         front, nxt = nxt, front
-    _fn("ecc_bounds")((-(-n // BLOCK),), (BLOCK,), (np.int64(n), np.int32(W), np.int32(B), lev, ecc, lo, hi))
+    kernel_function("ecc_bounds")((-(-n // BLOCK),), (BLOCK,), (np.int64(n), np.int32(W), np.int32(B), lev, ecc, lo, hi))
     return ecc

@@ -4,9 +4,9 @@ NetworkX builds the paths from predecessor lists (its ``predecessor``,
 ``dijkstra_predecessor_and_distance`` or ``bellman_ford_predecessor_and_distance``)
 with a depth-first walk back from the target.  Those lists come here from the
 backend's NetworkX-order passes over the library's distances
-(:mod:`.paths`: the same lists in the same order), and the walk is
-NetworkX's own ``_build_paths_from_predecessors``, so the paths and their
-order are NetworkX's.
+(:mod:`.paths`: the same lists in the same order), and the walk
+(:func:`paths_from_predecessors`) is NetworkX's walk step for step, so the paths
+and their order are NetworkX's.
 
 What NetworkX raises lazily (inside its generators) is raised lazily here too;
 what the backend does not reproduce (``NotImplementedError``) is raised at
@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import networkx as nx
 import numpy as np
-from networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors
 
 from .graph import BackendGraph
-from .paths import _checked_plan, bellman_ford_predecessor_and_distance, dijkstra_predecessor_and_distance, predecessor
-from .shortest_paths import _plan
+from .paths import bellman_ford_predecessor_and_distance, dijkstra_predecessor_and_distance, predecessor
+from .search import check_through_inf, search_plan
 
+#: The NetworkX functions this module implements (:mod:`.interface` registers every name here).
 __all__ = ["all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths"]
 
 
@@ -52,7 +53,7 @@ def _first_seen_order(G: BackendGraph, pred: dict, dist: dict, weight: Any) -> d
     never = np.iinfo(np.int64).max
     rank = np.full(n, never, np.int64)
     rank[[index[v] for v in dist]] = np.arange(len(dist))
-    keep = _plan(G, weight, "dijkstra").keep
+    keep = search_plan(G, weight, "dijkstra").keep
     usable = rank[G.src] < never
     if keep is not None:
         usable &= keep
@@ -74,7 +75,40 @@ def all_shortest_paths(G: BackendGraph, source: Any, target: Any, weight: Any = 
     >>> list(nx.all_shortest_paths(nx.cycle_graph(4), 0, 2, backend="semiring_paths"))
     [[0, 1, 2], [0, 3, 2]]
     """
-    return _build_paths_from_predecessors({source}, target, _pred(G, source, weight, method))
+    return paths_from_predecessors({source}, target, _pred(G, source, weight, method))
+
+
+
+def paths_from_predecessors(sources, target, pred: dict):
+    """The simple paths from any of ``sources`` to ``target`` through the predecessor lists ``pred``, lazily.
+
+    The depth-first walk back from ``target`` of NetworkX's shortest-path generators
+    (``networkx.algorithms.shortest_paths.generic``), step for step: a node's
+    predecessors are tried in list order, a node already on the walk is skipped, and
+    a path is given (source first) each time the walk stands on a node of ``sources``
+    -- so the paths and their order are NetworkX's.  A ``target`` missing from
+    ``pred`` raises :class:`networkx.NetworkXNoPath` at the first ``next``, as there.
+
+    >>> list(paths_from_predecessors({0}, 3, {0: [], 1: [0], 2: [0], 3: [1, 2]}))
+    [[0, 1, 3], [0, 2, 3]]
+    """
+    if target not in pred:
+        raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
+    walk = [[target, 0]]  # the walk back from target: each node with the index of its next predecessor to try
+    on_walk = {target}
+    while walk:
+        node, i = walk[-1]
+        if node in sources:
+            yield [v for v, _ in reversed(walk)]
+        if i < len(pred[node]):
+            walk[-1][1] = i + 1
+            nxt = pred[node][i]
+            if nxt not in on_walk:
+                on_walk.add(nxt)
+                walk.append([nxt, 0])
+        else:
+            on_walk.discard(node)
+            walk.pop()
 
 
 def _raising(exc: Exception):
@@ -84,7 +118,7 @@ def _raising(exc: Exception):
 
 def _single(pred: dict, source: Any):
     for n in pred:
-        yield n, list(_build_paths_from_predecessors({source}, n, pred))
+        yield n, list(paths_from_predecessors({source}, n, pred))
 
 
 def single_source_all_shortest_paths(G: BackendGraph, source: Any, weight: Any = None, method: Any = "dijkstra"):
@@ -125,5 +159,5 @@ def all_pairs_all_shortest_paths(G: BackendGraph, weight: Any = None, method: An
     if weight is not None and method == "bellman-ford":
         raise NotImplementedError("Bellman-Ford predecessor lists over all sources: NetworkX's where they tie")
     if weight is not None and method == "dijkstra":
-        _checked_plan(G, weight)
+        check_through_inf(G, weight)
     return _all_pairs(G, weight, method)

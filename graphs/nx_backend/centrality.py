@@ -47,7 +47,7 @@ from ..sssp import multi_source_sssp
 from ..traversal import bfs
 from .attributes import exact_float_sums
 from .graph import BackendGraph
-from .shortest_paths import _Plan, _plan, _search
+from .search import Plan, search, search_plan
 
 __all__ = [
     "betweenness_centrality", "edge_betweenness_centrality", "closeness_centrality", "harmonic_centrality",
@@ -70,12 +70,12 @@ def _reverse_arcs(G: BackendGraph) -> np.ndarray:
     return order[np.searchsorted(codes[order], G.dst.astype(np.int64) * n + G.src)]
 
 
-def _engine(G: BackendGraph, weight: Any, *, brandes: bool = False) -> tuple[Graph, _Plan]:
+def _engine(G: BackendGraph, weight: Any, *, brandes: bool = False) -> tuple[Graph, Plan]:
     """The :class:`graphs.Graph` the engines read (NetworkX's directedness, its lengths) and the plan.
 
     Raises ``NotImplementedError`` where NetworkX's answer is not reproduced (module docstring).
     """
-    plan = _plan(G, weight, "dijkstra")
+    plan = search_plan(G, weight, "dijkstra")
     if plan.through_inf:
         raise NotImplementedError("inf weights or sums beyond float64: NetworkX reaches nodes at length inf")
     w = plan.weights
@@ -109,7 +109,7 @@ def _engine(G: BackendGraph, weight: Any, *, brandes: bool = False) -> tuple[Gra
     return H, plan
 
 
-def _rows(H: Graph, plan: _Plan, sources: list[int]):
+def _rows(H: Graph, plan: Plan, sources: list[int]):
     """Generator of ``(source, distances, reached)`` over the engine graph ``H`` (a block of sources at a time)."""
     if plan.kind == "hops":
         for s in sources:
@@ -257,7 +257,7 @@ def closeness_centrality(G: BackendGraph, u: Any = None, distance: Any = None, w
         return dict(zip(G.nodes, vals.tolist()))
     if u not in G:
         raise nx.NodeNotFound(f"Source {u} is not in G" if distance is None else f"Node {u} not found in graph")
-    d, reached, _ = _search(G, G.index[u], plan, "bfs" if plan.kind == "hops" else "dijkstra",
+    d, reached, _ = search(G, G.index[u], plan, "bfs" if plan.kind == "hops" else "dijkstra",
                             reverse=G.directed)
     r = int(reached.sum())
     total = sum(d[reached].tolist())

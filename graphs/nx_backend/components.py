@@ -25,6 +25,8 @@ from ._dfs_kernels import dfs_order
 from .convert import build_nx
 from .graph import BackendGraph
 
+#: The NetworkX functions this module implements (:mod:`.interface` registers every name here); the helpers
+#: its siblings share (:func:`component_count` and :func:`networkx_component_order`) are public names outside it.
 __all__ = [
     "connected_components", "strongly_connected_components", "number_connected_components", "is_connected",
     "node_connected_component", "number_strongly_connected_components", "is_strongly_connected",
@@ -47,11 +49,11 @@ def _sets(G: BackendGraph, connection: str) -> list[set]:
     bounds = starts.tolist()
     sets = [set(names[a:b]) for a, b in zip(bounds, bounds[1:])]
     if connection == "strong":
-        sets = [sets[c] for c in _networkx_order(G, labels, k, (order, starts)).tolist()]
+        sets = [sets[c] for c in networkx_component_order(G, labels, k, (order, starts)).tolist()]
     return sets
 
 
-def _networkx_order(G: BackendGraph, labels: np.ndarray, k: int,
+def networkx_component_order(G: BackendGraph, labels: np.ndarray, k: int,
                     grouping: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The component labels in the order NetworkX's Tarjan search completes them (``grouping``: :func:`_grouping`'s)."""
     n = len(G)
@@ -92,7 +94,8 @@ def strongly_connected_components(G: BackendGraph):
     return iter(_sets(G, "strong"))
 
 
-def _count(G: BackendGraph, connection: str) -> int:
+def component_count(G: BackendGraph, connection: str) -> int:
+    """The number of ``connection`` ("weak" or "strong") components of ``G``."""
     if len(G) == 0:
         return 0
     return int(_components(G.graph_for(None), connection)[0])
@@ -101,7 +104,7 @@ def _count(G: BackendGraph, connection: str) -> int:
 def _connected(G: BackendGraph, connection: str) -> bool:
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    return _count(G, connection) == 1
+    return component_count(G, connection) == 1
 
 
 def number_connected_components(G: BackendGraph) -> int:
@@ -115,7 +118,7 @@ def number_connected_components(G: BackendGraph) -> int:
     """
     if G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for directed type")
-    return _count(G, "weak")
+    return component_count(G, "weak")
 
 
 def is_connected(G: BackendGraph) -> bool:
@@ -160,7 +163,7 @@ def number_strongly_connected_components(G: BackendGraph) -> int:
     """
     if not G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for undirected type")
-    return _count(G, "strong")
+    return component_count(G, "strong")
 
 
 def is_strongly_connected(G: BackendGraph) -> bool:
@@ -202,7 +205,7 @@ def number_weakly_connected_components(G: BackendGraph) -> int:
     """
     if not G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for undirected type")
-    return _count(G, "weak")
+    return component_count(G, "weak")
 
 
 def is_weakly_connected(G: BackendGraph) -> bool:
@@ -239,7 +242,7 @@ def condensation(G: BackendGraph, scc=None):
     if scc is None:
         k, labels = _components(G.graph_for(None), "strong")
         rank = np.empty(k, np.int64)
-        rank[_networkx_order(G, labels, k)] = np.arange(k)
+        rank[networkx_component_order(G, labels, k)] = np.arange(k)
         comp = rank[labels]
         sets = _sets_of(G, comp, k)
     else:

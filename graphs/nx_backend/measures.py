@@ -17,8 +17,8 @@ import numpy as np
 from ..sssp import multi_source_sssp
 from ..traversal import bfs
 from .attributes import exact_float_sums
-from .components import _count
-from .shortest_paths import _plan
+from .components import component_count
+from .search import search_plan
 
 __all__ = ["average_shortest_path_length"]
 
@@ -46,9 +46,9 @@ def average_shortest_path_length(G, weight: Any = None, method: Any = None):
         raise nx.NetworkXPointlessConcept("the null graph has no paths, thus there is no average shortest path length")
     if n == 1:
         return 0
-    if G.is_directed() and _count(G, "strong") != 1:
+    if G.is_directed() and component_count(G, "strong") != 1:
         raise nx.NetworkXError("Graph is not strongly connected.")
-    if not G.is_directed() and _count(G, "weak") != 1:
+    if not G.is_directed() and component_count(G, "weak") != 1:
         raise nx.NetworkXError("Graph is not connected.")
     if method in all_pairs_methods:
         raise NotImplementedError("NetworkX's Floyd-Warshall sums are its own")
@@ -58,7 +58,7 @@ def average_shortest_path_length(G, weight: Any = None, method: Any = None):
         for s in range(n):
             total += int(bfs(H, s)[0].astype(np.int64).sum())
         return total / (n * (n - 1))
-    plan = _plan(G, weight, "dijkstra" if method == "dijkstra" else "bellman-ford")
+    plan = search_plan(G, weight, "dijkstra" if method == "dijkstra" else "bellman-ford")
     if plan.through_inf:
         raise NotImplementedError("lengths of inf")
     if plan.kind == "hops":

@@ -38,8 +38,9 @@ from ..traversal import bfs
 from ._order_kernels import bfs_order, bidirectional_bfs, dijkstra_order
 from .attributes import exact_float_sums
 from .graph import BackendGraph, paused_gc
-from .shortest_paths import NegativeCycleError, _Plan, _plan, _reached, _search, weight_values
-from .traversal import _limit
+from .search import Plan, check_through_inf, reached_mask, search, search_plan, weight_values
+from .shortest_paths import NegativeCycleError
+from .traversal import depth_bound
 
 __all__ = [
     "single_source_shortest_path", "single_target_shortest_path", "single_target_shortest_path_length",
@@ -106,7 +107,7 @@ def pred_lists(G: BackendGraph, order: np.ndarray, heads: np.ndarray, tails: np.
 
 def _bfs_paths(G: BackendGraph, s: int, cutoff: Any, reverse: bool = False) -> dict:
     indptr, indices = _adj(G, reverse)
-    limit = _limit(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
+    limit = depth_bound(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
     order, parent, _, count = bfs_order(indptr, indices, np.array([s], np.int64), limit)
     return tree_paths(G, order[:count], parent, reverse)
 
@@ -159,7 +160,7 @@ def single_target_shortest_path_length(G: BackendGraph, target: Any, cutoff: Any
     if target not in G:
         raise nx.NodeNotFound(f"Target {target} is not in G")
     indptr, indices = _adj(G, True)
-    limit = _limit(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
+    limit = depth_bound(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
     order, _, level, count = bfs_order(indptr, indices, np.array([G.index[target]], np.int64), limit)
     order = order[:count]
     return dict(zip(G.labels(order), level[order].tolist()))
@@ -287,7 +288,7 @@ class _Run:
         return pred_lists(self.G, self.order, dst[arcs], src[arcs])
 
 
-def _arc_weights(G: BackendGraph, plan: _Plan, reverse: bool):
+def _arc_weights(G: BackendGraph, plan: Plan, reverse: bool):
     """CSR (NetworkX's order) with each entry's weight and whether the search uses it."""
     indptr, indices, arcs = G.pred_csr() if (reverse and G.directed) else G.csr()
     m = G.src.size
@@ -303,12 +304,12 @@ def _arc_weights(G: BackendGraph, plan: _Plan, reverse: bool):
     return indptr, indices, full[arcs], ok[arcs]
 
 
-def _distances(G: BackendGraph, sources: list[int], plan: _Plan, reverse: bool):
+def _distances(G: BackendGraph, sources: list[int], plan: Plan, reverse: bool):
     """Distances from the sources (engine), the reached mask; refuses what a NetworkX-order pass cannot follow."""
     if plan.through_inf:
         raise NotImplementedError("nodes reached only at length inf: NetworkX's paths through them are its own")
     if len(sources) == 1:
-        d, reached, _ = _search(G, sources[0], plan, "dijkstra", reverse=reverse)
+        d, reached, _ = search(G, sources[0], plan, "dijkstra", reverse=reverse)
         return d, reached
     n = len(G)
     if plan.kind == "hops":
@@ -325,13 +326,13 @@ def _distances(G: BackendGraph, sources: list[int], plan: _Plan, reverse: bool):
     H = Graph.from_edges(np.concatenate([src, np.full(len(sources), n, np.int32)]),
                          np.concatenate([dst, np.array(sources, np.int32)]), w, n=n + 1, directed=True)
     d = sssp(H, n, method="dijkstra")[0][:n]
-    return d, _reached(d)
+    return d, reached_mask(d)
 
 
 def _dijkstra(G: BackendGraph, sources: list[int], weight: Any, cutoff: Any = None, target: int = -1,
               reverse: bool = False) -> _Run:
     _check_cutoff(cutoff)
-    plan = _plan(G, weight, "dijkstra")
+    plan = search_plan(G, weight, "dijkstra")
     d, reached = _distances(G, sources, plan, reverse)
     if plan.kind == "hops":
         d = d.astype(np.int64)
@@ -474,15 +475,9 @@ def all_pairs_dijkstra(G: BackendGraph, cutoff: Any = None, weight: Any = "weigh
     >>> dict(nx.all_pairs_dijkstra(nx.path_graph(2), backend="semiring_paths"))[0]
     ({0: 0, 1: 1}, {0: [0], 1: [0, 1]})
     """
-    _checked_plan(G, weight)
+    check_through_inf(G, weight)
     _check_cutoff(cutoff)
     return _all_pairs_dijkstra(G, cutoff, weight)
-
-
-def _checked_plan(G: BackendGraph, weight: Any) -> None:
-    """Refusals of the all-pairs generators, at the call."""
-    if _plan(G, weight, "dijkstra").through_inf:
-        raise NotImplementedError("nodes reached only at length inf: NetworkX's paths through them are its own")
 
 
 def _all_pairs_dijkstra(G, cutoff, weight):
@@ -500,7 +495,7 @@ def all_pairs_dijkstra_path(G: BackendGraph, cutoff: Any = None, weight: Any = "
     >>> dict(nx.all_pairs_dijkstra_path(nx.path_graph(2), backend="semiring_paths"))
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
-    _checked_plan(G, weight)
+    check_through_inf(G, weight)
     _check_cutoff(cutoff)
     return ((v, _dijkstra(G, [i], weight, cutoff).paths()) for i, v in enumerate(G.nodes))
 
@@ -571,7 +566,7 @@ def astar_path_length(G: BackendGraph, source: Any, target: Any, heuristic: Any 
     return _astar(G, source, target, weight, cutoff)[1]
 
 
-def _unique_chain(G: BackendGraph, d: np.ndarray, reached: np.ndarray, plan: _Plan, s: int, reverse: bool = False):
+def _unique_chain(G: BackendGraph, d: np.ndarray, reached: np.ndarray, plan: Plan, s: int, reverse: bool = False):
     """Per node its only tight in-arc's tail (-1: the source), or ``NotImplementedError`` where there are several.
 
     ``d`` are exact path lengths; a node with two tight in-arcs has several
@@ -613,13 +608,13 @@ def bidirectional_dijkstra(G: BackendGraph, source: Any, target: Any, weight: An
         raise nx.NodeNotFound(f"Target {target} is not in G")
     if source == target:
         return (0, [source])
-    plan = _plan(G, weight, "dijkstra")
+    plan = search_plan(G, weight, "dijkstra")
     if plan.through_inf:
         raise NotImplementedError("nodes reached only at length inf")
     if plan.kind == "float" and not exact_float_sums(plan.weights, len(G)):
         raise NotImplementedError("float weights whose sums round: NetworkX adds the two halves in its own order")
     s, t = G.index[source], G.index[target]
-    d, reached, _ = _search(G, s, plan, "dijkstra")
+    d, reached, _ = search(G, s, plan, "dijkstra")
     if not reached[t]:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     path = _walk(G, d, reached, plan, s, t)
@@ -665,9 +660,9 @@ def _bf(G: BackendGraph, source: Any, weight: Any):
     """``(d, reached, plan, s)`` of Bellman-Ford from ``source`` (engine), ``NetworkXUnbounded`` on a negative cycle."""
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    plan = _plan(G, weight, "bellman-ford")
+    plan = search_plan(G, weight, "bellman-ford")
     s = G.index[source]
-    d, reached, _ = _search(G, s, plan, "bellman-ford")
+    d, reached, _ = search(G, s, plan, "bellman-ford")
     return d, reached, plan, s
 
 
@@ -782,7 +777,7 @@ def all_pairs_bellman_ford_path_length(G: BackendGraph, weight: Any = "weight"):
     >>> got == dict(nx.all_pairs_bellman_ford_path_length(G)), got[1]
     (True, {0: 1, 1: 0, 2: 1})
     """
-    _plan(G, weight, "bellman-ford")
+    search_plan(G, weight, "bellman-ford")
     return _apbf_len(G, weight)
 
 
@@ -801,7 +796,7 @@ def all_pairs_bellman_ford_path(G: BackendGraph, weight: Any = "weight"):
     >>> dict(nx.all_pairs_bellman_ford_path(nx.path_graph(2), backend="semiring_paths"))
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
-    _plan(G, weight, "bellman-ford")
+    search_plan(G, weight, "bellman-ford")
     out, err = [], None
     for v in G.nodes:  # refusals come now; NetworkX's own errors when its generator reaches them
         try:
@@ -881,7 +876,7 @@ def negative_edge_cycle(G: BackendGraph, weight: Any = "weight", heuristic: bool
     """
     if G.number_of_edges() == 0:
         return False
-    plan = _plan(G, weight, "bellman-ford")
+    plan = search_plan(G, weight, "bellman-ford")
     n = len(G)
     src, dst = G.src, G.dst
     w = plan.weights
@@ -934,7 +929,7 @@ def johnson(G: BackendGraph, weight: Any = "weight") -> dict:
     >>> nx.johnson(G, backend="semiring_paths")[0]
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """
-    plan = _plan(G, weight, "bellman-ford")
+    plan = search_plan(G, weight, "bellman-ford")
     n = len(G)
     if plan.kind == "float":
         raise NotImplementedError("float weights: Johnson's reweighted sums round in NetworkX's order")
@@ -952,10 +947,10 @@ def johnson(G: BackendGraph, weight: Any = "weight") -> dict:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
     w2 = w + h[src] - h[dst]
     keep = plan.keep
-    reweighted = _Plan("int", ("johnson", weight), w2, keep, False)
+    reweighted = Plan("int", ("johnson", weight), w2, keep, False)
     out = {}
     for i, v in enumerate(G.nodes):
-        d, reached, _ = _search(G, i, reweighted, "dijkstra")
+        d, reached, _ = search(G, i, reweighted, "dijkstra")
         valid = reached
         indptr, indices, wa, ok = _arc_weights(G, reweighted, False)
         order, parent, _ = dijkstra_order(indptr, indices, wa, ok, d, valid, np.array([i], np.int64), -1)

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import compress
-from typing import Any, NamedTuple
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -55,11 +55,12 @@ import numpy as np
 from apsp import shortest_paths as dense_shortest_paths
 from apsp.errors import NegativeCycleError
 
-from ..sssp import multi_source_sssp, sssp
+from ..sssp import multi_source_sssp
 from ..traversal import bfs
 from ._order_kernels import bfs_order
-from .attributes import MISSING, NUMERIC_TYPES, as_value_array, exact_float_sums, numbers
+from .attributes import MISSING, NUMERIC_TYPES, exact_float_sums
 from .graph import BackendGraph
+from .search import HOPS, Plan, reached_at_inf, reached_mask, search, search_plan
 
 __all__ = [
     "floyd_warshall_numpy",
@@ -74,121 +75,7 @@ __all__ = [
 ]
 
 BLOCK_ENTRIES = 1 << 22  # sources x vertices per block of the all-pairs generators (32 MiB of float64)
-INT_HEADROOM = 1 << 62  # integer weights whose path sums could pass this go back to NetworkX (exact big ints)
-_FLOAT_MAX = float(np.finfo(np.float64).max)
 _INF = float("inf")
-
-
-class _Plan(NamedTuple):
-    """What a single-source search computes with (see :func:`_plan`)."""
-
-    kind: str  # "hops", "int" or "float"
-    key: Any  # names the weighted graph in the backend graph's cache
-    weights: np.ndarray | None  # int64 or float64, one per kept arc
-    keep: np.ndarray | None  # the arcs searched (None: all)
-    through_inf: bool  # Dijkstra: nodes reached only at length inf belong to the answer
-
-
-_HOPS = _Plan("hops", None, None, None, False)
-
-
-def _plan(G: BackendGraph, weight: Any, method: str) -> _Plan:
-    """The numbers a ``method`` search ("dijkstra" or "bellman-ford") computes NetworkX's lengths with.
-
-    Raises ``NotImplementedError`` where NetworkX's answer is not reproduced
-    exactly (see the module docstring).
-    """
-    if weight is None:
-        return _HOPS
-    arr, hidden = weight_values(G, weight)
-    if arr.size == 0:
-        return _HOPS
-    a = numbers(arr, select=None if hidden is None else ~hidden)
-    if hidden is not None:
-        if method != "dijkstra":
-            raise NotImplementedError("a weight function returning None outside Dijkstra: NetworkX adds None")
-        a = a._replace(posinf=a.posinf & ~hidden, neginf=a.neginf & ~hidden, nan=a.nan & ~hidden)
-    if method == "dijkstra":
-        if a.nan.any():
-            raise NotImplementedError("NaN edge weights: NetworkX's Dijkstra puts them on its heap, where they do not compare")
-        if a.neginf.any() or (a.values < 0).any():
-            raise NotImplementedError("negative weights with Dijkstra: NetworkX's result depends on its visiting order")
-        drop = a.posinf if hidden is None else a.posinf | hidden  # inf: reached through them at length inf
-    else:
-        if a.neginf.any():
-            raise NotImplementedError("-inf edge weights with Bellman-Ford: NetworkX then adds inf and -inf")
-        drop = a.posinf | a.nan  # NetworkX's Bellman-Ford never relaxes these (x + inf < inf and NaN < x are False)
-    keep = ~drop if drop.any() else None
-    w = a.values if keep is None else a.values[keep]
-    span = max(len(G) - 1, 1)
-    through_inf = False
-    if a.kind == "int":
-        if w.size and max(-int(w.min()), int(w.max())) * span >= INT_HEADROOM:  # Python ints: no wrap at int64's min
-            raise NotImplementedError("integer weights whose path sums may leave int64 (NetworkX's Python ints are exact)")
-        through_inf = method == "dijkstra" and bool(a.posinf.any())
-    else:
-        if method == "bellman-ford" and w.size and (w < 0).any() and not exact_float_sums(w, len(G)):
-            raise NotImplementedError(
-                "negative float weights whose sums round: NetworkX's result depends on its order of relaxations"
-            )
-        if method == "dijkstra":  # a sum that overflows to inf is a length NetworkX reports
-            through_inf = bool(a.posinf.any()) or bool(w.size and float(w.max()) * span >= _FLOAT_MAX)
-    if through_inf and hidden is not None:
-        raise NotImplementedError("inf weights with a weight function that hides arcs")
-    return _Plan(a.kind, ("lengths", weight, method), w, keep, through_inf)
-
-
-def weight_values(G: BackendGraph, weight: Any) -> tuple[np.ndarray, np.ndarray | None]:
-    """Per arc the value NetworkX's weight reads, and for a function the mask of arcs it hides (returned None).
-
-    A function is called once per arc as NetworkX calls it: ``weight(u, v, d)``
-    with ``d`` the edge's data dict (a multigraph's ``key -> data`` dict), ``u``
-    the tail.  Raises ``NotImplementedError`` when the edge data was not kept or
-    the function raises (NetworkX then calls it itself, on the arcs it visits).
-    """
-    if not callable(weight):
-        return G.weights(weight), None
-    if G.edge_data is None:
-        raise NotImplementedError("a weight function needs the edge data")
-    nodes = G.nodes
-    try:
-        vals = [weight(nodes[i], nodes[j], d) for i, j, d in zip(G.src.tolist(), G.dst.tolist(), G.edge_data)]
-    except Exception as exc:  # noqa: BLE001 - NetworkX calls it on the arcs it visits, and raises there or not
-        raise NotImplementedError(f"the weight function raised {type(exc).__name__} on some arc") from exc
-    hidden = np.fromiter((v is None for v in vals), dtype=bool, count=len(vals))
-    if hidden.any():
-        vals = [0 if v is None else v for v in vals]
-    else:
-        hidden = None
-    return as_value_array(vals), hidden
-
-
-def _reached(d: np.ndarray) -> np.ndarray:
-    """Mask of finite distances (the int sentinel ``iinfo.max`` is unreachable)."""
-    if d.dtype.kind == "f":
-        return d < np.inf
-    return d < np.iinfo(d.dtype).max
-
-
-def _search(G: BackendGraph, s: int, plan: _Plan, method: str, *, reverse: bool = False):
-    """``(d, reached, at_inf)`` from vertex ``s``: distances, the finite ones, the ones NetworkX gives as ``inf``."""
-    if plan.kind == "hops":
-        levels = bfs(G.graph_for(None, reverse=reverse), s)[0]
-        return levels, levels >= 0, None
-    H = G.arc_graph(plan.key, plan.weights, plan.keep, reverse=reverse)
-    try:
-        d = sssp(H, s, method=method)[0]
-    except NegativeCycleError as exc:
-        raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
-    reached = _reached(d)
-    return d, reached, _at_inf(G, s, reached, plan, reverse)
-
-
-def _at_inf(G: BackendGraph, s: int, reached: np.ndarray, plan: _Plan, reverse: bool = False) -> np.ndarray | None:
-    """Nodes NetworkX's Dijkstra reaches only at length ``inf`` (through ``inf`` arcs or sums that overflow)."""
-    if not plan.through_inf:
-        return None
-    return (bfs(G.graph_for(None, reverse=reverse), s)[0] >= 0) & ~reached
 
 
 def _lengths(
@@ -218,11 +105,11 @@ def _lengths(
     return out
 
 
-def _lengths_from(G: BackendGraph, s: int, plan: _Plan, method: str, cutoff: Any = None, rule: str = "lengths",
+def _lengths_from(G: BackendGraph, s: int, plan: Plan, method: str, cutoff: Any = None, rule: str = "lengths",
                   *, reverse: bool = False) -> dict:
     if plan.kind == "hops":
         return _hop_lengths(G, s, cutoff, rule, reverse)
-    d, reached, at_inf = _search(G, s, plan, method, reverse=reverse)
+    d, reached, at_inf = search(G, s, plan, method, reverse=reverse)
     return _lengths(G, s, d, reached, at_inf, plan.kind, cutoff, rule)
 
 
@@ -254,7 +141,7 @@ def single_source_shortest_path_length(G: BackendGraph, source: Any, cutoff: Any
     """
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} is not in G")
-    return _lengths_from(G, G.index[source], _HOPS, "bfs", cutoff, "levels")
+    return _lengths_from(G, G.index[source], HOPS, "bfs", cutoff, "levels")
 
 
 def single_source_dijkstra_path_length(
@@ -274,7 +161,7 @@ def single_source_dijkstra_path_length(
     """
     if source not in G:
         raise nx.NodeNotFound(f"Node {source} not found in graph")
-    return _lengths_from(G, G.index[source], _plan(G, weight, "dijkstra"), "dijkstra", cutoff)
+    return _lengths_from(G, G.index[source], search_plan(G, weight, "dijkstra"), "dijkstra", cutoff)
 
 
 def single_source_bellman_ford_path_length(G: BackendGraph, source: Any, weight: Any = "weight") -> dict:
@@ -291,13 +178,13 @@ def single_source_bellman_ford_path_length(G: BackendGraph, source: Any, weight:
     """
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _lengths_from(G, G.index[source], _plan(G, weight, "bellman-ford"), "bellman-ford")
+    return _lengths_from(G, G.index[source], search_plan(G, weight, "bellman-ford"), "bellman-ford")
 
 
 # All sources -------------------------------------------------------------------
 
 
-def _all_pairs(G: BackendGraph, plan: _Plan, cutoff: Any, rule: str):
+def _all_pairs(G: BackendGraph, plan: Plan, cutoff: Any, rule: str):
     """Generator of ``(node, lengths)`` for every node, sources in blocks (the caller made ``plan`` first)."""
     n = len(G)
     nodes = G.nodes
@@ -311,8 +198,8 @@ def _all_pairs(G: BackendGraph, plan: _Plan, cutoff: Any, rule: str):
         D = multi_source_sssp(H, list(range(start, min(n, start + step))), method="dijkstra", predecessors=False)[0]
         for r in range(D.shape[0]):
             s = start + r
-            reached = _reached(D[r])
-            yield nodes[s], _lengths(G, s, D[r], reached, _at_inf(G, s, reached, plan), plan.kind, cutoff, rule)
+            reached = reached_mask(D[r])
+            yield nodes[s], _lengths(G, s, D[r], reached, reached_at_inf(G, s, reached, plan), plan.kind, cutoff, rule)
 
 
 def all_pairs_shortest_path_length(G: BackendGraph, cutoff: Any = None):
@@ -324,7 +211,7 @@ def all_pairs_shortest_path_length(G: BackendGraph, cutoff: Any = None):
     >>> dict(nx.all_pairs_shortest_path_length(nx.path_graph(2), backend="semiring_paths"))
     {0: {0: 0, 1: 1}, 1: {1: 0, 0: 1}}
     """
-    return _all_pairs(G, _HOPS, cutoff, "levels")
+    return _all_pairs(G, HOPS, cutoff, "levels")
 
 
 def all_pairs_dijkstra_path_length(G: BackendGraph, cutoff: Any = None, weight: Any = "weight"):
@@ -340,7 +227,7 @@ def all_pairs_dijkstra_path_length(G: BackendGraph, cutoff: Any = None, weight: 
     >>> dict(nx.all_pairs_dijkstra_path_length(G, backend="semiring_paths"))
     {0: {0: 0, 1: 1.5}, 1: {1: 0}}
     """
-    return _all_pairs(G, _plan(G, weight, "dijkstra"), cutoff, "lengths")
+    return _all_pairs(G, search_plan(G, weight, "dijkstra"), cutoff, "lengths")
 
 
 # Dense all pairs ---------------------------------------------------------------
@@ -583,18 +470,18 @@ def _single(G: BackendGraph, source: Any, weight: Any, method: str, *, reverse: 
     if method == "unweighted":
         if source not in G:
             raise nx.NodeNotFound(f"Source {source} is not in G")
-        return _lengths_from(G, G.index[source], _HOPS, "bfs", reverse=reverse)
+        return _lengths_from(G, G.index[source], HOPS, "bfs", reverse=reverse)
     if method == "dijkstra":
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
     elif source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _lengths_from(G, G.index[source], _plan(G, weight, method), method, reverse=reverse)
+    return _lengths_from(G, G.index[source], search_plan(G, weight, method), method, reverse=reverse)
 
 
 def _to_target(G: BackendGraph, source: Any, target: Any, weight: Any, method: str) -> Any:
     """The length from ``source`` to ``target`` by ``method`` ("dijkstra" or "bellman-ford"), errors as NetworkX's."""
-    d, reached, at_inf = _search(G, G.index[source], _plan(G, weight, method), method)
+    d, reached, at_inf = search(G, G.index[source], search_plan(G, weight, method), method)
     if target in G:
         t = G.index[target]
         if at_inf is not None and at_inf[t]:
@@ -627,7 +514,7 @@ def shortest_path_length(
     if source is None:
         if target is None:
             if method == "bellman-ford":
-                plan = _plan(G, weight, method)  # before the generator: a refusal must come now
+                plan = search_plan(G, weight, method)  # before the generator: a refusal must come now
                 return _all_pairs_bellman_ford(G, plan)
             if method == "dijkstra":
                 return all_pairs_dijkstra_path_length(G, weight=weight)
@@ -659,7 +546,7 @@ def shortest_path_length(
     return _to_target(G, source, target, weight, method)
 
 
-def _all_pairs_bellman_ford(G: BackendGraph, plan: _Plan):
+def _all_pairs_bellman_ford(G: BackendGraph, plan: Plan):
     """Generator of ``(node, Bellman-Ford lengths)``; a negative cycle raises when its source comes up, as in NetworkX."""
     for i, u in enumerate(G.nodes):
         yield u, _lengths_from(G, i, plan, "bellman-ford")

@@ -32,7 +32,7 @@ import numpy as np
 from ..components import connected_components as _components
 from ..traversal import bfs
 from .attributes import numbers
-from .components import _count, _networkx_order
+from .components import component_count, networkx_component_order
 from .dag import is_directed_acyclic_graph
 from .graph import BackendGraph
 
@@ -124,7 +124,7 @@ def is_tree(G: BackendGraph) -> bool:
     """
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("G has no nodes.")
-    return len(G) - 1 == _edge_count(G) and _count(G, "weak") == 1
+    return len(G) - 1 == _edge_count(G) and component_count(G, "weak") == 1
 
 
 def is_forest(G: BackendGraph) -> bool:
@@ -139,7 +139,7 @@ def is_forest(G: BackendGraph) -> bool:
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("G has no nodes.")
     # each component has at least (its size - 1) edges: all equal exactly when the totals are
-    return _edge_count(G) == len(G) - _count(G, "weak")
+    return _edge_count(G) == len(G) - component_count(G, "weak")
 
 
 def _max_in_degree(G: BackendGraph) -> int:
@@ -205,7 +205,7 @@ def is_aperiodic(G: BackendGraph) -> bool:
         raise nx.NetworkXError("is_aperiodic not defined for undirected graphs")
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Graph has no nodes.")
-    if _count(G, "strong") != 1:
+    if component_count(G, "strong") != 1:
         raise nx.NetworkXError("Graph is not strongly connected.")
     level = bfs(G.graph_for(None), 0)[0].astype(np.int64)
     diffs = np.unique(np.abs(level[G.src] - level[G.dst] + 1))
@@ -268,7 +268,7 @@ def _attracting(G: BackendGraph) -> list[set]:
     members = np.argsort(labels, kind="stable")
     cuts = np.searchsorted(labels[members], np.arange(k + 1))
     return [set(G.labels(members[cuts[c]:cuts[c + 1]]))
-            for c in _networkx_order(G, labels, k).tolist() if leaves[c]]
+            for c in networkx_component_order(G, labels, k).tolist() if leaves[c]]
 
 
 def attracting_components(G: BackendGraph):
@@ -387,7 +387,7 @@ def number_of_spanning_trees(G: BackendGraph, *, root: Any = None, weight: Any =
             raise nx.NetworkXError("Input `root` must be provided when G is directed")
         if root not in G:
             raise nx.NetworkXError("The node root is not in the graph G.")
-    if _count(G, "weak") != 1:
+    if component_count(G, "weak") != 1:
         return 0
     if weight is None:
         w = [1] * G.src.size

@@ -23,6 +23,8 @@ from ._order_kernels import bfs_order, dfs_events
 from .convert import build_nx
 from .graph import BackendGraph
 
+#: The NetworkX functions this module implements (:mod:`.interface` registers every name here); the helpers
+#: its siblings share (:func:`depth_bound`) are public names outside it.
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers", "descendants_at_distance",
     "descendants", "ancestors", "dfs_edges", "dfs_tree", "dfs_predecessors", "dfs_successors",
@@ -30,7 +32,7 @@ __all__ = [
 ]
 
 
-def _limit(depth_limit: Any, n: int) -> int:
+def depth_bound(depth_limit: Any, n: int) -> int:
     """A depth limit as the integer NetworkX's ``depth < depth_limit`` comparisons amount to."""
     if depth_limit is None:
         return n
@@ -61,7 +63,7 @@ def _bfs(G: BackendGraph, source: Any, reverse: bool, depth_limit: Any):
         raise _not_in(G, source)
     indptr, indices = _adjacency(G, reverse)
     order, parent, _, count = bfs_order(indptr, indices, np.array([G.index[source]], np.int64),
-                                        _limit(depth_limit, len(G)))
+                                        depth_bound(depth_limit, len(G)))
     return order[:count], parent
 
 
@@ -76,7 +78,7 @@ def bfs_edges(G: BackendGraph, source: Any, reverse: bool = False, depth_limit: 
     """
     if sort_neighbors is not None:
         raise NotImplementedError("sort_neighbors is an arbitrary callable")
-    _limit(depth_limit, len(G))
+    depth_bound(depth_limit, len(G))
     return _bfs_edges(G, source, reverse, depth_limit)
 
 
@@ -126,7 +128,7 @@ def bfs_predecessors(G: BackendGraph, source: Any, depth_limit: Any = None, sort
     """
     if sort_neighbors is not None:
         raise NotImplementedError("sort_neighbors is an arbitrary callable")
-    _limit(depth_limit, len(G))
+    depth_bound(depth_limit, len(G))
     return ((t, s) for s, t in _bfs_edges(G, source, False, depth_limit))
 
 
@@ -141,7 +143,7 @@ def bfs_successors(G: BackendGraph, source: Any, depth_limit: Any = None, sort_n
     """
     if sort_neighbors is not None:
         raise NotImplementedError("sort_neighbors is an arbitrary callable")
-    _limit(depth_limit, len(G))
+    depth_bound(depth_limit, len(G))
     return _bfs_successors(G, source, depth_limit)
 
 
@@ -246,7 +248,7 @@ def _check_dfs(G: BackendGraph, depth_limit: Any, sort_neighbors: Any) -> None:
     """What goes back to NetworkX, decided at the call (before any generator starts)."""
     if sort_neighbors is not None:
         raise NotImplementedError("sort_neighbors is an arbitrary callable")
-    _limit(depth_limit, len(G))
+    depth_bound(depth_limit, len(G))
 
 
 def _dfs(G: BackendGraph, source: Any, depth_limit: Any, sort_neighbors: Any):
@@ -259,7 +261,7 @@ def _dfs(G: BackendGraph, source: Any, depth_limit: Any, sort_neighbors: Any):
             raise _not_in(G, source)
         starts = np.array([G.index[source]], np.int64)
     indptr, indices = _adjacency(G, False)
-    return dfs_events(indptr, indices, starts, _limit(depth_limit, len(G)))
+    return dfs_events(indptr, indices, starts, depth_bound(depth_limit, len(G)))
 
 
 def dfs_labeled_edges(G: BackendGraph, source: Any = None, depth_limit: Any = None, *, sort_neighbors: Any = None):

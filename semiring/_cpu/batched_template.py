@@ -20,8 +20,8 @@ from __future__ import annotations
 from numba import njit
 
 from .gemm_template import gemm  # @GEMM
-from .scalar_ops import _min as add  # @ADD
-from .scalar_ops import _plus_float as mul  # @MUL
+from .scalar_ops import min_ as add  # @ADD
+from .scalar_ops import plus_float as mul  # @MUL
 
 #: Products up to this many multiply-adds (``m * k * n``) use the direct loop.
 DIRECT_WORK = 4096

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .scalar_ops import _min as op  # @OP
+from .scalar_ops import min_ as op  # @OP
 
 
 @njit(cache=True, nogil=True)

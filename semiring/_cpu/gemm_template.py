@@ -58,10 +58,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .scalar_ops import _min as add  # @ADD
-from .scalar_ops import _min_v as vadd  # @VADD
-from .scalar_ops import _plus_float as mul  # @MUL
-from .scalar_ops import _plus_float_v as vmul  # @VMUL
+from .scalar_ops import min_ as add  # @ADD
+from .scalar_ops import min_v as vadd  # @VADD
+from .scalar_ops import plus_float as mul  # @MUL
+from .scalar_ops import plus_float_v as vmul  # @VMUL
 from .simd import vload, vne, vselect, vsplat, vstore
 
 NR = 64  # @NR

@@ -33,11 +33,13 @@ from numba import njit
 from ..families import FAMILIES
 from .simd import like, vadd, vadds, vadds_sticky, veq, vmax, vmin, vmul, vmuls, vor, vselect, vsplat_like
 
-__all__ = ["SCALAR", "VECTOR", "OPS", "VOPS", "PLAIN_OPS", "ops_for", "vector_ops_for"]
+__all__ = ["SCALAR", "VECTOR", "OPS", "VOPS", "PLAIN_OPS", "ops_for", "vector_ops_for", "min_", "plus_float", "min_v",
+           "plus_float_v"]
 
 
 @njit(inline="always")
-def _min(a, b, lo, hi):
+def min_(a, b, lo, hi):
+    """The ``min`` primitive (the templates' default ``add``): the smaller of ``a`` and ``b``."""
     # ``a if a <= b else b`` for every non-NaN input (ties return ``a``, also -0.0 vs 0.0), written
     # as :func:`.simd.vmin` is: a NaN ``b`` (IEEE's ``inf + -inf``, a candidate that meets "no
     # path") leaves ``a`` unchanged.  Every kernel calls ``add(old, candidate)``.
@@ -46,7 +48,7 @@ def _min(a, b, lo, hi):
 
 @njit(inline="always")
 def _max(a, b, lo, hi):
-    # ``a if a >= b else b`` for every non-NaN input; a NaN ``b`` leaves ``a`` (as :func:`_min`).
+    # ``a if a >= b else b`` for every non-NaN input; a NaN ``b`` leaves ``a`` (as :func:`min_`).
     return b if b > a else a
 
 
@@ -130,7 +132,8 @@ def _plus_maxplus_int(a, b, lo, hi):
 
 
 @njit(inline="always")
-def _plus_float(a, b, lo, hi):
+def plus_float(a, b, lo, hi):
+    """The float ``plus`` primitive (the templates' default ``mul``): ``a + b`` (IEEE infinities)."""
     return a + b
 
 
@@ -210,7 +213,8 @@ def _first(a, b, lo, hi):
 
 
 @njit(inline="always")
-def _min_v(a, b, lo, hi):
+def min_v(a, b, lo, hi):
+    """:func:`min_` on SIMD vectors (the GEMM template's default ``vadd``)."""
     return vmin(a, b)
 
 
@@ -220,7 +224,8 @@ def _max_v(a, b, lo, hi):
 
 
 @njit(inline="always")
-def _plus_float_v(a, b, lo, hi):
+def plus_float_v(a, b, lo, hi):
+    """:func:`plus_float` on SIMD vectors (the GEMM template's default ``vmul``)."""
     return vadd(a, b)
 
 
@@ -311,20 +316,20 @@ def _plus_plain_v(a, b, lo, hi):
 
 # (primitive, dtype kind) -> scalar function.  Float sums stay IEEE sums: inputs may not
 # hold the infinity that would meet the absorbing one, and where an overflow creates it
-# (-inf in min_plus), ``inf + -inf`` is NaN, which every ``add`` skips (see _min): the
+# (-inf in min_plus), ``inf + -inf`` is NaN, which every ``add`` skips (see min_): the
 # same as the absorbing rule, at no cost.
 SCALAR = {
-    ("min", "f"): _min,
-    ("min", "i"): _min,
+    ("min", "f"): min_,
+    ("min", "i"): min_,
     ("max", "f"): _max,
     ("max", "i"): _max,
     ("or", "b"): _or,
     ("and", "b"): _and,
-    ("plus", "f"): _plus_float,
+    ("plus", "f"): plus_float,
     ("plus", "i"): _sat_sum,
-    ("plus_inf_absorbs", "f"): _plus_float,
+    ("plus_inf_absorbs", "f"): plus_float,
     ("plus_inf_absorbs", "i"): _plus_minplus_int,
-    ("plus_neginf_absorbs", "f"): _plus_float,
+    ("plus_neginf_absorbs", "f"): plus_float,
     ("plus_neginf_absorbs", "i"): _plus_maxplus_int,
     ("times", "f"): _times_float,
     ("times", "i"): _times_int,
@@ -341,15 +346,15 @@ SCALAR = {
 # (primitive, dtype kind) -> vector function.  "or" / "and" have none: Boolean
 # families run on the bit-packed kernel.
 VECTOR = {
-    ("min", "f"): _min_v,
-    ("min", "i"): _min_v,
+    ("min", "f"): min_v,
+    ("min", "i"): min_v,
     ("max", "f"): _max_v,
     ("max", "i"): _max_v,
-    ("plus", "f"): _plus_float_v,
+    ("plus", "f"): plus_float_v,
     ("plus", "i"): _sat_sum_v,
-    ("plus_inf_absorbs", "f"): _plus_float_v,
+    ("plus_inf_absorbs", "f"): plus_float_v,
     ("plus_inf_absorbs", "i"): _plus_minplus_int_v,
-    ("plus_neginf_absorbs", "f"): _plus_float_v,
+    ("plus_neginf_absorbs", "f"): plus_float_v,
     ("plus_neginf_absorbs", "i"): _plus_maxplus_int_v,
     ("times", "f"): _times_float_v,
     ("times", "i"): _times_int_v,
@@ -394,7 +399,7 @@ def vector_ops_for(family: str | None, dtype) -> tuple | None:
     """The vector ``(vadd, vmul)`` pair of a built-in family in ``dtype``, or ``None`` if there is none.
 
     >>> vector_ops_for("min_plus", np.float32)[0].__name__
-    '_min_v'
+    'min_v'
     >>> vector_ops_for("lor_land", np.bool_) is None
     True
     """

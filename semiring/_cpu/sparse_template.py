@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .scalar_ops import _min as add  # @ADD
-from .scalar_ops import _plus_float as mul  # @MUL
+from .scalar_ops import min_ as add  # @ADD
+from .scalar_ops import plus_float as mul  # @MUL
 
 
 @njit(cache=True, nogil=True)

@@ -5,9 +5,9 @@ building kernels with a factory recompiles them in every new process (seconds
 each).  Instead, a kernel *template* is an ordinary module whose scalar
 operations are imported on marked lines::
 
-    from .scalar_ops import _min as add  # @ADD
-    from .scalar_ops import _plus_float as mul  # @MUL
-    from .scalar_ops import _min_v as vadd  # @VADD
+    from .scalar_ops import min_ as add  # @ADD
+    from .scalar_ops import plus_float as mul  # @MUL
+    from .scalar_ops import min_v as vadd  # @VADD
     NR = 64  # @NR
 
 :func:`specialize` writes a copy with those lines replaced (the semiring's

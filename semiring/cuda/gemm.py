@@ -55,10 +55,10 @@ from .layout import is_aligned, out_row_view, row_view
 from .ops import KernelSpec, ctype_of, expression, literal, spec_for
 
 __all__ = ["matmul_into", "config", "GemmConfig", "tiled_matmul", "simple_matmul", "nonzero_masks",
-           "plain_int_applies"]
+           "plain_int_applies", "launch_args", "NULL", "ACCUMULATE", "C_VEC"]
 
 ACCUMULATE, LOAD_W, C_VEC = 1, 2, 4
-_NULL = np.uint64(0)
+NULL = np.uint64(0)  # a null device pointer as a kernel argument
 
 
 @dataclass
@@ -104,9 +104,10 @@ class GemmConfig:
 config = GemmConfig()
 
 
-def _launch_args(A, B, C, W, m, n, k, lda, ldb, ldc, ldw, flags, k_offset):
+def launch_args(A, B, C, W, m, n, k, lda, ldb, ldc, ldw, flags, k_offset):
+    """The argument tuple of a GEMM kernel launch (``W`` may be ``None``: a null pointer)."""
     return (
-        A, B, C, W if W is not None else _NULL,
+        A, B, C, W if W is not None else NULL,
         np.int32(m), np.int32(n), np.int32(k),
         np.int64(lda), np.int64(ldb), np.int64(ldc), np.int64(ldw),
         np.int32(flags), np.int32(k_offset),
@@ -130,7 +131,7 @@ def nonzero_masks(spec: KernelSpec, A, lda: int, B, ldb: int, m: int, n: int, k:
     nzA = cp.empty((mb, kw), dtype=cp.uint32)
     nzB = cp.empty((nb, kw), dtype=cp.uint32)
     counts = cp.zeros(4, dtype=cp.uint64)  # set bits of nzA, of nzB; words over negatives in A, in B
-    tminA, tminB = minima if minima is not None else (_NULL, _NULL)
+    tminA, tminB = minima if minima is not None else (NULL, NULL)
     cols = kernel("gemm.cu", "sr_nz_cols", spec, tile)
     rows = kernel("gemm.cu", "sr_nz_rows", spec, tile)
     cols(((k + 255) // 256, mb), (256,),
@@ -188,7 +189,7 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         grid = ((n + tile.bn - 1) // tile.bn, (m + tile.bm - 1) // tile.bm)
         smem = tile.smem(itemsize, lazy=True)
         fn = kernel("gemm.cu", f"sr_gemm_lazy<{wit}>", spec, tile, smem)
-        args = _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
+        args = launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
         fn(grid, (tile.threads,), args + (nzA, nzB, np.int32(nzA.shape[1])), shared_mem=smem)
     else:
         vec = 16 // itemsize if (is_aligned(A, lda) and is_aligned(B, ldb)) else 1
@@ -196,8 +197,8 @@ def tiled_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: bool
         path = _dense_path(spec, witness, nonneg)
         fn = kernel("gemm.cu", f"sr_gemm<{vec}, {wit}, {path}>", spec, tile, smem)
         signed = minima is not None and path == PATH_SIGNED
-        tile_flags = _tile_flags(spec, tile, minima, k, grid) if signed else _NULL
-        fn(grid, (tile.threads,), _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
+        tile_flags = _tile_flags(spec, tile, minima, k, grid) if signed else NULL
+        fn(grid, (tile.threads,), launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset)
            + (tile_flags,), shared_mem=smem)
     if order is not None:
         C[order] = Ct
@@ -276,7 +277,7 @@ def simple_matmul(spec: KernelSpec, A, B, C, W, accumulate: bool, *, load_w: boo
     wit = "true" if W is not None else "false"
     fn = kernel("simple.cu", f"sr_simple<{wit}>", spec)
     fn(((n + 15) // 16, (m + 15) // 16), (16, 16),
-       _launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset))
+       launch_args(A, B, Ct, Wt, m, n, k, lda, ldb, ldc, ldw, flags, k_offset))
     if c_copy:
         C[...] = Ct
     if w_copy:

@@ -29,7 +29,7 @@ import cupy as cp
 import numpy as np
 
 from .compile import kernel, tile_for_shape, tile_of
-from .gemm import _NULL, ACCUMULATE, C_VEC, _launch_args
+from .gemm import ACCUMULATE, C_VEC, NULL, launch_args
 from .layout import is_aligned, row_view
 from .ops import KernelSpec
 
@@ -128,5 +128,5 @@ def packed_matmul_into(A2, B, C, C2=None, accumulate: bool = True) -> None:
     smem = tile.smem(4)
     fn = kernel("gemm.cu", f"sr_gemm<{vec}, false>", SPEC, tile, smem)
     grid = ((w + tile.bn - 1) // tile.bn, (m + tile.bm - 1) // tile.bm)
-    fn(grid, (tile.threads,), _launch_args(A2, B, C, C2, m, w, k, lda, ldb, ldc, ldw, flags, 0) + (_NULL,),
+    fn(grid, (tile.threads,), launch_args(A2, B, C, C2, m, w, k, lda, ldb, ldc, ldw, flags, 0) + (NULL,),
        shared_mem=smem)

@@ -110,6 +110,6 @@ template <typename T> __device__ __forceinline__ T sr_first(T a, T b) { return b
 // ---- generic min / max (integers and anything with <) -----------------------------
 // a <= b ? a : b (and a >= b ? a : b) for every non-NaN input, ties returning a, written
 // so that a NaN b (inf + -inf: a candidate that meets "no path") returns a: the same one
-// compare-and-select.  As _min / _max of semiring/_cpu/scalar_ops.py.
+// compare-and-select.  As min_ / _max of semiring/_cpu/scalar_ops.py.
 template <typename T> __device__ __forceinline__ T sr_min(T a, T b) { return b < a ? b : a; }
 template <typename T> __device__ __forceinline__ T sr_max(T a, T b) { return b > a ? b : a; }
