@@ -228,6 +228,29 @@ def add_graph_arguments(p: argparse.ArgumentParser, *, vertices: bool = True, de
                             "files (default: 0-based, file id k is vertex k-1)")
 
 
+def add_endpoint_arguments(p: argparse.ArgumentParser, *, target: bool = False) -> None:
+    """``--source`` (default: the first vertex) and, with ``target``, ``--target`` (default: the last vertex)."""
+    p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
+    if target:
+        p.add_argument("--target", type=int, default=None, help="target vertex (default: the last vertex)")
+
+
+def endpoints(args: argparse.Namespace, num: Numbering, n: int) -> tuple[int, int]:
+    """The checked ``--source`` and ``--target`` of ``args`` as vertex ids (``--target`` absent: the last vertex)."""
+    s = num.vertex_in(args.source, "--source", n)
+    t = n - 1 if args.target is None else num.vertex_in(args.target, "--target", n)
+    return s, t
+
+
+def timed(f: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:
+    """``f(*args, **kwargs)`` and the wall-clock seconds it took."""
+    import time
+
+    t0 = time.perf_counter()
+    result = f(*args, **kwargs)
+    return result, time.perf_counter() - t0
+
+
 def file_format(args: argparse.Namespace) -> str | None:
     """The format of ``args.graph`` (``None`` for the generated graph)."""
     if not args.graph:
@@ -359,12 +382,8 @@ def start(args: argparse.Namespace, command: str, out: TextIO | None = None):
     The report starts with the graph (name, size, kind, read time) and the
     vertex numbering in use.  With ``--device``, ``G`` is moved there.
     """
-    import time
-
     device = resolve_device(args.device) if hasattr(args, "device") else "cpu"
-    t0 = time.perf_counter()
-    G, name = load_graph(args)
-    seconds = time.perf_counter() - t0
+    (G, name), seconds = timed(load_graph, args)
     if device != G.device:
         G = G.to(device)
     num = Numbering(getattr(args, "one_based", False), file_format(args))

@@ -14,11 +14,10 @@ reached    100 of 100 vertices (0 unreachable) in ... levels
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
-from ._common import OK, add_graph_arguments, start, to_host
+from ._common import OK, add_endpoint_arguments, add_graph_arguments, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -29,7 +28,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                        description="Breadth-first search from one source: hop levels and a BFS tree "
                                    "(arcs followed in their direction, weights ignored).")
     add_graph_arguments(p)
-    p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
+    add_endpoint_arguments(p)
     p.add_argument("--all", action="store_true", help="list every vertex: level and parent")
     return p
 
@@ -40,9 +39,7 @@ def run(args: argparse.Namespace, out=None) -> int:
 
     G, report, num = start(args, "bfs", out)
     s = num.vertex_in(args.source, "--source", G.n)
-    t0 = time.perf_counter()
-    levels, parents = graphs.bfs(G, s)
-    seconds = time.perf_counter() - t0
+    (levels, parents), seconds = timed(graphs.bfs, G, s)
     levels, parents = to_host(levels), to_host(parents)
     reached = levels >= 0
     depth = int(levels.max()) + 1

@@ -11,11 +11,10 @@ Examples
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
-from ._common import OK, add_graph_arguments, start, to_host
+from ._common import OK, add_graph_arguments, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -39,9 +38,7 @@ def run(args: argparse.Namespace, out=None) -> int:
     import graphs
 
     G, report, num = start(args, "components", out)
-    t0 = time.perf_counter()
-    count, labels = graphs.connected_components(G, args.connection)
-    seconds = time.perf_counter() - t0
+    (count, labels), seconds = timed(graphs.connected_components, G, args.connection)
     labels = to_host(labels)
     sizes = np.bincount(labels, minlength=count)
     first = np.full(count, G.n, dtype=np.int64)

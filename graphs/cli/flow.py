@@ -11,11 +11,10 @@ Examples
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
-from ._common import OK, add_graph_arguments, number, start, to_host
+from ._common import OK, add_endpoint_arguments, add_graph_arguments, endpoints, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -29,8 +28,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "an unweighted graph has capacity 1 per arc) and a minimum cut: the "
                                    "vertices on the source side and the saturated arcs that leave it.")
     add_graph_arguments(p)
-    p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
-    p.add_argument("--target", type=int, default=None, help="target vertex (default: the last vertex)")
+    add_endpoint_arguments(p, target=True)
     p.add_argument("--all", action="store_true", help="list every cut arc and the source side")
     return p
 
@@ -40,11 +38,8 @@ def run(args: argparse.Namespace, out=None) -> int:
     import graphs
 
     G, report, num = start(args, "flow", out)
-    s = num.vertex_in(args.source, "--source", G.n)
-    t = G.n - 1 if args.target is None else num.vertex_in(args.target, "--target", G.n)
-    t0 = time.perf_counter()
-    r = graphs.maximum_flow(G, s, t)
-    seconds = time.perf_counter() - t0
+    s, t = endpoints(args, num, G.n)
+    r, seconds = timed(graphs.maximum_flow, G, s, t)
     side = to_host(r.source_side)
     cu, cv = (to_host(x) for x in r.cut_edges)
     report.field("source", num.out(s))

@@ -11,9 +11,8 @@ Examples
 from __future__ import annotations
 
 import argparse
-import time
 
-from ._common import OK, add_graph_arguments, number, start, to_host
+from ._common import OK, add_graph_arguments, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -36,9 +35,7 @@ def run(args: argparse.Namespace, out=None) -> int:
     import graphs
 
     G, report, num = start(args, "mst", out)
-    t0 = time.perf_counter()
-    F = graphs.minimum_spanning_tree(G)
-    seconds = time.perf_counter() - t0
+    F, seconds = timed(graphs.minimum_spanning_tree, G)
     u, v, w = (to_host(x) for x in F.edges)
     report.field("time_s", round(seconds, 6), f"{seconds:.4f} s", label="time")
     report.field("weight", number(F.weight), f"{F.weight}")

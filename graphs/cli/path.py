@@ -13,9 +13,8 @@ route      0 -> ... -> 7
 from __future__ import annotations
 
 import argparse
-import time
 
-from ._common import OK, add_graph_arguments, number, start
+from ._common import OK, add_endpoint_arguments, add_graph_arguments, endpoints, number, start, timed
 
 __all__ = ["add_parser", "run"]
 
@@ -32,8 +31,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "The search runs on the CPU.",
                        formatter_class=argparse.RawTextHelpFormatter)
     add_graph_arguments(p, device=False)
-    p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
-    p.add_argument("--target", type=int, default=None, help="target vertex (default: the last vertex)")
+    add_endpoint_arguments(p, target=True)
     p.add_argument("--heuristic", default="auto", choices=["auto", "euclidean", "none"], help=HEURISTIC_HELP)
     return p
 
@@ -43,11 +41,9 @@ def run(args: argparse.Namespace, out=None) -> int:
     import graphs
 
     G, report, num = start(args, "path", out)
-    s = num.vertex_in(args.source, "--source", G.n)
-    t = G.n - 1 if args.target is None else num.vertex_in(args.target, "--target", G.n)
-    t0 = time.perf_counter()
-    r = graphs.shortest_path(G, s, t, heuristic=None if args.heuristic == "none" else args.heuristic)
-    seconds = time.perf_counter() - t0
+    s, t = endpoints(args, num, G.n)
+    heuristic = None if args.heuristic == "none" else args.heuristic
+    r, seconds = timed(graphs.shortest_path, G, s, t, heuristic=heuristic)
     report.field("source", num.out(s))
     report.field("target", num.out(t))
     report.field("method", r.method, f"{r.method} ({r.settled:,} vertices settled)")

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 
 import numpy as np
 
-from ._common import OK, add_graph_arguments, number, start, to_host
+from ._common import OK, add_endpoint_arguments, add_graph_arguments, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -35,7 +34,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "(an unweighted graph counts hops).",
                        formatter_class=argparse.RawTextHelpFormatter)
     add_graph_arguments(p)
-    p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
+    add_endpoint_arguments(p)
     p.add_argument("--method", default="auto",
                    choices=["auto", "dijkstra", "delta-stepping", "label-correcting", "bellman-ford"],
                    help=METHOD_HELP)
@@ -50,9 +49,7 @@ def run(args: argparse.Namespace, out=None) -> int:
 
     G, report, num = start(args, "sssp", out)
     s = num.vertex_in(args.source, "--source", G.n)
-    t0 = time.perf_counter()
-    dist, pred = graphs.sssp(G, s, method=args.method)
-    seconds = time.perf_counter() - t0
+    (dist, pred), seconds = timed(graphs.sssp, G, s, method=args.method)
     dist, pred = to_host(dist), to_host(pred)
     reached = dist != posinf(dist.dtype)
     finite = dist[reached]
