@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -12,7 +11,7 @@ from scipy.sparse.csgraph._flow import MaximumFlowResult as _ScipyMaximumFlowRes
 from ..errors import CapacityError
 from ..flow import maximum_flow as _maximum_flow
 from ..graph import Graph
-from ._input import from_pydata, is_cupy_sparse, is_pydata, like_pydata, resolve_device
+from ._input import as_index, from_pydata, is_cupy_sparse, is_pydata, like_pydata, resolve_device
 
 __all__ = ["maximum_flow", "MaximumFlowResult"]
 
@@ -37,15 +36,6 @@ class MaximumFlowResult(_ScipyMaximumFlowResult):
         super().__init__(flow_value, flow)
         self.source_side = source_side
         self.cut_edges = cut_edges
-
-
-def _vertex(v, n: int, name: str) -> int:
-    if isinstance(v, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer, got {v!r}")
-    try:
-        return operator.index(v)
-    except TypeError as err:
-        raise TypeError(f"{name} must be an integer, got {v!r}") from err
 
 
 def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic", device: str = "auto") -> MaximumFlowResult:
@@ -120,8 +110,8 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic",
         integral = gpu_in and csgraph.dtype.kind == "f" and bool((csgraph.data == csgraph.data.round()).all())
         if not integral:
             raise ValueError(f"graph capacities must be integers (csgraph has dtype {csgraph.dtype})")
-    s = _vertex(source, 0, "source")
-    t = _vertex(sink, 0, "sink")
+    s = as_index(source, "source")
+    t = as_index(sink, "sink")
     if s == t:
         raise ValueError("source and sink vertices must differ")
     if csgraph.shape[0] != csgraph.shape[1]:

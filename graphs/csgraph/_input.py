@@ -43,7 +43,7 @@ from ..convert import is_cupy_sparse
 from ..errors import GraphError, VertexError
 from ..errors import NegativeCycleError as _GraphsNegativeCycleError
 
-__all__ = ["NegativeCycleError", "CsgraphNegativeCycleError", "NULL", "NULL_ATOL", "dense_null_mask", "from_pydata",
+__all__ = ["as_index", "NegativeCycleError", "CsgraphNegativeCycleError", "NULL", "NULL_ATOL", "dense_null_mask", "from_pydata",
            "like_pydata", "is_pydata", "is_gpu_input", "resolve_device", "result_dtype", "scipy_csr", "source_indices",
            "check_vertex_index", "check_sparse_shape", "to_host", "to_device_like", "negative_cycle_error",
            "check_numbers", "check_predecessors"]
@@ -415,7 +415,8 @@ def to_device_like(x: Any, gpu: bool) -> Any:
     return x
 
 
-def _index(v: Any, name: str) -> int:
+def as_index(v: Any, name: str) -> int:
+    """``v`` as an ``int`` (a Python or NumPy integer, not a bool), else ``TypeError`` naming ``name``."""
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got {v!r}")
     try:
@@ -426,7 +427,7 @@ def _index(v: Any, name: str) -> int:
 
 def check_vertex_index(v: Any, n: int, name: str) -> int:
     """A vertex id in ``[0, n)`` (a Python or NumPy integer), else ``TypeError`` / :class:`VertexError`."""
-    i = _index(v, name)
+    i = as_index(v, name)
     if not 0 <= i < n:
         raise VertexError(f"{name} = {i} is not a vertex of a graph with {n} vertices")
     return i
