@@ -372,6 +372,15 @@ def _first_stop(*parts) -> Stopped | None:
     return next((x for x in parts if isinstance(x, Stopped)), None)
 
 
+def _enter(spec: RunSpec, g: int, *parts):
+    """Worker ``g``'s state and the first stop among its own and ``parts``, which it then keeps (or ``None``)."""
+    st = _state(spec, g)
+    stop = _first_stop(st.stop, *parts)
+    if stop is not None:
+        st.stop = stop
+    return st, stop
+
+
 # -- the steps (each one Dask task) ----------------------------------------------------------
 def fit_kernel_threads(threads: int) -> int:
     """Let the CPU kernels of this process use ``threads`` threads, unless the environment already says how many.
@@ -491,10 +500,8 @@ def panel(spec: RunSpec, g: int, k: int, previous, chain) -> tuple | Stopped:
     >>> drop_run("doc-panel")
     1
     """
-    st = _state(spec, g)
-    stop = _first_stop(st.stop, previous, chain)
+    st, stop = _enter(spec, g, previous, chain)
     if stop is not None:
-        st.stop = stop
         return stop
     lay, dev = spec.layout, st.dev
     la, lb = lay.local_span(k)
@@ -563,10 +570,8 @@ def update(spec: RunSpec, g: int, k: int, R, chain) -> Stopped | None:
     >>> drop_run("doc-update")
     1
     """
-    st = _state(spec, g)
-    stop = _first_stop(st.stop, R, chain)
+    st, stop = _enter(spec, g, R, chain)
     if stop is not None:
-        st.stop = stop
         return stop
     lay, dev = spec.layout, st.dev
     skip = []
