@@ -38,7 +38,7 @@ from ..traversal import bfs
 from ._order_kernels import bfs_order, bidirectional_bfs, dijkstra_order
 from .attributes import exact_float_sums
 from .graph import BackendGraph, paused_gc
-from .search import Plan, check_through_inf, reached_mask, search, search_plan, weight_values
+from .search import Plan, check_through_inf, reached_mask, search, search_method, search_plan, weight_values
 from .shortest_paths import NegativeCycleError
 from .traversal import depth_bound
 
@@ -971,9 +971,7 @@ def shortest_path(G: BackendGraph, source: Any = None, target: Any = None, weigh
     >>> nx.shortest_path(nx.path_graph(3), 0, 2, backend="semiring_paths")
     [0, 1, 2]
     """
-    if method not in ("dijkstra", "bellman-ford"):
-        raise ValueError(f"method not supported: {method}")
-    method = "unweighted" if weight is None else method
+    method = search_method(method, weight)
     if source is None:
         if target is None:
             if method == "unweighted":

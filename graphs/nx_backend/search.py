@@ -21,7 +21,7 @@ from ..traversal import bfs
 from .attributes import as_value_array, exact_float_sums, numbers
 from .graph import BackendGraph
 
-__all__ = ["Plan", "HOPS", "search_plan", "weight_values", "reached_mask", "search", "reached_at_inf", "INT_HEADROOM",
+__all__ = ["Plan", "HOPS", "search_method", "search_plan", "weight_values", "reached_mask", "search", "reached_at_inf", "INT_HEADROOM",
            "FLOAT_MAX", "check_through_inf"]
 
 INT_HEADROOM = 1 << 62  # integer weights whose path sums could pass this go back to NetworkX (exact big ints)
@@ -39,6 +39,23 @@ class Plan(NamedTuple):
 
 
 HOPS = Plan("hops", None, None, None, False)
+
+
+def search_method(method: str, weight: Any) -> str:
+    """The search of NetworkX's ``shortest_path(..., method=)``: ``"unweighted"`` when ``weight`` is ``None``.
+
+    Examples
+    --------
+    >>> search_method("dijkstra", None), search_method("bellman-ford", "weight")
+    ('unweighted', 'bellman-ford')
+    >>> search_method("bfs", "weight")
+    Traceback (most recent call last):
+    ...
+    ValueError: method not supported: bfs
+    """
+    if method not in ("dijkstra", "bellman-ford"):
+        raise ValueError(f"method not supported: {method}")
+    return "unweighted" if weight is None else method
 
 
 def search_plan(G: BackendGraph, weight: Any, method: str) -> Plan:

@@ -60,7 +60,7 @@ from ..traversal import bfs
 from ._order_kernels import bfs_order
 from .attributes import MISSING, NUMERIC_TYPES, exact_float_sums
 from .graph import BackendGraph
-from .search import HOPS, Plan, reached_at_inf, reached_mask, search, search_plan
+from .search import HOPS, Plan, reached_at_inf, reached_mask, search, search_method, search_plan
 
 __all__ = [
     "floyd_warshall_numpy",
@@ -508,9 +508,7 @@ def shortest_path_length(
     >>> nx.shortest_path_length(nx.path_graph(5), 0, 4, backend="semiring_paths")
     4
     """
-    if method not in ("dijkstra", "bellman-ford"):
-        raise ValueError(f"method not supported: {method}")
-    method = "unweighted" if weight is None else method
+    method = search_method(method, weight)
     if source is None:
         if target is None:
             if method == "bellman-ford":
