@@ -41,6 +41,19 @@ def _counting_order(keys, nkeys):  # pragma: no cover - jitted
 
 
 @njit(cache=True, nogil=True)
+def _csr_buffers(rows, n, w, has_w):  # pragma: no cover - jitted
+    """The arrays of a CSR whose entry ``e`` lies in row ``rows[e]`` of ``n``: ``(indptr, pos, indices, weights)``.
+
+    ``indptr`` is final; ``pos`` (a copy of ``indptr[:-1]``) is each row's next
+    free slot while the caller fills ``indices`` (int32) and ``weights`` (``w``'s
+    dtype, empty unless ``has_w``).
+    """
+    m = rows.shape[0]
+    indptr = _bucket_starts(rows, n)
+    return indptr, indptr[:-1].copy(), np.empty(m, dtype=np.int32), np.empty(m if has_w else 0, dtype=w.dtype)
+
+
+@njit(cache=True, nogil=True)
 def coo_to_csr(n, src, dst, w, has_w):  # pragma: no cover - jitted
     """CSR of the arcs ``src[e] -> dst[e]``, each row sorted by column; parallel arcs kept.
 
@@ -50,11 +63,7 @@ def coo_to_csr(n, src, dst, w, has_w):  # pragma: no cover - jitted
     """
     m = src.shape[0]
     by_col, _ = _counting_order(dst, n)
-    cnt = _bucket_starts(src, n)
-    indptr = cnt.copy()
-    pos = cnt[:-1].copy()
-    indices = np.empty(m, dtype=np.int32)
-    weights = np.empty(m if has_w else 0, dtype=w.dtype)
+    indptr, pos, indices, weights = _csr_buffers(src, n, w, has_w)
     for t in range(m):
         e = by_col[t]
         r = src[e]
@@ -69,12 +78,7 @@ def coo_to_csr(n, src, dst, w, has_w):  # pragma: no cover - jitted
 @njit(cache=True, nogil=True)
 def csr_transpose(n_rows, n_cols, indptr, indices, w, has_w):  # pragma: no cover - jitted
     """CSR of the transpose (columns become rows), each row sorted; parallel arcs kept."""
-    m = indices.shape[0]
-    cnt = _bucket_starts(indices, n_cols)
-    tptr = cnt.copy()
-    pos = cnt[:-1].copy()
-    tind = np.empty(m, dtype=np.int32)
-    tw = np.empty(m if has_w else 0, dtype=w.dtype)
+    tptr, pos, tind, tw = _csr_buffers(indices, n_cols, w, has_w)
     for i in range(n_rows):
         for e in range(indptr[i], indptr[i + 1]):
             c = indices[e]
