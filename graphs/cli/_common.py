@@ -65,6 +65,8 @@ EXIT_CODES = """exit status:
   130  interrupted (Ctrl-C)"""
 
 DEFAULT_N = 3000
+#: Rows a long table lists on the terminal without --all.
+SHOWN = 10
 #: Peak bytes per vertex of generating the default road network (1,000,000 vertices peaked at 780 MB).
 GENERATOR_BYTES_PER_VERTEX = 800
 #: How libraries that raise a RuntimeError say that memory ran out (qhull, CUDA, ...).
@@ -367,6 +369,13 @@ class Report:
         self.lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
         self.lines.append("  ".join("-" * w for w in widths))
         self.lines.extend("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in cells[1:])
+
+    def listing(self, key: str, header: list[str], rows: list[list[Any]], json_rows: Any, everything: bool) -> None:
+        """:meth:`table` of ``rows``, on the terminal only the first :data:`SHOWN` unless ``everything`` (``--all``)."""
+        shown = rows if (everything or self.as_json) else rows[:SHOWN]
+        self.table(key, header, shown, json_rows)
+        if len(rows) > len(shown):
+            self.lines.append(f"... {len(rows) - len(shown):,} more (--all lists them)")
 
     def emit(self) -> None:
         """Print the report."""

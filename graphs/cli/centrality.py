@@ -20,12 +20,11 @@ import time
 
 import numpy as np
 
-from ._common import OK, add_graph_arguments, number, start, to_host
+from ._common import OK, SHOWN, add_graph_arguments, number, start, to_host
 
 __all__ = ["add_parser", "run"]
 
 MEASURES = ("betweenness", "closeness", "harmonic", "eccentricity")
-SHOWN = 10  # top vertices listed
 
 
 def add_parser(sub) -> argparse.ArgumentParser:

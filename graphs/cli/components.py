@@ -18,7 +18,6 @@ from ._common import OK, add_graph_arguments, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
-SHOWN = 10  # components listed on the terminal
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -49,11 +48,8 @@ def run(args: argparse.Namespace, out=None) -> int:
     report.field("count", int(count), f"{int(count):,} components")
     report.field("largest", int(sizes.max(initial=0)), f"{int(sizes.max(initial=0)):,} vertices")
     rows = [[int(c), int(sizes[c]), num.out(first[c])] for c in order]
-    shown = rows if (args.all or args.json) else rows[:SHOWN]
-    report.table("components", ["component", "size", "smallest vertex"], shown,
-                 json_rows=[{"component": c, "size": z, "smallest_vertex": v} for c, z, v in rows])
-    if len(rows) > len(shown):
-        report.lines.append(f"... {len(rows) - len(shown):,} more (--all lists them)")
+    report.listing("components", ["component", "size", "smallest vertex"], rows,
+                   json_rows=[{"component": c, "size": z, "smallest_vertex": v} for c, z, v in rows], everything=args.all)
     if args.all:
         report.data["labels"] = labels.tolist()
         report.lines.append("component of every vertex: " + " ".join(map(str, labels.tolist())))

@@ -18,7 +18,6 @@ from ._common import OK, add_endpoint_arguments, add_graph_arguments, endpoints,
 
 __all__ = ["add_parser", "run"]
 
-SHOWN = 10  # cut arcs listed on the terminal
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -48,10 +47,7 @@ def run(args: argparse.Namespace, out=None) -> int:
     report.field("flow_value", number(r.flow_value), f"{r.flow_value}", label="flow")
     report.field("source_side", int(np.count_nonzero(side)), f"{int(np.count_nonzero(side)):,} vertices")
     rows = [[num.out(a), num.out(b)] for a, b in zip(cu.tolist(), cv.tolist())]
-    shown = rows if (args.all or args.json) else rows[:SHOWN]
-    report.table("cut", ["u", "v"], shown, json_rows=[{"u": a, "v": b} for a, b in rows])
-    if len(rows) > len(shown):
-        report.lines.append(f"... {len(rows) - len(shown):,} more (--all lists them)")
+    report.listing("cut", ["u", "v"], rows, json_rows=[{"u": a, "v": b} for a, b in rows], everything=args.all)
     if args.all:
         report.data["source_side_vertices"] = [num.out(v) for v in np.flatnonzero(side).tolist()]
     report.emit()

@@ -16,7 +16,6 @@ from ._common import OK, add_graph_arguments, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
-SHOWN = 10  # forest edges listed on the terminal
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -42,10 +41,7 @@ def run(args: argparse.Namespace, out=None) -> int:
     report.field("components", int(F.n_components), f"{int(F.n_components):,} trees")
     report.field("edges_in_forest", int(u.shape[0]), f"{int(u.shape[0]):,} edges", label="edges")
     rows = [[num.out(a), num.out(b), number(x)] for a, b, x in zip(u.tolist(), v.tolist(), w.tolist())]
-    shown = rows if (args.all or args.json) else rows[:SHOWN]
-    report.table("forest", ["u", "v", "weight"], shown,
-                 json_rows=[{"u": a, "v": b, "weight": x} for a, b, x in rows])
-    if len(rows) > len(shown):
-        report.lines.append(f"... {len(rows) - len(shown):,} more (--all lists them)")
+    report.listing("forest", ["u", "v", "weight"], rows,
+                   json_rows=[{"u": a, "v": b, "weight": x} for a, b, x in rows], everything=args.all)
     report.emit()
     return OK
