@@ -64,31 +64,29 @@ def strong_labels(indptr, indices):  # pragma: no cover - jitted
     for root in range(n):
         if index[root] >= 0:
             continue
-        depth = 0
-        call_v[0] = root
-        call_e[0] = indptr[root]
-        index[root] = counter
-        low[root] = counter
-        counter += 1
-        stack[sp] = root
-        sp += 1
-        on_stack[root] = 1
-        while depth >= 0:
+        depth = -1
+        enter = root  # the vertex to number, push and descend into next (-1: none)
+        while True:
+            if enter >= 0:
+                index[enter] = counter
+                low[enter] = counter
+                counter += 1
+                stack[sp] = enter
+                sp += 1
+                on_stack[enter] = 1
+                depth += 1
+                call_v[depth] = enter
+                call_e[depth] = indptr[enter]
+                enter = -1
+            if depth < 0:
+                break
             v = call_v[depth]
             e = call_e[depth]
             if e < indptr[v + 1]:
                 call_e[depth] = e + 1
                 w = indices[e]
                 if index[w] < 0:
-                    index[w] = counter
-                    low[w] = counter
-                    counter += 1
-                    stack[sp] = w
-                    sp += 1
-                    on_stack[w] = 1
-                    depth += 1
-                    call_v[depth] = w
-                    call_e[depth] = indptr[w]
+                    enter = w
                 elif on_stack[w] != 0 and index[w] < low[v]:
                     low[v] = index[w]
             else:
