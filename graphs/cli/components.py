@@ -19,7 +19,6 @@ from ._common import OK, add_graph_arguments, start, timed, to_host
 __all__ = ["add_parser", "run"]
 
 
-
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``components`` and its options to the subcommands ``sub``."""
     p = sub.add_parser("components", help="connected components (weak or strong): count and sizes",

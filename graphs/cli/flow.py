@@ -19,7 +19,6 @@ from ._common import OK, add_endpoint_arguments, add_graph_arguments, endpoints,
 __all__ = ["add_parser", "run"]
 
 
-
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``flow`` and its options to the subcommands ``sub``."""
     p = sub.add_parser("flow", help="maximum flow and minimum cut from a source to a target (push-relabel)",

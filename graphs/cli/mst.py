@@ -17,7 +17,6 @@ from ._common import OK, add_graph_arguments, number, start, timed, to_host
 __all__ = ["add_parser", "run"]
 
 
-
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``mst`` and its options to the subcommands ``sub``."""
     p = sub.add_parser("mst", help="minimum spanning forest (Boruvka): total weight and edges",
