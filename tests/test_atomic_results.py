@@ -70,6 +70,42 @@ def test_interrupted_apsp_leaves_no_result_file(tmp_path):
     assert temporaries(tmp_path, "D.npy") == []
 
 
+class _InterruptedInADestructor:
+    """Deleted, it sends this process SIGINT from its ``__del__``: the ``KeyboardInterrupt`` is raised there, and
+    Python prints "Exception ignored" and drops it (as when Ctrl-C lands while Numba frees compiler objects)."""
+
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # the handler runs at a bytecode boundary inside this frame
+            pass
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped interrupt, on purpose
+@pytest.mark.parametrize("previous", [False, True])
+def test_a_ctrl_c_python_dropped_still_stops_apsp_before_it_saves(tmp_path, monkeypatch, capsys, previous):
+    """In process (the main thread, where SIGINT is handled): the run ends as interrupted, with no result saved."""
+    import graphs.cli.apsp as cli_apsp
+    from graphs.cli import main
+
+    target = tmp_path / "D.npy"
+    if previous:
+        np.save(target, np.arange(6.0))
+    before = target.read_bytes() if previous else None
+    real_run = cli_apsp._run
+
+    def run_then_drop_an_interrupt(*args, **kwargs):
+        status = real_run(*args, **kwargs)
+        _InterruptedInADestructor()  # created and deleted at once
+        return status
+
+    monkeypatch.setattr(cli_apsp, "_run", run_then_drop_an_interrupt)
+    status = main(["apsp", "--n", "60", "--device", "cpu", "--check-rows", "0", "--quiet", "--out", str(target)])
+    assert status == 130 and "interrupted" in capsys.readouterr().err
+    assert (target.read_bytes() == before) if previous else not target.exists()
+    assert temporaries(tmp_path, "D.npy") == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the latch put Python's handler back
+
+
 def test_interrupted_apsp_leaves_the_previous_result_file(tmp_path):
     previous = tmp_path / "D.npy"
     np.save(previous, np.arange(12.0).reshape(3, 4))

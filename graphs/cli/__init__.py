@@ -34,7 +34,7 @@ import sys
 from collections.abc import Sequence
 
 from . import apsp, bfs, centrality, components, flow, mst, path, sssp
-from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, failure
+from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, check_interrupted, failure, interrupt_latch
 from .apsp import run_apsp
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
@@ -97,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = build_parser().parse_args(argv)
     try:
-        return SUBCOMMANDS[args.command].run(args)
+        with interrupt_latch():
+            status = SUBCOMMANDS[args.command].run(args)
+            check_interrupted()  # a Ctrl-C Python dropped (in a destructor) still ends the run as interrupted
+            return status
     except (KeyboardInterrupt, Exception) as err:
         mapped = failure(err)
         if mapped is None:  # a bug: the traceback is what a report needs

@@ -4,6 +4,9 @@
   :data:`MISSING_DEPENDENCY`, :data:`INTERRUPTED`, :class:`MissingDependency`,
   and :func:`failure`, the one place that turns an exception into an exit
   status and a message;
+* :func:`interrupt_latch` and :func:`check_interrupted`: a Ctrl-C is
+  remembered, so that one Python dropped (raised inside a destructor) still
+  stops a run before it saves its result;
 * :func:`add_graph_arguments` (the graph file or the generated default,
   ``--format``, ``--device``, ``--json``, vertex numbering) and
   :func:`load_graph`, :func:`resolve_device`;
@@ -16,12 +19,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib.util
 import json
 import math
 import re
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -37,6 +43,8 @@ __all__ = [
     "EXIT_CODES",
     "MissingDependency",
     "failure",
+    "interrupt_latch",
+    "check_interrupted",
     "cupy_installed",
     "resolve_device",
     "add_graph_arguments",
@@ -143,6 +151,48 @@ def failure(err: BaseException) -> tuple[int, str] | None:
     if isinstance(err, ValueError):
         return BAD_INPUT, text
     return None
+
+
+_interrupts: list[int] = []  # the SIGINTs seen while an interrupt_latch is active (the CLI is one thread)
+
+
+@contextlib.contextmanager
+def interrupt_latch():
+    """While the block runs, remember every Ctrl-C (SIGINT) besides raising ``KeyboardInterrupt`` as usual.
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread is; if that is
+    inside a destructor (``__del__``: Numba frees compiler objects while it
+    compiles), Python prints "Exception ignored" and goes on, and the run would
+    finish as if no key had been pressed.  :func:`check_interrupted` raises it
+    again at the points that must not pass an interrupt (before a result is
+    saved).  Only Python's own handler is wrapped, and only in the main thread:
+    an ignored SIGINT (``nohup``) or a host program's handler is left alone.
+
+    >>> with interrupt_latch():
+    ...     check_interrupted()  # nothing pressed: nothing raised
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+
+    def remember(signum, frame):
+        _interrupts.append(signum)
+        signal.default_int_handler(signum, frame)
+
+    _interrupts.clear()
+    signal.signal(signal.SIGINT, remember)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _interrupts.clear()
+
+
+def check_interrupted() -> None:
+    """Raise ``KeyboardInterrupt`` if a Ctrl-C came while :func:`interrupt_latch` was active (even a dropped one)."""
+    if _interrupts:
+        raise KeyboardInterrupt
 
 
 def _out_of_memory(what: str) -> str:

@@ -47,7 +47,16 @@ import numpy as np
 
 from apsp.methods import TABLE, single_buffer_methods
 
-from ._common import CHECK_FAILED, DEFAULT_N, OK, add_graph_arguments, load_graph, number, resolve_device
+from ._common import (
+    CHECK_FAILED,
+    DEFAULT_N,
+    OK,
+    add_graph_arguments,
+    check_interrupted,
+    load_graph,
+    number,
+    resolve_device,
+)
 
 __all__ = ["add_parser", "run", "run_apsp", "check_bytes"]
 
@@ -309,6 +318,7 @@ def run_apsp(args: argparse.Namespace, out=None) -> int:
     dtype = np.dtype(pl.dtype)
     with _result_file(args.out, dtype, (n, n)) as result:
         status = _run(args, G, pl, device, dtype, rows, check_note, result, report)
+        check_interrupted()  # before the file is saved: a Ctrl-C Python dropped inside a destructor counts too
     if args.out:
         say(f"saved     {args.out}")
     report.emit(status)
