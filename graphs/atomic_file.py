@@ -170,17 +170,9 @@ def atomic_open(target: str | os.PathLike) -> Iterator[BinaryIO]:
     >>> target.read_bytes()
     b'new content'
     """
-    target = Path(target)
-    made: list[Path] = []
-    try:
-        with open(_temporary(target, made), "wb", closefd=True) as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        _commit(made[-1], target)
-    except BaseException:
-        _discard(made)
-        raise
+    with atomic_path(target) as tmp, open(tmp, "wb") as f:
+        yield f
+        f.flush()
 
 
 @contextlib.contextmanager
@@ -211,15 +203,7 @@ def atomic_memmap(target: str | os.PathLike, dtype, shape: tuple[int, ...]) -> I
     >>> np.load(target).tolist()
     [[0.0, 1.0], [2.0, 0.0]]
     """
-    target = Path(target)
-    made: list[Path] = []
-    try:
-        os.close(_temporary(target, made))
-        D = np.lib.format.open_memmap(made[-1], mode="w+", dtype=dtype, shape=shape)
+    with atomic_path(target) as tmp:
+        D = np.lib.format.open_memmap(tmp, mode="w+", dtype=dtype, shape=shape)
         yield D
         D.flush()
-        _sync(made[-1])
-        _commit(made[-1], target)
-    except BaseException:
-        _discard(made)
-        raise
