@@ -4,9 +4,9 @@
   :data:`MISSING_DEPENDENCY`, :data:`INTERRUPTED`, :class:`MissingDependency`,
   and :func:`failure`, the one place that turns an exception into an exit
   status and a message;
-* :func:`interrupt_latch` and :func:`check_interrupted`: a Ctrl-C is
-  remembered, so that one Python dropped (raised inside a destructor) still
-  stops a run before it saves its result;
+* :func:`interrupt_latch` and :func:`check_interrupted`: a Ctrl-C is raised
+  where that is safe (not inside Numba's compiler or a destructor) and
+  remembered, so that it always stops a run before it saves its result;
 * :func:`add_graph_arguments` (the graph file or the generated default,
   ``--format``, ``--device``, ``--json``, vertex numbering) and
   :func:`load_graph`, :func:`resolve_device`;
@@ -24,6 +24,7 @@ import errno
 import importlib.util
 import json
 import math
+import os
 import re
 import signal
 import sys
@@ -154,19 +155,33 @@ def failure(err: BaseException) -> tuple[int, str] | None:
 
 
 _interrupts: list[int] = []  # the SIGINTs seen while an interrupt_latch is active (the CLI is one thread)
+_retry: list[threading.Timer] = []  # the pending re-delivery of a SIGINT that came inside the compiler
+#: Modules in which a ``KeyboardInterrupt`` must not be raised: Numba's compiler and llvmlite, whose ctypes
+#: callbacks and destructors drop it, or crash the process when it unwinds through LLVM.
+COMPILER_MODULES = ("llvmlite", "numba.core")
+
+
+def _inside_compiler(frame) -> bool:
+    """Whether ``frame`` or a caller is a destructor or code of :data:`COMPILER_MODULES`."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__" or frame.f_globals.get("__name__", "").startswith(COMPILER_MODULES):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @contextlib.contextmanager
 def interrupt_latch():
-    """While the block runs, remember every Ctrl-C (SIGINT) besides raising ``KeyboardInterrupt`` as usual.
+    """While the block runs, Ctrl-C (SIGINT) raises ``KeyboardInterrupt`` where that is safe, and is remembered.
 
-    Python raises ``KeyboardInterrupt`` wherever the main thread is; if that is
-    inside a destructor (``__del__``: Numba frees compiler objects while it
-    compiles), Python prints "Exception ignored" and goes on, and the run would
-    finish as if no key had been pressed.  :func:`check_interrupted` raises it
-    again at the points that must not pass an interrupt (before a result is
-    saved).  Only Python's own handler is wrapped, and only in the main thread:
-    an ignored SIGINT (``nohup``) or a host program's handler is left alone.
+    Python raises ``KeyboardInterrupt`` wherever the main thread is.  Inside a
+    destructor (``__del__``) Python prints "Exception ignored" and goes on, and
+    inside Numba's compiler (llvmlite's ctypes callbacks) the exception can
+    crash the process.  There, the interrupt is delivered again 50 ms later,
+    until it lands in ordinary code; and :func:`check_interrupted` raises it
+    at the points that must not pass an interrupt (before a result is saved).
+    Only Python's own handler is replaced, and only in the main thread: an
+    ignored SIGINT (``nohup``) or a host program's handler is left alone.
 
     >>> with interrupt_latch():
     ...     check_interrupted()  # nothing pressed: nothing raised
@@ -178,6 +193,12 @@ def interrupt_latch():
 
     def remember(signum, frame):
         _interrupts.append(signum)
+        if _inside_compiler(frame):
+            if not any(t.is_alive() for t in _retry):
+                _retry[:] = [threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))]
+                _retry[0].daemon = True
+                _retry[0].start()
+            return
         signal.default_int_handler(signum, frame)
 
     _interrupts.clear()
@@ -185,8 +206,11 @@ def interrupt_latch():
     try:
         yield
     finally:
+        for t in _retry:
+            t.cancel()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _interrupts.clear()
+        _retry.clear()
 
 
 def check_interrupted() -> None:
