@@ -168,7 +168,7 @@ def _compiled_read(adj: Any, nodes: list, attrs: list,
 
 
 def _not_a_node(key: Any) -> RuntimeError:
-    return RuntimeError(f"the adjacency names {key!r}, which is not a node of the graph "
+    return RuntimeError(f"{key!r} was read as a node of the graph but is not one now "
                         "(was the graph changed while it was being read?)")
 
 
@@ -362,7 +362,10 @@ def convert_from_nx(
         if list(map(itemgetter(0), items)) == nodes:
             node_data = list(map(itemgetter(1), items))
         else:
-            node_data = [node[v] for v in nodes]
+            try:
+                node_data = [node[v] for v in nodes]
+            except KeyError as exc:  # a node listed above was removed since (another thread)
+                raise _not_a_node(exc.args[0]) from None
     graph_data = G.graph if preserve_graph_attrs else None
     cls = graph_class(G.is_directed(), multigraph)
     H = cls(
