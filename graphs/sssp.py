@@ -51,7 +51,7 @@ from .errors import GraphError, negative_cycle
 from .graph import Graph, as_graph
 from .traversal import bfs
 
-__all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS", "check_weights"]
+__all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS", "check_weights", "dijkstra_csr"]
 
 SSSP_METHODS = ("auto", "bellman-ford", "delta-stepping", "dijkstra", "label-correcting")
 LOW_DIAMETER_DEGREE = 8.0
@@ -363,6 +363,36 @@ def _search_host(G: Graph, s: int, method: str, delta: float | None):
             pred[:] = -1
     else:
         _bellman_ford(G, np.array([s], dtype=np.int32), dist, pred)
+    return dist, pred
+
+
+def dijkstra_csr(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, source: int):
+    """Dijkstra from ``source`` on trusted host CSR arrays: :func:`sssp`'s engine below its checks.
+
+    For callers that made the arrays themselves and know what the door would
+    check (the NetworkX backend's conversion): nothing is checked here.
+    ``indptr`` int64 (``n + 1``), ``indices`` int32 ids below ``n`` (rows in
+    any order), ``weights`` int64 or float64, non-negative, no NaN; ``source``
+    an int in ``[0, n)``.  Integer sums saturate at ``iinfo.max`` (unreachable).
+
+    Returns
+    -------
+    dist : array (n,)
+        The weights' dtype; ``inf`` (``iinfo.max``) where unreachable.
+    pred : int32 array (n,)
+        A shortest-path tree (-1 at the source and unreachable vertices).
+
+    Examples
+    --------
+    >>> G = Graph.from_edges([0, 1, 0], [1, 2, 2], [2.0, 0.5, 4.0])
+    >>> dijkstra_csr(G.indptr, G.indices, G.weights, 0)
+    (array([0. , 2. , 2.5]), array([-1,  0,  1], dtype=int32))
+    """
+    dtype = weights.dtype
+    hi = posinf(dtype)
+    dist = np.full(indptr.shape[0] - 1, hi, dtype=dtype)
+    pred = np.full(dist.shape[0], -1, dtype=np.int32)
+    K.dijkstra(indptr, indices, weights, source, dist, pred, neginf(dtype), hi)
     return dist, pred
 
 

@@ -570,7 +570,7 @@ def read_columns(data: list, attrs: list) -> dict:
     """
     if not available() or type(data) is not list or any(type(a) is not str for a in attrs):
         return dict.fromkeys(attrs)
-    names = np.array([id(a) for a in attrs], dtype=np.int64)
+    names = np.array(list(map(id, attrs)), dtype=np.int64)
     vals, missing, flags = _read_list(_api(), id(data), names)
     return {a: None if f & FLAG_OTHER else (vals[j], missing[j], f) for j, (a, f) in enumerate(zip(attrs, flags.tolist()))}
 
@@ -599,11 +599,11 @@ def id_table(nodes: list) -> np.ndarray | None:
 
 
 def _read_unchecked(adj, attrs, ids, n=None, nodes=None, data=None):
-    if type(adj) is not dict or any(type(a) is not str for a in attrs):
+    if type(adj) is not dict or not set(map(type, attrs)) <= {str}:
         return STOPPED, None
     if isinstance(ids, np.ndarray) and (ids.dtype != np.int64 or ids.ndim != 1):
         return STOPPED, None
-    names = np.array([id(a) for a in attrs], dtype=np.int64)
+    names = np.array(list(map(id, attrs)), dtype=np.int64)
     index = id(ids) if type(ids) is dict else 0
     table = ids if isinstance(ids, np.ndarray) else _NO_TABLE
     n = len(adj) if n is None else n
@@ -612,8 +612,9 @@ def _read_unchecked(adj, attrs, ids, n=None, nodes=None, data=None):
                                                              id(data) if type(data) is list else 0)
     if status != OK:
         return (NOT_RANGE if status == NOT_RANGE else STOPPED), None
-    columns = {a: None if f & FLAG_OTHER else (vals[j], missing[j], f)
-               for j, (a, f) in enumerate(zip(attrs, flags.tolist()))}
+    columns = {}
+    for j, (a, f) in enumerate(zip(attrs, flags.tolist())):
+        columns[a] = None if f & FLAG_OTHER else (vals[j], missing[j], f)
     return OK, Adjacency(heads, counts, dst, columns)
 
 

@@ -20,9 +20,9 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ._engine import check_through_inf, search_plan
 from .graph import BackendGraph
 from .paths import bellman_ford_predecessor_and_distance, dijkstra_predecessor_and_distance, predecessor
-from .search import check_through_inf, search_plan
 
 #: The NetworkX functions this module implements (:mod:`.interface` registers every name here).
 __all__ = ["all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths"]

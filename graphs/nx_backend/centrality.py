@@ -45,9 +45,9 @@ from ..distance_measures import harmonic_centrality as _harmonic
 from ..graph import Graph
 from ..sssp import multi_source_sssp
 from ..traversal import bfs
+from ._engine import Plan, search, search_plan
 from .attributes import exact_float_sums
 from .graph import BackendGraph
-from .search import Plan, search, search_plan
 
 __all__ = [
     "betweenness_centrality", "edge_betweenness_centrality", "closeness_centrality", "harmonic_centrality",

@@ -42,8 +42,8 @@ subclass's ``get``) runs only from Python, where it cannot crash the process.
 
 from __future__ import annotations
 
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from operator import is_, is_not, itemgetter
 from typing import Any, NamedTuple
 
 import networkx as nx
@@ -68,6 +68,7 @@ __all__ = ["convert_from_nx", "convert_to_nx", "build_nx"]
 
 
 _values = dict.values
+_HELD_TYPES = (int, bool, float)  # the types of the flags FLAG_INT, FLAG_BOOL, FLAG_FLOAT
 
 
 def _all_type(items: Any, cls: type) -> bool:
@@ -228,36 +229,36 @@ def _view_structure(adj: Any, nodes: list) -> tuple:
     return heads, counts, dst, list(map(itemgetter(1), pairs)), index
 
 
-def _held_column(column: tuple | None, default: Any) -> tuple[np.ndarray, ValueInfo] | None:
-    """A column the compiled reader held, as :func:`.attributes.dict_column` gives it (``None``: it cannot)."""
-    if column is None:
-        return None
-    vals, missing, flags = column
-    present = frozenset(t for t, bit in ((int, FLAG_INT), (bool, FLAG_BOOL), (float, FLAG_FLOAT)) if flags & bit)
-    missing_at = missing if missing.any() else None
-    ints = not flags & FLAG_FLOAT
-    floats = flags == FLAG_FLOAT
-    if missing_at is not None:  # the default stands in where the attribute is missing
-        if type(default) in (int, bool) and ints and INT64_MIN <= default <= INT64_MAX:
-            vals = np.where(missing_at, int(default), vals)
-        elif type(default) is float and (floats or not flags):
-            vals = np.where(missing_at, default, vals.view(np.float64))
-            floats, ints = True, False
-        else:
-            return None  # the values and the default mix types: an object column (read from Python)
-    elif not ints and not floats:
-        return None  # ints mixed with floats: an object column
-    if floats:
-        vals = vals.view(np.float64) if vals.dtype == np.int64 else vals
-    return vals, ValueInfo(present, missing_at is not None, missing_at)
-
-
 def _held_columns(read: dict | None, wanted: dict) -> dict:
-    """Per wanted attribute the column the compiled pass held (``read``: its columns; :func:`_held_column`)."""
+    """Per wanted attribute the column the compiled pass held (``read``: its columns), as
+    :func:`.attributes.dict_column` gives it; ``None`` where it cannot (an object column: read from Python)."""
+    held: dict = {}
     if read is None:
-        return {}
-    return {attr: _held_column(read[attr], default) if type(attr) is str and attr in read else None
-            for attr, default in wanted.items()}
+        return held
+    for attr, default in wanted.items():
+        column = read.get(attr) if type(attr) is str else None
+        held[attr] = None
+        if column is None:
+            continue
+        vals, missing, flags = column
+        present = frozenset(compress(_HELD_TYPES, (flags & FLAG_INT, flags & FLAG_BOOL, flags & FLAG_FLOAT)))
+        missing_at = missing if missing.any() else None
+        ints = not flags & FLAG_FLOAT
+        floats = flags == FLAG_FLOAT
+        if missing_at is not None:  # the default stands in where the attribute is missing
+            if type(default) in (int, bool) and ints and INT64_MIN <= default <= INT64_MAX:
+                vals = np.where(missing_at, int(default), vals)
+            elif type(default) is float and (floats or not flags):
+                vals = np.where(missing_at, default, vals.view(np.float64))
+                floats, ints = True, False
+            else:
+                continue  # the values and the default mix types: an object column
+        elif not ints and not floats:
+            continue  # ints mixed with floats: an object column
+        if floats:
+            vals = vals.view(np.float64) if vals.dtype == np.int64 else vals
+        held[attr] = (vals, ValueInfo(present, missing_at is not None, missing_at))
+    return held
 
 
 def convert_from_nx(
@@ -314,7 +315,7 @@ def convert_from_nx(
         keep_edges = False
     # Edge data made by dict (NetworkX's default factory) are read compiled, or with dict.get at C speed.
     dict_data = not multigraph and getattr(G, "edge_attr_dict_factory", None) is dict
-    attrs = [a for a in wanted if type(a) is str] if dict_data else []
+    attrs = list(compress(wanted, map(is_, map(type, wanted), repeat(str)))) if dict_data else []  # str names
     # Where the edge data dicts themselves are needed, they are listed first and the compiled pass must read
     # those very dicts (so that the arcs, the columns and the data dicts agree); from Python, everything is
     # read from one private copy of the rows.
@@ -343,7 +344,7 @@ def convert_from_nx(
 
     values, info = {}, {}
     exact = None  # every data dict read is an exact dict: True, False, unknown (None)
-    if wanted and any(c is not None for c in columns.values()):
+    if wanted and any(map(is_not, columns.values(), repeat(None))):
         exact = True  # the compiled pass held a column: it found only exact dicts
     elif wanted and datas is not None:
         exact = _all_type(chain.from_iterable(kd.values() for kd in datas) if multigraph else datas, dict)

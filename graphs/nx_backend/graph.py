@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ..csr_arrays import build_csr
 from ..graph import Graph
 from ._dict_reader import OK, read_adjacency
 from .attributes import ValueInfo, arc_column, dict_column
@@ -198,6 +199,22 @@ class BackendGraph:
                 self._index = {v: i for i, v in enumerate(self.nodes)}
         return self._index
 
+    def vertex(self, node: Any) -> int:
+        """The vertex id of ``node``, -1 when it is not a node (``node in G`` then says False: unhashable too).
+
+        Examples
+        --------
+        >>> G = BackendGraph(["a", "b"], np.array([0], np.int32), np.array([1], np.int32))
+        >>> G.vertex("b"), G.vertex("z"), G.vertex([])
+        (1, -1, -1)
+        """
+        if self.range_nodes and type(node) is int:  # vertex i is the node i
+            return node if 0 <= node < len(self.nodes) else -1
+        try:
+            return self.index[node]
+        except (KeyError, TypeError):
+            return -1
+
     def labels(self, ids: Any) -> list:
         """The node labels of vertex ids (an int array or a list of ints), as a new list (at C speed).
 
@@ -289,6 +306,9 @@ class BackendGraph:
                   reverse: bool = False) -> Graph:
         """The :class:`graphs.Graph` of the arcs selected by ``keep`` weighted by ``weights`` (cached under ``key``).
 
+        Built trusted (``check=False``): the arcs are the conversion's and the
+        weights an engine's plan (exact int64 or float64, no NaN, no ``inf``).
+
         Parameters
         ----------
         key : hashable
@@ -306,10 +326,38 @@ class BackendGraph:
             src, dst = (self.dst, self.src) if reverse else (self.src, self.dst)
             if keep is not None:
                 src, dst = src[keep], dst[keep]
-            G = Graph.from_edges(src, dst, weights, n=len(self.nodes), directed=True)
+            G = Graph(*build_csr(len(self.nodes), src, dst, weights), directed=True, check=False)
             self._graphs[ck] = G
         return G
 
+    def arc_csr(self, key: Any, weights: np.ndarray, keep: np.ndarray | None = None, *,
+                reverse: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(indptr, indices, weights)`` of the arcs of :meth:`arc_graph`, for a search (cached under ``key``).
+
+        All arcs forward, rows in node order (as the conversion reads them):
+        the conversion's arrays themselves, each row in NetworkX's adjacency
+        order; otherwise :meth:`arc_graph`'s arrays.  Trusted as :meth:`arc_graph`.
+
+        Examples
+        --------
+        >>> G = BackendGraph([0, 1], np.array([0, 1], np.int32), np.array([1, 0], np.int32))
+        >>> G.arc_csr("w", np.array([3, 3]))
+        (array([0, 1, 2]), array([1, 0], dtype=int32), array([3, 3]))
+        """
+        ck = ("csr", key, reverse)
+        got = self._graphs.get(ck)
+        if got is None:
+            src = self.src
+            if (keep is None and not reverse and self.dst.dtype == np.int32
+                    and not (src.size and (np.diff(src) < 0).any())):
+                indptr = np.zeros(len(self.nodes) + 1, np.int64)
+                np.cumsum(np.bincount(src, minlength=len(self.nodes)), out=indptr[1:])
+                got = (indptr, self.dst, weights)
+            else:
+                G = self.arc_graph(key, weights, keep, reverse=reverse)
+                got = (G.indptr, G.indices, G.weights)
+            self._graphs[ck] = got
+        return got
 
     def csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(indptr, indices, arcs)``: rows in node order, each row in NetworkX's adjacency order (cached).

@@ -16,9 +16,9 @@ import numpy as np
 
 from ..sssp import multi_source_sssp
 from ..traversal import bfs
+from ._engine import search_plan
 from .attributes import exact_float_sums
 from .components import component_count
-from .search import search_plan
 
 __all__ = ["average_shortest_path_length"]
 

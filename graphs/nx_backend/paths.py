@@ -35,10 +35,10 @@ import numpy as np
 from ..graph import Graph
 from ..sssp import sssp
 from ..traversal import bfs
+from ._engine import Plan, check_through_inf, reached_mask, search, search_method, search_plan, weight_values
 from ._order_kernels import bfs_order, bidirectional_bfs, dijkstra_order
 from .attributes import exact_float_sums
 from .graph import BackendGraph, paused_gc
-from .search import Plan, check_through_inf, reached_mask, search, search_method, search_plan, weight_values
 from .shortest_paths import NegativeCycleError
 from .traversal import depth_bound
 

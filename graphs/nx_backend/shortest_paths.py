@@ -46,7 +46,6 @@ weights.  Results never hold NumPy scalars.
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import compress
 from typing import Any
 
 import networkx as nx
@@ -57,10 +56,19 @@ from apsp.errors import NegativeCycleError
 
 from ..sssp import multi_source_sssp
 from ..traversal import bfs
-from ._order_kernels import bfs_order
+from ._engine import (
+    HOPS,
+    Plan,
+    lengths_dict,
+    lengths_from,
+    reached_at_inf,
+    reached_mask,
+    search,
+    search_method,
+    search_plan,
+)
 from .attributes import MISSING, NUMERIC_TYPES, exact_float_sums
 from .graph import BackendGraph
-from .search import HOPS, Plan, reached_at_inf, reached_mask, search, search_method, search_plan
 
 __all__ = [
     "floyd_warshall_numpy",
@@ -78,55 +86,6 @@ BLOCK_ENTRIES = 1 << 22  # sources x vertices per block of the all-pairs generat
 _INF = float("inf")
 
 
-def _lengths(
-    G: BackendGraph, s: int, d: np.ndarray, reached: np.ndarray, at_inf: np.ndarray | None, kind: str,
-    cutoff: Any = None, rule: str = "lengths",
-) -> dict:
-    """Dict node -> length (Python numbers), the source first, then nearest first.
-
-    ``cutoff``: with ``rule="lengths"`` (Dijkstra) a node stays when ``not
-    length > cutoff``; with ``rule="levels"`` (breadth-first) when ``cutoff >
-    level - 1``; the source always stays.  Comparisons are Python's, as NetworkX's.
-    """
-    sel = reached.copy() if at_inf is None else reached | at_inf
-    sel[s] = False
-    idx = np.flatnonzero(sel)
-    idx = idx[np.argsort(d[idx], kind="stable")]
-    vals = d[idx].tolist()
-    if at_inf is not None:
-        for p in np.flatnonzero(at_inf[idx]).tolist():
-            vals[p] = _INF
-    keys = G.labels(idx)
-    if cutoff is not None:
-        keep = [cutoff > v - 1 for v in vals] if rule == "levels" else [not v > cutoff for v in vals]
-        keys, vals = compress(keys, keep), compress(vals, keep)
-    out = {G.nodes[s]: 0}  # NetworkX's source length is the int 0 (also among float weights)
-    out.update(zip(keys, vals))
-    return out
-
-
-def _lengths_from(G: BackendGraph, s: int, plan: Plan, method: str, cutoff: Any = None, rule: str = "lengths",
-                  *, reverse: bool = False) -> dict:
-    if plan.kind == "hops":
-        return _hop_lengths(G, s, cutoff, rule, reverse)
-    d, reached, at_inf = search(G, s, plan, method, reverse=reverse)
-    return _lengths(G, s, d, reached, at_inf, plan.kind, cutoff, rule)
-
-
-def _hop_lengths(G: BackendGraph, s: int, cutoff: Any, rule: str, reverse: bool) -> dict:
-    """Hop counts from ``s`` in breadth-first discovery order (nondecreasing: no sort); ``cutoff`` as in :func:`_lengths`."""
-    indptr, indices, _ = G.pred_csr(arcs=False) if (reverse and G.directed) else G.csr()
-    order, _, level, count = bfs_order(indptr, indices, np.array([s], np.int64), len(G) + 1)
-    order = order[1:count]
-    keys, vals = G.labels(order), level[order].tolist()
-    if cutoff is not None:
-        keep = [cutoff > v - 1 for v in vals] if rule == "levels" else [not v > cutoff for v in vals]
-        keys, vals = compress(keys, keep), compress(vals, keep)
-    out = {G.nodes[s]: 0}
-    out.update(zip(keys, vals))
-    return out
-
-
 # One source ------------------------------------------------------------------
 
 
@@ -139,9 +98,10 @@ def single_source_shortest_path_length(G: BackendGraph, source: Any, cutoff: Any
     >>> nx.single_source_shortest_path_length(nx.path_graph(4), 0, backend="semiring_paths")
     {0: 0, 1: 1, 2: 2, 3: 3}
     """
-    if source not in G:
+    s = G.vertex(source)
+    if s < 0:
         raise nx.NodeNotFound(f"Source {source} is not in G")
-    return _lengths_from(G, G.index[source], HOPS, "bfs", cutoff, "levels")
+    return lengths_from(G, s, HOPS, "bfs", cutoff, "levels")
 
 
 def single_source_dijkstra_path_length(
@@ -159,9 +119,10 @@ def single_source_dijkstra_path_length(
     >>> nx.single_source_dijkstra_path_length(G, 0, backend="semiring_paths")
     {0: 0, 1: 1152921504606846976, 2: inf}
     """
-    if source not in G:
+    s = G.vertex(source)
+    if s < 0:
         raise nx.NodeNotFound(f"Node {source} not found in graph")
-    return _lengths_from(G, G.index[source], search_plan(G, weight, "dijkstra"), "dijkstra", cutoff)
+    return lengths_from(G, s, search_plan(G, weight, "dijkstra"), "dijkstra", cutoff)
 
 
 def single_source_bellman_ford_path_length(G: BackendGraph, source: Any, weight: Any = "weight") -> dict:
@@ -176,9 +137,10 @@ def single_source_bellman_ford_path_length(G: BackendGraph, source: Any, weight:
     >>> nx.single_source_bellman_ford_path_length(G, 0, backend="semiring_paths")
     {0: 0, 1: -0.25, 2: 0.25}
     """
-    if source not in G:
+    s = G.vertex(source)
+    if s < 0:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _lengths_from(G, G.index[source], search_plan(G, weight, "bellman-ford"), "bellman-ford")
+    return lengths_from(G, s, search_plan(G, weight, "bellman-ford"), "bellman-ford")
 
 
 # All sources -------------------------------------------------------------------
@@ -190,7 +152,7 @@ def _all_pairs(G: BackendGraph, plan: Plan, cutoff: Any, rule: str):
     nodes = G.nodes
     if plan.kind == "hops":
         for i in range(n):
-            yield nodes[i], _lengths_from(G, i, plan, "bfs", cutoff, rule)
+            yield nodes[i], lengths_from(G, i, plan, "bfs", cutoff, rule)
         return
     H = G.arc_graph(plan.key, plan.weights, plan.keep)
     step = max(1, BLOCK_ENTRIES // max(n, 1))
@@ -199,7 +161,7 @@ def _all_pairs(G: BackendGraph, plan: Plan, cutoff: Any, rule: str):
         for r in range(D.shape[0]):
             s = start + r
             reached = reached_mask(D[r])
-            yield nodes[s], _lengths(G, s, D[r], reached, reached_at_inf(G, s, reached, plan), plan.kind, cutoff, rule)
+            yield nodes[s], lengths_dict(G, s, D[r], reached, reached_at_inf(G, s, reached, plan), cutoff, rule)
 
 
 def all_pairs_shortest_path_length(G: BackendGraph, cutoff: Any = None):
@@ -470,13 +432,13 @@ def _single(G: BackendGraph, source: Any, weight: Any, method: str, *, reverse: 
     if method == "unweighted":
         if source not in G:
             raise nx.NodeNotFound(f"Source {source} is not in G")
-        return _lengths_from(G, G.index[source], HOPS, "bfs", reverse=reverse)
+        return lengths_from(G, G.index[source], HOPS, "bfs", reverse=reverse)
     if method == "dijkstra":
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
     elif source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _lengths_from(G, G.index[source], search_plan(G, weight, method), method, reverse=reverse)
+    return lengths_from(G, G.index[source], search_plan(G, weight, method), method, reverse=reverse)
 
 
 def _to_target(G: BackendGraph, source: Any, target: Any, weight: Any, method: str) -> Any:
@@ -547,7 +509,7 @@ def shortest_path_length(
 def _all_pairs_bellman_ford(G: BackendGraph, plan: Plan):
     """Generator of ``(node, Bellman-Ford lengths)``; a negative cycle raises when its source comes up, as in NetworkX."""
     for i, u in enumerate(G.nodes):
-        yield u, _lengths_from(G, i, plan, "bellman-ford")
+        yield u, lengths_from(G, i, plan, "bellman-ford")
 
 
 def has_path(G: BackendGraph, source: Any, target: Any) -> bool:
