@@ -25,7 +25,22 @@ import functools
 import inspect
 import random
 
-from . import allpaths, centrality, components, dag, flow, measures, paths, shortest_paths, structure, traversal, tree
+from . import (
+    allpaths,
+    bellman_ford_paths,
+    bfs_paths,
+    centrality,
+    components,
+    dag,
+    dijkstra_paths,
+    flow,
+    measures,
+    paths,
+    shortest_paths,
+    structure,
+    traversal,
+    tree,
+)
 from .convert import convert_from_nx, convert_to_nx
 from .graph import BackendGraph, paused_gc
 
@@ -48,8 +63,9 @@ FUNCTIONS = {
     "maximum_flow_value": flow.maximum_flow_value,
     "minimum_cut_value": flow.minimum_cut_value,
 }
-FUNCTIONS.update({name: getattr(mod, name) for mod in (paths, traversal, components, tree, flow, dag, measures, centrality, allpaths, structure)
-                  for name in mod.__all__})
+_FAMILIES = (bfs_paths, dijkstra_paths, bellman_ford_paths, paths, traversal, components, tree, flow, dag, measures,
+             centrality, allpaths, structure)
+FUNCTIONS.update({name: getattr(mod, name) for mod in _FAMILIES for name in mod.__all__})
 
 #: Fewest nodes from which ``should_run`` says yes (automatic dispatch only; ``backend=`` always runs here).
 MIN_NODES = {
@@ -159,7 +175,7 @@ KNOWN_DIFFERENCES: dict[str, str] = {}
 _SIGNATURES = {name: inspect.signature(f) for name, f in FUNCTIONS.items()}
 _WEIGHT = {"weight", "capacity", "distance"}
 #: Functions that take ``weight`` as a function (evaluated once per arc).
-CALLABLE_WEIGHTS = set(paths.__all__) | {
+CALLABLE_WEIGHTS = set(paths.__all__) | set(bfs_paths.__all__) | set(dijkstra_paths.__all__) | set(bellman_ford_paths.__all__) | {
     "single_source_dijkstra_path_length", "all_pairs_dijkstra_path_length", "single_source_bellman_ford_path_length",
     "shortest_path_length", "average_shortest_path_length",
 } | set(centrality.__all__) | set(allpaths.__all__)

@@ -1,0 +1,306 @@
+"""Bellman-Ford shortest paths with NetworkX's signatures and errors (the Bellman-Ford path family).
+
+NetworkX's Bellman-Ford picks among equally short paths by the order of its
+queue: the paths are returned when they are the only shortest ones (each
+node on them has one tight in-arc, :func:`.path_trees.unique_chain`), and
+otherwise the call goes back to NetworkX (``NotImplementedError``, before
+anything is returned).  Distances come from the engine (:func:`._engine.search`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from apsp.errors import NegativeCycleError
+
+from ..graph import Graph
+from ..sssp import sssp
+from ._engine import search, search_plan, weight_values
+from .graph import BackendGraph
+from .path_trees import check_unique, tree_paths, unique_chain, walk_unique
+
+__all__ = [
+    "bellman_ford_path", "bellman_ford_path_length", "single_source_bellman_ford", "single_source_bellman_ford_path",
+    "all_pairs_bellman_ford_path", "all_pairs_bellman_ford_path_length", "bellman_ford_predecessor_and_distance",
+    "goldberg_radzik", "negative_edge_cycle", "find_negative_cycle",
+]
+
+
+def _negative_self_loop(G: BackendGraph, weight: Any) -> bool:
+    """NetworkX's check of every self loop (reachable or not) for a negative weight."""
+    loops = np.flatnonzero(G.src == G.dst)
+    if loops.size == 0:
+        return False
+    if callable(weight) and G.multigraph:
+        raise NotImplementedError("a weight function on a multigraph's self loops (NetworkX passes each edge alone)")
+    arr, hidden = weight_values(G, weight)
+    if hidden is not None:
+        raise NotImplementedError("a weight function returning None with Bellman-Ford")
+    try:
+        return any(v < 0 for v in arr[loops].tolist())  # a multigraph's column is the least parallel value
+    except TypeError as exc:
+        raise NotImplementedError("self-loop weights that do not compare with 0") from exc
+
+
+def _bf(G: BackendGraph, source: Any, weight: Any):
+    """``(d, reached, plan, s)`` of Bellman-Ford from ``source`` (engine), ``NetworkXUnbounded`` on a negative cycle."""
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    plan = search_plan(G, weight, "bellman-ford")
+    s = G.index[source]
+    d, reached, _ = search(G, s, plan, "bellman-ford")
+    return d, reached, plan, s
+
+
+def single_source_bellman_ford(G: BackendGraph, source: Any, target: Any = None, weight: Any = "weight"):
+    """``(lengths, paths)`` or ``(length, path)`` by Bellman-Ford (NetworkX's ``single_source_bellman_ford``).
+
+    Paths are returned where they are the only shortest ones (else NetworkX's queue decides: back to NetworkX).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": -1})])
+    >>> nx.single_source_bellman_ford(G, 0, backend="semiring_paths")
+    ({0: 0, 1: 2, 2: 1}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
+    """
+    if source == target:
+        if source not in G:
+            raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+        return (0, [source])
+    d, reached, plan, s = _bf(G, source, weight)
+    if target is not None:
+        if target not in G or not reached[G.index[target]]:
+            raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
+        t = G.index[target]
+        return (d[t].item(), walk_unique(G, d, reached, plan, s, t))
+    arcs, src, heads, counts = unique_chain(G, d, reached, plan, s)
+    check_unique(counts, reached, s)
+    tail = np.full(len(G), -1, np.int64)
+    tail[heads] = src[arcs]
+    dist = _bf_dist(G, d, reached, s)
+    order = np.flatnonzero(reached)
+    order = order[np.argsort(_depths(tail, order, s), kind="stable")]
+    tail[s] = -1
+    return dist, tree_paths(G, order, tail)
+
+
+def _depths(tail: np.ndarray, order: np.ndarray, s: int) -> np.ndarray:
+    """Hop depth of each node of ``order`` in the tree ``tail`` (parents before children)."""
+    n = tail.size
+    depth = np.full(n, -1, np.int64)
+    depth[s] = 0
+    for _ in range(n):
+        todo = order[depth[order] < 0]
+        if todo.size == 0:
+            break
+        known = depth[tail[todo]] >= 0
+        depth[todo[known]] = depth[tail[todo[known]]] + 1
+    return depth[order]
+
+
+def _bf_dist(G, d, reached, s):
+    idx = np.flatnonzero(reached)
+    out = dict(zip(G.labels(idx), d[idx].tolist()))
+    out[G.nodes[s]] = 0
+    return out
+
+
+def single_source_bellman_ford_path(G: BackendGraph, source: Any, weight: Any = "weight") -> dict:
+    """Bellman-Ford paths from ``source`` (NetworkX's ``single_source_bellman_ford_path``), unique ones.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.single_source_bellman_ford_path(nx.path_graph(3), 0, backend="semiring_paths")
+    {0: [0], 1: [0, 1], 2: [0, 1, 2]}
+    """
+    return single_source_bellman_ford(G, source, weight=weight)[1]
+
+
+def bellman_ford_path(G: BackendGraph, source: Any, target: Any, weight: Any = "weight") -> list:
+    """The Bellman-Ford path to ``target`` (NetworkX's ``bellman_ford_path``), when it is the only shortest one.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bellman_ford_path(nx.path_graph(3), 0, 2, backend="semiring_paths")
+    [0, 1, 2]
+    """
+    return single_source_bellman_ford(G, source, target=target, weight=weight)[1]
+
+
+def bellman_ford_path_length(G: BackendGraph, source: Any, target: Any, weight: Any = "weight"):
+    """The Bellman-Ford length to ``target`` (NetworkX's ``bellman_ford_path_length``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bellman_ford_path_length(nx.path_graph(3), 0, 2, backend="semiring_paths")
+    2
+    """
+    if source == target:
+        if source not in G:
+            raise nx.NodeNotFound(f"Node {source} not found in graph")
+        return 0
+    d, reached, plan, s = _bf(G, source, weight)
+    if target not in G or not reached[G.index[target]]:
+        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
+    return d[G.index[target]].item()
+
+
+def all_pairs_bellman_ford_path_length(G: BackendGraph, weight: Any = "weight"):
+    """Generator of ``(node, Bellman-Ford lengths)`` (NetworkX's ``all_pairs_bellman_ford_path_length``).
+
+    The lengths equal NetworkX's; each inner dict lists the reached nodes in
+    ``G.nodes`` order (NetworkX's lists them in its queue's order of first reach).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(3)
+    >>> got = dict(nx.all_pairs_bellman_ford_path_length(G, backend="semiring_paths"))
+    >>> got == dict(nx.all_pairs_bellman_ford_path_length(G)), got[1]
+    (True, {0: 1, 1: 0, 2: 1})
+    """
+    search_plan(G, weight, "bellman-ford")
+    return _apbf_len(G, weight)
+
+
+def _apbf_len(G, weight):
+    for v in G.nodes:
+        d, reached, _, s = _bf(G, v, weight)
+        yield (v, _bf_dist(G, d, reached, s))
+
+
+def all_pairs_bellman_ford_path(G: BackendGraph, weight: Any = "weight"):
+    """Generator of ``(node, Bellman-Ford paths)`` (NetworkX's ``all_pairs_bellman_ford_path``), unique paths only.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> dict(nx.all_pairs_bellman_ford_path(nx.path_graph(2), backend="semiring_paths"))
+    {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
+    """
+    search_plan(G, weight, "bellman-ford")
+    out, err = [], None
+    for v in G.nodes:  # refusals come now; NetworkX's own errors when its generator reaches them
+        try:
+            out.append((v, single_source_bellman_ford(G, v, weight=weight)[1]))
+        except nx.NetworkXException as exc:
+            err = exc
+            break
+    return _replay(out, err)
+
+
+def _replay(items: list, err: Exception | None):
+    yield from items
+    if err is not None:
+        raise err
+
+
+def bellman_ford_predecessor_and_distance(G: BackendGraph, source: Any, target: Any = None, weight: Any = "weight",
+                                          heuristic: bool = False):
+    """``(pred, dist)`` by Bellman-Ford, where each node has one shortest-path predecessor.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.bellman_ford_predecessor_and_distance(nx.path_graph(3), 0, backend="semiring_paths")
+    ({0: [], 1: [0], 2: [1]}, {0: 0, 1: 1, 2: 2})
+    """
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    if _negative_self_loop(G, weight):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if len(G) == 1:
+        return {source: []}, {source: 0}
+    d, reached, plan, s = _bf(G, source, weight)
+    arcs, src, heads, counts = unique_chain(G, d, reached, plan, s)
+    check_unique(counts, reached, s)
+    idx = np.flatnonzero(reached)
+    parent = np.full(len(G), -1, np.int64)
+    parent[heads] = src[arcs]  # one tight in-arc per reached node but the source (checked above)
+    par = parent[idx]
+    lists = [[p] for p in G.labels(np.maximum(par, 0))]
+    for k in np.flatnonzero(par < 0).tolist():  # the source
+        lists[k] = []
+    return dict(zip(G.labels(idx), lists)), _bf_dist(G, d, reached, s)
+
+
+def goldberg_radzik(G: BackendGraph, source: Any, weight: Any = "weight"):
+    """``(pred, dist)`` of NetworkX's ``goldberg_radzik``, where each node has one shortest-path predecessor.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.goldberg_radzik(nx.path_graph(3), 0, backend="semiring_paths")
+    ({0: None, 1: 0, 2: 1}, {0: 0, 1: 1, 2: 2})
+    """
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    if _negative_self_loop(G, weight):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if len(G) == 1:
+        return {source: None}, {source: 0}
+    d, reached, plan, s = _bf(G, source, weight)
+    arcs, src, heads, counts = unique_chain(G, d, reached, plan, s)
+    check_unique(counts, reached, s)
+    pred = {G.nodes[s]: None}
+    pred.update(zip(G.labels(heads), G.labels(src[arcs])))
+    return pred, _bf_dist(G, d, reached, s)
+
+
+def negative_edge_cycle(G: BackendGraph, weight: Any = "weight", heuristic: bool = True) -> bool:
+    """Whether some cycle has negative length (NetworkX's ``negative_edge_cycle``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.negative_edge_cycle(nx.DiGraph([(0, 1, {"weight": -1}), (1, 0, {"weight": 0})]), backend="semiring_paths")
+    True
+    """
+    if G.number_of_edges() == 0:
+        return False
+    plan = search_plan(G, weight, "bellman-ford")
+    n = len(G)
+    src, dst = G.src, G.dst
+    w = plan.weights
+    if plan.keep is not None:
+        src, dst = src[plan.keep], dst[plan.keep]
+    if plan.kind == "hops":
+        return False
+    H = Graph.from_edges(np.concatenate([src, np.full(n, n, np.int32)]),
+                         np.concatenate([dst, np.arange(n, dtype=np.int32)]),
+                         np.concatenate([w, np.zeros(n, w.dtype)]), n=n + 1, directed=True)
+    try:
+        sssp(H, n, method="bellman-ford")
+    except NegativeCycleError:
+        return True
+    return False
+
+
+def find_negative_cycle(G: BackendGraph, source: Any, weight: Any = "weight") -> list:
+    """NetworkX's ``find_negative_cycle`` where no negative cycle is reachable (its ``NetworkXError``).
+
+    The cycle NetworkX returns when there is one follows its queue order: that
+    case goes back to NetworkX.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.find_negative_cycle(nx.path_graph(3), 0, backend="semiring_paths")
+    Traceback (most recent call last):
+    ...
+    networkx.exception.NetworkXError: No negative cycles detected.
+    """
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    try:
+        _bf(G, source, weight)
+    except nx.NetworkXUnbounded as exc:
+        raise NotImplementedError("the negative cycle NetworkX returns follows its queue order") from exc
+    raise nx.NetworkXError("No negative cycles detected.")

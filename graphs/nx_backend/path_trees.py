@@ -1,0 +1,121 @@
+"""NetworkX's path dicts from search trees: the pieces the path families share.
+
+* :func:`tree_paths`, :func:`pred_lists`: dicts of paths and of predecessor
+  lists from a tree (or tight arcs) in a given node order, built as NetworkX
+  builds them;
+* :func:`unique_chain`, :func:`check_unique`, :func:`walk_unique`: the tight
+  in-arcs of exact distances, for the families whose choice among equally
+  short paths follows a queue (Bellman-Ford, bidirectional Dijkstra): their
+  paths are returned where they are the only shortest ones;
+* :func:`check_cutoff`: the cutoffs the breadth-first and Dijkstra families compare as NetworkX does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._engine import Plan, arc_weights
+from .graph import BackendGraph, paused_gc
+
+__all__ = ["tree_paths", "pred_lists", "check_cutoff", "unique_chain", "check_unique", "walk_unique"]
+
+
+def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: bool = False) -> dict:
+    """Dict node -> path, in ``order`` (parents before children; ``parent`` -1 at the roots).
+
+    A path is the parent's path and the node (``reverse``: the node and the
+    parent's path), a new list each, as NetworkX builds them.
+    """
+    vs = order.tolist()
+    labels = G.labels(vs)
+    plist = parent.tolist()
+    per = [None] * len(plist)  # the path of each vertex
+    with paused_gc():
+        if reverse:
+            for v, x in zip(vs, labels):
+                p = plist[v]
+                per[v] = [x] if p < 0 else [x] + per[p]
+        else:
+            for v, x in zip(vs, labels):
+                p = plist[v]
+                per[v] = [x] if p < 0 else per[p] + [x]
+        return dict(zip(labels, map(per.__getitem__, vs)))
+
+
+def pred_lists(G: BackendGraph, order: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> dict:
+    """Dict node -> list of predecessors, keys in ``order``; arc ``k`` puts ``tails[k]`` in ``heads[k]``'s list.
+
+    Each list keeps the arcs' order.  Built by slicing one list of labels
+    grouped by head (no append per arc).
+    """
+    n = len(G)
+    heads = np.asarray(heads, np.int64)
+    by_head = np.argsort(heads, kind="stable")
+    flat = G.labels(np.asarray(tails)[by_head])
+    ends = np.cumsum(np.bincount(heads, minlength=n))
+    vs = order.tolist()
+    stop = ends[order].tolist()
+    start = (ends - np.bincount(heads, minlength=n))[order].tolist()
+    with paused_gc():
+        return dict(zip(G.labels(vs), [flat[a:b] for a, b in zip(start, stop)]))
+
+
+def check_cutoff(cutoff: Any) -> None:
+    """``NotImplementedError`` for a cutoff other than a Python ``int``, ``float`` or ``bool`` (NetworkX compares it).
+
+    Examples
+    --------
+    >>> check_cutoff(2.5)
+    >>> check_cutoff("2")
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: a cutoff of type str
+    """
+    if cutoff is not None and type(cutoff) not in (int, float, bool):
+        raise NotImplementedError(f"a cutoff of type {type(cutoff).__name__}")
+
+
+def unique_chain(G: BackendGraph, d: np.ndarray, reached: np.ndarray, plan: Plan, s: int, reverse: bool = False):
+    """Per node its only tight in-arc's tail (-1: the source), or ``NotImplementedError`` where there are several.
+
+    ``d`` are exact path lengths; a node with two tight in-arcs has several
+    shortest paths, among which NetworkX's choice follows its queue.
+    """
+    indptr, indices, w, ok = arc_weights(G, plan, reverse)
+    n = len(G)
+    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    good = ok & reached[src] & reached[indices]
+    arcs = np.flatnonzero(good)
+    arcs = arcs[d[src[arcs]] + w[arcs] == d[indices[arcs]]]
+    heads = indices[arcs]
+    counts = np.bincount(heads, minlength=n)
+    return arcs, src, heads, counts
+
+
+def check_unique(counts: np.ndarray, reached: np.ndarray, s: int, nodes: np.ndarray | None = None) -> None:
+    sel = reached.copy() if nodes is None else np.zeros_like(reached)
+    if nodes is not None:
+        sel[nodes] = True
+    expected = np.where(sel, 1, 0)
+    expected[s] = 0
+    if (counts[sel] != expected[sel]).any():
+        raise NotImplementedError("several shortest paths: NetworkX's choice follows its queue order")
+
+
+def walk_unique(G: BackendGraph, d: np.ndarray, reached: np.ndarray, plan: Plan, s: int, t: int) -> list:
+    """The node path ``s`` -> ``t`` along the only tight in-arcs (``NotImplementedError`` where there are several)."""
+    arcs, src, heads, counts = unique_chain(G, d, reached, plan, s)
+    tail = np.full(len(G), -1, np.int64)
+    tail[heads] = src[arcs]
+    chain = [t]
+    while chain[-1] != s:
+        v = chain[-1]
+        if counts[v] != 1 or len(chain) > len(G):
+            raise NotImplementedError("several shortest paths: NetworkX's choice follows its queue order")
+        chain.append(int(tail[v]))
+    if counts[s] != 0:
+        raise NotImplementedError("a zero-length cycle through the source")
+    nodes = G.nodes
+    return [nodes[i] for i in reversed(chain)]
