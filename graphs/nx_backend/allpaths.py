@@ -4,7 +4,7 @@ NetworkX builds the paths from predecessor lists (its ``predecessor``,
 ``dijkstra_predecessor_and_distance`` or ``bellman_ford_predecessor_and_distance``)
 with a depth-first walk back from the target.  Those lists come here from the
 backend's NetworkX-order passes over the library's distances
-(:mod:`.paths`: the same lists in the same order), and the walk
+(:mod:`.bfs_paths`, :mod:`.dijkstra_paths`, :mod:`.bellman_ford_paths`: the same lists in the same order), and the walk
 (:func:`paths_from_predecessors`) is NetworkX's walk step for step, so the paths
 and their order are NetworkX's.
 
