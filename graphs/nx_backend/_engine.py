@@ -36,7 +36,7 @@ from .graph import BackendGraph
 
 __all__ = ["Plan", "HOPS", "search_method", "search_plan", "weight_values", "reached_mask", "search", "reached_at_inf",
            "INT_HEADROOM", "FLOAT_MAX", "check_through_inf", "lengths_dict", "lengths_from", "hop_lengths",
-           "arc_weights"]
+           "arc_weights", "length_to"]
 
 INT_HEADROOM = 1 << 62  # integer weights whose path sums could pass this go back to NetworkX (exact big ints)
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -269,3 +269,29 @@ def arc_weights(G: BackendGraph, plan: Plan, reverse: bool):
         full[plan.keep] = plan.weights
         ok = plan.keep.copy()
     return indptr, indices, full[arcs], ok[arcs]
+
+
+def length_to(G: BackendGraph, source: Any, target: Any, weight: Any, method: str) -> Any:
+    """The length from the node ``source`` to ``target`` by ``method`` ("dijkstra" or "bellman-ford"), errors as
+    NetworkX's ``shortest_path_length`` and ``bellman_ford_path_length`` raise them (the caller checked ``source``).
+
+    Examples
+    --------
+    >>> G = BackendGraph([0, 1, 2], np.array([0, 1], np.int32), np.array([1, 2], np.int32), {"w": np.array([2, 3])})
+    >>> length_to(G, 0, 2, "w", "bellman-ford")
+    5
+    >>> length_to(G, 2, 0, "w", "dijkstra")
+    Traceback (most recent call last):
+    ...
+    networkx.exception.NetworkXNoPath: Node 0 not reachable from 2
+    """
+    d, reached, at_inf = search(G, G.index[source], search_plan(G, weight, method), method)
+    if target in G:
+        t = G.index[target]
+        if at_inf is not None and at_inf[t]:
+            return _INF
+        if reached[t]:
+            return d[t].item()
+    if method == "dijkstra":
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")

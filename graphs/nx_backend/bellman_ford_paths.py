@@ -18,7 +18,7 @@ from apsp.errors import NegativeCycleError
 
 from ..graph import Graph
 from ..sssp import sssp
-from ._engine import search, search_plan, weight_values
+from ._engine import length_to, search, search_plan, weight_values
 from .graph import BackendGraph
 from .path_trees import check_unique, tree_paths, unique_chain, walk_unique
 
@@ -146,10 +146,9 @@ def bellman_ford_path_length(G: BackendGraph, source: Any, target: Any, weight: 
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         return 0
-    d, reached, plan, s = _bf(G, source, weight)
-    if target not in G or not reached[G.index[target]]:
-        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
-    return d[G.index[target]].item()
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    return length_to(G, source, target, weight, "bellman-ford")
 
 
 def all_pairs_bellman_ford_path_length(G: BackendGraph, weight: Any = "weight"):

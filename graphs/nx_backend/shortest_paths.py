@@ -59,11 +59,11 @@ from ..traversal import bfs
 from ._engine import (
     HOPS,
     Plan,
+    length_to,
     lengths_dict,
     lengths_from,
     reached_at_inf,
     reached_mask,
-    search,
     search_method,
     search_plan,
 )
@@ -441,20 +441,6 @@ def _single(G: BackendGraph, source: Any, weight: Any, method: str, *, reverse: 
     return lengths_from(G, G.index[source], search_plan(G, weight, method), method, reverse=reverse)
 
 
-def _to_target(G: BackendGraph, source: Any, target: Any, weight: Any, method: str) -> Any:
-    """The length from ``source`` to ``target`` by ``method`` ("dijkstra" or "bellman-ford"), errors as NetworkX's."""
-    d, reached, at_inf = search(G, G.index[source], search_plan(G, weight, method), method)
-    if target in G:
-        t = G.index[target]
-        if at_inf is not None and at_inf[t]:
-            return _INF
-        if reached[t]:
-            return d[t].item()
-    if method == "dijkstra":
-        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-    raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
-
-
 def shortest_path_length(
     G: BackendGraph, source: Any = None, target: Any = None, weight: Any = None, method: str = "dijkstra"
 ) -> Any:
@@ -496,14 +482,14 @@ def shortest_path_length(
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         if source == target:
             return 0
-        return _to_target(G, source, target, weight, method)
+        return length_to(G, source, target, weight, method)
     if source == target:
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         return 0
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _to_target(G, source, target, weight, method)
+    return length_to(G, source, target, weight, method)
 
 
 def _all_pairs_bellman_ford(G: BackendGraph, plan: Plan):
