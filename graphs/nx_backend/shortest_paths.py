@@ -2,8 +2,8 @@
 
 * all pairs, dense: :func:`floyd_warshall_numpy`, :func:`floyd_warshall`
   (``apsp.shortest_paths``, R-Kleene, where every path sum is exact; else
-  NetworkX's own recurrence in NetworkX's order, so the array is NetworkX's to
-  the bit);
+  NetworkX's own recurrence in NetworkX's order, compiled and blocked for the
+  cache (:mod:`._fw_kernels`), so the array is NetworkX's to the bit);
 * one source: :func:`single_source_shortest_path_length` (``graphs.bfs``),
   :func:`single_source_dijkstra_path_length` (``graphs.sssp``, Dijkstra),
   :func:`single_source_bellman_ford_path_length` (``graphs.sssp``, Bellman-Ford);
@@ -67,6 +67,7 @@ from ._engine import (
     search_method,
     search_plan,
 )
+from ._fw_kernels import ordered_floyd_warshall
 from .attributes import MISSING, NUMERIC_TYPES, exact_float_sums
 from .graph import BackendGraph
 
@@ -224,7 +225,19 @@ def _matrix(G: BackendGraph, arc_vals: np.ndarray, perm: np.ndarray | None = Non
 
 
 def _networkx_recurrence(A: np.ndarray) -> np.ndarray:
-    """NetworkX's ``floyd_warshall_numpy`` loop on ``A`` (in place): the same rank-1 updates in the same order."""
+    """NetworkX's ``floyd_warshall_numpy`` loop on ``A`` (in place): the same rank-1 updates in the same order.
+
+    Compiled (:func:`._fw_kernels.ordered_floyd_warshall`, NetworkX's bits at
+    kernel speed) where the values allow it: no NaN, ``-inf`` or ``-0.0``, and
+    no sum overflowing to ``-inf`` (checked after: only negative values can);
+    NumPy's own loop otherwise.
+    """
+    if not (np.isnan(A).any() or (A == -np.inf).any() or np.signbit(A[A == 0]).any()):
+        saved = A.copy() if (A < 0).any() else None
+        ordered_floyd_warshall(A)
+        if saved is None or not (A == -np.inf).any():
+            return A
+        A[...] = saved
     with np.errstate(invalid="ignore", over="ignore"):
         for i in range(A.shape[0]):
             np.minimum(A, A[i, :][np.newaxis, :] + A[:, i][:, np.newaxis], out=A)
@@ -259,7 +272,8 @@ def floyd_warshall_numpy(G: BackendGraph, nodelist: Any = None, weight: Any = "w
     parallel edges, 0 on the diagonal).  ``apsp.shortest_paths`` (R-Kleene)
     closes it when every path sum is exact; otherwise (rounding sums, NaN,
     ``-inf``, a negative cycle, which NetworkX does not check) NetworkX's own
-    recurrence runs in NetworkX's order, so the array is NetworkX's to the bit.
+    recurrence runs in NetworkX's order (compiled where the values allow:
+    :mod:`._fw_kernels`), so the array is NetworkX's to the bit.
 
     Examples
     --------
