@@ -51,9 +51,9 @@ import numpy as np
 from semiring.kernels import num_threads, run_rows
 
 from . import _mst_kernels as K
-from ._arguments import resolve_graph_device
+from .door import prepare
 from .errors import GraphError
-from .graph import Graph, as_graph
+from .graph import Graph
 from .validate import cast_weights, check_weights
 
 __all__ = ["SpanningForest", "minimum_spanning_tree", "forest_arcs_cpu", "forest_arcs_all_ties"]
@@ -214,7 +214,7 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
     >>> minimum_spanning_tree(Graph.from_edges([0, 1, 2], [1, 2, 3], [1e16, 1.0, -1e16])).weight
     1.0
     """
-    G = resolve_graph_device(as_graph(G, name="G"), device)
+    G = prepare(G, device).graph
     if G.weights is not None:
         check_weights("weights", G.weights, G.nnz)
     if G.device == "gpu":

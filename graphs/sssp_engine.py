@@ -46,9 +46,10 @@ graph that passed the door (:func:`graphs.door.prepare`, with
 :func:`search`
     One source: ``"auto"`` resolved, the weights checked against the method,
     and the one place where the CPU or GPU route is chosen.
-:func:`search_many`
+:func:`search_many`, :func:`search_rows`
     Many sources (Dijkstra per source with Johnson's reweighting, or SpMM
-    Bellman-Ford; on a Dask cluster through :mod:`graphs.distributed_sssp`).
+    Bellman-Ford; on a Dask cluster through :mod:`graphs.distributed_sssp`);
+    :func:`search_rows` for a weighted graph without ``-inf`` held already.
 :func:`bellman_ford`, :func:`johnson_potentials`, :func:`cycle_error`
     The frontier Bellman-Ford on a host graph, the potentials, and the
     :class:`~graphs.errors.NegativeCycleError` of a predecessor cycle.
@@ -73,7 +74,7 @@ from .errors import negative_cycle
 from .graph import Graph
 from .traversal_engine import bfs_search
 
-__all__ = ["SEARCHES", "MULTI_SEARCHES", "search", "search_many", "bellman_ford", "johnson_potentials",
+__all__ = ["SEARCHES", "MULTI_SEARCHES", "search", "search_many", "search_rows", "bellman_ford", "johnson_potentials",
            "cycle_error", "bucket_width", "default_delta", "bounded_delta", "light_heavy_rows", "hop_weights",
            "LOW_DIAMETER_DEGREE", "LABEL_CORRECTING_BUDGET", "GPU_DELTA_WIDTH"]
 
@@ -220,17 +221,37 @@ def search_many(P: Prepared, src: np.ndarray, method: str = "auto", predecessors
         G = hop_weights(G)
     elif f.neginf_at >= 0:
         check_weights(G, "bellman-ford")
-    if method == "auto":
-        method = "spmm" if P.device == "gpu" else "dijkstra"
     if client is not None:  # on a Dask cluster: graphs.distributed_sssp
         from .distributed_sssp import distributed_multi_source_sssp
 
+        if method == "auto":
+            method = "spmm" if P.device == "gpu" else "dijkstra"
         return distributed_multi_source_sssp(G, src, method, client, kernel, predecessors=predecessors)
+    return search_rows(G, src, method, predecessors)
+
+
+def search_rows(G: Graph, src: np.ndarray, method: str = "auto", predecessors: bool = True):
+    """:func:`search_many` on a weighted graph known to hold no ``-inf`` weight: the CPU or GPU route.
+
+    ``method`` ``"auto"`` is SpMM on the GPU, Dijkstra (with Johnson's
+    reweighting for negative weights) on the CPU; Dijkstra on a GPU graph
+    runs on a host copy.  For the families that hold a checked graph already
+    (the distance statistics).
+
+    >>> from graphs import Graph
+    >>> search_rows(Graph.from_edges([0, 1], [1, 2], [2.0, 3.0]), np.array([1], np.int32))
+    (array([[inf,  0.,  3.]]), array([[-1, -1,  1]], dtype=int32))
+    """
+    gpu = G.device == "gpu"
+    if method == "auto":
+        method = "spmm" if gpu else "dijkstra"
     if method == "spmm":
         return _multi_spmm(G, src, predecessors)
-    if P.device == "gpu":  # Dijkstra on a host copy of the graph
+    if gpu:  # Dijkstra on a host copy of the graph
+        import cupy as cp
+
         D, Pr = _many_host(G.to("cpu"), src, True)
-        return P.xp.asarray(D), (P.xp.asarray(Pr) if predecessors else None)
+        return cp.asarray(D), (cp.asarray(Pr) if predecessors else None)
     return _many_host(G, src, predecessors)
 
 
