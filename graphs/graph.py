@@ -465,8 +465,7 @@ def as_graph(obj: Any, semiring: Semiring | str = "min_plus", directed: bool | N
         check_weight_dtype(name, obj.dtype, unweighted=True)
         return Graph.from_scipy(obj, directed=d)
     if isinstance(obj, np.ndarray) or is_cupy_array(obj):
-        builtin.get(semiring).check_dtype(name, obj.dtype)
-        return Graph.from_dense(obj, semiring, directed=d)
+        return Graph.from_dense(obj, semiring, directed=d, name=name)
     mod = type(obj).__module__ or ""
     if mod.startswith("networkx"):
         return Graph.from_networkx(obj)

@@ -51,6 +51,7 @@ import numpy as np
 from semiring.kernels import num_threads, run_rows
 
 from . import _mst_kernels as K
+from .csr_arrays import build_csr
 from .door import prepare
 from .errors import GraphError
 from .graph import Graph
@@ -309,7 +310,7 @@ def forest_from_arcs(G: Graph, tree) -> SpanningForest:
     v = xp.maximum(a, b).astype(np.int32)
     ww = w[tree] if w is not None else xp.ones(tree.shape[0], dtype=np.float64)
     total = _total(ww)
-    F = Graph.from_edges(u, v, ww, n=G.n, directed=False, device=G.device)
+    F = Graph(*build_csr(G.n, u, v, ww, both_ways=True), directed=False, check=False)  # valid by construction
     return SpanningForest(total, (u, v, ww), F, G.n - int(tree.shape[0]))
 
 
