@@ -19,6 +19,8 @@ References
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from semiring.backend import gpu_available
@@ -52,17 +54,13 @@ class _Rng:
         else:
             self.xp = np
             self.r = np.random.default_rng(seed)
+        #: ``integers(low, high, size)``: uniform int64 integers in ``[low, high)``.
+        self.integers = functools.partial(self.r.randint if device == "gpu" else self.r.integers, dtype=np.int64)
 
     def random(self, size: int):
         if self.device == "gpu":
             return self.r.random_sample(size, dtype=np.float32)
         return self.r.random(size, dtype=np.float32)
-
-    def integers(self, low: int, high: int, size: int):
-        """Uniform integers in ``[low, high)`` (int64)."""
-        if self.device == "gpu":
-            return self.r.randint(low, high, size=size, dtype=np.int64)
-        return self.r.integers(low, high, size=size, dtype=np.int64)
 
     def permutation(self, n: int):
         return self.r.permutation(n)
