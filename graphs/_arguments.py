@@ -3,6 +3,7 @@
 :func:`check_vertex` turns a vertex argument into an ``int`` in ``[0, n)``,
 the one place where every graph algorithm (:mod:`graphs.traversal`,
 :mod:`graphs.sssp`, :mod:`graphs.components`) checks its vertex arguments;
+:func:`check_sources` reads a list of source vertices;
 :func:`resolve_graph_device` moves a graph to the device an algorithm runs on.
 Both sit here, below the algorithms that use them, so those import none of
 each other for their argument handling.
@@ -32,7 +33,7 @@ import numpy as np
 from .errors import GraphError, VertexError, VertexTypeError
 from .graph import Graph
 
-__all__ = ["check_vertex", "check_vertex_array", "resolve_graph_device"]
+__all__ = ["check_vertex", "check_vertex_array", "check_sources", "resolve_graph_device"]
 
 
 def _numbering(G: Graph) -> str:
@@ -151,6 +152,48 @@ def check_vertex_array(G: Graph | None, arr: np.ndarray, name: str) -> bool:
     if G is not None and G.node_labels is not None:
         return False
     raise VertexTypeError(f"{name} must hold integer vertex ids (an integer array), got dtype {arr.dtype}")
+
+
+def check_sources(G: Graph, sources) -> np.ndarray:
+    """The source vertices as int32 ids: ``None`` (all), one vertex, or a 1-D sequence or array of them.
+
+    Each entry is checked by :func:`check_vertex` (integers, or labels of a
+    labelled graph); an integer array is checked at once.
+
+    >>> G = Graph.from_edges([0], [1])
+    >>> check_sources(G, [1, 0]), check_sources(G, None)
+    (array([1, 0], dtype=int32), array([0, 1], dtype=int32))
+    >>> check_sources(G, [[0]])
+    Traceback (most recent call last):
+    ...
+    graphs.errors.GraphError: sources must be a vertex or a 1-D list of vertices; sources[0] is [0]
+    """
+    if sources is None:
+        return np.arange(G.n, dtype=np.int32)
+    if hasattr(sources, "__cuda_array_interface__"):
+        sources = sources.get()
+    if isinstance(sources, np.ndarray):
+        if sources.ndim == 0:
+            return np.array([check_vertex(G, sources[()], "sources")], dtype=np.int32)
+        if sources.ndim != 1:
+            raise GraphError(f"sources must be a vertex or a 1-D list of vertices, got shape {sources.shape}")
+        if check_vertex_array(G, sources, "sources"):
+            bad = (sources < 0) | (sources >= G.n)
+            if bool(bad.any()):
+                k = int(np.argmax(bad))
+                check_vertex(G, sources[k], f"sources[{k}]")
+            return sources.astype(np.int32)
+        items = sources.tolist()
+    elif isinstance(sources, (list, tuple, range)):
+        items = list(sources)
+    else:
+        return np.array([check_vertex(G, sources, "sources")], dtype=np.int32)
+    out = np.empty(len(items), dtype=np.int32)
+    for k, v in enumerate(items):
+        if isinstance(v, (list, tuple, np.ndarray)):
+            raise GraphError(f"sources must be a vertex or a 1-D list of vertices; sources[{k}] is {v!r}")
+        out[k] = check_vertex(G, v, f"sources[{k}]")
+    return out
 
 
 def resolve_graph_device(G: Graph, device: str) -> Graph:

@@ -30,9 +30,10 @@ from apsp.partial_out import noting_partial_out
 from apsp.planner import Plan, cpu_cores
 
 from . import _bfs_kernels as BK
-from .all_pairs_plan import plan_all_pairs, sparse_batch
-from .graph import Graph, as_graph
-from .sssp import multi_source_sssp
+from .all_pairs_plan import plan_all_pairs, plan_graph, sparse_batch
+from .door import check_weights, prepare
+from .graph import Graph
+from .sssp_engine import hop_weights, search_rows
 
 __all__ = ["all_pairs_shortest_paths", "plan_all_pairs"]
 
@@ -105,10 +106,10 @@ def all_pairs_shortest_paths(
            [ 1.,  2.,  0., inf],
            [inf, inf, inf,  0.]], dtype=float32)
     """
-    G = as_graph(G, name="G")
+    G = prepare(G, facts=True).graph  # (the weight facts: the sparse route's check of -inf weights)
     if out is not None and not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy.ndarray or numpy.memmap, got {type(out).__name__}")
-    pl = plan if plan is not None else plan_all_pairs(
+    pl = plan if plan is not None else plan_graph(
         G, dtype=dtype, out=out, device=device, memory_limit=memory_limit, method=method)
     if pl.route != "sparse":
         return apsp.shortest_paths(G, method=method, dtype=pl.dtype, out=out, device=pl.device,
@@ -136,11 +137,16 @@ def _bar(total: int, show: bool | None, desc: str):
 
 
 def _dijkstra_rows(G: Graph, out: np.ndarray, batch: int, bar) -> None:
-    """Rows of ``out`` from :func:`graphs.multi_source_sssp` over batches of sources."""
+    """Rows of ``out`` from the shortest-path engine's Dijkstra (:func:`graphs.multi_source_sssp`'s) over batches
+    of sources."""
     n = G.n
+    if G.weights is None:
+        G = hop_weights(G)
+    else:
+        check_weights(G, "bellman-ford")  # a -inf weight: once, before the first batch
     for r0 in range(0, n, batch):
         r1 = min(n, r0 + batch)
-        D, _ = multi_source_sssp(G, np.arange(r0, r1), method="dijkstra")
+        D, _ = search_rows(G, np.arange(r0, r1, dtype=np.int32), "dijkstra", predecessors=False)
         unreached = D == (np.inf if D.dtype.kind == "f" else np.iinfo(D.dtype).max)
         out[r0:r1] = D
         if unreached.any():  # the sentinel of out's dtype: inf, or the integer maximum (saturating)

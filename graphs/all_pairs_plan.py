@@ -39,9 +39,10 @@ from apsp.planner import (
 )
 from semiring.errors import DTypeError, SemiringError
 
-from .graph import Graph, as_graph
+from .door import prepare
+from .graph import Graph
 
-__all__ = ["plan_all_pairs", "sparse_batch", "sparse_bytes", "sparse_seconds", "SPARSE_RATE", "BFS_RATE"]
+__all__ = ["plan_all_pairs", "plan_graph", "sparse_batch", "sparse_bytes", "sparse_seconds", "SPARSE_RATE", "BFS_RATE"]
 
 #: Arcs (plus vertices) per second per CPU core of many-source Dijkstra (measured: 37 M/s).
 SPARSE_RATE = 25e6
@@ -170,7 +171,19 @@ def plan_all_pairs(
     apsp.planner.PlanError: the all-pairs result over min_plus (1,000 x 1,000 float32 = 3.8 MiB) does not fit: ...
     ...
     """
-    G = as_graph(G, name="G")
+    return plan_graph(prepare(G).graph, dtype=dtype, out=out, device=device, memory_limit=memory_limit,
+                      method=method, on_disk=on_disk, sparse_rate=sparse_rate, path_arcs=path_arcs)
+
+
+def plan_graph(G: Graph, *, dtype=None, out=None, device: str = "cpu", memory_limit: int | None = None,
+               method: str = "auto", on_disk: bool = False, sparse_rate: float | None = None,
+               path_arcs: int | None = None) -> Plan:
+    """:func:`plan_all_pairs` of a graph that passed the door (:func:`graphs.door.prepare`): its arguments
+    checked, the plan chosen.
+
+    >>> plan_graph(Graph.from_edges([0], [1])).route
+    'dense'
+    """
     if sparse_rate is not None and (isinstance(sparse_rate, bool) or not isinstance(sparse_rate, numbers.Real)
                                     or not sparse_rate > 0):
         raise SemiringError(f"sparse_rate must be a positive number of arcs per second, got {sparse_rate!r}")

@@ -19,11 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import _cc_kernels as K
-from ._arguments import resolve_graph_device
+from .door import prepare
 from .errors import GraphError
-from .graph import as_graph
 
-__all__ = ["connected_components"]
+__all__ = ["connected_components", "component_labels"]
 
 
 def connected_components(G, connection: str = "weak", *, device: str = "auto"):
@@ -59,7 +58,16 @@ def connected_components(G, connection: str = "weak", *, device: str = "auto"):
     """
     if connection not in ("weak", "strong"):
         raise GraphError(f"connection must be 'weak' or 'strong', got {connection!r}")
-    G = resolve_graph_device(as_graph(G, name="G"), device)
+    return component_labels(prepare(G, device).graph, connection)
+
+
+def component_labels(G, connection: str):
+    """:func:`connected_components` of a graph that passed the door (``connection`` checked): the engine.
+
+    >>> from graphs import Graph
+    >>> component_labels(Graph.from_edges([0, 2], [1, 1]), "strong")
+    (3, array([0, 1, 2], dtype=int32))
+    """
     if not G.directed:
         connection = "weak"
     if G.device == "gpu":
@@ -69,8 +77,13 @@ def connected_components(G, connection: str = "weak", *, device: str = "auto"):
             return weak_components_gpu(G)
         import cupy as cp
 
-        k, labels = connected_components(G.to("cpu"), "strong")
+        k, labels = _components_cpu(G.to("cpu"), "strong")
         return k, cp.asarray(labels)
+    return _components_cpu(G, connection)
+
+
+def _components_cpu(G, connection: str):
+    """The number of components and the labels (first seen first) of a host graph."""
     if G.n == 0:
         return 0, np.zeros(0, dtype=np.int32)
     raw = K.weak_labels(G.indptr, G.indices) if connection == "weak" else K.strong_labels(G.indptr, G.indices)

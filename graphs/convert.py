@@ -132,14 +132,15 @@ class GraphConversions:
         return G._symmetrized()
 
     @classmethod
-    def from_dense(cls, D, semiring: Semiring | str = "min_plus", *, directed: bool = True) -> Self:
+    def from_dense(cls, D, semiring: Semiring | str = "min_plus", *, directed: bool = True, name: str = "D") -> Self:
         """Graph of a dense weight matrix: entries other than the semiring zero are arcs.
 
         ``semiring`` says what "no edge" is (``inf`` for ``min_plus``, ``-inf``
         for ``max_plus``, ``False`` for ``lor_land``...).  Diagonal entries
         equal to the semiring one (0 for ``min_plus``) are the identity, not
         self loops, and are skipped; other diagonal entries are self loops.
-        A ``lor_land`` (bool) matrix gives an unweighted graph.
+        A ``lor_land`` (bool) matrix gives an unweighted graph.  ``name`` is
+        how the error messages call ``D``.
 
         Raises
         ------
@@ -156,9 +157,9 @@ class GraphConversions:
         S = builtin.get(semiring)
         xp = array_module(D)
         D = xp.asarray(D)
+        S.check_dtype(name, D.dtype)
         if D.ndim != 2 or D.shape[0] != D.shape[1]:
             raise GraphError(f"a dense adjacency matrix must be square, got shape {tuple(D.shape)}")
-        S.check_dtype("D", D.dtype)
         if D.dtype.kind == "f" and D.size and bool(xp.isnan(D).any()):
             idx = np.unravel_index(int(xp.argmax(xp.isnan(D).ravel())), D.shape)
             raise InvalidEntryError(f"D[{idx[0]}, {idx[1]}] is NaN; a weight must be a number")

@@ -31,8 +31,8 @@ def row_ids(indptr):
     return _csr.csr_row_ids(np.ascontiguousarray(indptr, dtype=np.int64))
 
 
-def build_csr(n: int, src, dst, w):
-    """Sorted CSR (parallel arcs kept) from COO on the arrays' device.
+def build_csr(n: int, src, dst, w, both_ways: bool = False):
+    """Sorted CSR (parallel arcs kept) from COO on the arrays' device (``both_ways``: each arc and its reverse).
 
     Parameters
     ----------
@@ -42,6 +42,9 @@ def build_csr(n: int, src, dst, w):
         Tail and head of each arc, already checked (:func:`graphs.validate.check_ids`).
     w : array or None
         One weight per arc.
+    both_ways : bool
+        Store each arc ``u -> v`` also as ``v -> u`` (a self loop once), as
+        an undirected graph stores its edges.
 
     Returns
     -------
@@ -55,7 +58,16 @@ def build_csr(n: int, src, dst, w):
     >>> build_csr(3, np.array([0, 0, 2]), np.array([2, 1, 0]), np.array([5.0, 6.0, 7.0]))  # by row already
     (array([0, 2, 2, 3]), array([1, 2, 0], dtype=int32), array([6., 5., 7.]))
     """
-    if is_cupy_array(src):
+    gpu = is_cupy_array(src)
+    if both_ways:
+        xp = np
+        if gpu:
+            import cupy as xp
+        keep = src != dst
+        src, dst = xp.concatenate((src, dst[keep])), xp.concatenate((dst, src[keep]))
+        if w is not None:
+            w = xp.concatenate((w, w[keep]))
+    if gpu:
         import cupy as cp
 
         key = src.astype(cp.int64) * max(n, 1) + dst.astype(cp.int64)

@@ -56,11 +56,11 @@ import numpy as np
 from semiring.kernels import run_parallel
 
 from . import _centrality_kernels as K
-from .centrality import PreparedGraph, kernel_threads, prepare, progress_bar
-from .components import connected_components
+from .centrality_engine import PreparedGraph, kernel_threads, prepare, progress_bar
+from .components import component_labels
 from .errors import GraphError
 from .graph import Graph
-from .sssp import multi_source_sssp
+from .sssp_engine import hop_weights, search_rows
 
 __all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
            "periphery", "NotConnectedError"]
@@ -108,7 +108,7 @@ def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
         if P.weights is None and gpu:
             from .cuda.centrality import hop_stats_gpu
 
-            need_sums = label != "eccentricity" or connected_components(
+            need_sums = label != "eccentricity" or component_labels(
                 H, "strong" if H.directed else "weak")[0] > 1
             return _Stats(*hop_stats_gpu(H, need_sums, bar))
         if P.weights is None:
@@ -124,7 +124,7 @@ def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
                              reached[r0:r1], harmonic[r0:r1], ecc[r0:r1])
                 bar.update(r1 - r0)
             return _Stats(total, reached, harmonic, ecc)
-        # weights: rows of multi_source_sssp (its Dijkstra on the CPU, its SpMM route on the GPU), a block at a time
+        # weights: rows of the shortest-path engine (its Dijkstra on the CPU, its SpMM route on the GPU), a block at a time
         xp = P.G.xp
         R = H.to("gpu") if gpu else H
         total = xp.zeros(n, dtype=np.float64)
@@ -135,7 +135,7 @@ def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
         step = max(4 * T, min(4096, BLOCK_BYTES // (8 * max(n, 1))))
         for r0 in range(0, n, step):
             r1 = min(n, r0 + step)
-            D, _ = multi_source_sssp(R, src[r0:r1], predecessors=False)
+            D, _ = search_rows(R, src[r0:r1], predecessors=False)
             ok = D != hi
             reached[r0:r1] = ok.sum(axis=1)
             Df = xp.where(ok, D, 0).astype(np.float64)
@@ -233,11 +233,12 @@ def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
     """The error for a graph whose eccentricities are infinite (``v``: the first vertex that does not reach all)."""
     H = _row_graph(P, False)
     connection = "strong" if P.G.directed else "weak"
-    count, labels = connected_components(H.to("cpu"), connection)
+    count, labels = component_labels(H.to("cpu"), connection)
     sizes = np.bincount(labels, minlength=count)
     t = int(np.argmax(labels != labels[v])) if count > 1 else v
     if P.G.directed:
-        reach = multi_source_sssp(Graph(P.indptr, P.indices, None, check=False), [v], predecessors=False)[0][0]
+        hops = hop_weights(Graph(P.indptr, P.indices, None, check=False))
+        reach = search_rows(hops, np.array([v], dtype=np.int32), predecessors=False)[0][0]
         t = int(np.argmax(~np.isfinite(reach)))
     kind = "strongly connected components" if P.G.directed else "connected components"
     what = "digraph is not strongly connected" if P.G.directed else "graph is not connected"
@@ -343,7 +344,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
     gpu = P.G.device == "gpu"
     H = _row_graph(P, False)
     R = H.to("gpu") if gpu else H
-    count, _ = connected_components(R, "weak")
+    count, _ = component_labels(R, "weak")
     if count > 1:
         raise _not_connected(P, 0)  # undirected: no vertex reaches all, vertex 0 is the first
     lo = xp.zeros(n, dtype=np.int64)
@@ -381,7 +382,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
                 run_parallel(K.hop_ecc_bounds, H.indptr, H.indices, src, HOP_WIDTH, ecc, los, his)
                 lo, hi = los.max(axis=0), his.min(axis=0)
             else:
-                D, _ = multi_source_sssp(R, batch.get() if gpu else batch, predecessors=False)
+                D, _ = search_rows(R, np.asarray(batch.get() if gpu else batch, dtype=np.int32), predecessors=False)
                 D = D.astype(np.int64, copy=False)
                 e = D.max(axis=1)
                 lo = xp.maximum(lo, xp.maximum(D, e[:, None] - D).max(axis=0))
@@ -436,6 +437,13 @@ def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | N
     return _scalar(hi.min())
 
 
+def _attaining(G, weighted, device, progress, which: str):
+    """The vertices whose eccentricity is the least (``"center"``) or the largest (``"periphery"``)."""
+    P, lo, hi = _extreme(G, weighted, device, progress, which)
+    extreme = hi == hi.min() if which == "center" else lo == lo.max()
+    return P.G.xp.flatnonzero((lo == hi) & extreme)
+
+
 def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     """The vertices of least eccentricity (int64 ids, ascending).
 
@@ -445,8 +453,7 @@ def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | N
     >>> center(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
     array([1, 2])
     """
-    P, lo, hi = _extreme(G, weighted, device, progress, "center")
-    return P.G.xp.flatnonzero((lo == hi) & (hi == hi.min()))
+    return _attaining(G, weighted, device, progress, "center")
 
 
 def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
@@ -458,5 +465,4 @@ def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool 
     >>> periphery(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
     array([0, 3])
     """
-    P, lo, hi = _extreme(G, weighted, device, progress, "periphery")
-    return P.G.xp.flatnonzero((lo == hi) & (lo == lo.max()))
+    return _attaining(G, weighted, device, progress, "periphery")

@@ -46,7 +46,7 @@ import warnings
 import numpy as np
 
 from . import _flow_kernels as K
-from ._arguments import check_vertex, resolve_graph_device
+from ._arguments import check_vertex
 from ._flow_network import (
     FlowResult,
     capacities,
@@ -56,8 +56,8 @@ from ._flow_network import (
     flood_from_sink,
     to_float,
 )
+from .door import prepare
 from .errors import GraphError, VertexError
-from .graph import as_graph
 
 __all__ = ["maximum_flow", "FlowResult"]
 
@@ -129,7 +129,7 @@ def maximum_flow(G, s, t, *, device: str = "auto", method: str = "push_relabel")
     """
     if method != "push_relabel":
         raise GraphError(f"method must be 'push_relabel', got {method!r}")
-    G = resolve_graph_device(as_graph(G, name="G"), device)
+    G = prepare(G, device).graph
     s = check_vertex(G, s, "s")
     t = check_vertex(G, t, "t")
     if s == t:

@@ -19,13 +19,17 @@ References
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from semiring.backend import gpu_available
 from semiring.errors import DeviceError, DTypeError
 
+from .csr_arrays import build_csr
 from .errors import GraphError
 from .graph import WEIGHT_DTYPES, Graph
+from .validate import INDEX_LIMIT, check_size, check_weights
 
 __all__ = ["erdos_renyi", "rmat", "kronecker", "ssca2", "grid_2d", "road_network", "random_dag"]
 
@@ -50,17 +54,13 @@ class _Rng:
         else:
             self.xp = np
             self.r = np.random.default_rng(seed)
+        #: ``integers(low, high, size)``: uniform int64 integers in ``[low, high)``.
+        self.integers = functools.partial(self.r.randint if device == "gpu" else self.r.integers, dtype=np.int64)
 
     def random(self, size: int):
         if self.device == "gpu":
             return self.r.random_sample(size, dtype=np.float32)
         return self.r.random(size, dtype=np.float32)
-
-    def integers(self, low: int, high: int, size: int):
-        """Uniform integers in ``[low, high)`` (int64)."""
-        if self.device == "gpu":
-            return self.r.randint(low, high, size=size, dtype=np.int64)
-        return self.r.integers(low, high, size=size, dtype=np.int64)
 
     def permutation(self, n: int):
         return self.r.permutation(n)
@@ -79,13 +79,32 @@ def _make_weights(rng: _Rng, m: int, weights, dtype):
         raise GraphError(f"weights must be None or a pair (low, high) of integers, got {weights!r}") from None
     if low > high:
         raise GraphError(f"weights=(low, high) needs low <= high, got {weights!r}")
-    return rng.integers(low, high + 1, m).astype(dtype)
+    w = rng.integers(low, high + 1, m).astype(dtype)
+    if dtype.kind == "i" and (low <= np.iinfo(dtype).min or high >= np.iinfo(dtype).max):
+        check_weights("weights", w, m)  # a range that reaches (or wraps onto) the dtype's sentinels
+    return w
 
 
-def _check_count(name: str, v: int, lo: int = 0) -> int:
-    if int(v) != v or v < lo:
-        raise GraphError(f"{name} must be an integer >= {lo}, got {v!r}")
-    return int(v)
+def _check_counts(lo: int = 0, /, **counts) -> list[int]:
+    """The generator's count arguments (``name=value``) as ints, each a whole number ``>= lo``."""
+    out = []
+    for name, v in counts.items():
+        if int(v) != v or v < lo:
+            raise GraphError(f"{name} must be an integer >= {lo}, got {v!r}")
+        out.append(int(v))
+    return out
+
+
+def _graph(n: int, src, dst, w, directed: bool, coords=None) -> Graph:
+    """The generated arcs (valid by construction) as a Graph through the trusted constructor.
+
+    Only the size is checked (:func:`graphs.validate.check_size`: the vertex
+    limit and the memory the CSR needs); ``directed=False`` stores each edge
+    both ways, as :meth:`Graph.from_edges` does.
+    """
+    check_size("n", n, src.shape[0] if directed else 2 * src.shape[0], 0 if w is None else 8)
+    indptr, indices, w = build_csr(n, src, dst, w, both_ways=not directed)
+    return Graph(indptr, indices, w, directed=directed, coords=coords, check=False)
 
 
 def erdos_renyi(
@@ -127,7 +146,7 @@ def erdos_renyi(
     >>> G.n, G.nnz, int(G.weights.min()) >= 1
     (10, 20, True)
     """
-    n, m = _check_count("n", n), _check_count("m", m)
+    n, m = _check_counts(n=n, m=m)
     pairs = n * (n - 1) if directed else n * (n - 1) // 2
     if m > pairs:
         raise GraphError(f"G(n, m) with n = {n} has at most {pairs} {'arcs' if directed else 'edges'}, asked m = {m}")
@@ -161,7 +180,7 @@ def erdos_renyi(
         code = have[pick]
         u, v = code // n, code % n
     w = _make_weights(rng, m, weights, dtype)
-    return Graph.from_edges(u, v, w, n=n, directed=directed, device=device)
+    return _graph(n, u, v, w, directed)
 
 
 def rmat(
@@ -207,8 +226,7 @@ def rmat(
     >>> G.n, G.num_edges, G.directed
     (256, 4096, False)
     """
-    scale = _check_count("scale", scale)
-    edge_factor = _check_count("edge_factor", edge_factor)
+    scale, edge_factor = _check_counts(scale=scale, edge_factor=edge_factor)
     if not (a > 0 and b >= 0 and c >= 0 and a + b + c < 1):
         raise GraphError(f"R-MAT needs a > 0, b, c >= 0 and a + b + c < 1, got {a}, {b}, {c}")
     if scale > 30:
@@ -237,7 +255,7 @@ def rmat(
         perm = rng.permutation(n).astype(np.int32)
         src, dst = perm[src], perm[dst]
     w = _make_weights(rng, m, weights, dtype)
-    return Graph.from_edges(src, dst, w, n=n, directed=directed, device=device)
+    return _graph(n, src, dst, w, directed)
 
 
 def kronecker(scale: int, edge_factor: int = 16, seed: int = 0, **kwargs) -> Graph:
@@ -273,9 +291,9 @@ def ssca2(
     >>> G.n, G.directed
     (64, True)
     """
-    scale = _check_count("scale", scale)
+    scale, = _check_counts(scale=scale)
     n = 1 << scale
-    C = max(1, int(2 ** (scale / 3))) if max_clique_size is None else _check_count("max_clique_size", max_clique_size, 1)
+    C = max(1, int(2 ** (scale / 3))) if max_clique_size is None else _check_counts(1, max_clique_size=max_clique_size)[0]
     rng = _Rng(seed, "cpu")
     sizes = []
     total = 0
@@ -310,7 +328,7 @@ def ssca2(
     src = np.concatenate(su) if su else np.zeros(0, np.int64)
     dst = np.concatenate(sv) if sv else np.zeros(0, np.int64)
     w = _make_weights(rng, src.size, weights, dtype)
-    G = Graph.from_edges(src, dst, w, n=n, directed=True)
+    G = _graph(n, src, dst, w, True)
     return G if device == "cpu" else G.to(device)
 
 
@@ -333,20 +351,31 @@ def grid_2d(
     >>> G.n, G.num_edges, G.coords[4].tolist()
     (6, 7, [1.0, 1.0])
     """
-    rows = _check_count("rows", rows)
-    cols = rows if cols is None else _check_count("cols", cols)
+    rows, cols = _check_counts(rows=rows, cols=rows if cols is None else cols)
+    n = rows * cols
+    if n > INDEX_LIMIT:
+        raise GraphError(f"rows * cols = {n} vertices exceeds the limit of {INDEX_LIMIT} (2**31 - 1) vertices: "
+                         "a graph stores its column indices as int32")
     rng = _Rng(seed, device)
     xp = rng.xp
-    n = rows * cols
-    idx = xp.arange(n, dtype=np.int64).reshape(rows, cols)
-    right_u, right_v = idx[:, :-1].ravel(), idx[:, 1:].ravel()
-    down_u, down_v = idx[:-1, :].ravel(), idx[1:, :].ravel()
-    src = xp.concatenate((right_u, down_u))
-    dst = xp.concatenate((right_v, down_v))
-    w = _make_weights(rng, int(src.size), weights, dtype)
+    right = rows * max(cols - 1, 0)  # edges (i, j) - (i, j + 1) are 0 .. right - 1, then (i, j) - (i + 1, j)
+    w = _make_weights(rng, right + max(rows - 1, 0) * cols, weights, dtype)
+    # The CSR, rows sorted by head: up, left, right, down (the arcs of edge e both weigh w[e]).
+    i = xp.arange(rows, dtype=np.int64)[:, None, None]
+    j = xp.arange(cols, dtype=np.int64)[None, :, None]
+    v = i * cols + j
+    k = xp.arange(4)[None, None, :]  # 0 up, 1 left, 2 right, 3 down
+    ok = ((k == 0) & (i > 0)) | ((k == 1) & (j > 0)) | ((k == 2) & (j < cols - 1)) | ((k == 3) & (i < rows - 1))
+    step = xp.asarray(np.array([-cols, -1, 1, cols]))[None, None, :]
+    down = right + v - cols * (k == 0)  # the edge below vertex v - cols (up) or below v (down)
+    across = i * (cols - 1) + j - (k == 1)  # the edge right of v - 1 (left) or of v (right)
+    edge = xp.where((k == 0) | (k == 3), down, across)
+    indices = (v + step)[ok]
+    indptr = xp.zeros(n + 1, dtype=np.int64)
+    xp.cumsum(ok.sum(axis=2).ravel(), out=indptr[1:])
     jj, ii = xp.meshgrid(xp.arange(cols, dtype=np.float64), xp.arange(rows, dtype=np.float64))
     coords = xp.stack((jj.ravel(), ii.ravel()), axis=1)
-    return Graph.from_edges(src, dst, w, n=n, directed=False, coords=coords, device=device)
+    return Graph(indptr, indices, None if w is None else w[edge[ok]], directed=False, coords=coords, check=False)
 
 
 def road_network(
@@ -398,7 +427,7 @@ def road_network(
     from scipy.sparse.csgraph import minimum_spanning_tree
     from scipy.spatial import Delaunay
 
-    n = _check_count("n", n, 1)
+    n, = _check_counts(1, n=n)
     rng = np.random.default_rng(seed)
     pts = rng.random((n, 2)) * extent
     if n < 4:
@@ -422,7 +451,8 @@ def road_network(
     w = length.astype(np.dtype(dtype))
     src = np.concatenate((eu, ev))
     dst = np.concatenate((ev, eu))
-    G = Graph.from_edges(src, dst, np.concatenate((w, w)), n=n, directed=True, coords=pts)
+    w = check_weights("weights", np.concatenate((w, w)), src.shape[0])  # lengths in ``dtype``: any dtype, any extent
+    G = _graph(n, src, dst, w, True, pts)
     return G if device == "cpu" else G.to(device)
 
 
@@ -451,5 +481,5 @@ def random_dag(
     rng = _Rng(seed + 1, "cpu")
     order = rng.permutation(n)
     w = _make_weights(rng, src.size, weights, dtype)
-    G = Graph.from_edges(order[src], order[dst], w, n=n, directed=True)
+    G = _graph(n, order[src], order[dst], w, True)
     return G if device == "cpu" else G.to(device)

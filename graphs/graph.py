@@ -107,9 +107,13 @@ class Graph(GraphConversions):
         node_labels: list | None = None,
         check: bool = True,
     ) -> None:
-        xp = array_module(indptr)
-        if array_module(indices) is not xp or (weights is not None and array_module(weights) is not xp):
-            raise DeviceError("indptr, indices and weights must live on one device")
+        if isinstance(indptr, np.ndarray) and isinstance(indices, np.ndarray) and (
+                weights is None or isinstance(weights, np.ndarray)):
+            xp = np  # host arrays: no device to ask about
+        else:
+            xp = array_module(indptr)
+            if array_module(indices) is not xp or (weights is not None and array_module(weights) is not xp):
+                raise DeviceError("indptr, indices and weights must live on one device")
         indptr = xp.asarray(indptr)
         indices = xp.asarray(indices)
         if indptr.ndim != 1 or indptr.shape[0] < 1:
@@ -244,12 +248,7 @@ class Graph(GraphConversions):
                 weights = weights.get()
             weights = xp.asarray(weights if (xp is np or is_cupy_array(weights)) else np.asarray(weights))
             weights = check_weights("weights", weights, src.shape[0])
-        if not directed:
-            keep = src != dst
-            src, dst = xp.concatenate((src, dst[keep])), xp.concatenate((dst, src[keep]))
-            if weights is not None:
-                weights = xp.concatenate((weights, weights[keep]))
-        indptr, indices, w = build_csr(n, src, dst, weights)
+        indptr, indices, w = build_csr(n, src, dst, weights, both_ways=not directed)
         if coords is not None:
             coords = check_coords(xp.asarray(coords if (xp is np or is_cupy_array(coords)) else np.asarray(coords)), n)
         return cls(indptr, indices, w, directed=directed, coords=coords, check=False)
@@ -424,7 +423,7 @@ class Graph(GraphConversions):
             directed=self.directed, coords=None if self.coords is None else move(self.coords),
             node_labels=self.node_labels, check=False,
         )
-        for key in ("simple", "negative", "self_loops", "label_index", "file_id_base"):
+        for key in ("simple", "negative", "weight_facts", "self_loops", "label_index", "file_id_base"):
             if key in self._cache:
                 G._cache[key] = self._cache[key]
         return G
@@ -466,8 +465,7 @@ def as_graph(obj: Any, semiring: Semiring | str = "min_plus", directed: bool | N
         check_weight_dtype(name, obj.dtype, unweighted=True)
         return Graph.from_scipy(obj, directed=d)
     if isinstance(obj, np.ndarray) or is_cupy_array(obj):
-        builtin.get(semiring).check_dtype(name, obj.dtype)
-        return Graph.from_dense(obj, semiring, directed=d)
+        return Graph.from_dense(obj, semiring, directed=d, name=name)
     mod = type(obj).__module__ or ""
     if mod.startswith("networkx"):
         return Graph.from_networkx(obj)

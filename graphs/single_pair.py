@@ -28,10 +28,11 @@ from semiring.dtypes import neginf, posinf
 
 from . import _pair_kernels as K
 from ._arguments import check_vertex
+from .door import Prepared, check_weights, prepare
 from .errors import GraphError
-from .graph import Graph, as_graph
-from .sssp import check_weights, sssp
-from .traversal import st_connectivity
+from .graph import Graph
+from .sssp_engine import search
+from .traversal_engine import st_search
 
 __all__ = ["ShortestPath", "shortest_path", "HEURISTICS", "euclidean_scale"]
 
@@ -202,7 +203,8 @@ def shortest_path(G, source, target, *, heuristic: str | None = "auto") -> Short
     """
     if heuristic not in HEURISTICS:
         raise GraphError(f"heuristic must be one of {HEURISTICS}, got {heuristic!r}")
-    G = as_graph(G, name="G")
+    P = prepare(G, facts=True)
+    G = P.graph
     s = check_vertex(G, source, "source")
     t = check_vertex(G, target, "target")
     H = _host(G)
@@ -214,7 +216,7 @@ def shortest_path(G, source, target, *, heuristic: str | None = "auto") -> Short
         return ShortestPath(distance, route, method, int(settled))
 
     if H.weights is None:
-        hops, route = st_connectivity(H, s, t)
+        hops, route = st_search(H, s, t)
         if hops < 0:
             return result(math.inf, None, "bfs", 0)
         return result(np.float64(hops), [int(v) for v in route], "bfs", hops + 1)
@@ -222,7 +224,7 @@ def shortest_path(G, source, target, *, heuristic: str | None = "auto") -> Short
     dtype = H.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     if H.has_negative_weights:
-        dist, pred = sssp(H, s, method="bellman-ford")
+        dist, pred = search(Prepared(H, "cpu", np, P.facts), s, "bellman-ford")
         if dist[t] == hi:
             return result(math.inf, None, "bellman-ford", H.n)
         return result(dist[t], _route(pred, s, t), "bellman-ford", H.n)

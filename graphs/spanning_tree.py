@@ -51,9 +51,10 @@ import numpy as np
 from semiring.kernels import num_threads, run_rows
 
 from . import _mst_kernels as K
-from ._arguments import resolve_graph_device
+from .csr_arrays import build_csr
+from .door import prepare
 from .errors import GraphError
-from .graph import Graph, as_graph
+from .graph import Graph
 from .validate import cast_weights, check_weights
 
 __all__ = ["SpanningForest", "minimum_spanning_tree", "forest_arcs_cpu", "forest_arcs_all_ties"]
@@ -214,7 +215,7 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
     >>> minimum_spanning_tree(Graph.from_edges([0, 1, 2], [1, 2, 3], [1e16, 1.0, -1e16])).weight
     1.0
     """
-    G = resolve_graph_device(as_graph(G, name="G"), device)
+    G = prepare(G, device).graph
     if G.weights is not None:
         check_weights("weights", G.weights, G.nnz)
     if G.device == "gpu":
@@ -309,7 +310,7 @@ def forest_from_arcs(G: Graph, tree) -> SpanningForest:
     v = xp.maximum(a, b).astype(np.int32)
     ww = w[tree] if w is not None else xp.ones(tree.shape[0], dtype=np.float64)
     total = _total(ww)
-    F = Graph.from_edges(u, v, ww, n=G.n, directed=False, device=G.device)
+    F = Graph(*build_csr(G.n, u, v, ww, both_ways=True), directed=False, check=False)  # valid by construction
     return SpanningForest(total, (u, v, ww), F, G.n - int(tree.shape[0]))
 
 

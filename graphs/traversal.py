@@ -26,16 +26,12 @@ form): the two searches meet in about the square root of the work of one.
 
 from __future__ import annotations
 
-import numpy as np
-
-from . import _bfs_kernels as K
-from ._arguments import check_vertex, resolve_graph_device
+from ._arguments import check_vertex
+from .door import prepare
 from .errors import GraphError
-from .graph import Graph, as_graph
+from .traversal_engine import DIRECTIONS, bfs_search, st_search
 
-__all__ = ["bfs", "st_connectivity"]
-
-DIRECTIONS = ("auto", "push", "pull")
+__all__ = ["bfs", "st_connectivity", "DIRECTIONS"]
 
 
 def bfs(
@@ -102,38 +98,11 @@ def bfs(
     >>> [t["direction"] for t in bfs(G, 0, direction="pull", return_trace=True)[2]]
     ['pull', 'pull', 'pull']
     """
-    G = resolve_graph_device(as_graph(G, name="G"), device)
+    G = prepare(G, device).graph
     s = check_vertex(G, source, "source")
     if direction not in DIRECTIONS:
         raise GraphError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
-    gpu = G.device == "gpu"
-    alpha = (8.0 if gpu else 3.0) if alpha is None else float(alpha)
-    beta = (24.0 if gpu else 18.0) if beta is None else float(beta)
-    if gpu:
-        from .cuda.bfs import bfs_gpu
-
-        return bfs_gpu(G, s, direction=direction, return_trace=return_trace, alpha=alpha, beta=beta)
-    levels, parents, trace = _bfs_cpu(G, s, direction, alpha, beta)
-    return (levels, parents, trace) if return_trace else (levels, parents)
-
-
-def _bfs_cpu(G: Graph, s: int, direction: str, alpha: float, beta: float):
-    n = G.n
-    level = np.full(n, -1, dtype=np.int32)
-    parent = np.full(n, -1, dtype=np.int32)
-    mode = {"push": K.PUSH, "pull": K.PULL, "auto": K.AUTO}[direction]
-    T = G if mode == K.PUSH else G.transpose()
-    t_mode = np.empty(n, dtype=np.int8)
-    t_nf = np.empty(n, dtype=np.int64)
-    t_edges = np.empty(n, dtype=np.int64)
-    depth = K.bfs_levels(G.indptr, G.indices, T.indptr, T.indices, s, mode, float(alpha), float(beta),
-                         level, parent, t_mode, t_nf, t_edges)
-    trace = [
-        {"level": d, "direction": "pull" if t_mode[d] else "push", "frontier": int(t_nf[d]),
-         "edges": int(t_edges[d])}
-        for d in range(depth)
-    ]
-    return level, parent, trace
+    return bfs_search(G, s, direction, alpha, beta, bool(return_trace))
 
 
 def st_connectivity(G, s: int, t: int, *, device: str = "auto"):
@@ -165,13 +134,5 @@ def st_connectivity(G, s: int, t: int, *, device: str = "auto"):
     >>> st_connectivity(G, 3, 0)
     (-1, array([], dtype=int32))
     """
-    G = resolve_graph_device(as_graph(G, name="G"), device)
-    a = check_vertex(G, s, "s")
-    b = check_vertex(G, t, "t")
-    if G.device == "gpu":
-        from .cuda.bfs import st_connectivity_gpu
-
-        return st_connectivity_gpu(G, a, b)
-    T = G.transpose()
-    dist, path = K.bidirectional(G.indptr, G.indices, T.indptr, T.indices, a, b)
-    return int(dist), path
+    G = prepare(G, device).graph
+    return st_search(G, check_vertex(G, s, "s"), check_vertex(G, t, "t"))

@@ -323,15 +323,22 @@ def test_generated_graphs_and_bfs_directions():
 
 
 def test_label_correcting_hands_over_when_over_budget(monkeypatch):
-    import sys
+    import graphs.sssp_engine as engine
 
-    sssp_module = sys.modules["graphs.sssp"]
     G = gen.rmat(9, seed=4, dtype=np.float64)
     s = sources_of(G, 1)[0]
     want = csg.dijkstra(G.to_scipy().astype(np.float64), indices=s)
-    monkeypatch.setattr(sssp_module, "LABEL_CORRECTING_BUDGET", 0)
+    monkeypatch.setattr(engine, "LABEL_CORRECTING_BUDGET", 0)
+    ran = []
+    for name in ("label-correcting", "delta-stepping"):
+        monkeypatch.setitem(engine.SEARCHES, name, lambda *a, _f=engine.SEARCHES[name], _n=name: ran.append(_n) or _f(*a))
     dist, pred = graphs.sssp(G, s, method="label-correcting")
     np.testing.assert_array_equal(dist, want)
     check_sp_tree(G, s, dist, pred)
-    assert sssp_module._auto_method(G) == "label-correcting"
-    assert sssp_module._auto_method(gen.road_network(200)) == "delta-stepping"
+    assert ran == ["label-correcting"]  # (it handed over to the delta-stepping function itself, not the table's)
+    ran.clear()
+    graphs.sssp(G, s)  # "auto" on a low-diameter graph
+    assert ran == ["label-correcting"]
+    ran.clear()
+    graphs.sssp(gen.road_network(200), 0)
+    assert ran == ["delta-stepping"]
