@@ -31,7 +31,8 @@ computed again from the unchanged rest ``C``:
 (a path from ``Q`` stays in ``Q``, then leaves it for good at a vertex whose
 row is still right).  When the columns are fewer than the rows the same is
 done on the transpose; when either is large (more than a third of the
-vertices) the whole closure is recomputed, which is then cheaper.
+vertices) the whole closure is recomputed, which is then cheaper; so it is
+when a batch of better arcs has more endpoints than a third of the vertices.
 
 **Predecessors** (``min_plus``) follow the products' witnesses: in the first formula the
 route to ``j`` ends like the old route from the endpoint ``b`` the product
@@ -561,6 +562,12 @@ class Closure:
         ends = np.unique(np.concatenate([us, vs]))
         pos = np.searchsorted(ends, np.concatenate([us, vs]))
         k = ends.size
+        if k > RECOMPUTE_SHARE * D.shape[0]:  # the thin products would cost more than the whole closure
+            out = shortest_paths(W, semiring=S, predecessors=P is not None)  # raises for an improving cycle
+            D[...] = out[0] if P is not None else out
+            if P is not None:
+                P[...] = out[1]
+            return
         ed = xp.asarray(ends)
         zero = S.zero_value(D.dtype)
         A = xp.full((k, k), zero, dtype=D.dtype)
