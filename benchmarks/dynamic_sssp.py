@@ -49,7 +49,7 @@ def main() -> None:
     T = graphs.DynamicSSSP(G, sources)
     build = time.perf_counter() - t
     A = G.to_scipy().tocoo()
-    repair, rerun, sizes = [], [], []
+    repair, rerun = [], []
     closed: list[tuple[int, int, float]] = []
     for step in range(args.updates):
         if step % 2 == 0 or not closed:
@@ -81,7 +81,7 @@ def main() -> None:
         ["per-update ratio, worst", "-", f"{ratios[0]:.1f}x"],
     ]
     info = machine()
-    table = markdown_table(["road_network(%d), %d sources, %d updates" % (G.n, args.sources, args.updates),
+    table = markdown_table([f"road_network({G.n}), {args.sources} sources, {args.updates} updates",
                             "ms", "vs rerun"], rows)
     print(table)
     write_results("dynamic_sssp-cpu", {"machine": info, "args": vars(args), "repair_s": repair, "rerun_s": rerun},
