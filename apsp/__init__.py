@@ -40,6 +40,7 @@ from .api import (
     widest_paths,
 )
 from .driver import solve
+from .dynamic_closure import Closure
 from .errors import NegativeCycleError
 from .planner import Plan, PlanError, plan
 from .predecessors import path
@@ -50,6 +51,7 @@ register_closure(closure)
 __all__ = [
     "__version__",
     "METHODS",
+    "Closure",
     "NegativeCycleError",
     "Plan",
     "PlanError",

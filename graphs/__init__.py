@@ -52,6 +52,7 @@ from .distance_measures import (
     periphery,
     radius,
 )
+from .dynamic_sssp import DynamicSSSP
 from .errors import CapacityError, GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
 from .flow import FlowResult, maximum_flow
 from .graph import Graph, as_graph
@@ -72,6 +73,7 @@ __all__ = [
     "st_connectivity",
     "sssp",
     "multi_source_sssp",
+    "DynamicSSSP",
     "shortest_path",
     "ShortestPath",
     "all_pairs_shortest_paths",
