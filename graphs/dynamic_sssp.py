@@ -28,11 +28,12 @@ import numpy as np
 
 from semiring.dtypes import posinf
 
-from ._arguments import check_vertex
+from ._arguments import check_sources, check_vertex
 from ._dynamic_sssp_kernels import repair_trees
+from .door import Prepared, prepare, weight_facts
 from .errors import GraphError, VertexError
-from .graph import Graph, as_graph
-from .sssp import multi_source_sssp
+from .graph import Graph
+from .sssp_engine import hop_weights, search_many
 
 __all__ = ["DynamicSSSP"]
 
@@ -78,26 +79,25 @@ class DynamicSSSP:
     """
 
     def __init__(self, G: Any, sources: Any) -> None:
-        G = as_graph(G)
-        if G.device != "cpu":
-            raise NotImplementedError("DynamicSSSP runs on the CPU: pass G.to('cpu')")
-        if G.weights is None:
-            G = Graph(G.indptr, G.indices, np.ones(G.nnz), directed=G.directed, node_labels=G.node_labels, check=False)
-        if G.has_negative_weights:
-            raise GraphError("DynamicSSSP needs non-negative weights (a tree repair cannot absorb negative arcs)")
-        self._labels = G.node_labels
+        P = prepare(G, "cpu", facts=True)
+        G = P.graph
+        if P.facts is None:  # hop counts
+            G = hop_weights(G)
+        elif P.facts.negative_at >= 0:
+            k = P.facts.negative_at
+            raise GraphError(f"DynamicSSSP needs non-negative weights (a tree repair cannot absorb negative arcs); "
+                             f"arc {k} weighs {G.weights[k]!r}")
+        self._sources = check_sources(G, sources).astype(np.int64)
         G = G.simplify()
         self._G = G
-        srcs = np.atleast_1d(np.asarray(sources, dtype=object if not np.isscalar(sources) else None))
-        self._sources = np.array([check_vertex(G, s, f"sources[{i}]") for i, s in enumerate(srcs.tolist())],
-                                 dtype=np.int64)
         self._directed = G.directed
         self._inf = posinf(G.weights.dtype)
         self._set_arrays(np.asarray(G.indptr, dtype=np.int64), np.asarray(G.indices, dtype=np.int64),
                          np.array(G.weights, copy=True))
         self._marks, self._stamps = np.zeros((0, 0), dtype=np.int64), np.zeros(0, dtype=np.int64)
-        D, P = multi_source_sssp(G, self._sources, method="dijkstra")
-        self._dist, self._pred = np.ascontiguousarray(D), np.ascontiguousarray(P, dtype=np.int64)
+        simple = Prepared(G, "cpu", np, weight_facts(G))  # derived from the checked graph: no second door
+        D, Pr = search_many(simple, self._sources.astype(np.int32), "dijkstra")
+        self._dist, self._pred = np.ascontiguousarray(D), np.ascontiguousarray(Pr, dtype=np.int64)
 
     def _set_arrays(self, indptr: np.ndarray, indices: np.ndarray, w: np.ndarray) -> None:
         """The arcs (CSR, rows sorted) and their in-arc index (tails and arc positions, per head)."""
