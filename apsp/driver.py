@@ -19,19 +19,19 @@ from semiring.errors import DeviceError
 from semiring.validate import check_matrix
 
 from .arguments import as_count
-from .base_case import CPU_BASE, GPU_BASE
-from .closure_state import Job
-from .exact_integers import exact_closure, narrow, widen
-from .last_hop import applies, last_hop_predecessors
 from .methods import MULTI_GPU, TABLE, auto_method
+from .methods.base_case import CPU_BASE, GPU_BASE
+from .methods.closure_state import Job
 from .multi_device import cuda_lanes, multi_device_closure
 from .negative_cycle import raise_if_diverged
+from .paths.exact_integers import exact_closure, narrow, widen
+from .paths.last_hop import applies, last_hop_predecessors
+from .paths.predecessors import PRED_DTYPE, initial_predecessors
+from .paths.working_matrix import working_matrix
 from .planner import dense_bytes, device_memory_available, in_core_bytes, plan
-from .predecessors import PRED_DTYPE, initial_predecessors
 from .progress import Progress
 from .request import Request
 from .streaming import CupyDevice, streamed_closure
-from .working_matrix import working_matrix
 
 __all__ = ["solve", "choose_method", "SMALL_JOB_BYTES"]
 
@@ -73,7 +73,7 @@ def solve(req: Request):
                   routes=(MULTI_GPU, "streaming") if several else ("dense", "streaming", MULTI_GPU),
                   gpus=len(req.gpu_ids))
         route = pl.route
-    if req.widen and route != "dense":  # the dense route widens itself where it must (apsp.exact_integers)
+    if req.widen and route != "dense":  # the dense route widens itself where it must (apsp.paths.exact_integers)
         return _widened(req)
     if route == MULTI_GPU:
         result = _multi_gpu(req)
@@ -184,7 +184,7 @@ def _result_buffer(src, W, out, dtype: np.dtype, dev: str, xp):
 
     Returns ``(D, original, copy)``.  One ``n x n`` buffer: ``out`` when given,
     else a fresh one: a graph is written into it directly; a dense ``W`` is
-    copied by :func:`~apsp.working_matrix.working_matrix` (``copy=True``),
+    copied by :func:`~apsp.paths.working_matrix.working_matrix` (``copy=True``),
     unless a transfer or a cast already made a fresh array.  ``original`` is
     what :func:`~apsp.negative_cycle.raise_for_cycle` searches: ``W`` itself,
     a function that rebuilds it (graphs), or ``None`` when ``W`` is
@@ -253,7 +253,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     work = TABLE[method].work(n)
     bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=None if xp is np else _sync_for(xp))
     if P is not None and _use_last_hops(S, D, W, method):
-        # distances at full speed, then the predecessors read off them (apsp.last_hop)
+        # distances at full speed, then the predecessors read off them (apsp.paths.last_hop)
         with bar:
             route = _distances(S, D, W, method, dev, block_size, base, bar)
         if widen and "int64" in route:  # distances may be clamped: the last hops need them exact
@@ -280,12 +280,12 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
 def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> str:
     """Close ``D`` without predecessors; the route taken (``"float"`` for floats).
 
-    Integer weights go by the exact route :mod:`apsp.exact_integers` picks.
+    Integer weights go by the exact route :mod:`apsp.paths.exact_integers` picks.
 
     Non-negative weights run on plain integer sums with ``+inf`` lowered to a
     checked stand-in, signed ones after Johnson's reweighting; where no fast
     route is exact the saturating kernels (or int64) run.  Every route gives
-    the same bits (:func:`apsp.exact_integers.exact_closure`).
+    the same bits (:func:`apsp.paths.exact_integers.exact_closure`).
     """
     if D.dtype.kind not in "iu":  # floats are closed as they are
         _closure(S, D, None, W, method, dev, block_size, base, bar)
@@ -294,7 +294,7 @@ def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None,
 
 
 def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
-    """Whether the predecessors are read off the distances (:mod:`apsp.last_hop`) rather than carried."""
+    """Whether the predecessors are read off the distances (:mod:`apsp.paths.last_hop`) rather than carried."""
     if method == "fw" or W is None or not D.flags.c_contiguous:
         return False
     if is_cupy_array(D):

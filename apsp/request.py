@@ -34,9 +34,9 @@ from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, 
 from semiring.validate import check_entries
 
 from .arguments import as_count
-from .exact_integers import sums_may_leave_int32
 from .matrix_input import MatrixSource, matrix_source
 from .methods import MULTI_GPU, NAMES
+from .paths.exact_integers import sums_may_leave_int32
 
 __all__ = ["Request", "prepare", "prepared_matrix", "unmasked"]
 
@@ -70,7 +70,7 @@ class Request:
     progress : bool or None
     widen : bool
         int32 sums could leave the range: the closure runs in int64 and is
-        clamped back (:mod:`apsp.exact_integers`).
+        clamped back (:mod:`apsp.paths.exact_integers`).
     """
 
     S: Semiring

@@ -3,7 +3,7 @@
 When ``n x n`` does not fit the device memory budget, the matrix stays in
 (pinned) host memory and only panels and slabs of rows visit the GPU, so ``n``
 is limited by host memory (Harish & Narayanan's streaming blocks, HiPC 2007;
-the schedule is the row-panel blocked Floyd-Warshall of :mod:`apsp.blocked_fw`).
+the schedule is the row-panel blocked Floyd-Warshall of :mod:`apsp.methods.blocked_fw`).
 For each block ``r`` of ``b`` pivots:
 
 1. the row panel ``R = D[r, :]`` (``b x n``) goes to the device and is closed
@@ -46,13 +46,13 @@ from semiring.dense import WITNESS_DTYPE, matmul_into
 from semiring.errors import DeviceError, SemiringError
 
 from .arguments import as_count
-from .blocked_fw import panel_closure_pred
-from .closure_state import Job
+from .methods.blocked_fw import panel_closure_pred
+from .methods.closure_state import Job
+from .methods.rkleene import rkleene
 from .negative_cycle import raise_if_diverged
-from .predecessors import update_predecessors
+from .paths.predecessors import update_predecessors
+from .paths.working_matrix import working_matrix
 from .progress import Progress
-from .rkleene import rkleene
-from .working_matrix import working_matrix
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -101,7 +101,7 @@ class CupyDevice:
     def __init__(self, device_id: int | None = None) -> None:
         import cupy
 
-        from .base_case import GPU_BASE
+        from .methods.base_case import GPU_BASE
 
         self.cupy = cupy
         self.xp = cupy

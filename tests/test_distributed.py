@@ -350,7 +350,7 @@ def _wait_until_quiet(client, timeout: float = 30.0) -> None:
 
 def test_transfers_are_the_schedules_broadcasts(client):
     """Only panels move between workers: each worker receives the panel of every round it does not own, once."""
-    from apsp.distributed_rows import RowLayout
+    from apsp.distributed.rows import RowLayout
 
     n, b = 80, 16
     W = _random(n, 10, density=0.3)
@@ -367,7 +367,7 @@ def test_transfers_are_the_schedules_broadcasts(client):
         rounds = sorted(int(key.rsplit("-", 1)[1]) for key in got if key.startswith("apsp-panel-"))
         assert rounds == [k for k in range(lay.count) if lay.owner(k) != g], (w, got)
         assert len(rounds) == len(got), f"{w} received more than panels: {got}"
-    assert client.run(lambda: __import__("apsp.distributed_rows", fromlist=["local_runs"]).local_runs()) == \
+    assert client.run(lambda: __import__("apsp.distributed.rows", fromlist=["local_runs"]).local_runs()) == \
         {w: [] for w in workers}, "a run's rows were left on a worker"
 
 

@@ -4,7 +4,7 @@
 :class:`distributed.Client`) or a :class:`dask.array.Array` (then the default
 client).  The schedule is the one :mod:`apsp.multi_device` runs over the
 GPUs of one host, with Dask workers as its lanes (worker side:
-:mod:`apsp.distributed_rows`):
+:mod:`apsp.distributed.rows`):
 
 * row block ``k`` (``b`` rows) belongs to worker ``k % p`` (block-cyclic, so
   every worker has its share of every round); each worker keeps its row
@@ -14,7 +14,7 @@ GPUs of one host, with Dask workers as its lanes (worker side:
 * round ``k``: the owner of block ``k`` closes the diagonal block and forms
   the ``b x n`` row panel ``R_k`` (one task), which goes worker to worker:
   between GPU worker processes of one host as a CUDA IPC handle, the
-  receiver copying the panel GPU to GPU (:mod:`apsp.distributed_ipc`;
+  receiver copying the panel GPU to GPU (:mod:`apsp.distributed.ipc`;
   chosen per run after a probe, logged at INFO); otherwise as Dask sends
   any result (TCP, or UCX when the cluster was started with
   ``protocol="ucx"`` and ``distributed-ucxx`` is installed); each
@@ -31,7 +31,7 @@ GPUs of one host, with Dask workers as its lanes (worker side:
 Each worker's tasks are chained (each depends on the one before it on that
 worker) and pinned to it (``allow_other_workers=False``), which fixes the
 order of every entry's updates: results equal the single-process blocked
-schedule's (:func:`apsp.blocked_fw.blocked_floyd_warshall`).  The graph has
+schedule's (:func:`apsp.methods.blocked_fw.blocked_floyd_warshall`).  The graph has
 about ``(2 p + 1) n / b`` tasks, whatever ``n``.
 
 Traffic.  Per round every worker but the owner receives the panel, ``b n``
@@ -45,8 +45,8 @@ layouts of Solomonik, Buluc & Demmel (IPDPS 2013) and Sao et al. (HPDC 2021).
 
 Memory.  Before a run the driver reads each worker's memory limit (and, on
 GPU workers, the free memory of its GPU) and raises
-:class:`~apsp.distributed_memory.WorkerMemoryError`, naming the setting, when
-its share does not fit (:mod:`apsp.distributed_memory`); a worker that
+:class:`~apsp.distributed.memory.WorkerMemoryError`, naming the setting, when
+its share does not fit (:mod:`apsp.distributed.memory`); a worker that
 pauses for memory during a run (its share cannot be spilled) is the same
 error within :data:`PAUSE_S` seconds, instead of a stalled run.
 
@@ -96,10 +96,15 @@ from semiring.backend import is_cupy_array
 from semiring.errors import DeviceError, DTypeError, ShapeError, UnsupportedOperationError
 from semiring.validate import check_array, check_matrix
 
-from .arguments import as_count
-from .distributed_ipc import close_imports, probe_export, probe_import
-from .distributed_memory import WorkerMemoryError, check_workers, paused_error, worker_needs
-from .distributed_rows import (
+from ..arguments import as_count
+from ..matrix_input import matrix_source
+from ..multi_device import default_block
+from ..negative_cycle import raise_for_cycle
+from ..paths.exact_integers import sums_may_leave_int32
+from ..task_values import Stopped, finite_extent
+from .ipc import close_imports, probe_export, probe_import
+from .memory import WorkerMemoryError, check_workers, paused_error, worker_needs
+from .rows import (
     RowLayout,
     RunSpec,
     bad_diagonal_rows,
@@ -110,11 +115,6 @@ from .distributed_rows import (
     result_rows,
     update,
 )
-from .exact_integers import sums_may_leave_int32
-from .matrix_input import matrix_source
-from .multi_device import default_block
-from .negative_cycle import raise_for_cycle
-from .task_values import Stopped, finite_extent
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -538,7 +538,7 @@ def _panel_sharing(client, workers: list[str], infos: list[dict], dev: str, toke
     ``"ipc"`` when the workers are GPU workers of one host in more than one
     process, the environment does not say ``SEMIRING_PATHS_DASK_IPC=0``, and a
     probe panel exported by the first worker opens and reads back on every
-    worker of another process (:mod:`apsp.distributed_ipc`).  Logged at INFO
+    worker of another process (:mod:`apsp.distributed.ipc`).  Logged at INFO
     on ``apsp.distributed``.
     """
     procs = {(i["host"], i["pid"]) for i in infos}
@@ -566,7 +566,7 @@ def _panel_sharing(client, workers: list[str], infos: list[dict], dev: str, toke
 
 
 def _survey(client, workers: list[str], dev: str) -> list[dict]:
-    """:func:`apsp.distributed_rows.survey` of every worker (memory limits, status; on GPU workers their GPU)."""
+    """:func:`apsp.distributed.rows.survey` of every worker (memory limits, status; on GPU workers their GPU)."""
     distributed = _distributed()
     try:
         host = client.run(_host_survey, workers=workers)
@@ -580,7 +580,7 @@ def _survey(client, workers: list[str], dev: str) -> list[dict]:
     if paused:
         raise paused_error(paused[0])
     if dev == "gpu":
-        from .distributed_rows import survey
+        from .rows import survey
 
         gpu = client.gather([client.submit(survey, "gpu", workers=[w], allow_other_workers=False, pure=False)
                              for w in workers])
@@ -606,7 +606,7 @@ def _host_survey(dask_worker) -> dict:
 
 
 def _wide_int32(inp: _Input, S: "Semiring", client, pieces, kind: str) -> bool:
-    """Whether an int32 closure must run in int64 (:mod:`apsp.exact_integers`), decided on the client."""
+    """Whether an int32 closure must run in int64 (:mod:`apsp.paths.exact_integers`), decided on the client."""
     if inp.dtype != np.int32 or not S.capabilities.mul_is_plus or inp.n < 2:
         return False
     if inp.kind == "dense" and inp.data.dtype == np.int32:
@@ -688,7 +688,7 @@ def _wait(client, futures: list, workers: list[str]) -> None:
     raised (the run starts again on the workers present: tasks are pinned,
     and a task whose worker is gone would wait for ever).  A worker paused
     for memory for :data:`PAUSE_S` seconds: cancelled, and
-    :class:`~apsp.distributed_memory.WorkerMemoryError` (its rows cannot be
+    :class:`~apsp.distributed.memory.WorkerMemoryError` (its rows cannot be
     spilled, so it would not resume).
     """
     distributed = _distributed()

@@ -1,7 +1,7 @@
 """The closure methods in one table: how each runs, where, and what the planner needs to know of it.
 
 Each :class:`Method` entry says how to close a prepared working matrix (the
-``run`` function, given a :class:`~apsp.closure_state.Job` and the block
+``run`` function, given a :class:`~apsp.methods.closure_state.Job` and the block
 size), the devices it serves, whether it has a streamed (out-of-core) form on
 the GPU, whether it carries predecessors, and its time model for the planner
 (``half_rate_n``: the size at which its rate is half the GEMM's, ``work``: its
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..fw import floyd_warshall_inplace
 from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
-from .fw import floyd_warshall_inplace
 from .rkleene import rkleene
 from .squaring import most_squarings, repeated_squaring
 
