@@ -210,17 +210,17 @@ def shortest_paths(
     array([[0., 3.],
            [1., 0.]])
     """
-    if client is not None or (type(W).__module__ or "").startswith("dask."):  # a Dask cluster: apsp.distributed
-        from .distributed import distributed_shortest_paths
+    req = prepare(W, method, semiring=semiring, predecessors=predecessors, device=device,
+                  memory_budget=memory_budget, block_size=block_size, progress=progress, out=out, dtype=dtype,
+                  memory_limit=memory_limit, devices=devices, client=client)
+    if req.client is not None:  # a Dask cluster: apsp.distributed
+        from .distributed import distributed_closure
 
-        run = functools.partial(distributed_shortest_paths, W, method, semiring=semiring, predecessors=predecessors,
-                                device=device, block_size=block_size, progress=progress, out=out, dtype=dtype,
-                                client=client)
+        run = functools.partial(distributed_closure, req)
     else:
-        run = functools.partial(solve, prepare(W, method, semiring=semiring, predecessors=predecessors,
-                                               device=device, memory_budget=memory_budget, block_size=block_size,
-                                               progress=progress, out=out, dtype=dtype, memory_limit=memory_limit,
-                                               devices=devices))
+        run = functools.partial(solve, req)
+    if out is None:
+        return run()
     with noting_partial_out(out):  # a failure past the checks leaves out= partly written: the exception says so
         return run()
 

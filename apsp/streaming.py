@@ -57,7 +57,7 @@ from .progress import Progress
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["Plan", "plan", "streamed_closure", "NumpyDevice", "CupyDevice"]
+__all__ = ["Plan", "plan", "streamed_closure", "run_streamed", "NumpyDevice", "CupyDevice"]
 
 
 class NumpyDevice:
@@ -251,13 +251,29 @@ def streamed_closure(
             raise DeviceError("devices is empty: name at least one device")
     else:
         lanes = [device if device is not None else CupyDevice()]
+    if overwrite and not (isinstance(W, np.ndarray) and W.flags.c_contiguous and W.flags.writeable):
+        raise SemiringError("overwrite=True needs W as a C-contiguous, writeable numpy array")
+    return run_streamed(S, W, lanes, predecessors, memory_budget, block_size, progress, overwrite)
+
+
+def run_streamed(S: "Semiring", W: np.ndarray, lanes: list, predecessors: bool, memory_budget: int,
+                 block_size: int | None, progress: bool | None, overwrite: bool = False):
+    """:func:`streamed_closure` with its arguments checked: what :func:`apsp.driver.solve` runs.
+
+    ``lanes``: the devices (at least one), the first closing the panels;
+    ``memory_budget`` and ``block_size`` are counts (``block_size`` may be
+    ``None``); with ``overwrite``, ``W`` is a C-contiguous writeable array.
+
+    >>> from semiring import min_plus
+    >>> run_streamed(min_plus, np.array([[0.0, 1.0], [np.inf, 0.0]]), [NumpyDevice()], False, 400, None, False)
+    array([[ 0.,  1.],
+           [inf,  0.]])
+    """
     dev = lanes[0]
     n = W.shape[0]
     item = W.dtype.itemsize
     pl = plan(n, item, predecessors, memory_budget, block_size) if n else None
     if overwrite:
-        if not (isinstance(W, np.ndarray) and W.flags.c_contiguous and W.flags.writeable):
-            raise SemiringError("overwrite=True needs W as a C-contiguous, writeable numpy array")
         D, original = W, None
     else:
         with dev.activate():

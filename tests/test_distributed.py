@@ -316,6 +316,25 @@ def test_dask_array_bad_entry_is_named(client):
         apsp.shortest_paths(da.from_array(W, chunks=8), client=client, block_size=8).compute()
 
 
+def test_dense_input_is_checked_once_at_the_door(client, monkeypatch):
+    """apsp.request.prepare reads a dense W's entries; the cluster's route trusts it and reads them no more."""
+    import apsp.request
+    import semiring.validate
+
+    calls = []
+    real = semiring.validate.check_entries
+
+    def counting(name, X, S):
+        calls.append(X.shape)
+        return real(name, X, S)
+
+    monkeypatch.setattr(semiring.validate, "check_entries", counting)
+    monkeypatch.setattr(apsp.request, "check_entries", counting)
+    W = _random(12, 3)
+    np.testing.assert_array_equal(apsp.shortest_paths(W, client=client, block_size=4), apsp.shortest_paths(W))
+    assert calls == [(12, 12), (12, 12)]  # one check for each call: the cluster's and the single process's
+
+
 def test_bad_arguments(client):
     W = _random(6, 1)
     with pytest.raises(TypeError, match="client"):

@@ -93,14 +93,14 @@ import numpy as np
 
 import semiring as sr
 from semiring.backend import is_cupy_array
-from semiring.errors import DeviceError, DTypeError, ShapeError, UnsupportedOperationError
-from semiring.validate import check_array, check_matrix
+from semiring.errors import DeviceError, UnsupportedOperationError
+from semiring.validate import check_matrix
 
-from ..arguments import as_count
-from ..matrix_input import matrix_source
+from ..matrix_input import dask_distributed, is_dask_array
 from ..multi_device import default_block
 from ..negative_cycle import raise_for_cycle
 from ..paths.exact_integers import sums_may_leave_int32
+from ..request import Request, dask_client, prepare
 from ..task_values import Stopped, finite_extent
 from .ipc import close_imports, probe_export, probe_import
 from .memory import WorkerMemoryError, check_workers, paused_error, worker_needs
@@ -121,7 +121,7 @@ if TYPE_CHECKING:
 
     from semiring import Semiring
 
-__all__ = ["distributed_shortest_paths", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
+__all__ = ["distributed_shortest_paths", "distributed_closure", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
            "WorkerMemoryError", "ATTEMPTS", "PAUSE_S", "CYCLE_SEARCH_MAX"]
 
 _log = logging.getLogger(__name__)
@@ -137,8 +137,6 @@ PAUSE_S = 10.0
 CYCLE_SEARCH_MAX = 16384
 #: Largest block on CPU workers (rows per round).
 CPU_BLOCK_MAX = 1024
-
-_EXTRA = 'the Dask extra: pip install "semiring-paths[dask]" (dask-cuda for one worker per GPU)'
 
 
 def default_block_size(n: int, workers: int, device: str) -> int:
@@ -161,49 +159,8 @@ def default_block_size(n: int, workers: int, device: str) -> int:
     return max(1, min(b, n))
 
 
-def is_dask_array(W: Any) -> bool:
-    """True for a :class:`dask.array.Array` (without importing Dask).
-
-    >>> is_dask_array(np.zeros(2))
-    False
-    """
-    return (type(W).__module__ or "").startswith("dask.") and hasattr(W, "chunks") and hasattr(W, "dask")
-
-
 def _distributed():
-    try:
-        import distributed
-    except ImportError as err:  # pragma: no cover - the extra is installed in the tests
-        raise ImportError(f"apsp.shortest_paths(..., client=) needs {_EXTRA}") from err
-    return distributed
-
-
-def _client(client):
-    distributed = _distributed()
-    if client is None:
-        try:
-            return distributed.default_client()
-        except ValueError:
-            raise UnsupportedOperationError(
-                "W is a dask array but there is no Dask client: pass client= (a distributed.Client; "
-                "creating one makes it the default), or W.compute() for a single-process run"
-            ) from None
-    if not isinstance(client, distributed.Client):
-        raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")
-    return client
-
-
-def _check_semiring(S: "Semiring", predecessors: bool, method: str) -> None:
-    if method not in ("auto", "blocked-fw"):
-        raise UnsupportedOperationError(
-            f"on a Dask cluster the closure runs blocked Floyd-Warshall: use method='auto' or "
-            f"'blocked-fw', got {method!r}"
-        )
-    why = S.closure_obstacle()  # not idempotent, not distributive, or no identity: semiring.families.Capabilities
-    if why is not None:
-        raise UnsupportedOperationError(why)
-    if predecessors and not S.selective:
-        raise UnsupportedOperationError(f"predecessors=True needs a selective add (min, max, or); {S.name} combines values")
+    return dask_distributed()
 
 
 class _Input:
@@ -214,27 +171,18 @@ class _Input:
         self.data, self.original, self.src = data, original, src
 
 
-def _input(W, S: "Semiring", dtype) -> _Input:
-    """Validate ``W`` on the client (a dask array: its shape and dtype here, its entries on the workers)."""
-    if is_dask_array(W):
-        if W.ndim != 2 or W.shape[0] != W.shape[1]:
-            raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
-        S.check_dtype("W", W.dtype)
-        meta = getattr(W, "_meta", None)
-        dev = "gpu" if is_cupy_array(meta) else "cpu"
-        return _Input("dask", int(W.shape[0]), W.dtype if dtype is None else dtype, dev, W, W)
-    if isinstance(W, np.ma.MaskedArray):
-        check_array("W", W)
-        S.check_dtype("W", W.dtype)
-        W = np.where(np.ma.getmaskarray(W), S.zero_value(W.dtype), np.ma.getdata(W)).astype(W.dtype, copy=False)
-    if isinstance(W, np.ndarray) or is_cupy_array(W):
-        check_array("W", W)
-        check_matrix("W", W, S)
-        if W.shape[0] != W.shape[1]:
-            raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
-        dev = "gpu" if is_cupy_array(W) else "cpu"
-        return _Input("dense", int(W.shape[0]), W.dtype if dtype is None else dtype, dev, W, W)
-    src = matrix_source("W", W, S, dtype)
+def _input(req: Request) -> _Input:
+    """The checked input of ``req`` as the driver sends it: a dask array, a dense array, or a graph's arcs.
+
+    The dense matrix of a graph that has no arcs to send (or lives on the GPU)
+    is built on the client and checked here, as :func:`apsp.driver.solve`
+    checks a graph's matrix as it is built.
+    """
+    src, W, S = req.src, req.given, req.S
+    if src.dense is not None:  # checked at the door
+        return _Input("dense", src.n, req.dtype, src.device, src.dense, src.dense)
+    if is_dask_array(W):  # its shape and dtype checked at the door, its entries on the workers
+        return _Input("dask", src.n, req.dtype, src.device, W, W)
     if src.device == "cpu" and hasattr(W, "__semiring_arcs__"):  # a graph's arcs: dense rows built on their owners
         return _Input("sparse", src.n, src.dtype, "cpu", W.__semiring_arcs__(S, src.dtype), lambda: src.fill(None), src)
     D = src.fill(None)  # other protocol objects and graphs on the GPU: built on the client
@@ -325,20 +273,33 @@ def distributed_shortest_paths(
            [ 1.,  0., -1.],
            [ 2.,  5.,  0.]])
     """
-    S = sr.get(semiring)
-    _check_semiring(S, predecessors, method)
-    if block_size is not None:
-        as_count("block_size", block_size)
-    if dtype is not None:
-        S.check_dtype("dtype", np.dtype(dtype))
-    client = _client(client)
-    inp = _input(W, S, dtype)
-    dev = inp.device if device == "auto" else device
-    if dev not in ("cpu", "gpu"):
-        raise DeviceError(f"device must be 'auto', 'cpu' or 'gpu', got {device!r}")
+    if gather is False and out is not None:
+        raise UnsupportedOperationError("out= gathers the result: it cannot be used with a dask-array result")
+    req = prepare(W, method, semiring=semiring, predecessors=predecessors, device=device, block_size=block_size,
+                  progress=progress, out=out, dtype=dtype, client=dask_client(client))
+    return distributed_closure(req, gather)
+
+
+def distributed_closure(req: Request, gather: bool | None = None):
+    """The closure a checked Dask :class:`~apsp.request.Request` asks for (``req.client`` set): the route below the door.
+
+    What :func:`apsp.shortest_paths` runs for ``client=`` or a dask array,
+    after :func:`apsp.request.prepare` checked every argument; see
+    :func:`distributed_shortest_paths` for what it returns and raises.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster
+    >>> from apsp.request import prepare
+    >>> W = np.array([[0.0, 1.0], [np.inf, 0.0]])
+    >>> with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as c:
+    ...     distributed_closure(prepare(W, client=c, block_size=1))
+    array([[ 0.,  1.],
+           [inf,  0.]])
+    """
+    S, client, predecessors, out, dev = req.S, req.client, req.predecessors, req.out, req.device
+    inp = _input(req)
     gather = inp.kind != "dask" if gather is None else bool(gather)
-    if out is not None:
-        _check_out(out, inp.n, inp.dtype, gather)
     n = inp.n
     home = None if not gather else ("gpu" if _on_gpu_client(inp) else "cpu")
     if n == 0:
@@ -347,13 +308,12 @@ def distributed_shortest_paths(
     for attempt in range(ATTEMPTS):
         try:
             workers = _workers(client)
-            b = as_count("block_size", block_size) if block_size is not None else \
-                default_block_size(n, len(workers), dev)
+            b = req.block_size if req.block_size is not None else default_block_size(n, len(workers), dev)
             b = max(1, min(b, n))
             workers = workers[: -(-n // b)]  # a worker without a row block has nothing to do
             run = _Run(client, S, inp, workers, RowLayout(n, b, len(workers)), dev, predecessors, home)
             run.submit()
-            if progress:
+            if req.progress:
                 _show_progress(run.futures())
             _wait(client, run.futures(), workers)
             bad = client.gather(run.checks)
@@ -763,17 +723,6 @@ def _dask_array(futures: list, layout: RowLayout, dtype, dev: str):
     blocks = [da.from_delayed(dask.delayed(f), (b - a, n), dtype=dtype, meta=meta)
               for f, (a, b) in zip(futures, map(layout.span, range(layout.count)))]
     return da.concatenate(blocks, axis=0)
-
-
-def _check_out(out, n: int, dtype, gather: bool) -> None:
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    if not gather:
-        raise UnsupportedOperationError("out= gathers the result: it cannot be used with a dask-array result")
-    if out.shape != (n, n):
-        raise ShapeError(f"out must have shape {(n, n)}, got {tuple(out.shape)}")
-    if out.dtype != dtype:
-        raise DTypeError(f"out must have dtype {dtype}, got {out.dtype}")
 
 
 def _cupy():

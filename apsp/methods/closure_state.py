@@ -21,7 +21,7 @@ from semiring.dense import WITNESS_DTYPE, matmul_into
 
 from ..negative_cycle import raise_if_diverged
 from ..paths.predecessors import update_predecessors
-from ..progress import Progress
+from ..progress import QUIET, Progress
 from .base_case import close_block
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class Job:
         self.xp = np if isinstance(D, np.ndarray) else array_module(D)
         self.on_gpu = self.xp is not np
         self.base_size = int(base_size)
-        self.progress = progress if progress is not None else Progress(1, enabled=False)
+        self.progress = progress if progress is not None else QUIET
         self.early_check = (not self.on_gpu) if early_check is None else early_check
         self.zero = S.in_dtype(D.dtype).zero
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
