@@ -42,8 +42,8 @@ from .api import (
 from .driver import solve
 from .dynamic_closure import Closure
 from .errors import NegativeCycleError
+from .paths.predecessors import path
 from .planner import Plan, PlanError, plan
-from .predecessors import path
 from .request import Request, prepare, prepared_matrix
 
 register_closure(closure)

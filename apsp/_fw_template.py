@@ -19,7 +19,7 @@ semiring zero are skipped: zero annihilates in ``mul`` and is the identity of
 Floyd-Warshall (Cormen et al., Introduction to Algorithms, Sec. 25.2).
 ``panel_closure_pred`` runs the same pivots over a whole row panel: the first
 step of the predecessor-consistent blocked Floyd-Warshall
-(:mod:`apsp.blocked_fw`).
+(:mod:`apsp.methods.blocked_fw`).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def panel_closure_pred(R, P, c0, zero, lo, hi):  # pragma: no cover - jitted
     ``R`` holds rows ``c0 .. c0+b-1`` of the matrix, so pivot ``k`` is row
     ``k - c0`` of the panel; every step updates whole rows (all ``n``
     columns), which keeps each row's predecessors a tree (see
-    :mod:`apsp.predecessors`).
+    :mod:`apsp.paths.predecessors`).
     """
     b, n = R.shape
     for kk in range(b):

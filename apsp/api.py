@@ -93,9 +93,9 @@ def shortest_paths(
     predecessors : bool
         Also return ``P`` (int32): ``P[i, j]`` is the vertex before ``j`` on
         the path from ``i``, ``-1`` if none; see :func:`apsp.path` and
-        :mod:`apsp.predecessors` for the (deterministic) tie-breaking.  For
+        :mod:`apsp.paths.predecessors` for the (deterministic) tie-breaking.  For
         ``min_plus`` on the CPU the predecessors are read off the finished
-        distances (:mod:`apsp.last_hop`): they cost a small fraction of the
+        distances (:mod:`apsp.paths.last_hop`): they cost a small fraction of the
         distances on dense graphs.
     device : {"auto", "cpu", "gpu"}
         ``"auto"``: where ``W`` lives.  Results come back in ``W``'s kind.
@@ -179,14 +179,14 @@ def shortest_paths(
     ``-inf`` is an answer, not a negative cycle; a real negative cycle is still
     reported.  int32 ``min_plus`` / ``max_plus`` closures whose sums could
     reach the sentinels run in int64 and are clamped back
-    (:mod:`apsp.exact_integers`), so every method gives the same, exact answer.
+    (:mod:`apsp.paths.exact_integers`), so every method gives the same, exact answer.
 
     Speed without a choice to make: non-negative integer weights run on plain
     integer sums (the ``+inf`` of missing arcs lowered to a stand-in);
     on Hopper GPUs, graphs whose distances provably fit in 15 bits (hop counts
     of up to 32 767 vertices, small weights) run on two 16-bit lanes per
     instruction (:mod:`apsp.cuda.packed_closure`); ``min_plus`` predecessors
-    are read off the finished distances on either device (:mod:`apsp.last_hop`).
+    are read off the finished distances on either device (:mod:`apsp.paths.last_hop`).
     Each route is exact and gives the same answer as the general one.
 
     Examples
@@ -210,17 +210,17 @@ def shortest_paths(
     array([[0., 3.],
            [1., 0.]])
     """
-    if client is not None or (type(W).__module__ or "").startswith("dask."):  # a Dask cluster: apsp.distributed
-        from .distributed import distributed_shortest_paths
+    req = prepare(W, method, semiring=semiring, predecessors=predecessors, device=device,
+                  memory_budget=memory_budget, block_size=block_size, progress=progress, out=out, dtype=dtype,
+                  memory_limit=memory_limit, devices=devices, client=client)
+    if req.client is not None:  # a Dask cluster: apsp.distributed
+        from .distributed import distributed_closure
 
-        run = functools.partial(distributed_shortest_paths, W, method, semiring=semiring, predecessors=predecessors,
-                                device=device, block_size=block_size, progress=progress, out=out, dtype=dtype,
-                                client=client)
+        run = functools.partial(distributed_closure, req)
     else:
-        run = functools.partial(solve, prepare(W, method, semiring=semiring, predecessors=predecessors,
-                                               device=device, memory_budget=memory_budget, block_size=block_size,
-                                               progress=progress, out=out, dtype=dtype, memory_limit=memory_limit,
-                                               devices=devices))
+        run = functools.partial(solve, req)
+    if out is None:
+        return run()
     with noting_partial_out(out):  # a failure past the checks leaves out= partly written: the exception says so
         return run()
 

@@ -11,6 +11,8 @@ built.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 
 from semiring import Semiring
@@ -19,24 +21,27 @@ from semiring.errors import DeviceError
 from semiring.validate import check_matrix
 
 from .arguments import as_count
-from .base_case import CPU_BASE, GPU_BASE
-from .closure_state import Job
-from .exact_integers import exact_closure, narrow, widen
-from .last_hop import applies, last_hop_predecessors
-from .methods import MULTI_GPU, TABLE, auto_method
+from .methods import IN_CORE, MULTI_GPU, TABLE, auto_method
+from .methods.base_case import CPU_BASE, GPU_BASE
+from .methods.closure_state import Job
 from .multi_device import cuda_lanes, multi_device_closure
 from .negative_cycle import raise_if_diverged
+from .paths.exact_integers import exact_closure, narrow, widen
+from .paths.last_hop import applies, last_hop_predecessors
+from .paths.predecessors import PRED_DTYPE, initial_predecessors
+from .paths.working_matrix import working_matrix
 from .planner import dense_bytes, device_memory_available, in_core_bytes, plan
-from .predecessors import PRED_DTYPE, initial_predecessors
-from .progress import Progress
+from .progress import QUIET, Progress
 from .request import Request
-from .streaming import CupyDevice, streamed_closure
-from .working_matrix import working_matrix
+from .streaming import CupyDevice, run_streamed
 
 __all__ = ["solve", "choose_method", "SMALL_JOB_BYTES"]
 
 #: A CPU job whose in-core footprint is at most this many bytes runs without a plan (any machine has that much).
 SMALL_JOB_BYTES = 64 * 2**20
+#: With ``progress=None``, a closure of at most this many vertices runs without a bar: it ends within milliseconds,
+#: long before one would show (:data:`apsp.progress.DELAY`).
+QUIET_N = 256
 
 
 def solve(req: Request):
@@ -73,7 +78,7 @@ def solve(req: Request):
                   routes=(MULTI_GPU, "streaming") if several else ("dense", "streaming", MULTI_GPU),
                   gpus=len(req.gpu_ids))
         route = pl.route
-    if req.widen and route != "dense":  # the dense route widens itself where it must (apsp.exact_integers)
+    if req.widen and route != "dense":  # the dense route widens itself where it must (apsp.paths.exact_integers)
         return _widened(req)
     if route == MULTI_GPU:
         result = _multi_gpu(req)
@@ -86,11 +91,10 @@ def solve(req: Request):
         if src.dense is None:
             check_matrix("W", Wh, S)
         lanes = ([CupyDevice(g) for g in req.gpu_ids] if (several or method == "auto") and len(req.gpu_ids) > 1
-                 else None)  # several GPUs share the rounds where the run may use them
-        result = streamed_closure(S, Wh, req.predecessors, memory_budget=pl.est_device_bytes,
-                                  block_size=req.block_size, progress=req.progress, devices=lanes)
+                 else [CupyDevice()])  # several GPUs share the rounds where the run may use them
+        result = run_streamed(S, Wh, lanes, req.predecessors, pl.est_device_bytes, req.block_size, req.progress)
         return _as_input_kind(result, req.on_host_input)
-    chosen = auto_method(dev, True) if method == "auto" else method
+    chosen = IN_CORE if method == "auto" else method
     xp = np if dev == "cpu" else _cupy()
     D, original, copy = _result_buffer(src, src.dense, req.out, rdtype, dev, xp)
     if src.dense is None or D.dtype != src.dense.dtype:
@@ -157,7 +161,7 @@ def _multi_gpu(req: Request):
     bar = Progress(TABLE[MULTI_GPU].work(n), f"apsp multi-gpu n={n} on {len(gpu_ids)} GPUs", enabled=progress)
     with bar:
         R = multi_device_closure(S, X, cuda_lanes(gpu_ids), predecessors=predecessors,
-                                 block=None if block_size is None else as_count("block_size", block_size),
+                                 block=block_size,
                                  original=original, progress=bar)
     xp = np if req.on_host_input else _cupy()
     D = R.gather(xp)
@@ -184,7 +188,7 @@ def _result_buffer(src, W, out, dtype: np.dtype, dev: str, xp):
 
     Returns ``(D, original, copy)``.  One ``n x n`` buffer: ``out`` when given,
     else a fresh one: a graph is written into it directly; a dense ``W`` is
-    copied by :func:`~apsp.working_matrix.working_matrix` (``copy=True``),
+    copied by :func:`~apsp.paths.working_matrix.working_matrix` (``copy=True``),
     unless a transfer or a cast already made a fresh array.  ``original`` is
     what :func:`~apsp.negative_cycle.raise_for_cycle` searches: ``W`` itself,
     a function that rebuilds it (graphs), or ``None`` when ``W`` is
@@ -246,15 +250,18 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     xp = np if isinstance(D, np.ndarray) else array_module(D)
     n = D.shape[0]
     base = GPU_BASE if dev == "gpu" else CPU_BASE
-    if method == "rkleene" and block_size is not None:
-        base = as_count("block_size", block_size)
+    if method == "rkleene" and block_size is not None:  # checked at the door (apsp.request.prepare)
+        base = block_size
     if dev == "gpu":
         base = min(base, GPU_BASE)
-    work = TABLE[method].work(n)
-    bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=None if xp is np else _sync_for(xp))
+    if progress is None and n <= QUIET_N:  # done long before a bar would show (apsp.progress.DELAY)
+        bar, shown = QUIET, nullcontext()
+    else:
+        bar = shown = Progress(TABLE[method].work(n), f"apsp {method} n={n}", enabled=progress,
+                               sync=None if xp is np else _sync_for(xp))
     if P is not None and _use_last_hops(S, D, W, method):
-        # distances at full speed, then the predecessors read off them (apsp.last_hop)
-        with bar:
+        # distances at full speed, then the predecessors read off them (apsp.paths.last_hop)
+        with shown:
             route = _distances(S, D, W, method, dev, block_size, base, bar)
         if widen and "int64" in route:  # distances may be clamped: the last hops need them exact
             return False
@@ -267,8 +274,10 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
         D0, P0 = working_matrix(S, arcs if arcs.dtype == D.dtype else arcs.astype(D.dtype), xp, True)
         D[...], P[...] = D0, P0
         del D0, P0, arcs
-        bar = Progress(work, f"apsp {method} n={n}", enabled=progress, sync=_sync_for(xp))
-    with bar:
+        if bar is not QUIET:
+            bar = shown = Progress(TABLE[method].work(n), f"apsp {method} n={n}", enabled=progress,
+                                   sync=_sync_for(xp))
+    with shown:
         if P is None and D.dtype.kind in "iu":  # integer weights may run on plain sums (_distances)
             _distances(S, D, W, method, dev, block_size, base, bar)
         else:
@@ -280,12 +289,12 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
 def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> str:
     """Close ``D`` without predecessors; the route taken (``"float"`` for floats).
 
-    Integer weights go by the exact route :mod:`apsp.exact_integers` picks.
+    Integer weights go by the exact route :mod:`apsp.paths.exact_integers` picks.
 
     Non-negative weights run on plain integer sums with ``+inf`` lowered to a
     checked stand-in, signed ones after Johnson's reweighting; where no fast
     route is exact the saturating kernels (or int64) run.  Every route gives
-    the same bits (:func:`apsp.exact_integers.exact_closure`).
+    the same bits (:func:`apsp.paths.exact_integers.exact_closure`).
     """
     if D.dtype.kind not in "iu":  # floats are closed as they are
         _closure(S, D, None, W, method, dev, block_size, base, bar)
@@ -294,7 +303,7 @@ def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None,
 
 
 def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
-    """Whether the predecessors are read off the distances (:mod:`apsp.last_hop`) rather than carried."""
+    """Whether the predecessors are read off the distances (:mod:`apsp.paths.last_hop`) rather than carried."""
     if method == "fw" or W is None or not D.flags.c_contiguous:
         return False
     if is_cupy_array(D):

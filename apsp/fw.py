@@ -10,7 +10,7 @@ classical rule: ``P[i, j] = P[k, j]`` when the update strictly improves
 
 :func:`floyd_warshall_panel_inplace` runs the same rank-1 steps over the
 pivots of a row panel only (the first step of the predecessor-consistent
-blocked Floyd-Warshall, :mod:`apsp.blocked_fw`): the fallback of the fast
+blocked Floyd-Warshall, :mod:`apsp.methods.blocked_fw`): the fallback of the fast
 panel kernels for custom semirings.
 """
 

@@ -38,12 +38,14 @@ from semiring.errors import DTypeError
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["MatrixSource", "matrix_source", "ACCEPTED", "InputTypeError"]
+__all__ = ["MatrixSource", "matrix_source", "ACCEPTED", "InputTypeError", "is_dask_array", "dask_distributed"]
 
 
 class InputTypeError(DTypeError, TypeError):
     """An argument of no accepted type: a ``TypeError`` (and, as before, a ``DTypeError``)."""
 
+#: What a run on a Dask cluster needs installed.
+DASK_EXTRA = 'the Dask extra: pip install "semiring-paths[dask]" (dask-cuda for one worker per GPU)'
 ACCEPTED = "a dense numpy/cupy array (numpy.ma included) or an object with __semiring_matrix__ (graphs.Graph)"
 #: What a graph given where a matrix is expected is told.
 GRAPH_HINT = ("a sparse matrix or a NetworkX graph is a graph: read it with graphs.as_graph (a graphs.Graph has "
@@ -120,6 +122,28 @@ def matrix_source(name: str, W: Any, S: "Semiring", dtype=None) -> MatrixSource:
         return _protocol_source(W, S, dtype)
     graph = _is_graph(W)
     raise InputTypeError(f"{name} must be {ACCEPTED}; got {type(W).__name__}" + (f" ({GRAPH_HINT})" if graph else ""))
+
+
+def is_dask_array(W: Any) -> bool:
+    """True for a :class:`dask.array.Array` (without importing Dask): the input of a run on a Dask cluster.
+
+    >>> is_dask_array(np.zeros(2))
+    False
+    """
+    return (type(W).__module__ or "").startswith("dask.") and hasattr(W, "chunks") and hasattr(W, "dask")
+
+
+def dask_distributed():
+    """The ``distributed`` package (Dask's clusters), or an ``ImportError`` naming the extra to install.
+
+    >>> dask_distributed().__name__
+    'distributed'
+    """
+    try:
+        import distributed
+    except ImportError as err:  # pragma: no cover - the extra is installed in the tests
+        raise ImportError(f"apsp.shortest_paths(..., client=) needs {DASK_EXTRA}") from err
+    return distributed
 
 
 def _is_graph(obj: Any) -> bool:

@@ -1,7 +1,7 @@
 """Closures over several devices of one host, in one process: row blocks owned by devices, panels sent device to device.
 
 The schedule is blocked Floyd-Warshall in the row-panel form of
-:mod:`apsp.blocked_fw` (Venkataraman, Sahni & Mukhopadhyaya, J. Exp.
+:mod:`apsp.methods.blocked_fw` (Venkataraman, Sahni & Mukhopadhyaya, J. Exp.
 Algorithmics 8, 2003), cut by rows over ``p`` devices (lanes):
 
 * row block ``k`` (rows ``k b .. k b + b - 1``) lives on lane ``k % p``
@@ -29,11 +29,11 @@ Algorithmics 8, 2003), cut by rows over ``p`` devices (lanes):
   of their distributed Floyd-Warshall the same way).
 
 Every ``(i, j, k)`` update happens once and in the same order per entry as in
-:func:`apsp.blocked_fw.blocked_floyd_warshall` (the column panel before the
+:func:`apsp.methods.blocked_fw.blocked_floyd_warshall` (the column panel before the
 round times the closed row panel), so the results equal the one-device
 blocked schedule's; with predecessors the panel is closed by
-:func:`~apsp.blocked_fw.panel_closure_pred` and the updates carry the Pi
-update (:meth:`apsp.closure_state.Job.gemm`).
+:func:`~apsp.methods.blocked_fw.panel_closure_pred` and the updates carry the Pi
+update (:meth:`apsp.methods.closure_state.Job.gemm`).
 
 Each lane runs in a host thread of its own, so a host synchronisation inside
 one lane's kernels (the lazy-min probe reads a count) never stalls another
@@ -55,14 +55,14 @@ import numpy as np
 
 from semiring.backend import to_device
 
-from .base_case import CPU_BASE, GPU_BASE
-from .blocked_fw import panel_closure_pred
-from .closure_state import Job
 from .elementwise import elementwise_ops
+from .methods.base_case import CPU_BASE, GPU_BASE
+from .methods.blocked_fw import panel_closure_pred
+from .methods.closure_state import Job
+from .methods.rkleene import rkleene
 from .negative_cycle import raise_for_cycle
-from .predecessors import NO_PREDECESSOR, PRED_DTYPE
+from .paths.predecessors import NO_PREDECESSOR, PRED_DTYPE
 from .progress import Progress
-from .rkleene import rkleene
 
 if TYPE_CHECKING:
     from semiring import Semiring

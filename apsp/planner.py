@@ -12,7 +12,7 @@ Routes (:attr:`Plan.route`):
 ``"dense"``
     The in-core closure (R-Kleene by default) on the CPU or the GPU: the result
     buffer, a strip of scratch on the CPU (a 16th of the result) or a quadrant
-    on the GPU (:mod:`apsp.rkleene`), and with predecessors the ``P`` and
+    on the GPU (:mod:`apsp.methods.rkleene`), and with predecessors the ``P`` and
     witness matrices.  ``float32`` is chosen when it
     is exact (integer weights whose path sums stay below ``2**24``, or an
     unweighted graph) and the dtype is left to the planner.
@@ -85,8 +85,8 @@ from semiring.families import FAMILIES
 from .fw import floyd_warshall_inplace
 from .memory import SOURCES, memory_limits, usable_memory
 from .methods import MULTI_GPU, TABLE
+from .methods.squaring import most_squarings
 from .multi_device import default_block
-from .squaring import most_squarings
 
 __all__ = [
     "Plan",
@@ -367,7 +367,7 @@ def dense_bytes(n: int, dtype, predecessors: bool, method: str, result_allocated
     """Peak host bytes of the in-core route on the CPU.
 
     The result plus, for R-Kleene without predecessors, the strip of scratch
-    its in-place products use (:mod:`apsp.rkleene`: a 16th of the result for
+    its in-place products use (:mod:`apsp.methods.rkleene`: a 16th of the result for
     large ``n``); otherwise :func:`in_core_bytes`.  ``result_allocated``: the
     caller already holds the result buffer (``out=`` an in-memory array), so
     only the scratch counts.
@@ -389,7 +389,7 @@ def dense_bytes(n: int, dtype, predecessors: bool, method: str, result_allocated
 
 def squarings(n: int, path_arcs: int | None = None) -> int:
     """Squarings repeated squaring does: enough to cover paths of ``path_arcs`` arcs, plus the one that
-    finds nothing changed; at most ``ceil(log2 n)`` (:func:`apsp.squaring.most_squarings`), and that
+    finds nothing changed; at most ``ceil(log2 n)`` (:func:`apsp.methods.squaring.most_squarings`), and that
     when ``path_arcs`` is not known.
 
     >>> squarings(2000), squarings(2000, 84), squarings(2000, 10**6)
@@ -468,7 +468,7 @@ def measured_gemm_rate(dtype, device: str = "cpu", semiring: str = "min_plus") -
     :data:`GEMM_PROBE`-sized products, repeated for at least
     :data:`PROBE_SECONDS` (and three times; after one untimed call, which
     also loads or compiles the kernel), of the kernel that
-    :class:`apsp.closure_state.Job` calls (:func:`semiring.dense.matmul_into`),
+    :class:`apsp.methods.closure_state.Job` calls (:func:`semiring.dense.matmul_into`),
     for ``semiring`` and ``dtype`` on ``device``; their mean rate, cached in
     :data:`MEASURED`.
 

@@ -29,7 +29,7 @@ except ImportError:
 else:
     from tqdm.auto import tqdm
 
-__all__ = ["Progress", "DELAY"]
+__all__ = ["Progress", "DELAY", "QUIET"]
 
 #: Seconds a run must take before ``progress=None`` shows anything.
 DELAY = 2.0
@@ -101,3 +101,8 @@ class Progress(tqdm):
         if exc_type is None and not self.disable and self.n < self.total:
             self.n = self.total  # finished: the last draw says 100%
         return super().__exit__(exc_type, exc_value, traceback)
+
+
+#: A bar that never draws, shared by the runs that show none (a closure's sub-jobs, the small jobs of
+#: :func:`apsp.driver.solve`): its ``update`` is tqdm's no-op for a disabled bar, so one instance serves all threads.
+QUIET = Progress(1, enabled=False)

@@ -29,16 +29,16 @@ import numpy as np
 import semiring as sr
 from semiring import Semiring
 from semiring.algebra import VALUE_KINDS, Algebra
-from semiring.backend import resolve_device
+from semiring.backend import is_cupy_array, resolve_device
 from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
-from semiring.validate import check_entries
+from semiring.validate import check_entries, check_matrix
 
 from .arguments import as_count
-from .exact_integers import sums_may_leave_int32
-from .matrix_input import MatrixSource, matrix_source
+from .matrix_input import MatrixSource, dask_distributed, is_dask_array, matrix_source
 from .methods import MULTI_GPU, NAMES
+from .paths.exact_integers import sums_may_leave_int32
 
-__all__ = ["Request", "prepare", "prepared_matrix", "unmasked"]
+__all__ = ["Request", "prepare", "prepared_matrix", "unmasked", "dask_client"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,13 @@ class Request:
     progress : bool or None
     widen : bool
         int32 sums could leave the range: the closure runs in int64 and is
-        clamped back (:mod:`apsp.exact_integers`).
+        clamped back (:mod:`apsp.paths.exact_integers`).
+    client : distributed.Client or None
+        The Dask cluster the run goes to (:mod:`apsp.distributed`); ``None``:
+        this process.
+    given : object or None
+        The Dask route's input as the caller gave it (a dask array, a graph
+        whose arcs go to the workers), masked entries already made ``zero``.
     """
 
     S: Semiring
@@ -87,6 +93,8 @@ class Request:
     memory_limit: int | None = None
     progress: bool | None = None
     widen: bool = False
+    client: Any = None
+    given: Any = None
 
     @property
     def n(self) -> int:
@@ -137,6 +145,7 @@ def prepare(
     dtype=None,
     memory_limit: int | None = None,
     devices=None,
+    client=None,
 ) -> Request:
     """Check the arguments of :func:`apsp.shortest_paths` once and return the :class:`Request` they make.
 
@@ -164,23 +173,24 @@ def prepare(
     semiring.errors.ShapeError: W must be square (an adjacency matrix), got shape (2, 3)
     """
     S = semiring if isinstance(semiring, Algebra) else sr.get(semiring)
-    for name, value in (("block_size", block_size), ("memory_budget", memory_budget), ("memory_limit", memory_limit)):
-        if value is not None:
-            as_count(name, value)
+    if block_size is not None:  # the counts as Python ints from here down
+        block_size = as_count("block_size", block_size)
+    if memory_budget is not None:
+        memory_budget = as_count("memory_budget", memory_budget)
+    if memory_limit is not None:
+        memory_limit = as_count("memory_limit", memory_limit)
     if isinstance(W, np.ma.MaskedArray):
         W = unmasked(W, S)
+    if client is not None or (type(W).__module__ or "").startswith("dask."):  # a Dask cluster (a dask array)
+        return _dask_request(W, S, method, predecessors, device, block_size, progress, out, dtype, client)
     if type(W) is np.ndarray:  # the common case, without the search of matrix_source
         src = MatrixSource(int(W.shape[0]) if W.ndim == 2 else 0, W.dtype, "cpu", None, False,
                            functools.partial(_fill_from, W), dense=W)
     else:
         src = matrix_source("W", W, S, dtype)
-    widen = False
-    if src.dense is None:
-        _check_options(S, predecessors, method)
-    else:
-        _check_dense(W, S)
-        _check_options(S, predecessors, method)
-        widen = W.dtype.kind == "i" and sums_may_leave_int32(W, S) and (dtype is None or np.dtype(dtype) == W.dtype)
+    _check(S, predecessors, method, src.dense)
+    widen = (src.dense is not None and W.dtype.kind == "i" and sums_may_leave_int32(W, S)
+             and (dtype is None or np.dtype(dtype) == W.dtype))
     if devices is not None and device == "auto":
         device = "gpu"  # GPUs named: a GPU run, whatever kind of array W is
     if device in ("auto", "cpu") and src.device == "cpu":
@@ -202,6 +212,70 @@ def prepare(
         raise DeviceError(f"method {MULTI_GPU!r} runs on GPUs: use it with GPU input or device='gpu'")
     return Request(S, src, rdtype, dev, method, bool(predecessors), out, gpu_ids, several,
                    block_size, memory_budget, memory_limit, progress, widen)
+
+
+def _dask_request(W, S: Semiring, method: str, predecessors: bool, device: str, block_size: int | None,
+                  progress: bool | None, out, dtype, client) -> Request:
+    """The :class:`Request` of a run on a Dask cluster (:mod:`apsp.distributed`), its arguments checked.
+
+    The route runs blocked Floyd-Warshall; ``device`` is where the workers
+    compute (not a GPU of this process); a dask array's entries are checked on
+    the workers that hold them, a dense array's here; ``out`` gathers the
+    distances, so it cannot go with a dask array (whose result stays on the
+    workers).  ``memory_budget``, ``memory_limit`` and ``devices`` are the
+    single process's: each worker's memory is the cluster's setting.
+    """
+    if method not in ("auto", "blocked-fw"):
+        raise UnsupportedOperationError(
+            f"on a Dask cluster the closure runs blocked Floyd-Warshall: use method='auto' or "
+            f"'blocked-fw', got {method!r}"
+        )
+    _check(S, predecessors, method)  # the semiring before the input, as this route always checked them
+    if dtype is not None:
+        S.check_dtype("dtype", np.dtype(dtype))
+    dask_array = is_dask_array(W)
+    if dask_array:  # its shape and dtype here, its entries on the workers
+        S.check_dtype("W", W.dtype)
+        src = MatrixSource(int(W.shape[0]) if W.ndim == 2 else 0, W.dtype,
+                           "gpu" if is_cupy_array(getattr(W, "_meta", None)) else "cpu", None, False, None)
+    else:
+        src = matrix_source("W", W, S, dtype)
+        if src.dense is not None:
+            check_matrix("W", src.dense, S)
+    if (dask_array or src.dense is not None) and (W.ndim != 2 or W.shape[0] != W.shape[1]):
+        raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
+    dev = src.device if device == "auto" else device
+    if dev not in ("cpu", "gpu"):
+        raise DeviceError(f"device must be 'auto', 'cpu' or 'gpu', got {device!r}")
+    rdtype = np.dtype(dtype) if dtype is not None else np.dtype(src.dtype)
+    if out is not None:
+        if dask_array and isinstance(out, np.ndarray):
+            raise UnsupportedOperationError("out= gathers the result: it cannot be used with a dask-array result")
+        _check_out(out, src.n, rdtype, "cpu", in_place=False)
+    return Request(S, src, rdtype, dev, method, bool(predecessors), out, (), False, block_size, None, None, progress,
+                   False, dask_client(client), W)
+
+
+def dask_client(client):
+    """``client``, checked to be a :class:`distributed.Client`; ``None``: the default client, which must exist.
+
+    >>> dask_client(object())
+    Traceback (most recent call last):
+    ...
+    TypeError: client must be a distributed.Client, got object
+    """
+    distributed = dask_distributed()
+    if client is None:
+        try:
+            return distributed.default_client()
+        except ValueError:
+            raise UnsupportedOperationError(
+                "W is a dask array but there is no Dask client: pass client= (a distributed.Client; "
+                "creating one makes it the default), or W.compute() for a single-process run"
+            ) from None
+    if not isinstance(client, distributed.Client):
+        raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")
+    return client
 
 
 def prepared_matrix(D, *, predecessors: bool = False, device: str = "cpu", out=None,
@@ -227,10 +301,11 @@ def prepared_matrix(D, *, predecessors: bool = False, device: str = "cpu", out=N
     (True, array([[ 0.,  1.],
            [inf,  0.]]))
     """
-    if not _accepted(semiring, np.dtype(D.dtype)):  # the dtype checks cost nothing; the entries are the caller's
+    if not (D.dtype.kind in VALUE_KINDS and semiring.in_dtype(D.dtype).accepted):  # the entries are the caller's
         semiring.check_dtype("D", D.dtype)
     gpu = device == "gpu"
-    if out is not None:
+    if out is not None and not (out is D and type(D) is np.ndarray and not gpu and D.flags.c_contiguous
+                                and D.flags.writeable):  # D itself, a C-contiguous host array: closed in place
         _check_out(out, int(D.shape[0]), np.dtype(D.dtype), "gpu" if gpu else "cpu")
     src = MatrixSource(int(D.shape[0]), D.dtype, "cpu" if isinstance(D, np.ndarray) else "gpu", None, False,
                        functools.partial(_fill_from, D), dense=D)
@@ -240,15 +315,23 @@ def prepared_matrix(D, *, predecessors: bool = False, device: str = "cpu", out=N
 
 
 # -- the checks ------------------------------------------------------------------------
-def _check_options(S: Semiring, predecessors: bool, method: str) -> None:
-    """The checks that do not look at the matrix: the semiring has a closure, the method exists."""
+def _check(S: Semiring, predecessors: bool, method: str, W=None) -> None:
+    """The semiring has a closure, the method exists; a dense ``W``: 2-D, square, of a dtype ``S`` accepts, every entry valid."""
+    if W is not None:
+        if W.ndim != 2:
+            raise ShapeError(f"W must be 2-D, got shape {tuple(W.shape)}")
+        if not (W.dtype.kind in VALUE_KINDS and S.in_dtype(W.dtype).accepted):
+            S.check_dtype("W", W.dtype)
+        check_entries("W", W, S)
+        if W.shape[0] != W.shape[1]:
+            raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
     if not S.idempotent:
         raise UnsupportedOperationError(
             f"the closure over {S.name} is not computed here: its add is not idempotent, so "
             "I (+) A (+) A^2 (+) ... need not converge (for plus_times with spectral radius < 1 "
             "it is inv(I - A): use numpy.linalg.solve)"
         )
-    if S.capabilities.closure_obstacle is not None:  # e.g. a mul without a two-sided identity
+    if not S.capabilities.closable:  # e.g. a mul without a two-sided identity
         raise UnsupportedOperationError(S.closure_obstacle())
     if predecessors and not S.selective:
         raise UnsupportedOperationError(
@@ -258,24 +341,13 @@ def _check_options(S: Semiring, predecessors: bool, method: str) -> None:
         raise SemiringError(f"unknown method {method!r}; use one of: {', '.join(NAMES)}")
 
 
-def _check_dense(W, S: Semiring) -> None:
-    """A dense ``W``: a 2-D square array of a dtype ``S`` accepts, every entry valid."""
-    if W.ndim != 2:
-        raise ShapeError(f"W must be 2-D, got shape {tuple(W.shape)}")
-    if not _accepted(S, W.dtype):
-        S.check_dtype("W", W.dtype)
-    check_entries("W", W, S)
-    if W.shape[0] != W.shape[1]:
-        raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
-
-
 def _accepted(S: Semiring, dtype: np.dtype) -> bool:
     """Whether ``S`` accepts ``dtype`` (one dict lookup for the dtypes a semiring can hold; never an error)."""
     return dtype.kind in VALUE_KINDS and S.in_dtype(dtype).accepted
 
 
-def _check_out(out, n: int, dtype: np.dtype, dev: str) -> None:
-    """``out`` must be a C-contiguous NumPy array (n, n) of the result's dtype (CPU runs only)."""
+def _check_out(out, n: int, dtype: np.dtype, dev: str, in_place: bool = True) -> None:
+    """``out`` must be a NumPy array (n, n) of the result's dtype (CPU runs only); C-contiguous and writeable when the closure runs in it."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy.ndarray or numpy.memmap, got {type(out).__name__}")
     if dev != "cpu":
@@ -284,7 +356,7 @@ def _check_out(out, n: int, dtype: np.dtype, dev: str) -> None:
         raise ShapeError(f"out must have shape {(n, n)}, got {tuple(out.shape)}")
     if out.dtype != dtype:
         raise DTypeError(f"out must have dtype {dtype}, got {out.dtype}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
+    if in_place and not (out.flags.c_contiguous and out.flags.writeable):
         raise ShapeError("out must be C-contiguous and writeable")
 
 

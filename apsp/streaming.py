@@ -3,7 +3,7 @@
 When ``n x n`` does not fit the device memory budget, the matrix stays in
 (pinned) host memory and only panels and slabs of rows visit the GPU, so ``n``
 is limited by host memory (Harish & Narayanan's streaming blocks, HiPC 2007;
-the schedule is the row-panel blocked Floyd-Warshall of :mod:`apsp.blocked_fw`).
+the schedule is the row-panel blocked Floyd-Warshall of :mod:`apsp.methods.blocked_fw`).
 For each block ``r`` of ``b`` pivots:
 
 1. the row panel ``R = D[r, :]`` (``b x n``) goes to the device and is closed
@@ -46,18 +46,18 @@ from semiring.dense import WITNESS_DTYPE, matmul_into
 from semiring.errors import DeviceError, SemiringError
 
 from .arguments import as_count
-from .blocked_fw import panel_closure_pred
-from .closure_state import Job
+from .methods.blocked_fw import panel_closure_pred
+from .methods.closure_state import Job
+from .methods.rkleene import rkleene
 from .negative_cycle import raise_if_diverged
-from .predecessors import update_predecessors
+from .paths.predecessors import update_predecessors
+from .paths.working_matrix import working_matrix
 from .progress import Progress
-from .rkleene import rkleene
-from .working_matrix import working_matrix
 
 if TYPE_CHECKING:
     from semiring import Semiring
 
-__all__ = ["Plan", "plan", "streamed_closure", "NumpyDevice", "CupyDevice"]
+__all__ = ["Plan", "plan", "streamed_closure", "run_streamed", "NumpyDevice", "CupyDevice"]
 
 
 class NumpyDevice:
@@ -101,7 +101,7 @@ class CupyDevice:
     def __init__(self, device_id: int | None = None) -> None:
         import cupy
 
-        from .base_case import GPU_BASE
+        from .methods.base_case import GPU_BASE
 
         self.cupy = cupy
         self.xp = cupy
@@ -251,13 +251,29 @@ def streamed_closure(
             raise DeviceError("devices is empty: name at least one device")
     else:
         lanes = [device if device is not None else CupyDevice()]
+    if overwrite and not (isinstance(W, np.ndarray) and W.flags.c_contiguous and W.flags.writeable):
+        raise SemiringError("overwrite=True needs W as a C-contiguous, writeable numpy array")
+    return run_streamed(S, W, lanes, predecessors, memory_budget, block_size, progress, overwrite)
+
+
+def run_streamed(S: "Semiring", W: np.ndarray, lanes: list, predecessors: bool, memory_budget: int,
+                 block_size: int | None, progress: bool | None, overwrite: bool = False):
+    """:func:`streamed_closure` with its arguments checked: what :func:`apsp.driver.solve` runs.
+
+    ``lanes``: the devices (at least one), the first closing the panels;
+    ``memory_budget`` and ``block_size`` are counts (``block_size`` may be
+    ``None``); with ``overwrite``, ``W`` is a C-contiguous writeable array.
+
+    >>> from semiring import min_plus
+    >>> run_streamed(min_plus, np.array([[0.0, 1.0], [np.inf, 0.0]]), [NumpyDevice()], False, 400, None, False)
+    array([[ 0.,  1.],
+           [inf,  0.]])
+    """
     dev = lanes[0]
     n = W.shape[0]
     item = W.dtype.itemsize
     pl = plan(n, item, predecessors, memory_budget, block_size) if n else None
     if overwrite:
-        if not (isinstance(W, np.ndarray) and W.flags.c_contiguous and W.flags.writeable):
-            raise SemiringError("overwrite=True needs W as a C-contiguous, writeable numpy array")
         D, original = W, None
     else:
         with dev.activate():

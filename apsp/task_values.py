@@ -78,7 +78,7 @@ def dense_tile(S: "Semiring", shape: tuple[int, int], rows, cols, vals, dtype, h
 def finite_extent(W) -> int:
     """The largest ``|w|`` over the entries of the int32 tile ``W`` that are not sentinels (0 if none).
 
-    The whole-matrix test is :func:`apsp.exact_integers.sums_may_leave_int32`:
+    The whole-matrix test is :func:`apsp.paths.exact_integers.sums_may_leave_int32`:
     ``2 (n - 1) max |w| >= iinfo(int32).max``.
 
     >>> finite_extent(np.array([[2**31 - 1, -7], [3, 0]], np.int32))

@@ -234,14 +234,14 @@ def cupy_rank1_fw(D):
 
 
 #: GPU rows: the three methods, and R-Kleene closing its diagonal blocks of up to 1024
-#: vertices by blocked Floyd-Warshall (apsp.rkleene.FW_BELOW) instead of recursing.
+#: vertices by blocked Floyd-Warshall (apsp.methods.rkleene.FW_BELOW) instead of recursing.
 GPU_VARIANTS = (*METHODS, "rkleene/fw-below-1024")
 
 
 def run_variant(X, name: str):
     if "/fw-below-" not in name:
         return apsp.shortest_paths(X, name)
-    import apsp.rkleene as rk
+    import apsp.methods.rkleene as rk
 
     saved = rk.FW_BELOW["gpu"]
     rk.FW_BELOW["gpu"] = int(name.rsplit("-", 1)[1])

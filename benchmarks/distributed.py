@@ -20,10 +20,10 @@ one process:
   (row blocks made on their GPUs, panels copied GPU to GPU, one host thread
   per GPU) -- what ``apsp.shortest_paths(W, devices=...)`` runs;
 * Dask, one worker per GPU, ``--dask threads,processes``: worker threads of
-  this process (:func:`apsp.distributed_cluster.threaded_cluster`: panels
+  this process (:func:`apsp.distributed.cluster.threaded_cluster`: panels
   passed by reference and copied GPU to GPU), and worker processes
   (``dask_cuda.LocalCUDACluster``, or without dask-cuda
-  :func:`apsp.distributed_cluster.gpu_process_cluster`; panels over TCP, or
+  :func:`apsp.distributed.cluster.gpu_process_cluster`; panels over TCP, or
   UCX with ``--protocol ucx``).  The input is a dask array whose row blocks
   are made on the workers that own them (the same seeded rows), the result
   stays there; the Dask time includes making the input rows.  Every worker's
@@ -187,7 +187,7 @@ def seeded_dask_array(n: int, seed: int, block: int, device: str):
 
 def _dask_cluster(mode: str, device: str, p: int, memory_limit: int | None, protocol: str):
     """(cluster, description) for ``p`` workers: threads of this process, or processes."""
-    from apsp.distributed_cluster import gpu_process_cluster, threaded_cluster
+    from apsp.distributed.cluster import gpu_process_cluster, threaded_cluster
 
     if mode == "threads":
         limit = memory_limit or int(0.8 * total_memory())

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import interleaved_gpu_times, machine, markdown_table, set_quick, write_results  # noqa: E402
 
 import semiring as sr  # noqa: E402
-from semiring.batched import batched_matmul  # noqa: E402
+from semiring.dense.batched import batched_matmul  # noqa: E402
 
 
 def interleaved_times(fns: list, repeats: int) -> list[float]:

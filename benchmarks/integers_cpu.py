@@ -4,11 +4,11 @@ Families (n = 2048 by default), each int32 against float32 on the same arcs and 
 
 * ``large``: 20% of the arcs, weights uniform in 1..10^6 (road lengths in metres): the static bound
   ``2 (n - 1) max w`` is far above int32's half range, so the closure runs on the stand-in with the
-  check afterwards (:func:`apsp.exact_integers.stand_in_is_exact`);
+  check afterwards (:func:`apsp.paths.exact_integers.stand_in_is_exact`);
 * ``small``: a complete graph, weights 1..99 (the static bound proves the range);
 * ``signed``: 20% of the arcs, weights uniform in -10..10^6 (a few negative arcs, no negative cycle):
-  Johnson potentials make the weights non-negative (:mod:`apsp.potentials`), and the reweighted
-  matrix runs on the stand-in route (:func:`apsp.exact_integers.exact_closure`).
+  Johnson potentials make the weights non-negative (:mod:`apsp.paths.potentials`), and the reweighted
+  matrix runs on the stand-in route (:func:`apsp.paths.exact_integers.exact_closure`).
 
 Also in the same run: the float64 closure of the ``large`` family against the float64 min-plus GEMM
 (``n^3 / t`` of each), and every family with predecessors against distances only.
@@ -17,7 +17,7 @@ Interleaved runs (int32, float32, int32, ...), median of ``--repeats``; every in
 the float64 one (exact: every distance here is an integer below 2**53).  Writes
 ``results/integers-cpu.{json,md}``; names the CPU and its SIMD flags.
 
-``apsp.shortest_paths`` closes integer matrices through :func:`apsp.exact_integers.exact_closure` when
+``apsp.shortest_paths`` closes integer matrices through :func:`apsp.paths.exact_integers.exact_closure` when
 its distances route calls it; where it does not yet, the ``signed`` family is also timed with the
 distances routed through it (the same patch as ``tests/test_integer_potentials.py``), and the report
 says so.
@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 
 import apsp  # noqa: E402
 import semiring as sr  # noqa: E402
-from apsp import exact_integers  # noqa: E402
+from apsp.paths import exact_integers  # noqa: E402
 from benchmarks._common import machine, markdown_table, write_results  # noqa: E402
 
 I32_MAX = np.iinfo(np.int32).max
@@ -179,7 +179,7 @@ def main() -> None:
     payload["load_average"] = [load_start, os.getloadavg()[0]]
     note = ("" if not patched else
             f"\n\nThe `signed` row routes `apsp.shortest_paths`'s distances through "
-            f"`apsp.exact_integers.exact_closure` (the api does not call it yet); the api as it is took "
+            f"`apsp.paths.exact_integers.exact_closure` (the api does not call it yet); the api as it is took "
             f"{payload['families']['signed']['int32_s_api_as_is']:.3f} s for the same int32 matrix "
             f"(int64, saturating sums).")
     md = (f"Integer against float APSP, CPU: {m['cpu']} ({m['cores']} cores; {m['simd']}); medians of "

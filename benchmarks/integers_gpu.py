@@ -12,9 +12,9 @@
 3. APSP n = 8192 (complete graph, weights 1..100; 1% of the arcs, missing ones +inf; 20% of
    the arcs with weights 1..10^6, where only the check after the closure shows the stand-in
    exact; 20% of the arcs with weights -10..10^6, made non-negative by Johnson potentials,
-   :mod:`apsp.potentials`): int32 against float32 (``int32 / float32`` time), results compared.
+   :mod:`apsp.paths.potentials`): int32 against float32 (``int32 / float32`` time), results compared.
    The signed family runs with ``apsp.shortest_paths``'s distances routed through
-   :func:`apsp.exact_integers.exact_closure` where the api does not call it yet (then also
+   :func:`apsp.paths.exact_integers.exact_closure` where the api does not call it yet (then also
    timed as the api is: int64, saturating sums).
 4. APSP n = 8192 with predecessors against distances only: float32, float64, int32
    (routes read off the distances on the device), sampled routes checked.
@@ -158,7 +158,7 @@ def apsp_int_rows(n: int, repeats: int) -> list:
 
 def signed_row(n: int, repeats: int) -> dict:
     """20% of the arcs, weights -10..10^6 (a few negative arcs, no negative cycle): Johnson potentials."""
-    from apsp.exact_integers import integer_route, sums_may_leave_int32, widen
+    from apsp.paths.exact_integers import integer_route, sums_may_leave_int32, widen
 
     rng = np.random.default_rng(4)
     w = rng.integers(-10, 10**6 + 1, (n, n)).astype(np.float32)

@@ -103,6 +103,12 @@ class DtypeValues:
         The values an entry may not hold (:meth:`Algebra.forbidden_values`).
     accepted : bool
         ``dtype`` is one of the semiring's dtypes.
+    one_pass : tuple or None
+        The comparisons that, true for every entry, show an array of
+        ``dtype`` valid: ``(ufunc, bound)`` pairs (``bound`` ``None``: a
+        unary ufunc); NaN fails each.  ``None``: the semiring forbids values
+        no comparison pass covers (:func:`semiring.validate.check_entries`
+        then looks for each).
     """
 
     dtype: np.dtype
@@ -110,6 +116,32 @@ class DtypeValues:
     one: np.generic
     forbidden: tuple
     accepted: bool
+    one_pass: tuple | None = None
+
+
+def _one_pass(dt: np.dtype, forbidden: tuple, nonnegative: bool) -> tuple | None:
+    """The :attr:`DtypeValues.one_pass` comparisons of ``dt`` (decided once per semiring and dtype).
+
+    >>> _one_pass(np.dtype(np.float64), (np.float64(-np.inf),), False)
+    ((<ufunc 'greater'>, -inf),)
+    >>> _one_pass(np.dtype(np.float64), (np.float64(0.5),), False) is None
+    True
+    """
+    if dt.kind == "b":
+        return ()
+    if dt.kind == "i":
+        return ((np.greater_equal, 0),) if nonnegative else ()
+    neg = any(bool(np.isneginf(v)) for v in forbidden)
+    pos = any(bool(np.isposinf(v)) for v in forbidden)
+    if len(forbidden) != int(neg) + int(pos):
+        return None  # a forbidden finite value: no comparison covers it
+    if nonnegative:  # X >= 0 also rejects NaN and -inf
+        return ((np.greater_equal, 0), (np.less, np.inf)) if pos else ((np.greater_equal, 0),)
+    if neg and pos:
+        return ((np.isfinite, None),)
+    if neg:
+        return ((np.greater, -np.inf),)
+    return ((np.less, np.inf),) if pos else ((np.less_equal, np.inf),)  # X <= inf: only NaN fails
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,7 +226,7 @@ class Algebra:
             dt = value_dtype(dtype)
             forbidden = () if not self.forbidden or dt.kind != "f" else tuple(abstract_value(v, dt) for v in self.forbidden)
             found = DtypeValues(dt, abstract_value(self.zero, dt), abstract_value(self.one, dt), forbidden,
-                                dt in self.dtypes)
+                                dt in self.dtypes, _one_pass(dt, forbidden, self.nonnegative))
             cache[dtype] = found
         return found
 

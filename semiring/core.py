@@ -31,7 +31,7 @@ from . import dense, sparse
 from .algebra import Algebra
 from .backend import is_cupy_array
 from .closure_hook import closure_provider
-from .einsum_engine import einsum as _einsum
+from .dense.einsum_engine import einsum as _einsum
 from .validate import check_array
 from .wrapped import SemiringArray
 

@@ -1,6 +1,6 @@
 """The Numba scalar ops a kernel template of the layers above names on its marked lines (imports Numba).
 
-A kernel template (:mod:`apsp._fw_template`, :mod:`apsp._last_hop_template`) is
+A kernel template (:mod:`apsp._fw_template`, :mod:`apsp.paths._last_hop_template`) is
 an ordinary module whose semiring operations are imported on lines marked
 ``# @ADD`` / ``# @MUL``; :func:`semiring.kernels.cpu_kernels` writes a copy with
 those lines replaced by a semiring's own ops and imports it.  The marked lines

@@ -19,7 +19,7 @@ The policy, the same on every backend (Numba scalar and SIMD, CUDA):
 * Saturated sums are exact while no partial sum reaches a sentinel (with
   weights of one sign, the saturated result is always the exact one clamped).
   :func:`apsp.shortest_paths` forms int32 closures whose sums could get there
-  in int64, so they are exact, then clamped (:mod:`apsp.exact_integers`).
+  in int64, so they are exact, then clamped (:mod:`apsp.paths.exact_integers`).
 
 >>> from semiring import min_plus
 >>> lo, hi = neginf(np.int32), posinf(np.int32)

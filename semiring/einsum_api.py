@@ -2,7 +2,7 @@
 
 The function here only supplies the default semiring (:data:`semiring.min_plus`)
 and looks names up (``semiring="max_plus"``); the engine is
-:mod:`semiring.einsum_engine`, also behind :meth:`semiring.Semiring.einsum`.
+:mod:`semiring.dense.einsum_engine`, also behind :meth:`semiring.Semiring.einsum`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from .builtin import get, min_plus
 from .core import Semiring
-from .einsum_engine import einsum as _einsum
+from .dense.einsum_engine import einsum as _einsum
 
 __all__ = ["einsum"]
 
@@ -25,7 +25,7 @@ def einsum(subscripts: str, *operands, semiring: Semiring | str = min_plus, opti
     shortest walks of three hops, one through each matrix.  The contraction order comes from
     :func:`opt_einsum.contract_path` (shapes only); each pairwise contraction
     is a (batched) semiring GEMM on the library's kernels; see
-    :mod:`semiring.einsum_engine` for the method and
+    :mod:`semiring.dense.einsum_engine` for the method and
     :meth:`Semiring.einsum <semiring.core.Semiring.einsum>` for the same as a method.
 
     Parameters

@@ -9,7 +9,7 @@ sum *is* the plain sum, so the product may run on plain ``a + b`` and ``min``
 (one fused instruction on the GPU, ``vpaddd`` + ``vpminsd`` on the CPU).
 
 :func:`plain_sums_exact` decides that from the operands' extremes; the CPU
-dispatcher (:mod:`semiring.dispatch`) and the GPU GEMM (:mod:`semiring.cuda.gemm`)
+dispatcher (:mod:`semiring.dense.dispatch`) and the GPU GEMM (:mod:`semiring.cuda.gemm`)
 call it once per product on the actual operands, so a closure whose distances
 grow more negative than its inputs stays exact.  The plain kernels exist for the
 families whose capabilities say ``plain_sums`` (:class:`semiring.families.Capabilities`:
@@ -19,7 +19,7 @@ often each kind of kernel was chosen (an introspection hook for tests and
 benchmarks).
 
 A caller that has *proved* the range for a whole computation (APSP after
-lowering ``+inf`` to :func:`padding_value`, :mod:`apsp.exact_integers`) says so
+lowering ``+inf`` to :func:`padding_value`, :mod:`apsp.paths.exact_integers`) says so
 with :func:`sums_in_range`: inside it the dispatchers take the plain kernels
 without reading the operands (on the GPU: also while a CUDA graph is being
 captured, where no read-back is possible).

@@ -6,7 +6,7 @@ scans, thread-parallel row loops, elementwise passes with saturating integers.
 They reach everything of :mod:`semiring` they need for that through this
 module (and :mod:`semiring.cpu_ops` for the marked lines of their Numba
 templates, :mod:`semiring.cuda_kernels` for CUDA), never through the private modules
-behind it (``semiring._cpu``, ``semiring.cuda``, ``semiring.dispatch``...),
+behind it (``semiring._cpu``, ``semiring.cuda``, ``semiring.dense.dispatch``...),
 which may change shape at any time; ``tests/test_layering.py`` checks that.
 
 Importing this module imports neither Numba nor CuPy; the functions that need
@@ -49,7 +49,7 @@ import numpy as np
 from ._cpu.threads import num_threads, run_chunks, run_parallel, run_rows
 from .backend import array_module, is_cupy_array, to_device
 from .dense import WITNESS_DTYPE, matmul_into, scatter_add
-from .dispatch import cpu_kernels, cpu_scalar_ops, numba_array_type, sentinels
+from .dense.dispatch import cpu_kernels, cpu_scalar_ops, numba_array_type, sentinels
 from .dtypes import neginf, posinf
 from .int_range import (
     PLAIN_DTYPES,
@@ -59,7 +59,7 @@ from .int_range import (
     sums_in_range,
     sums_known_in_range,
 )
-from .sparse_dispatch import kernels_for as sparse_kernels
+from .sparse.dispatch import kernels_for as sparse_kernels
 
 __all__ = [
     "cpu_scalar_ops", "cpu_kernels", "numba_array_type", "elementwise_apply",

@@ -68,11 +68,16 @@ def check_entries(name: str, X: Any, S: Algebra) -> None:
     if X.size == 0:
         return
     xp = np if isinstance(X, np.ndarray) else array_module(X)
-    forbidden = S.in_dtype(X.dtype).forbidden
+    values = S.in_dtype(X.dtype)
+    forbidden = values.forbidden
     if xp is not np and X.dtype.kind in "fi" and not _gpu_any_bad(X, S):
         return  # one fused pass on the device found nothing; the passes below only locate the entry
-    if xp is np and _np_all_valid(X, forbidden, S.nonnegative):
-        return  # one comparison pass found nothing; the passes below only locate the entry
+    if xp is np and values.one_pass is not None:  # one comparison pass each (NaN fails them all)
+        for test, bound in values.one_pass:
+            if not (test(X) if bound is None else test(X, bound)).all():
+                break
+        else:
+            return  # every entry valid; the passes below only locate the bad one
     if X.dtype.kind == "f":
         bad = xp.isnan(X)
         if bool(bad.any()):
@@ -91,36 +96,6 @@ def check_entries(name: str, X: Any, S: Algebra) -> None:
         if bool(bad.any()):
             idx = _first_index(bad, xp)
             raise InvalidEntryError(f"{name}{list(idx)} is negative; {S.name} is defined on non-negative values")
-
-
-def _np_all_valid(X: np.ndarray, forbidden: tuple, nonnegative: bool) -> bool:
-    """True when one comparison pass shows every entry valid (NaN fails every comparison).
-
-    Covers the infinities the built-in semirings forbid; any other forbidden value
-    returns False and leaves the answer to the full checks.
-    """
-    if X.dtype.kind == "b":
-        return True
-    if X.dtype.kind == "i":
-        return bool((X >= 0).all()) if nonnegative else True
-    neg = pos = False
-    for v in forbidden:
-        neg = neg or bool(np.isneginf(v))
-        pos = pos or bool(np.isposinf(v))
-    if len(forbidden) != int(neg) + int(pos):
-        return False
-    if nonnegative:  # X >= 0 also rejects NaN and -inf
-        ok = X >= 0
-        if pos:
-            ok &= X < np.inf
-        return bool(ok.all())
-    if neg and pos:
-        return bool(np.isfinite(X).all())
-    if neg:
-        return bool((X > -np.inf).all())
-    if pos:
-        return bool((X < np.inf).all())
-    return not bool(np.isnan(X).any())
 
 
 @functools.cache

@@ -72,7 +72,7 @@ def test_methods_agree_with_each_other(W, block):
 @SETTINGS
 @given(W=weighted_digraphs(max_n=40), block=st.sampled_from([1, 2, 4]), below=st.sampled_from([3, 8, 20]))
 def test_rkleene_with_blocked_fw_at_the_bottom(W, block, below):
-    import apsp.rkleene as rk
+    import apsp.methods.rkleene as rk
 
     saved = rk.FW_BELOW["cpu"]
     rk.FW_BELOW["cpu"] = below

@@ -152,7 +152,7 @@ def test_int32_sums_are_formed_exactly_where_saturation_would_depend_on_the_orde
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 90), wmax=st.sampled_from([1, 100, 10**6]))
 def test_hypothesis_non_negative_integers_with_missing_arcs_run_on_a_stand_in_and_are_exact(dtype, method, seed,
                                                                                           n, wmax):
-    from apsp.exact_integers import plain_infinity
+    from apsp.paths.exact_integers import plain_infinity
 
     rng = np.random.default_rng(seed)
     top = np.iinfo(dtype).max
@@ -170,7 +170,7 @@ def test_hypothesis_non_negative_integers_with_missing_arcs_run_on_a_stand_in_an
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_the_stand_in_rule_at_its_edge(dtype):
     """Applies while (n - 1) * max weight < P = (iinfo.max - 1) // 2, with no negative weight; exact on both sides."""
-    from apsp.exact_integers import plain_infinity
+    from apsp.paths.exact_integers import plain_infinity
 
     n, top = 40, int(np.iinfo(dtype).max)
     P = (top - 1) // 2

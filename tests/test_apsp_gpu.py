@@ -11,8 +11,8 @@ from test_apsp_strategies import scipy_distances
 
 import apsp
 import semiring as sr
-from apsp.base_case import close_block
-from apsp.blocked_fw import panel_closure_pred
+from apsp.methods.base_case import close_block
+from apsp.methods.blocked_fw import panel_closure_pred
 from semiring.backend import gpu_available
 
 pytestmark = pytest.mark.gpu
@@ -178,7 +178,7 @@ def test_cuda_panel_kernel_equals_the_cpu_kernel(S, dt):
 
 
 def test_gpu_rkleene_with_blocked_fw_bottom():
-    import apsp.rkleene as rk
+    import apsp.methods.rkleene as rk
 
     W = random_graph(1100, 21)
     saved = rk.FW_BELOW["gpu"]
@@ -196,9 +196,9 @@ def test_graph_replayed_subclosures_match_scipy(dt):
 
     R-Kleene is called on its job directly: the public call may take another exact route for a matrix
     (integer potentials, 16-bit lanes), which is tested elsewhere."""
-    from apsp.closure_state import Job
     from apsp.cuda import graph_replay
-    from apsp.rkleene import rkleene
+    from apsp.methods.closure_state import Job
+    from apsp.methods.rkleene import rkleene
 
     graph_replay.clear()
     for seed in range(3):  # the first run captures, the next ones replay (n = 1100: two 550-blocks)

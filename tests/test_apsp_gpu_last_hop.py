@@ -19,7 +19,7 @@ from reference import check_routes, with_sentinels
 
 import apsp
 import semiring as sr
-from apsp.last_hop import last_hop_predecessors
+from apsp.paths.last_hop import last_hop_predecessors
 from semiring.backend import gpu_available
 
 cp = pytest.importorskip("cupy")

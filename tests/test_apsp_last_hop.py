@@ -1,4 +1,4 @@
-"""Predecessors read off the distances (apsp.last_hop): every route is a real walk that weighs the distance.
+"""Predecessors read off the distances (apsp.paths.last_hop): every route is a real walk that weighs the distance.
 
 For every method and dtype, on graphs with zero-weight cycles, negative arcs
 (no negative cycle), unreachable parts, ``n = 0, 1`` and sizes that cut the
@@ -18,7 +18,7 @@ from test_apsp_strategies import SETTINGS, scipy_distances, weighted_digraphs
 
 import apsp
 import semiring as sr
-from apsp.last_hop import applies, last_hop_predecessors
+from apsp.paths.last_hop import applies, last_hop_predecessors
 
 METHODS = ["rkleene", "blocked-fw", "squaring", "fw"]
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
@@ -207,7 +207,7 @@ def test_complete_integer_graphs_take_plain_sums(dtype):
 def test_integer_routes_are_checked_exactly_where_a_zero_weight_cycle_may_be():
     """may_loop: integer routes skip rule 4's check only when no cycle of total weight zero exists (positive last-hop
     arcs, or no two vertices with D[u, v] + D[v, u] == 0); the predecessors are valid routes either way."""
-    from apsp.last_hop import may_loop
+    from apsp.paths.last_hop import may_loop
 
     inf = np.iinfo(np.int32).max
     rng = np.random.default_rng(11)

@@ -223,7 +223,7 @@ def test_shortest_paths_from_many_threads():
         calls.append(Call(f"shortest_paths-{method}-{np.dtype(dt)}", apsp.shortest_paths, W, method,
                           predecessors=True))
     calls.append(Call("widest_paths", apsp.widest_paths, random_matrix(250, 90, np.float64, "max_min")))
-    for i in range(2):  # max_min predecessors come from the Pi update (apsp.predecessors), a parallel kernel
+    for i in range(2):  # max_min predecessors come from the Pi update (apsp.paths.predecessors), a parallel kernel
         calls.append(Call(f"max_min-predecessors-{i}", apsp.shortest_paths, random_matrix(260 + i, 92 + i, np.float64,
                           "max_min"), ("rkleene", "squaring")[i], semiring="max_min", predecessors=True))
     calls.append(Call("transitive_closure", apsp.transitive_closure, random_matrix(270, 91, np.bool_, density=0.02)))

@@ -316,6 +316,25 @@ def test_dask_array_bad_entry_is_named(client):
         apsp.shortest_paths(da.from_array(W, chunks=8), client=client, block_size=8).compute()
 
 
+def test_dense_input_is_checked_once_at_the_door(client, monkeypatch):
+    """apsp.request.prepare reads a dense W's entries; the cluster's route trusts it and reads them no more."""
+    import apsp.request
+    import semiring.validate
+
+    calls = []
+    real = semiring.validate.check_entries
+
+    def counting(name, X, S):
+        calls.append(X.shape)
+        return real(name, X, S)
+
+    monkeypatch.setattr(semiring.validate, "check_entries", counting)
+    monkeypatch.setattr(apsp.request, "check_entries", counting)
+    W = _random(12, 3)
+    np.testing.assert_array_equal(apsp.shortest_paths(W, client=client, block_size=4), apsp.shortest_paths(W))
+    assert calls == [(12, 12), (12, 12)]  # one check for each call: the cluster's and the single process's
+
+
 def test_bad_arguments(client):
     W = _random(6, 1)
     with pytest.raises(TypeError, match="client"):
@@ -350,7 +369,7 @@ def _wait_until_quiet(client, timeout: float = 30.0) -> None:
 
 def test_transfers_are_the_schedules_broadcasts(client):
     """Only panels move between workers: each worker receives the panel of every round it does not own, once."""
-    from apsp.distributed_rows import RowLayout
+    from apsp.distributed.rows import RowLayout
 
     n, b = 80, 16
     W = _random(n, 10, density=0.3)
@@ -367,7 +386,7 @@ def test_transfers_are_the_schedules_broadcasts(client):
         rounds = sorted(int(key.rsplit("-", 1)[1]) for key in got if key.startswith("apsp-panel-"))
         assert rounds == [k for k in range(lay.count) if lay.owner(k) != g], (w, got)
         assert len(rounds) == len(got), f"{w} received more than panels: {got}"
-    assert client.run(lambda: __import__("apsp.distributed_rows", fromlist=["local_runs"]).local_runs()) == \
+    assert client.run(lambda: __import__("apsp.distributed.rows", fromlist=["local_runs"]).local_runs()) == \
         {w: [] for w in workers}, "a run's rows were left on a worker"
 
 

@@ -1,6 +1,6 @@
 """apsp.shortest_paths(..., client=) with one Dask worker per GPU (needs 2 GPUs; skipped otherwise).
 
-Worker threads of one process (apsp.distributed_cluster.threaded_cluster:
+Worker threads of one process (apsp.distributed.cluster.threaded_cluster:
 panels copied GPU to GPU) and worker processes (dask_cuda.LocalCUDACluster
 when installed, else gpu_process_cluster: panels over TCP), each against
 one GPU's closure, bit for bit.
@@ -39,7 +39,7 @@ def _random(n, seed, density=0.2):
 
 @pytest.fixture(scope="module", params=["threads", "processes"])
 def gpu_client(request):
-    from apsp.distributed_cluster import gpu_process_cluster, threaded_cluster
+    from apsp.distributed.cluster import gpu_process_cluster, threaded_cluster
 
     if request.param == "threads":
         cluster = threaded_cluster(devices=[0, 1], memory_limit="8GiB")
@@ -59,7 +59,7 @@ def gpu_client(request):
 
 
 def test_each_worker_has_its_own_gpu(gpu_client):
-    from apsp.distributed_rows import survey
+    from apsp.distributed.rows import survey
 
     kind, client = gpu_client
     infos = client.gather([client.submit(survey, "gpu", workers=[w], pure=False) for w in sorted(client.nthreads())])
@@ -123,7 +123,7 @@ def test_processes_send_panels_as_cuda_ipc_handles(gpu_client, caplog):
 
     import cupy as cp
 
-    from apsp.distributed_ipc import shared_runs
+    from apsp.distributed.ipc import shared_runs
 
     kind, client = gpu_client
     W = _random(301, 11)
@@ -164,7 +164,7 @@ def test_every_gpu_of_the_host_as_worker_processes():
     """p = min(4, GPUs) worker processes: panels through IPC, int32 with predecessors equal to one GPU."""
     import cupy as cp
 
-    from apsp.distributed_cluster import gpu_process_cluster
+    from apsp.distributed.cluster import gpu_process_cluster
 
     p = min(4, _gpus())
     rng = np.random.default_rng(5)

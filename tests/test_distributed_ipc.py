@@ -1,4 +1,4 @@
-"""apsp.distributed_ipc without a GPU: what a panel pickles to, and a spilled panel read back in its own process.
+"""apsp.distributed.ipc without a GPU: what a panel pickles to, and a spilled panel read back in its own process.
 
 The cross-process path (a handle mapped by another worker and copied GPU to
 GPU) runs in tests/test_distributed_gpu.py on the device machines.
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import semiring as sr
-from apsp import distributed_ipc as ipc
-from apsp.distributed_rows import RowLayout, RunSpec, build, drop_run, panel, result_rows, update
+from apsp.distributed import ipc
+from apsp.distributed.rows import RowLayout, RunSpec, build, drop_run, panel, result_rows, update
 
 
 class _HostSlot:

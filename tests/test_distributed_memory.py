@@ -15,8 +15,8 @@ import pytest
 
 import apsp
 from apsp.distributed import PAUSE_S, WorkerMemoryError, cluster_workers
-from apsp.distributed_memory import Needs, check_workers, worker_needs
-from apsp.distributed_rows import RowLayout
+from apsp.distributed.memory import Needs, check_workers, worker_needs
+from apsp.distributed.rows import RowLayout
 
 distributed = pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
@@ -65,7 +65,7 @@ def test_a_share_that_fits_runs(small_client):
 
 
 def _runs():
-    from apsp.distributed_rows import local_runs
+    from apsp.distributed.rows import local_runs
 
     return local_runs()
 

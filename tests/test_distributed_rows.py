@@ -1,4 +1,4 @@
-"""The worker steps of apsp.distributed (apsp.distributed_rows) without Dask: the schedule run by hand, in order.
+"""The worker steps of apsp.distributed (apsp.distributed.rows) without Dask: the schedule run by hand, in order.
 
 The driver's graph is replayed here task by task (build, panel with
 look-ahead, receive, update, checks, results) over ``p`` simulated workers
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import apsp
 import semiring as sr
 from apsp.distributed import default_block_size
-from apsp.distributed_rows import (
+from apsp.distributed.rows import (
     RowLayout,
     RunSpec,
     bad_diagonal_rows,

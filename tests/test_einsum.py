@@ -16,8 +16,8 @@ from strategies import random_matrix
 
 import semiring as sr
 from semiring.backend import gpu_available
-from semiring.batched import batched_matmul
-from semiring.einsum_engine import _plan, parse_subscripts
+from semiring.dense.batched import batched_matmul
+from semiring.dense.einsum_engine import _plan, parse_subscripts
 
 PAIRS = [(S, np.dtype(d)) for S in (sr.min_plus, sr.max_plus, sr.max_min, sr.plus_times)
          for d in ("float32", "float64", "int32", "int64")]

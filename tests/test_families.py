@@ -210,10 +210,10 @@ def test_improving_cycle_names():
 
 # What each fast path applied to before the capabilities existed (they named the families).
 OLD_FAST_PATHS = {
-    "mul_is_plus": {"min_plus", "max_plus"},  # apsp.exact_integers.ADDITIVE_FAMILIES
+    "mul_is_plus": {"min_plus", "max_plus"},  # apsp.paths.exact_integers.ADDITIVE_FAMILIES
     "plain_sums": {"min_plus"},  # semiring.int_range.PLAIN_FAMILIES, PLAIN_OPS, the GPU plain specs
     "packable": {"min_plus"},  # apsp.cuda.packed_closure
-    "has_last_hop": {"min_plus"},  # apsp.last_hop, apsp.cuda.last_hop
+    "has_last_hop": {"min_plus"},  # apsp.paths.last_hop, apsp.cuda.last_hop
     "bitpacked": {"lor_land"},  # bitpacked_boolean
 }
 

@@ -241,7 +241,7 @@ def test_apsp_with_missing_arcs_runs_plain_and_exact(dtype, rng, kernels):
 def test_apsp_at_the_edge_of_the_stand_in(kernels):
     """A chain whose longest path is just below the stand-in (plain sums) and one just past it (saturating)."""
     import apsp
-    from apsp.exact_integers import plain_infinity
+    from apsp.paths.exact_integers import plain_infinity
     from semiring import min_plus as mp
 
     n = 300

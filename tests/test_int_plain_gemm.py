@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import matmul_reference
 
-from semiring import dispatch, int_range, max_plus, min_plus
+from semiring import int_range, max_plus, min_plus
+from semiring.dense import dispatch
 from semiring.int_range import padding_value, plain_path_applies, plain_sums_exact
 
 INT_DTYPES = [np.int32, np.int64]

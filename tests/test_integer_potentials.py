@@ -1,4 +1,4 @@
-"""Integer closures of both signs through Johnson potentials (apsp.potentials, apsp.exact_integers.exact_closure).
+"""Integer closures of both signs through Johnson potentials (apsp.paths.potentials, apsp.paths.exact_integers.exact_closure).
 
 Graphs built to defeat the route: reweighted paths just below, at and above the stand-in, chains whose true
 distance is int32 max - 1, max, min + 1, min and beyond, negative arcs, negative cycles, unreachable pairs, the
@@ -19,14 +19,14 @@ from hypothesis import strategies as st
 
 import apsp
 import semiring as sr
-from apsp import exact_integers as ei
-from apsp import potentials as pot
-from apsp.base_case import CPU_BASE
-from apsp.closure_state import Job
 from apsp.errors import NegativeCycleError
 from apsp.methods import TABLE
+from apsp.methods.base_case import CPU_BASE
+from apsp.methods.closure_state import Job
 from apsp.negative_cycle import raise_if_diverged
-from apsp.working_matrix import working_matrix
+from apsp.paths import exact_integers as ei
+from apsp.paths import potentials as pot
+from apsp.paths.working_matrix import working_matrix
 
 I32, I64 = np.iinfo(np.int32), np.iinfo(np.int64)
 P32 = (int(I32.max) - 1) // 2

@@ -26,14 +26,14 @@ from test_integer_potentials import dispatch as cpu_dispatch
 
 import apsp
 import semiring as sr
-from apsp import exact_integers as ei
-from apsp import potentials as pot
-from apsp.base_case import GPU_BASE
-from apsp.closure_state import Job
 from apsp.errors import NegativeCycleError
 from apsp.methods import TABLE
+from apsp.methods.base_case import GPU_BASE
+from apsp.methods.closure_state import Job
 from apsp.negative_cycle import raise_if_diverged
-from apsp.working_matrix import working_matrix
+from apsp.paths import exact_integers as ei
+from apsp.paths import potentials as pot
+from apsp.paths.working_matrix import working_matrix
 from semiring.backend import gpu_available
 
 pytestmark = pytest.mark.gpu

@@ -35,7 +35,8 @@ PACKAGES = ("semiring", "apsp", "graphs")
 
 #: Modules of ``semiring`` that are private though their names do not start with ``_``: the CUDA
 #: package and the dispatchers and engines behind the public functions.
-SEMIRING_INTERNAL = frozenset({"cuda", "dispatch", "sparse_dispatch", "generic", "batched", "einsum_engine"})
+SEMIRING_INTERNAL = frozenset({"cuda", "dense.dispatch", "sparse.dispatch", "generic", "dense.batched",
+                               "dense.einsum_engine"})
 
 
 def semiring_private(module: str) -> bool:
@@ -49,11 +50,14 @@ def semiring_private(module: str) -> bool:
     (True, True)
     >>> semiring_private("semiring.kernels.run_rows"), semiring_private("semiring.cuda_kernels")
     (False, False)
+    >>> semiring_private("semiring.dense.dispatch.sentinels"), semiring_private("semiring.dense")
+    (True, False)
     """
     parts = module.split(".")
     if parts[0] != "semiring" or len(parts) < 2:
         return False
-    return parts[1] in SEMIRING_INTERNAL or any(p.startswith("_") and not p.startswith("__") for p in parts[1:])
+    internal = any(".".join(parts[1:k]) in SEMIRING_INTERNAL for k in range(2, len(parts) + 1))
+    return internal or any(p.startswith("_") and not p.startswith("__") for p in parts[1:])
 
 
 def _imported_names(node: ast.AST) -> list[str]:
@@ -200,14 +204,14 @@ def test_a_private_semiring_import_is_found_wherever_it_hides(tree: Path):
     with open(tree / "apsp" / "errors.py", "a") as f:
         f.write("\n\ndef _planted():\n    from semiring._cpu.threads import run_rows\n\n    return run_rows\n")
     with open(tree / "graphs" / "errors.py", "a") as f:
-        f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from semiring.dispatch import sentinels\n")
+        f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from semiring.dense.dispatch import sentinels\n")
     with open(tree / "graphs" / "validate.py", "a") as f:
         f.write("\n\ndef _planted():\n    import importlib\n\n    return importlib.import_module('semiring.cuda.ops')\n")
     with open(tree / "apsp" / "fw.py", "a") as f:
         f.write("\nfrom semiring import _cpu  # planted\n")
     found = private_semiring_imports(tree)
     assert any(x.startswith("apsp/errors.py:") and x.endswith(" semiring._cpu.threads") for x in found), found
-    assert any(x.startswith("graphs/errors.py:") and x.endswith(" semiring.dispatch") for x in found), found
+    assert any(x.startswith("graphs/errors.py:") and x.endswith(" semiring.dense.dispatch") for x in found), found
     assert any(x.startswith("graphs/validate.py:") and x.endswith(" semiring.cuda.ops") for x in found), found
     assert any(x.startswith("apsp/fw.py:") and x.endswith(" semiring._cpu") for x in found), found
     assert len(found) == 4, found
@@ -230,8 +234,8 @@ def test_the_contracts_hold_counting_type_checking_imports(tree: Path):
 
 def test_a_cycle_through_type_hints_breaks_the_acyclic_contract(tree: Path):
     # semiring.core imports semiring.dense; a type-hint import of core from dense closes a cycle.
-    with open(tree / "semiring" / "dense.py", "a") as f:
-        f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .core import Semiring  # planted\n")
+    with open(tree / "semiring" / "dense" / "__init__.py", "a") as f:
+        f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from ..core import Semiring  # planted\n")
     _count_type_checking_imports(tree)
     run = lint_imports(tree)
     assert run.returncode == 1
@@ -247,8 +251,8 @@ def test_a_private_name_import_is_found_wherever_it_hides(tree: Path):
         f.write("\n\ndef _planted():\n    from .multi_device import _planted_helper\n\n    return _planted_helper\n")
     with open(tree / "graphs" / "errors.py", "a") as f:
         f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from graphs.sssp import _Planted, sssp\n")
-    with open(tree / "semiring" / "dense.py", "a") as f:  # private modules are fine; a name from one is not
-        f.write("\nfrom . import _cpu\nfrom ._cpu import threads\nfrom ._cpu.scalar_ops import _max, min_\n")
+    with open(tree / "semiring" / "dense" / "__init__.py", "a") as f:  # private modules are fine; a name from one is not
+        f.write("\nfrom .. import _cpu\nfrom .._cpu import threads\nfrom .._cpu.scalar_ops import _max, min_\n")
     with open(tree / "graphs" / "nx_backend" / "allpaths.py", "a") as f:
         f.write("\nfrom networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors\n"
                 "from networkx.utils import pairwise\nimport networkx._planted\n")
@@ -259,5 +263,5 @@ def test_a_private_name_import_is_found_wherever_it_hides(tree: Path):
         "graphs/nx_backend/allpaths.py from networkx.algorithms.shortest_paths.generic import "
         "_build_paths_from_predecessors",
         "graphs/nx_backend/allpaths.py import networkx._planted",
-        "semiring/dense.py from ._cpu.scalar_ops import _max",
+        "semiring/dense/__init__.py from .._cpu.scalar_ops import _max",
     ], found

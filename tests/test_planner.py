@@ -431,7 +431,7 @@ def test_sparse_route_takes_a_measured_rate(measured):
 @settings(max_examples=50, deadline=None)
 @given(n=st.integers(2, 10**6), arcs=st.none() | st.integers(0, 10**7))
 def test_squarings_cover_the_paths_and_never_exceed_the_most(n, arcs):
-    from apsp.squaring import most_squarings
+    from apsp.methods.squaring import most_squarings
 
     k = planner.squarings(n, arcs)
     assert 1 <= k <= most_squarings(n)

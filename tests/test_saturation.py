@@ -18,7 +18,7 @@ from numba import njit
 import semiring as sr
 from semiring._cpu import scalar_ops, simd
 from semiring._cpu.simd import vload, vstore
-from semiring.dispatch import sentinels
+from semiring.dense.dispatch import sentinels
 from semiring.families import PRIMITIVES
 
 INTS = [np.dtype(np.int32), np.dtype(np.int64)]

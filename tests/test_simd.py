@@ -33,7 +33,7 @@ from semiring._cpu.simd import (
     vsub,
 )
 from semiring._cpu.specialize import compile_once
-from semiring.dispatch import cpu_kernels, numba_array_type, sentinels
+from semiring.dense.dispatch import cpu_kernels, numba_array_type, sentinels
 
 DTYPES = ["float32", "float64", "int32", "int64"]
 

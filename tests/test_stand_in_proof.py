@@ -1,4 +1,4 @@
-"""Integer closures with +inf lowered to a stand-in P and checked afterwards (apsp.exact_integers.stand_in_is_exact):
+"""Integer closures with +inf lowered to a stand-in P and checked afterwards (apsp.paths.exact_integers.stand_in_is_exact):
 graphs built to defeat the check (true distances just below, at and above P and the int32 range), negative arcs, and
 random weights of realistic size, against an exact Python-integer Floyd-Warshall; on the CPU and, marked gpu, the GPU."""
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import apsp
 import semiring as sr
-from apsp.exact_integers import stand_in_route
+from apsp.paths.exact_integers import stand_in_route
 from semiring.backend import gpu_available
 
 I32 = np.iinfo(np.int32)

@@ -6,7 +6,7 @@
 * :mod:`apsp.cuda.graph_replay` -- R-Kleene's small sub-closures captured once
   and replayed as CUDA graphs;
 * :mod:`apsp.cuda.last_hop` -- the predecessors read off a finished ``min_plus``
-  closure on the device (the rule of :mod:`apsp.last_hop`).
+  closure on the device (the rule of :mod:`apsp.paths.last_hop`).
 
 These modules import CuPy when they are imported; the CPU modules of
 :mod:`apsp` import them only inside the functions that handle CuPy arrays.

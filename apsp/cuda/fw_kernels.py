@@ -20,7 +20,7 @@ closure runs in shared memory), launched once per leaf.
 
 ``panel_step``: one Floyd-Warshall pivot over a whole ``b x n`` row panel
 (``b`` launches per block): the first step of the predecessor-consistent
-blocked Floyd-Warshall (:mod:`apsp.blocked_fw`).
+blocked Floyd-Warshall (:mod:`apsp.methods.blocked_fw`).
 """
 
 from __future__ import annotations

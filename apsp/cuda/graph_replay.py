@@ -11,7 +11,7 @@ graph, copy it back (Buluc, Gilbert & Budak 2010 observe the same launch
 overhead; graphs are the modern cure).
 
 Used for distances only (the predecessor schedule is the blocked one, see
-:mod:`apsp.rkleene`).  Integer products decide plain vs saturating sums by
+:mod:`apsp.methods.rkleene`).  Integer products decide plain vs saturating sums by
 reading their operands, which a capture cannot do, so captured closures keep
 the saturating kernel, unless the closure runs inside
 :func:`semiring.int_range.sums_in_range` (APSP's stand-in for ``+inf`` proves
@@ -20,7 +20,7 @@ it.  Anything that goes wrong while capturing falls back to running the
 closure directly; the first closure of each size always runs
 directly (it also compiles the kernels and sizes the scratch).  The closure
 that is run and captured is a parameter (R-Kleene passes itself), so this
-module does not import :mod:`apsp.rkleene`.
+module does not import :mod:`apsp.methods.rkleene`.
 
 Threads.  A captured graph works on its own scratch block, so one graph serves
 one closure at a time: :class:`GraphCache` lends an entry to one thread (a
@@ -46,10 +46,10 @@ __all__ = ["GRAPH_MAX", "closure_via_graph", "clear", "capture", "ClosureJob", "
 
 
 class ClosureJob(Protocol):
-    """What the replay reads of a closure job, an :class:`apsp.closure_state.Job`.
+    """What the replay reads of a closure job, an :class:`apsp.methods.closure_state.Job`.
 
     Named here rather than imported: ``closure_state`` reaches this package
-    through the base case (:mod:`apsp.base_case`), so importing it back, even for
+    through the base case (:mod:`apsp.methods.base_case`), so importing it back, even for
     type hints, would close an import cycle.
     """
 
@@ -189,7 +189,7 @@ def closure_via_graph(job: ClosureJob, r0: int, r1: int, close: WholeClosure) ->
         The diagonal block (at most :data:`GRAPH_MAX` vertices).
     close : callable
         ``close(sub)`` closes the whole matrix of a job (R-Kleene,
-        :func:`apsp.rkleene.rkleene`); run directly the first time a size is
+        :func:`apsp.methods.rkleene.rkleene`); run directly the first time a size is
         seen, captured into the graph that later closures of that size replay.
     """
     n = r1 - r0

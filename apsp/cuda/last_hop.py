@@ -1,6 +1,6 @@
-"""Last-hop predecessors on the GPU: the rule of :mod:`apsp.last_hop`, read off a CuPy closure.
+"""Last-hop predecessors on the GPU: the rule of :mod:`apsp.paths.last_hop`, read off a CuPy closure.
 
-The same rule as the CPU (rules 1-3 of :mod:`apsp.last_hop`, the same
+The same rule as the CPU (rules 1-3 of :mod:`apsp.paths.last_hop`, the same
 sums in the dtype, the same qualifying margin for floats, the same order of
 the arc lists), so that for one distance matrix both devices give the same
 ``P``.  The passes, all on the device:
@@ -17,10 +17,10 @@ the arc lists), so that for one distance matrix both devices give the same
    (``ceil(log2 n) + 1`` rounds of ``R[i, j] = R[i, R[i, j]]``); a route that
    does not end at ``i`` loops (a zero-weight cycle).
 
-When a row looked at more than :func:`apsp.last_hop.row_budget` arcs or a
+When a row looked at more than :func:`apsp.paths.last_hop.row_budget` arcs or a
 reachable entry has no arc into it, :func:`last_hop_predecessors_gpu` returns
 ``None`` (the caller runs the Pi update).  When a route loops, rule 4 (the
-mending of :func:`apsp.last_hop.last_hop_predecessors`) runs on the host over
+mending of :func:`apsp.paths.last_hop.last_hop_predecessors`) runs on the host over
 copies of ``D`` and ``W``: loops need zero-weight cycles, rare in practice, and
 the host code is the reference for them.
 """
@@ -36,8 +36,8 @@ import numpy as np
 
 from semiring.kernels import sentinels
 
-from ..last_hop import QUALIFY_ULPS, last_hop_predecessors, row_budget, threshold_in
-from ..predecessors import PRED_DTYPE
+from ..paths.last_hop import QUALIFY_ULPS, last_hop_predecessors, row_budget, threshold_in
+from ..paths.predecessors import PRED_DTYPE
 from .fw_kernels import semiring_device_functions, semiring_module
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ THRESHOLD_ROWS = 64
 _BLOCK = 256
 
 _KERNELS = r"""
-// The qualifying bound x + |x| rel of apsp.last_hop, rounded as the CPU rounds it (no FMA).
+// The qualifying bound x + |x| rel of apsp.paths.last_hop, rounded as the CPU rounds it (no FMA).
 __device__ __forceinline__ float lh_bound(float x, float ax, float rel) { return __fadd_rn(x, __fmul_rn(ax, rel)); }
 __device__ __forceinline__ double lh_bound(double x, double ax, double rel) { return __dadd_rn(x, __dmul_rn(ax, rel)); }
 __device__ __forceinline__ int lh_bound(int x, int, int) { return x; }
@@ -97,7 +97,7 @@ extern "C" __global__ void lh_mask(const T* __restrict__ W, const T* __restrict_
     }
 }
 
-// Rule 3 of apsp.last_hop for the entry (i, j): the k minimising D[i, k] + W[k, j] (lightest arc,
+// Rule 3 of apsp.paths.last_hop for the entry (i, j): the k minimising D[i, k] + W[k, j] (lightest arc,
 // then smallest k, among ties); -1 if no arc into j comes from a vertex reachable from i.
 __device__ int lh_least_sum(const T* __restrict__ Di, const T* __restrict__ W, const T* __restrict__ Td,
                             const long long* __restrict__ start, const int* __restrict__ src,
@@ -263,7 +263,7 @@ def _arc_lists(k: _Kernels, W, Td, n: int):
 
 
 def last_hop_predecessors_gpu(S: "Semiring", D, W, out=None):
-    """The predecessors of the CuPy closure ``D`` of ``W`` by the rule of :mod:`apsp.last_hop`, or ``None``.
+    """The predecessors of the CuPy closure ``D`` of ``W`` by the rule of :mod:`apsp.paths.last_hop`, or ``None``.
 
     Parameters
     ----------
@@ -279,9 +279,9 @@ def last_hop_predecessors_gpu(S: "Semiring", D, W, out=None):
     Returns
     -------
     P : cupy.ndarray (n, n) of int32, or None
-        ``None`` when a row looks at more than :func:`apsp.last_hop.row_budget`
+        ``None`` when a row looks at more than :func:`apsp.paths.last_hop.row_budget`
         arcs, a reachable entry has no arc into it, or a looping route cannot
-        be mended (see :func:`apsp.last_hop.last_hop_predecessors`).
+        be mended (see :func:`apsp.paths.last_hop.last_hop_predecessors`).
 
     Examples
     --------

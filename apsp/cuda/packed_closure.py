@@ -12,14 +12,14 @@ its true distance (or ``INF`` when there is no path).
 :func:`apsp.shortest_paths` picks this route by itself (:func:`packed_applies`),
 for distances and for the distances under last-hop predecessors.
 
-The closure is R-Kleene (:mod:`apsp.rkleene`, Buluc, Gilbert & Budak 2010)
+The closure is R-Kleene (:mod:`apsp.methods.rkleene`, Buluc, Gilbert & Budak 2010)
 over two copies of the matrix: ``P``, the lanes packed two per word (right
 operands and outputs), and ``U``, each lane duplicated in a word (left
 operands).  Every product writes both (the kernel's epilogue), the leaves of
 exactly :data:`LEAF` vertices are closed by Floyd-Warshall in shared memory
 (writing both), and the four products whose output overlaps an operand
 accumulate into the block from a scratch copy of that operand, as in
-:mod:`apsp.rkleene`.  Diagonal blocks of at most :data:`GRAPH_MAX` vertices
+:mod:`apsp.methods.rkleene`.  Diagonal blocks of at most :data:`GRAPH_MAX` vertices
 are closed through a scratch pair whose closure is captured once per size as
 a CUDA graph and replayed (as :mod:`apsp.cuda.graph_replay` does for the
 ordinary closure): below that size the recursion is bound by launches.  The matrix is padded to a multiple of 64 vertices with
@@ -173,7 +173,7 @@ def packed_applies(S: "Semiring", D) -> bool:
 
     ``S``'s capabilities say ``packable`` (``min_plus``); ``D`` holds non-negative integers (any real or signed
     integer dtype) or values at or above ``INF`` (``+inf``, the integer sentinel,
-    the stand-in of :mod:`apsp.exact_integers`), and :func:`fits` holds for its
+    the stand-in of :mod:`apsp.paths.exact_integers`), and :func:`fits` holds for its
     largest entry below ``INF``; plus the :data:`config` switches.  Three fused
     reductions over ``D`` and one read-back.
 

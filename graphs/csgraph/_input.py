@@ -170,7 +170,7 @@ def check_numbers(X: Any, name: str = "csgraph") -> None:
     TypeError: csgraph must hold numbers (bool, integers, floats or complex), got dtype <U1
     """
     dtype = getattr(X, "dtype", None)
-    if dtype is None or sp.issparse(X) or is_cupy_sparse(X) or is_pydata(X):
+    if dtype is None or (not isinstance(X, np.ndarray) and (sp.issparse(X) or is_cupy_sparse(X) or is_pydata(X))):
         return
     if np.dtype(dtype).kind not in "biufc":
         raise TypeError(f"{name} must hold numbers (bool, integers, floats or complex), got dtype {dtype}")

@@ -86,13 +86,6 @@ METHODS = ("auto", "FW", "D", "BF", "J")
 FW_FORMATS = ("lil", "csc", "csr")
 
 
-def _device(inp: _Input, device: str) -> str:
-    """``"cpu"`` or ``"gpu"``: where a function runs for ``device`` ("auto" follows the input)."""
-    if device == "auto":
-        return "gpu" if inp.gpu else "cpu"
-    return resolve_device(inp.X, device)
-
-
 def _dense_cpu(inp: _Input, directed: bool, unweighted: bool, overwrite: bool, dt: np.dtype) -> tuple[np.ndarray, bool]:
     """SciPy's Floyd-Warshall matrix on the host, and whether it holds NaN or ``-inf``.
 
@@ -126,7 +119,7 @@ def _dense_cpu(inp: _Input, directed: bool, unweighted: bool, overwrite: bool, d
             _shape(arr)
             null = dense_null_mask(arr)
         else:
-            arr = inp.dense()
+            arr = inp.array if inp.array is not None else inp.dense()
             null = inp.null(arr)
         in_place = (overwrite and type(arr) is np.ndarray and arr.dtype == dt and arr.flags.c_contiguous
                     and arr.flags.writeable)
@@ -304,7 +297,7 @@ def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, ret
     >>> csgraph.shortest_path(G, directed=False, indices=0, return_predecessors=True)
     (array([0., 1., 2., 2.]), array([-9999,     0,     0,     1], dtype=int32))
     """
-    inp = _Input(from_pydata(csgraph))
+    inp = _Input(csgraph)
     if method == "auto":
         method = _auto_method(inp, indices)
     elif method not in METHODS:
@@ -328,27 +321,38 @@ def shortest_path(csgraph: Any, method: str = "auto", directed: bool = True, ret
 
 
 class _Input:
-    """A ``csgraph`` argument read once: the object (pydata ``sparse`` converted), its kind and where it lives.
+    """A ``csgraph`` argument read once, at the door: the object (pydata ``sparse`` converted), its kind, where it lives.
 
-    ``null`` is SciPy's no-edge mask of a dense array (:func:`dense_null_mask`),
-    made the first time a reader needs it and kept for the next one.
+    A dense NumPy array (the common case) has its shape checked here, once,
+    and is :attr:`array`; other inputs are read into :attr:`array` the first
+    time :meth:`dense` is asked.  ``null`` is SciPy's no-edge mask of a dense
+    array (:func:`dense_null_mask`), made the first time a reader needs it
+    and kept for the next one.
     """
 
-    __slots__ = ("X", "sparse", "gpu", "masked", "_null")
+    __slots__ = ("X", "array", "sparse", "gpu", "masked", "_null")
 
     def __init__(self, X: Any) -> None:
-        self.X = X
+        self._null = None
+        if type(X) is np.ndarray:  # a dense host array: no other kind to look for
+            _shape(X)
+            self.X = self.array = X
+            self.sparse = self.gpu = self.masked = False
+            return
+        self.X = X = from_pydata(X)
+        self.array = None
         gpu_sparse = is_cupy_sparse(X)
         self.sparse = gpu_sparse or sp.issparse(X)
         self.gpu = gpu_sparse or (not self.sparse and hasattr(X, "__cuda_array_interface__"))
         self.masked = np.ma.isMaskedArray(X)
-        self._null = None
 
     def dense(self):
         """The dense input as an array of its own module (NumPy for array-likes), its shape checked."""
-        X = self.X if self.gpu or isinstance(self.X, np.ndarray) else np.asarray(self.X)
-        _shape(X)
-        return X
+        if self.array is None:
+            X = self.X if self.gpu or isinstance(self.X, np.ndarray) else np.asarray(self.X)
+            _shape(X)
+            self.array = X
+        return self.array
 
     def null(self, X):
         """:func:`dense_null_mask` of ``X`` (the array :meth:`dense` returned), computed once."""
@@ -374,7 +378,7 @@ def _auto_method(inp: _Input, indices) -> str:
         nk = csgraph.count()
         edges = csgraph.compressed()
     else:
-        X = inp.dense()
+        X = inp.array if inp.array is not None else inp.dense()
         inp.null(X)  # SciPy reads the graph first: its TypeError for a non-numeric dtype
         edges = X[(np if isinstance(X, np.ndarray) else array_module(X)).isfinite(X)]
         edges = edges[edges != 0]
@@ -431,15 +435,15 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
            [2., 3., 0., 3.],
            [2., 1., 3., 0.]])
     """
-    return _floyd_warshall(_Input(from_pydata(csgraph)), directed, bool(return_predecessors), unweighted, overwrite, dtype, device)
+    return _floyd_warshall(_Input(csgraph), directed, bool(return_predecessors), unweighted, overwrite, dtype, device)
 
 
 def _floyd_warshall(inp: _Input, directed: bool, return_predecessors: bool, unweighted: bool, overwrite: bool,
                     dtype: Any, device: str):
     """:func:`floyd_warshall` of a read input: SciPy's dense matrix, then the closure of :mod:`apsp`."""
-    dt = result_dtype(dtype)
-    dev = _device(inp, device)
+    dt = np.dtype(np.float64) if dtype is None else result_dtype(dtype)
     gpu_in = inp.gpu
+    dev = ("gpu" if gpu_in else "cpu") if device == "auto" else resolve_device(inp.X, device)
     D = _dense_gpu(inp.X, directed, unweighted, dt) if dev == "gpu" and gpu_in else None
     if D is None:
         D, special = _dense_cpu(inp, directed, unweighted, overwrite and not gpu_in, dt)

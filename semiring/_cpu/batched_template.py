@@ -11,7 +11,7 @@ of :mod:`.gemm_template` (its blocked, SIMD micro-kernel GEMM).
 Each product of at most :data:`DIRECT_WORK` multiply-adds runs a direct triple
 loop (no packing buffers to allocate; the ``j`` loop is contiguous in ``B`` and
 ``C`` for C-ordered operands, which LLVM vectorises); larger ones call ``gemm``
-on the views ``A[b]``, ``B[b]``, ``C[b]``.  The caller (:mod:`semiring.batched`)
+on the views ``A[b]``, ``B[b]``, ``C[b]``.  The caller (:mod:`semiring.dense.batched`)
 splits the batch over threads; each call releases the GIL.
 """
 

@@ -8,7 +8,7 @@ each computes.  :class:`NumbaSparseKernels` calls that template specialised to
 one semiring and dtype, cutting rows into ranges of about equal nonzeros on the
 thread pool of :mod:`.threads`; :class:`GenericSparseKernels` does the same
 with NumPy ufuncs, for custom semirings without Numba scalar ops.  The GPU
-counterpart is :mod:`semiring.cuda.sparse`; :func:`semiring.sparse_dispatch.kernels_for`
+counterpart is :mod:`semiring.cuda.sparse`; :func:`semiring.sparse.dispatch.kernels_for`
 picks one and keeps it.
 """
 
@@ -44,11 +44,11 @@ class NumbaSparseKernels:
     ----------
     mod : module
         :mod:`.sparse_template` specialised to the semiring and dtype
-        (:func:`semiring.dispatch.cpu_kernels`).
+        (:func:`semiring.dense.dispatch.cpu_kernels`).
     zero : scalar
         The semiring zero in the dtype.
     lo, hi : scalar
-        The dtype's stand-ins for -inf and +inf (:func:`semiring.dispatch.sentinels`).
+        The dtype's stand-ins for -inf and +inf (:func:`semiring.dense.dispatch.sentinels`).
     """
 
     def __init__(self, mod, zero, lo, hi) -> None:

@@ -29,7 +29,7 @@ after its copy completed.  :mod:`apsp.distributed` builds that graph.
 
 Consumer side, :meth:`RemotePanel.arrays`: the panel's device memory mapped
 into this process (cached per run: a context may open a handle once), as
-CuPy arrays of the current device; :mod:`apsp.distributed_rows` copies them
+CuPy arrays of the current device; :mod:`apsp.distributed.rows` copies them
 in.  A ``RemotePanel`` unpickled in the process that exported it (Dask may
 spill a result to disk and read it back) resolves to the slot itself.
 
@@ -210,7 +210,7 @@ def drop_token(registry: dict, lock: Any, token: str) -> int:
     """Delete, under ``lock``, the entries of ``registry`` whose key is ``(token, ...)``; how many there were.
 
     The per-process registries of a run (this module's exported slots, the
-    rows of :mod:`apsp.distributed_rows`) are keyed by the run's token first.
+    rows of :mod:`apsp.distributed.rows`) are keyed by the run's token first.
 
     >>> reg = {("a", 0): 1, ("a", 1): 2, ("b", 0): 3}
     >>> drop_token(reg, threading.Lock(), "a"), reg

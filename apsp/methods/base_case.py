@@ -21,7 +21,7 @@ import numpy as np
 
 from semiring.kernels import cpu_kernels, cpu_scalar_ops, sentinels
 
-from .fw import floyd_warshall_inplace
+from ..fw import floyd_warshall_inplace
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -52,7 +52,7 @@ def close_block(S: "Semiring", D, P=None) -> None:
     if D.shape[0] == 0:
         return
     if not isinstance(D, np.ndarray):
-        from .cuda.fw_kernels import close_block_gpu
+        from ..cuda.fw_kernels import close_block_gpu
 
         close_block_gpu(S, D, P)
         return

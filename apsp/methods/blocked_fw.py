@@ -23,12 +23,12 @@ Every ``(i, j, k)`` update still happens once (``n^3`` multiply-adds in all)
 and all but the panel work runs in :func:`semiring.dense.matmul_into`.  Because
 every update of a row covers *all* its columns, the Pi update keeps each row of
 the predecessor matrix a tree even when paths tie (zero-weight cycles,
-``max_min``, ``lor_land``); see :mod:`apsp.predecessors`.
+``max_min``, ``lor_land``); see :mod:`apsp.paths.predecessors`.
 
 R-Kleene both calls this schedule (with predecessors, and for small blocks when
-:data:`apsp.rkleene.FW_BELOW` asks for it) and closes its diagonal blocks, so
+:data:`apsp.methods.rkleene.FW_BELOW` asks for it) and closes its diagonal blocks, so
 the diagonal closure is a parameter here rather than an import: the
-:mod:`apsp.rkleene` module sits above this one.
+:mod:`apsp.methods.rkleene` module sits above this one.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import numpy as np
 
 from semiring.kernels import cpu_kernels, cpu_scalar_ops, sentinels
 
-from .fw import floyd_warshall_panel_inplace
+from ..fw import floyd_warshall_panel_inplace
 
 if TYPE_CHECKING:
     from .closure_state import Job
@@ -75,7 +75,7 @@ def panel_closure_pred(S, R, P, c0: int) -> None:
     if b == 0:
         return
     if not isinstance(R, np.ndarray):
-        from .cuda.fw_kernels import panel_closure_pred_gpu
+        from ..cuda.fw_kernels import panel_closure_pred_gpu
 
         panel_closure_pred_gpu(S, R, P, c0)
         return
@@ -104,13 +104,13 @@ def blocked_floyd_warshall(job: "Job", block: int, close_diagonal: DiagonalClosu
     close_diagonal : callable
         ``close_diagonal(job, r0, r1)`` closes the diagonal block ``[r0, r1)``
         in place (distances only; with predecessors the panel is closed by
-        :func:`panel_closure_pred`).  Callers pass :func:`apsp.rkleene.rkleene`.
+        :func:`panel_closure_pred`).  Callers pass :func:`apsp.methods.rkleene.rkleene`.
 
     Examples
     --------
     >>> from semiring import min_plus
-    >>> from apsp.closure_state import Job
-    >>> from apsp.rkleene import rkleene
+    >>> from apsp.methods.closure_state import Job
+    >>> from apsp.methods.rkleene import rkleene
     >>> D = np.array([[0.0, 4.0, np.inf], [np.inf, 0.0, 1.0], [1.0, np.inf, 0.0]])
     >>> blocked_floyd_warshall(Job(min_plus, D, None, D.copy(), base_size=1), block=1, close_diagonal=rkleene); D
     array([[0., 4., 5.],

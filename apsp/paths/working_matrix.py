@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .elementwise import elementwise_ops
+from ..elementwise import elementwise_ops
 from .predecessors import initial_predecessors
 
 if TYPE_CHECKING:

@@ -1,8 +1,8 @@
 """Predecessors at the price of the distances: last hops read off the finished ``min_plus`` closure.
 
 Carrying predecessors through the closure (the Pi update of
-:mod:`apsp.predecessors`) needs a witness in every GEMM and the full-row
-schedule of :mod:`apsp.blocked_fw`: about three times the work of the
+:mod:`apsp.paths.predecessors`) needs a witness in every GEMM and the full-row
+schedule of :mod:`apsp.methods.blocked_fw`: about three times the work of the
 distances on the CPU.  For ``min_plus`` this module instead closes the
 distances alone (R-Kleene at full speed) and then reads each predecessor off
 ``D`` and the arcs ``W``: ``P[i, j]`` is a *last hop*, a ``k`` with an arc
@@ -48,7 +48,7 @@ the fewest arcs, the first vertex whose route does not reach ``i`` has a
 qualifying arc from the vertex before it, so every round mends at least one
 vertex.  If a route stops short, or a round mends nothing (floating-point
 rounding), :func:`last_hop_predecessors` returns ``None`` and the caller
-computes ``P`` by the Pi update instead (whose rule :mod:`apsp.predecessors`
+computes ``P`` by the Pi update instead (whose rule :mod:`apsp.paths.predecessors`
 states).  The check makes the result sound whatever the rounding.
 
 The cost.  Rule 1 is one comparison.  For rule 2 the arcs into each ``j``
@@ -147,7 +147,7 @@ def may_loop(D: np.ndarray, wt: np.ndarray, top) -> bool:
     heavier than zero there is none; otherwise two distinct vertices ``u, v`` of
     such a cycle have ``D[u, v] + D[v, u] == 0`` (each distance at most its side
     of the cycle, and no negative cycle), which one pass over ``D`` looks for
-    (:func:`apsp._integer_kernels.zero_cycle_rows`).  Integer sums are exact, so
+    (:func:`apsp.paths._integer_kernels.zero_cycle_rows`).  Integer sums are exact, so
     every reachable entry has its tight arc: checking is only needed for loops.
 
     >>> inf = np.iinfo(np.int32).max
@@ -203,7 +203,7 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
         return P
     D = np.ascontiguousarray(D)
     W = np.ascontiguousarray(W, dtype=D.dtype)
-    mod = cpu_kernels(S, D.dtype, template="apsp._last_hop_template")
+    mod = cpu_kernels(S, D.dtype, template="apsp.paths._last_hop_template")
     lo, hi = sentinels(D.dtype)
     zero = S.zero_value(D.dtype)
     rel = D.dtype.type(QUALIFY_ULPS * np.finfo(D.dtype).eps if D.dtype.kind == "f" else 0)
@@ -221,7 +221,7 @@ def last_hop_predecessors(S: "Semiring", D: np.ndarray, W: np.ndarray, out: np.n
         # the saturating ones (semiring.int_range), and the scan runs on vpaddd instead
         if plain_sums_exact(*operand_extremes(D), min(int(W.min()), int(T.min())),
                             max(int(W.max()), int(T.max())), D.dtype):
-            mod = cpu_kernels(S, D.dtype, template="apsp._last_hop_template", plain=True)
+            mod = cpu_kernels(S, D.dtype, template="apsp.paths._last_hop_template", plain=True)
     start = np.zeros(n + 1, dtype=np.int64)
     run_rows(lambda c0, c1: mod.count_arcs(W, T, zero, c0, c1, start), n, n * n * 8, align=64)
     np.cumsum(start, out=start)

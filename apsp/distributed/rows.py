@@ -28,7 +28,7 @@ Round ``k``, owner ``o = k % p``, are three kinds of tasks:
 The driver (:mod:`apsp.distributed`) chains each worker's mutating tasks
 (each depends on the one before it on the same worker), which fixes the
 order in which every entry receives its updates: the same as
-:func:`apsp.blocked_fw.blocked_floyd_warshall`, so results equal the
+:func:`apsp.methods.blocked_fw.blocked_floyd_warshall`, so results equal the
 single-process blocked schedule's.
 
 Bad input and negative cycles do not raise inside a task (a worker logs a
@@ -58,16 +58,16 @@ from semiring.backend import to_device
 from semiring.errors import SemiringError
 from semiring.validate import check_matrix
 
-from .base_case import CPU_BASE, GPU_BASE
-from .blocked_fw import panel_closure_pred
-from .closure_state import Job
-from .distributed_ipc import RemotePanel, drop_exports, drop_token, export_slot
-from .elementwise import elementwise_ops
-from .exact_integers import narrow, widen
-from .multi_device import ranges_without
-from .predecessors import NO_PREDECESSOR, PRED_DTYPE
-from .rkleene import rkleene
-from .task_values import Stopped, dense_tile
+from ..elementwise import elementwise_ops
+from ..methods.base_case import CPU_BASE, GPU_BASE
+from ..methods.blocked_fw import panel_closure_pred
+from ..methods.closure_state import Job
+from ..methods.rkleene import rkleene
+from ..multi_device import ranges_without
+from ..paths.exact_integers import narrow, widen
+from ..paths.predecessors import NO_PREDECESSOR, PRED_DTYPE
+from ..task_values import Stopped, dense_tile
+from .ipc import RemotePanel, drop_exports, drop_token, export_slot
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -125,7 +125,7 @@ class RunSpec:
     dtype: np.dtype
     predecessors: bool
     device: str  # "cpu" or "gpu"
-    share: str = "copy"  # "ipc": panels leave as CUDA IPC handles of a slot per worker (apsp.distributed_ipc)
+    share: str = "copy"  # "ipc": panels leave as CUDA IPC handles of a slot per worker (apsp.distributed.ipc)
 
 
 # -- the registry of a worker process ----------------------------------------------------
@@ -410,7 +410,7 @@ def build(spec: RunSpec, g: int, pieces: list, check: bool, wide: bool, kind: st
     weighted)`` of the block with rows local to it (``kind="arcs"``).  With
     ``check``, entries are validated (an invalid one comes back as
     ``Stopped(error=...)`` naming the block).  ``wide``: an int32 input run in
-    int64 (:mod:`apsp.exact_integers`).  ``threads``: the worker process's
+    int64 (:mod:`apsp.paths.exact_integers`).  ``threads``: the worker process's
     Dask threads, given when it is a process of its own
     (:func:`fit_kernel_threads`).
 

@@ -12,14 +12,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._cpu.specialize import compile_once, specialize
-from ._cpu.threads import run_rows
-from .algebra import Algebra
-from .backend import is_cupy_array
-from .dtypes import neginf, posinf
-from .families import bitpacked_boolean
-from .generic import generic_matmul
-from .int_range import PLAIN_DTYPES, plain_path_applies
+from .._cpu.specialize import compile_once, specialize
+from .._cpu.threads import run_rows
+from ..algebra import Algebra
+from ..backend import is_cupy_array
+from ..dtypes import neginf, posinf
+from ..families import bitpacked_boolean
+from ..generic import generic_matmul
+from ..int_range import PLAIN_DTYPES, plain_path_applies
 
 __all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "numba_array_type", "sentinels", "numba_plan"]
 
@@ -47,7 +47,7 @@ def cpu_scalar_ops(S: Algebra, dtype: np.dtype) -> dict | None:
     >>> sorted(cpu_scalar_ops(min_plus, np.dtype(np.float32)))
     ['add', 'mul']
     """
-    from ._cpu.scalar_ops import OPS
+    from .._cpu.scalar_ops import OPS
 
     if S.family is not None:
         pair = OPS.get((S.family, np.dtype(dtype).kind))
@@ -79,8 +79,8 @@ def cpu_kernels(S: Algebra, dtype: np.dtype, template: str = "semiring._cpu.gemm
     >>> cpu_kernels(min_plus, np.dtype(np.int32), plain=True).vmul.__name__
     '_plus_plain_v'
     """
-    from ._cpu.scalar_ops import PLAIN_OPS, vector_ops_for
-    from ._cpu.simd import lanes, register_bytes
+    from .._cpu.scalar_ops import PLAIN_OPS, vector_ops_for
+    from .._cpu.simd import lanes, register_bytes
 
     ops = cpu_scalar_ops(S, dtype)
     if ops is None:
@@ -154,7 +154,7 @@ def _numba_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
 
 
 def _bool_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
-    from ._cpu.boolean import bool_matmul
+    from .._cpu.boolean import bool_matmul
 
     bool_matmul(A, B, C, accumulate)
 
@@ -164,7 +164,7 @@ def _generic_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
 
 
 def _cuda_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
-    from .cuda import matmul_into
+    from ..cuda import matmul_into
 
     matmul_into(S, A, B, C, W, accumulate)
 

@@ -18,7 +18,7 @@ Everything happens in place on views of one buffer; the six products are the
 ``O(n^3)`` work and all run in :func:`semiring.dense.matmul_into` (the CPU
 Numba GEMM, or the GPU engine for CuPy arrays), for exactly ``n^3``
 multiply-adds in all (``T(n) = 2 T(n/2) + 6 (n/2)^3``).  Leaves of at most
-``job.base_size`` vertices are closed by the base kernel (:mod:`apsp.base_case`).
+``job.base_size`` vertices are closed by the base kernel (:mod:`apsp.methods.base_case`).
 
 In-place products.  ``matmul_into`` requires the output not to overlap its
 operands, and four of the products (``A12 = A11 A12``, ``A21 = A21 A11``,
@@ -42,19 +42,19 @@ Launch overhead on the GPU.  Diagonal blocks of up to
 :data:`apsp.cuda.graph_replay.GRAPH_MAX` vertices are closed by replaying a CUDA
 graph of their whole recursion (distances only; :mod:`apsp.cuda.graph_replay`).
 
-Predecessors.  The Pi update (:mod:`apsp.predecessors`) applied to these
+Predecessors.  The Pi update (:mod:`apsp.paths.predecessors`) applied to these
 quadrant products does not keep each row of ``P`` a tree when paths tie: a
 product updates a row on some columns only, while the predecessors it copies
 may point outside them, so ties (zero-weight cycles; ``max_min``, ``lor_land``
 everywhere) can splice different trees into loops.  With predecessors the
-closure therefore runs the full-row schedule of :mod:`apsp.blocked_fw` (same
+closure therefore runs the full-row schedule of :mod:`apsp.methods.blocked_fw` (same
 ``n^3`` work, same witness GEMMs), for which the trees are guaranteed.  (For
 ``min_plus`` the driver avoids all this on either device: it closes the distances
-alone and reads the predecessors off them, :mod:`apsp.last_hop`.)
+alone and reads the predecessors off them, :mod:`apsp.paths.last_hop`.)
 
 Module structure.  R-Kleene and blocked Floyd-Warshall call each other (each
 closes some diagonal blocks with the other); this module imports
-:mod:`apsp.blocked_fw` and hands it :func:`rkleene` as its diagonal closure,
+:mod:`apsp.methods.blocked_fw` and hands it :func:`rkleene` as its diagonal closure,
 and hands :func:`rkleene` to the CUDA-graph replay the same way, so neither
 imports this module back.
 """
@@ -74,7 +74,7 @@ __all__ = ["rkleene", "split_point", "FW_BELOW"]
 #: (block = the base size) instead of further recursion, per device.  Its products are
 #: wide rank-``b`` updates rather than small squares, which may fill a GPU better at
 #: the bottom of the recursion; 0 (the default) keeps the pure R-Kleene recursion.
-#: Read when a job's own ``fw_below`` is ``None`` (see :class:`apsp.closure_state.Job`).
+#: Read when a job's own ``fw_below`` is ``None`` (see :class:`apsp.methods.closure_state.Job`).
 FW_BELOW = {"cpu": 0, "gpu": 0}
 #: In-place products on the CPU run in this many strips (see the module docstring) ...
 STRIPS = 4
@@ -83,7 +83,7 @@ STRIP_MIN = 512
 
 
 def _graph_max() -> int:
-    from .cuda.graph_replay import GRAPH_MAX
+    from ..cuda.graph_replay import GRAPH_MAX
 
     return GRAPH_MAX
 
@@ -125,7 +125,7 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
     --------
     >>> import numpy as np
     >>> from semiring import min_plus
-    >>> from apsp.closure_state import Job
+    >>> from apsp.methods.closure_state import Job
     >>> D = np.array([[0.0, 4.0, np.inf], [np.inf, 0.0, 1.0], [1.0, np.inf, 0.0]])
     >>> rkleene(Job(min_plus, D, None, D.copy(), base_size=1)); D
     array([[0., 4., 5.],
@@ -143,7 +143,7 @@ def rkleene(job: "Job", r0: int = 0, r1: int | None = None) -> None:
             job.close_leaf(r0, r1)
         return
     if job.use_graphs and n <= _graph_max():
-        from .cuda.graph_replay import closure_via_graph
+        from ..cuda.graph_replay import closure_via_graph
 
         closure_via_graph(job, r0, r1, rkleene)
         return

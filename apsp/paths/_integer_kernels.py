@@ -1,5 +1,5 @@
-"""CPU kernels of :mod:`apsp.exact_integers`, :mod:`apsp.potentials` and the integer side of
-:mod:`apsp.last_hop` (Numba; imported lazily, compiled on first call, cached).
+"""CPU kernels of :mod:`apsp.paths.exact_integers`, :mod:`apsp.paths.potentials` and the integer side of
+:mod:`apsp.paths.last_hop` (Numba; imported lazily, compiled on first call, cached).
 
 Every kernel works on a range of rows or columns so that :func:`semiring.kernels.run_rows`
 can split it over the shared thread pool; all arithmetic is in int64.

@@ -43,7 +43,7 @@ def repeated_squaring(job: "Job") -> int:
     --------
     >>> import numpy as np
     >>> from semiring import min_plus
-    >>> from apsp.closure_state import Job
+    >>> from apsp.methods.closure_state import Job
     >>> D = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 1.0], [np.inf, np.inf, 0.0]])
     >>> repeated_squaring(Job(min_plus, D, None, D.copy(), base_size=1)); D
     2

@@ -1,7 +1,7 @@
 """The closure methods in one table: how each runs, where, and what the planner needs to know of it.
 
 Each :class:`Method` entry says how to close a prepared working matrix (the
-``run`` function, given a :class:`~apsp.closure_state.Job` and the block
+``run`` function, given a :class:`~apsp.methods.closure_state.Job` and the block
 size), the devices it serves, whether it has a streamed (out-of-core) form on
 the GPU, whether it carries predecessors, and its time model for the planner
 (``half_rate_n``: the size at which its rate is half the GEMM's, ``work``: its
@@ -24,19 +24,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..fw import floyd_warshall_inplace
 from .blocked_fw import blocked_floyd_warshall
 from .closure_state import Job
-from .fw import floyd_warshall_inplace
-from .rkleene import rkleene
+from .rkleene import rkleene as close_rkleene  # the name rkleene stays the module's
 from .squaring import most_squarings, repeated_squaring
 
-__all__ = ["Method", "TABLE", "NAMES", "CPU_FW_BLOCK", "GPU_FW_BLOCK", "MULTI_GPU", "single_buffer_methods", "auto_method"]
+__all__ = ["Method", "TABLE", "NAMES", "CPU_FW_BLOCK", "GPU_FW_BLOCK", "MULTI_GPU", "single_buffer_methods", "auto_method", "IN_CORE"]
 
 #: Default block of blocked Floyd-Warshall on the CPU and on the GPU.
 CPU_FW_BLOCK = 256
 GPU_FW_BLOCK = 1024
 #: The name of the multi-device entry.
 MULTI_GPU = "multi-gpu"
+#: What ``"auto"`` runs on a buffer that fits its device (:func:`auto_method`).
+IN_CORE = "rkleene"
 
 
 @dataclass(frozen=True)
@@ -79,11 +81,11 @@ class Method:
 
 
 def _rkleene(job: Job, block_size: int | None) -> None:
-    rkleene(job)
+    close_rkleene(job)
 
 
 def _blocked(job: Job, block_size: int | None) -> None:
-    blocked_floyd_warshall(job, block_size or (GPU_FW_BLOCK if job.on_gpu else CPU_FW_BLOCK), rkleene)
+    blocked_floyd_warshall(job, block_size or (GPU_FW_BLOCK if job.on_gpu else CPU_FW_BLOCK), close_rkleene)
 
 
 def _squaring(job: Job, block_size: int | None) -> None:
@@ -124,4 +126,4 @@ def auto_method(device: str, fits: bool) -> str:
     >>> auto_method("cpu", True), auto_method("gpu", False)
     ('rkleene', 'blocked-fw')
     """
-    return "blocked-fw" if device == "gpu" and not fits else "rkleene"
+    return "blocked-fw" if device == "gpu" and not fits else IN_CORE

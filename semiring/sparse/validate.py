@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .algebra import Algebra
-from .backend import array_module
-from .errors import DeviceError, DTypeError, SemiringError, ShapeError
-from .sparse_vector import SparseVector
-from .validate import check_array, check_entries
+from ..algebra import Algebra
+from ..backend import array_module
+from ..errors import DeviceError, DTypeError, SemiringError, ShapeError
+from ..validate import check_array, check_entries
+from .vector import SparseVector
 
 __all__ = ["is_sparse", "sparse_parts", "mask_allow", "check_dense_operand", "check_out_operand"]
 

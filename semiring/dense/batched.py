@@ -23,11 +23,11 @@ import functools
 
 import numpy as np
 
-from ._cpu.specialize import compile_once, specialize
-from ._cpu.threads import run_rows
-from .algebra import Algebra
-from .backend import array_module, is_cupy_array
-from .dense import matmul_into
+from .._cpu.specialize import compile_once, specialize
+from .._cpu.threads import run_rows
+from ..algebra import Algebra
+from ..backend import array_module, is_cupy_array
+from . import matmul_into
 from .dispatch import cpu_scalar_ops, numba_array_type, numba_plan
 
 __all__ = ["batched_matmul", "LOOP_WORK"]

@@ -3,7 +3,7 @@
 These are the functions behind :class:`semiring.Semiring`'s methods.  Each
 checks its input once (shapes, dtypes, entries; nothing is cast), allocates the
 result on the operands' device, and hands the work to the kernel picked by
-:mod:`semiring.dispatch`.  :func:`matmul_into` is the unchecked entry point for
+:mod:`semiring.dense.dispatch`.  :func:`matmul_into` is the unchecked entry point for
 algorithms (R-Kleene, Floyd-Warshall) that validate once and then call the GEMM
 thousands of times on views of one buffer.
 """
@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from .algebra import Algebra
-from .backend import array_module, common_module, is_cupy_array, resolve_device
+from ..algebra import Algebra
+from ..backend import array_module, common_module, is_cupy_array, resolve_device
+from ..errors import SemiringError, ShapeError, UnsupportedOperationError
+from ..validate import check_array, check_entries, check_matrix, check_out, check_same_dtype
 from .dispatch import cpu_scalar_ops, gemm_kernel_for, sentinels
-from .errors import SemiringError, ShapeError, UnsupportedOperationError
-from .validate import check_array, check_entries, check_matrix, check_out, check_same_dtype
 
 __all__ = ["matmul", "matmul_into", "elementwise", "elementwise_into", "identity", "zeros", "power", "scatter_add", "WITNESS_DTYPE"]
 
@@ -125,7 +125,7 @@ def matmul(
     C = out if out is not None else xp.empty(shape, dtype=dtype)
     W = xp.empty(shape, dtype=WITNESS_DTYPE) if witness else None
     if xp is np and resolve_device(device, A) == "gpu":
-        from .cuda import streamed_matmul
+        from ..cuda import streamed_matmul
 
         streamed_matmul(S, A, B, C, W, accumulate, memory_budget=memory_budget)
     else:
@@ -193,13 +193,13 @@ def elementwise_into(S: Algebra, which: str, A, B, out):
     array([inf, inf], dtype=float32)
     """
     if array_module(out) is np and S.family is not None:
-        from ._cpu.elementwise import apply
+        from .._cpu.elementwise import apply
 
         op = cpu_scalar_ops(S, out.dtype)[which][0]
         lo, hi = sentinels(out.dtype)
         return apply(op, A, B, out, lo, hi)
     if S.family is not None and not S.exact_ufuncs(out.dtype):
-        from .cuda import elementwise as cuda_elementwise
+        from ..cuda import elementwise as cuda_elementwise
 
         return cuda_elementwise(S, which, A, B, out)
     ufunc = S.add_ufunc if which == "add" else S.mul_ufunc

@@ -3,7 +3,7 @@
 A *template*: :func:`semiring.kernels.cpu_kernels` writes a copy per dtype with the
 ``# @MUL`` line replaced by the semiring's saturating ``mul`` (so that every sum
 here is computed exactly as the closure computes it), and Numba caches the
-compiled kernels beside that copy.  :mod:`apsp.last_hop` drives these
+compiled kernels beside that copy.  :mod:`apsp.paths.last_hop` drives these
 kernels and states the rule and its proof.
 
 * :func:`thresholds` bounds the weight of a last hop into each ``j`` (``T``);
@@ -131,7 +131,7 @@ def _least_sum(D, W, T, start, src, wt, i, j, m, zero, lo, hi):  # pragma: no co
 
 @njit(cache=True, nogil=True)
 def rows_last_hop(D, W, T, start, src, wt, P, r0, r1, zero, lo, hi, rel, budget):  # pragma: no cover - jitted
-    """``P[i, :]`` for ``i`` in ``r0:r1`` by the rule of :mod:`apsp.last_hop`; arcs looked at, or -1.
+    """``P[i, :]`` for ``i`` in ``r0:r1`` by the rule of :mod:`apsp.paths.last_hop`; arcs looked at, or -1.
 
     An arc qualifies when ``D[i, k] + W[k, j] <= D[i, j] + rel * |D[i, j]|``
     (``rel``: a few units of rounding for floats, 0 for integers).
@@ -330,7 +330,7 @@ def _reached_arc_cached(D, start, src, wt, state, i, v, mi, lo, hi, rel, cofs, c
 
 @njit(cache=True, nogil=True)
 def repair_rows(D, start, src, wt, P, r0, r1, zero, lo, hi, rel):  # pragma: no cover - jitted
-    """Make every route of rows ``r0:r1`` reach ``i`` (rule 4 of :mod:`apsp.last_hop`); False if it cannot.
+    """Make every route of rows ``r0:r1`` reach ``i`` (rule 4 of :mod:`apsp.paths.last_hop`); False if it cannot.
 
     A row whose routes already reach ``i`` is left as it is.  Otherwise, in
     rounds: the routes are followed from vertex 0 upwards, and each loop, in

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ._cpu.sparse_kernels import GenericSparseKernels, NumbaSparseKernels
-from .algebra import Algebra
-from .dispatch import cpu_kernels, cpu_scalar_ops, sentinels
+from .._cpu.sparse_kernels import GenericSparseKernels, NumbaSparseKernels
+from ..algebra import Algebra
+from ..dense.dispatch import cpu_kernels, cpu_scalar_ops, sentinels
 
 __all__ = ["kernels_for"]
 

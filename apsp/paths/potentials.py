@@ -11,7 +11,7 @@ inequality of ``h``), every path from ``u`` to ``v`` changes by the same
 
 In integers all three steps are exact (int64 on the way), so a closure of
 signed integer weights can run on the fast non-negative route
-(:mod:`apsp.exact_integers`: ``+inf`` lowered to a stand-in, plain sums) and
+(:mod:`apsp.paths.exact_integers`: ``+inf`` lowered to a stand-in, plain sums) and
 be mapped back, bit for bit the distances of the general route.
 
 ``h`` is found by Bellman-Ford-Moore rounds from the virtual source (Bellman

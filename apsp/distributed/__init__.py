@@ -4,7 +4,7 @@
 :class:`distributed.Client`) or a :class:`dask.array.Array` (then the default
 client).  The schedule is the one :mod:`apsp.multi_device` runs over the
 GPUs of one host, with Dask workers as its lanes (worker side:
-:mod:`apsp.distributed_rows`):
+:mod:`apsp.distributed.rows`):
 
 * row block ``k`` (``b`` rows) belongs to worker ``k % p`` (block-cyclic, so
   every worker has its share of every round); each worker keeps its row
@@ -14,7 +14,7 @@ GPUs of one host, with Dask workers as its lanes (worker side:
 * round ``k``: the owner of block ``k`` closes the diagonal block and forms
   the ``b x n`` row panel ``R_k`` (one task), which goes worker to worker:
   between GPU worker processes of one host as a CUDA IPC handle, the
-  receiver copying the panel GPU to GPU (:mod:`apsp.distributed_ipc`;
+  receiver copying the panel GPU to GPU (:mod:`apsp.distributed.ipc`;
   chosen per run after a probe, logged at INFO); otherwise as Dask sends
   any result (TCP, or UCX when the cluster was started with
   ``protocol="ucx"`` and ``distributed-ucxx`` is installed); each
@@ -31,7 +31,7 @@ GPUs of one host, with Dask workers as its lanes (worker side:
 Each worker's tasks are chained (each depends on the one before it on that
 worker) and pinned to it (``allow_other_workers=False``), which fixes the
 order of every entry's updates: results equal the single-process blocked
-schedule's (:func:`apsp.blocked_fw.blocked_floyd_warshall`).  The graph has
+schedule's (:func:`apsp.methods.blocked_fw.blocked_floyd_warshall`).  The graph has
 about ``(2 p + 1) n / b`` tasks, whatever ``n``.
 
 Traffic.  Per round every worker but the owner receives the panel, ``b n``
@@ -45,8 +45,8 @@ layouts of Solomonik, Buluc & Demmel (IPDPS 2013) and Sao et al. (HPDC 2021).
 
 Memory.  Before a run the driver reads each worker's memory limit (and, on
 GPU workers, the free memory of its GPU) and raises
-:class:`~apsp.distributed_memory.WorkerMemoryError`, naming the setting, when
-its share does not fit (:mod:`apsp.distributed_memory`); a worker that
+:class:`~apsp.distributed.memory.WorkerMemoryError`, naming the setting, when
+its share does not fit (:mod:`apsp.distributed.memory`); a worker that
 pauses for memory during a run (its share cannot be spilled) is the same
 error within :data:`PAUSE_S` seconds, instead of a stalled run.
 
@@ -93,13 +93,18 @@ import numpy as np
 
 import semiring as sr
 from semiring.backend import is_cupy_array
-from semiring.errors import DeviceError, DTypeError, ShapeError, UnsupportedOperationError
-from semiring.validate import check_array, check_matrix
+from semiring.errors import DeviceError, UnsupportedOperationError
+from semiring.validate import check_matrix
 
-from .arguments import as_count
-from .distributed_ipc import close_imports, probe_export, probe_import
-from .distributed_memory import WorkerMemoryError, check_workers, paused_error, worker_needs
-from .distributed_rows import (
+from ..matrix_input import dask_distributed, is_dask_array
+from ..multi_device import default_block
+from ..negative_cycle import raise_for_cycle
+from ..paths.exact_integers import sums_may_leave_int32
+from ..request import Request, dask_client, prepare
+from ..task_values import Stopped, finite_extent
+from .ipc import close_imports, probe_export, probe_import
+from .memory import WorkerMemoryError, check_workers, paused_error, worker_needs
+from .rows import (
     RowLayout,
     RunSpec,
     bad_diagonal_rows,
@@ -110,18 +115,13 @@ from .distributed_rows import (
     result_rows,
     update,
 )
-from .exact_integers import sums_may_leave_int32
-from .matrix_input import matrix_source
-from .multi_device import default_block
-from .negative_cycle import raise_for_cycle
-from .task_values import Stopped, finite_extent
 
 if TYPE_CHECKING:
     from distributed import Client
 
     from semiring import Semiring
 
-__all__ = ["distributed_shortest_paths", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
+__all__ = ["distributed_shortest_paths", "distributed_closure", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
            "WorkerMemoryError", "ATTEMPTS", "PAUSE_S", "CYCLE_SEARCH_MAX"]
 
 _log = logging.getLogger(__name__)
@@ -137,8 +137,6 @@ PAUSE_S = 10.0
 CYCLE_SEARCH_MAX = 16384
 #: Largest block on CPU workers (rows per round).
 CPU_BLOCK_MAX = 1024
-
-_EXTRA = 'the Dask extra: pip install "semiring-paths[dask]" (dask-cuda for one worker per GPU)'
 
 
 def default_block_size(n: int, workers: int, device: str) -> int:
@@ -161,49 +159,8 @@ def default_block_size(n: int, workers: int, device: str) -> int:
     return max(1, min(b, n))
 
 
-def is_dask_array(W: Any) -> bool:
-    """True for a :class:`dask.array.Array` (without importing Dask).
-
-    >>> is_dask_array(np.zeros(2))
-    False
-    """
-    return (type(W).__module__ or "").startswith("dask.") and hasattr(W, "chunks") and hasattr(W, "dask")
-
-
 def _distributed():
-    try:
-        import distributed
-    except ImportError as err:  # pragma: no cover - the extra is installed in the tests
-        raise ImportError(f"apsp.shortest_paths(..., client=) needs {_EXTRA}") from err
-    return distributed
-
-
-def _client(client):
-    distributed = _distributed()
-    if client is None:
-        try:
-            return distributed.default_client()
-        except ValueError:
-            raise UnsupportedOperationError(
-                "W is a dask array but there is no Dask client: pass client= (a distributed.Client; "
-                "creating one makes it the default), or W.compute() for a single-process run"
-            ) from None
-    if not isinstance(client, distributed.Client):
-        raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}")
-    return client
-
-
-def _check_semiring(S: "Semiring", predecessors: bool, method: str) -> None:
-    if method not in ("auto", "blocked-fw"):
-        raise UnsupportedOperationError(
-            f"on a Dask cluster the closure runs blocked Floyd-Warshall: use method='auto' or "
-            f"'blocked-fw', got {method!r}"
-        )
-    why = S.closure_obstacle()  # not idempotent, not distributive, or no identity: semiring.families.Capabilities
-    if why is not None:
-        raise UnsupportedOperationError(why)
-    if predecessors and not S.selective:
-        raise UnsupportedOperationError(f"predecessors=True needs a selective add (min, max, or); {S.name} combines values")
+    return dask_distributed()
 
 
 class _Input:
@@ -214,27 +171,18 @@ class _Input:
         self.data, self.original, self.src = data, original, src
 
 
-def _input(W, S: "Semiring", dtype) -> _Input:
-    """Validate ``W`` on the client (a dask array: its shape and dtype here, its entries on the workers)."""
-    if is_dask_array(W):
-        if W.ndim != 2 or W.shape[0] != W.shape[1]:
-            raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
-        S.check_dtype("W", W.dtype)
-        meta = getattr(W, "_meta", None)
-        dev = "gpu" if is_cupy_array(meta) else "cpu"
-        return _Input("dask", int(W.shape[0]), W.dtype if dtype is None else dtype, dev, W, W)
-    if isinstance(W, np.ma.MaskedArray):
-        check_array("W", W)
-        S.check_dtype("W", W.dtype)
-        W = np.where(np.ma.getmaskarray(W), S.zero_value(W.dtype), np.ma.getdata(W)).astype(W.dtype, copy=False)
-    if isinstance(W, np.ndarray) or is_cupy_array(W):
-        check_array("W", W)
-        check_matrix("W", W, S)
-        if W.shape[0] != W.shape[1]:
-            raise ShapeError(f"W must be square (an adjacency matrix), got shape {tuple(W.shape)}")
-        dev = "gpu" if is_cupy_array(W) else "cpu"
-        return _Input("dense", int(W.shape[0]), W.dtype if dtype is None else dtype, dev, W, W)
-    src = matrix_source("W", W, S, dtype)
+def _input(req: Request) -> _Input:
+    """The checked input of ``req`` as the driver sends it: a dask array, a dense array, or a graph's arcs.
+
+    The dense matrix of a graph that has no arcs to send (or lives on the GPU)
+    is built on the client and checked here, as :func:`apsp.driver.solve`
+    checks a graph's matrix as it is built.
+    """
+    src, W, S = req.src, req.given, req.S
+    if src.dense is not None:  # checked at the door
+        return _Input("dense", src.n, req.dtype, src.device, src.dense, src.dense)
+    if is_dask_array(W):  # its shape and dtype checked at the door, its entries on the workers
+        return _Input("dask", src.n, req.dtype, src.device, W, W)
     if src.device == "cpu" and hasattr(W, "__semiring_arcs__"):  # a graph's arcs: dense rows built on their owners
         return _Input("sparse", src.n, src.dtype, "cpu", W.__semiring_arcs__(S, src.dtype), lambda: src.fill(None), src)
     D = src.fill(None)  # other protocol objects and graphs on the GPU: built on the client
@@ -325,20 +273,33 @@ def distributed_shortest_paths(
            [ 1.,  0., -1.],
            [ 2.,  5.,  0.]])
     """
-    S = sr.get(semiring)
-    _check_semiring(S, predecessors, method)
-    if block_size is not None:
-        as_count("block_size", block_size)
-    if dtype is not None:
-        S.check_dtype("dtype", np.dtype(dtype))
-    client = _client(client)
-    inp = _input(W, S, dtype)
-    dev = inp.device if device == "auto" else device
-    if dev not in ("cpu", "gpu"):
-        raise DeviceError(f"device must be 'auto', 'cpu' or 'gpu', got {device!r}")
+    if gather is False and out is not None:
+        raise UnsupportedOperationError("out= gathers the result: it cannot be used with a dask-array result")
+    req = prepare(W, method, semiring=semiring, predecessors=predecessors, device=device, block_size=block_size,
+                  progress=progress, out=out, dtype=dtype, client=dask_client(client))
+    return distributed_closure(req, gather)
+
+
+def distributed_closure(req: Request, gather: bool | None = None):
+    """The closure a checked Dask :class:`~apsp.request.Request` asks for (``req.client`` set): the route below the door.
+
+    What :func:`apsp.shortest_paths` runs for ``client=`` or a dask array,
+    after :func:`apsp.request.prepare` checked every argument; see
+    :func:`distributed_shortest_paths` for what it returns and raises.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster
+    >>> from apsp.request import prepare
+    >>> W = np.array([[0.0, 1.0], [np.inf, 0.0]])
+    >>> with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as c:
+    ...     distributed_closure(prepare(W, client=c, block_size=1))
+    array([[ 0.,  1.],
+           [inf,  0.]])
+    """
+    S, client, predecessors, out, dev = req.S, req.client, req.predecessors, req.out, req.device
+    inp = _input(req)
     gather = inp.kind != "dask" if gather is None else bool(gather)
-    if out is not None:
-        _check_out(out, inp.n, inp.dtype, gather)
     n = inp.n
     home = None if not gather else ("gpu" if _on_gpu_client(inp) else "cpu")
     if n == 0:
@@ -347,13 +308,12 @@ def distributed_shortest_paths(
     for attempt in range(ATTEMPTS):
         try:
             workers = _workers(client)
-            b = as_count("block_size", block_size) if block_size is not None else \
-                default_block_size(n, len(workers), dev)
+            b = req.block_size if req.block_size is not None else default_block_size(n, len(workers), dev)
             b = max(1, min(b, n))
             workers = workers[: -(-n // b)]  # a worker without a row block has nothing to do
             run = _Run(client, S, inp, workers, RowLayout(n, b, len(workers)), dev, predecessors, home)
             run.submit()
-            if progress:
+            if req.progress:
                 _show_progress(run.futures())
             _wait(client, run.futures(), workers)
             bad = client.gather(run.checks)
@@ -538,7 +498,7 @@ def _panel_sharing(client, workers: list[str], infos: list[dict], dev: str, toke
     ``"ipc"`` when the workers are GPU workers of one host in more than one
     process, the environment does not say ``SEMIRING_PATHS_DASK_IPC=0``, and a
     probe panel exported by the first worker opens and reads back on every
-    worker of another process (:mod:`apsp.distributed_ipc`).  Logged at INFO
+    worker of another process (:mod:`apsp.distributed.ipc`).  Logged at INFO
     on ``apsp.distributed``.
     """
     procs = {(i["host"], i["pid"]) for i in infos}
@@ -566,7 +526,7 @@ def _panel_sharing(client, workers: list[str], infos: list[dict], dev: str, toke
 
 
 def _survey(client, workers: list[str], dev: str) -> list[dict]:
-    """:func:`apsp.distributed_rows.survey` of every worker (memory limits, status; on GPU workers their GPU)."""
+    """:func:`apsp.distributed.rows.survey` of every worker (memory limits, status; on GPU workers their GPU)."""
     distributed = _distributed()
     try:
         host = client.run(_host_survey, workers=workers)
@@ -580,7 +540,7 @@ def _survey(client, workers: list[str], dev: str) -> list[dict]:
     if paused:
         raise paused_error(paused[0])
     if dev == "gpu":
-        from .distributed_rows import survey
+        from .rows import survey
 
         gpu = client.gather([client.submit(survey, "gpu", workers=[w], allow_other_workers=False, pure=False)
                              for w in workers])
@@ -606,7 +566,7 @@ def _host_survey(dask_worker) -> dict:
 
 
 def _wide_int32(inp: _Input, S: "Semiring", client, pieces, kind: str) -> bool:
-    """Whether an int32 closure must run in int64 (:mod:`apsp.exact_integers`), decided on the client."""
+    """Whether an int32 closure must run in int64 (:mod:`apsp.paths.exact_integers`), decided on the client."""
     if inp.dtype != np.int32 or not S.capabilities.mul_is_plus or inp.n < 2:
         return False
     if inp.kind == "dense" and inp.data.dtype == np.int32:
@@ -688,7 +648,7 @@ def _wait(client, futures: list, workers: list[str]) -> None:
     raised (the run starts again on the workers present: tasks are pinned,
     and a task whose worker is gone would wait for ever).  A worker paused
     for memory for :data:`PAUSE_S` seconds: cancelled, and
-    :class:`~apsp.distributed_memory.WorkerMemoryError` (its rows cannot be
+    :class:`~apsp.distributed.memory.WorkerMemoryError` (its rows cannot be
     spilled, so it would not resume).
     """
     distributed = _distributed()
@@ -763,17 +723,6 @@ def _dask_array(futures: list, layout: RowLayout, dtype, dev: str):
     blocks = [da.from_delayed(dask.delayed(f), (b - a, n), dtype=dtype, meta=meta)
               for f, (a, b) in zip(futures, map(layout.span, range(layout.count)))]
     return da.concatenate(blocks, axis=0)
-
-
-def _check_out(out, n: int, dtype, gather: bool) -> None:
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    if not gather:
-        raise UnsupportedOperationError("out= gathers the result: it cannot be used with a dask-array result")
-    if out.shape != (n, n):
-        raise ShapeError(f"out must have shape {(n, n)}, got {tuple(out.shape)}")
-    if out.dtype != dtype:
-        raise DTypeError(f"out must have dtype {dtype}, got {out.dtype}")
 
 
 def _cupy():

@@ -32,9 +32,9 @@ References: Kepner & Gilbert (eds.), *Graph Algorithms in the Language of
 Linear Algebra*, SIAM 2011; the GraphBLAS C API specification 2.0; Yang,
 Buluc & Owens, "GraphBLAST", ACM TOMS 48 (2022), Sec. 4 (masks, push/pull).
 
-This module holds the products.  Around it: :mod:`semiring.sparse_vector` (the
-:class:`SparseVector` type), :mod:`semiring.sparse_validate` (operand checks),
-:mod:`semiring.sparse_dispatch` (:func:`kernels_for`, the kernel set of a
+This module holds the products.  Around it: :mod:`semiring.sparse.vector` (the
+:class:`SparseVector` type), :mod:`semiring.sparse.validate` (operand checks),
+:mod:`semiring.sparse.dispatch` (:func:`kernels_for`, the kernel set of a
 semiring, dtype and device) and :mod:`semiring._cpu.sparse_kernels` (the CPU
 kernel sets).  ``SparseVector`` and ``kernels_for`` are re-exported here.
 
@@ -52,13 +52,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .algebra import Algebra
-from .backend import array_module
-from .errors import DeviceError, DTypeError, ShapeError, UnsupportedOperationError
-from .sparse_dispatch import kernels_for
-from .sparse_validate import check_dense_operand, check_out_operand, is_sparse, mask_allow, sparse_parts
-from .sparse_vector import SparseVector
-from .validate import check_entries, flag_bad_entries
+from ..algebra import Algebra
+from ..backend import array_module
+from ..errors import DeviceError, DTypeError, ShapeError, UnsupportedOperationError
+from ..validate import check_entries, flag_bad_entries
+from .dispatch import kernels_for
+from .validate import check_dense_operand, check_out_operand, is_sparse, mask_allow, sparse_parts
+from .vector import SparseVector
 
 __all__ = ["SparseVector", "mxv", "vxm", "mxm", "kernels_for"]
 

@@ -6,7 +6,7 @@ job owns the reusable scratch buffers (one flat buffer per role, grown on
 demand and reused, so the recursion allocates only ``O(log n)`` times), the
 one fused operation every algorithm needs (``C (+)= A (x) B`` with the Pi
 update of the predecessors) and the base case of the recursion
-(:meth:`Job.close_leaf`, through :mod:`apsp.base_case`).  It knows no
+(:meth:`Job.close_leaf`, through :mod:`apsp.methods.base_case`).  It knows no
 algorithm: the algorithms import it, never the other way round.
 """
 
@@ -19,10 +19,10 @@ import numpy as np
 from semiring.backend import array_module
 from semiring.dense import WITNESS_DTYPE, matmul_into
 
+from ..negative_cycle import raise_if_diverged
+from ..paths.predecessors import update_predecessors
+from ..progress import QUIET, Progress
 from .base_case import close_block
-from .negative_cycle import raise_if_diverged
-from .predecessors import update_predecessors
-from .progress import Progress
 
 if TYPE_CHECKING:
     from semiring import Semiring
@@ -78,13 +78,13 @@ class Job:
         self.xp = np if isinstance(D, np.ndarray) else array_module(D)
         self.on_gpu = self.xp is not np
         self.base_size = int(base_size)
-        self.progress = progress if progress is not None else Progress(1, enabled=False)
+        self.progress = progress if progress is not None else QUIET
         self.early_check = (not self.on_gpu) if early_check is None else early_check
         self.zero = S.in_dtype(D.dtype).zero
         #: Block size of the predecessor-consistent blocked Floyd-Warshall.
         self.pred_block = 128 if not self.on_gpu else 256
         #: R-Kleene closes diagonal blocks up to this size by blocked Floyd-Warshall;
-        #: ``None``: its per-device default, :data:`apsp.rkleene.FW_BELOW`.
+        #: ``None``: its per-device default, :data:`apsp.methods.rkleene.FW_BELOW`.
         self.fw_below: int | None = None
         #: Close small diagonal blocks by replaying CUDA graphs (GPU, distances only).
         self.use_graphs = self.on_gpu and P is None

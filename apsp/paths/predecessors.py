@@ -12,7 +12,7 @@ Which predecessor, among equally short routes.  Two rules, by case:
 
 * **min_plus on the CPU** (``method`` other than ``"fw"``, numeric dtypes,
   the input's arcs at hand): the distances are closed alone, then each
-  predecessor is read off them as a *last hop* (:mod:`apsp.last_hop`):
+  predecessor is read off them as a *last hop* (:mod:`apsp.paths.last_hop`):
   ``P[i, j]`` is ``i`` if the arc ``i -> j`` is itself a shortest path, else
   the *lightest* arc ``k -> j`` with ``D[i, k] + W[k, j] <= D[i, j]``
   (smallest ``k`` among arcs of equal weight); where floating-point rounding
@@ -42,8 +42,8 @@ import numpy as np
 from semiring.backend import array_module
 from semiring.kernels import run_parallel
 
-from .arguments import as_vertex
-from .errors import PredecessorError
+from ..arguments import as_vertex
+from ..errors import PredecessorError
 
 __all__ = ["initial_predecessors", "update_predecessors", "path", "NO_PREDECESSOR"]
 

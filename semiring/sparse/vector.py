@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .algebra import Algebra
-from .backend import array_module
-from .errors import DeviceError, DTypeError, ShapeError
+from ..algebra import Algebra
+from ..backend import array_module
+from ..errors import DeviceError, DTypeError, ShapeError
 
 __all__ = ["SparseVector"]
 

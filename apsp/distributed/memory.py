@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from semiring.errors import SemiringError
 
-from .distributed_rows import RowLayout
+from .rows import RowLayout
 
 __all__ = ["WorkerMemoryError", "Needs", "worker_needs", "check_workers", "paused_error", "SETTING", "gib"]
 
@@ -76,7 +76,7 @@ def worker_needs(layout: RowLayout, g: int, itemsize: int, input_itemsize: int, 
         The result is gathered to the client (GPU rows pass through host memory).
     panels_through_host : bool
         GPU panels travel through host memory (Dask's comm); ``False`` when
-        they are copied GPU to GPU (:mod:`apsp.distributed_ipc`).
+        they are copied GPU to GPU (:mod:`apsp.distributed.ipc`).
 
     Examples
     --------
@@ -103,7 +103,7 @@ def worker_needs(layout: RowLayout, g: int, itemsize: int, input_itemsize: int, 
 def check_workers(infos: list[dict], needs: list[Needs]) -> None:
     """Raise :class:`WorkerMemoryError` if a worker is paused, or its share does not fit its limit or its GPU.
 
-    ``infos[g]`` is what :func:`apsp.distributed_rows.survey` read on worker
+    ``infos[g]`` is what :func:`apsp.distributed.rows.survey` read on worker
     ``g``: a share fits a worker whose memory limit is set when what it holds
     now plus the share stays below the fraction at which it pauses (80 % by
     default); a GPU share fits when it is below the free memory of the GPU.
@@ -116,7 +116,7 @@ def check_workers(infos: list[dict], needs: list[Needs]) -> None:
     >>> check_workers([info], [Needs(2**30, 0, "16 rows of 16")])
     Traceback (most recent call last):
     ...
-    apsp.distributed_memory.WorkerMemoryError: worker tcp://w needs 1.00 GiB of host memory for its share of the closure (16 rows of 16, the panels and scratch) on top of the 0.25 GiB it holds now, but its memory limit is 1.00 GiB and it pauses at 80% of it (0.80 GiB): raise memory_limit= of the workers: LocalCluster(memory_limit=...), LocalCUDACluster(memory_limit=...), Nanny/Worker(memory_limit=...), or `dask worker --memory-limit`, or add workers
+    apsp.distributed.memory.WorkerMemoryError: worker tcp://w needs 1.00 GiB of host memory for its share of the closure (16 rows of 16, the panels and scratch) on top of the 0.25 GiB it holds now, but its memory limit is 1.00 GiB and it pauses at 80% of it (0.80 GiB): raise memory_limit= of the workers: LocalCluster(memory_limit=...), LocalCUDACluster(memory_limit=...), Nanny/Worker(memory_limit=...), or `dask worker --memory-limit`, or add workers
     """
     for info, need in zip(infos, needs):
         addr = info["address"]

@@ -36,7 +36,7 @@ This module is the engine behind :meth:`semiring.Semiring.einsum` and
    *left-only* and *right-only* (indices in one operand that are not needed
    later are reduced away first); a transpose and a reshape make the product a
    batched GEMM ``(nb, m, k) (x) (nb, k, n)``, run by
-   :func:`semiring.batched.batched_matmul` on the library's GEMM kernels.  No
+   :func:`semiring.dense.batched.batched_matmul` on the library's GEMM kernels.  No
    ``m * k * n`` temporary is ever built.  ``k = 1`` (nothing contracted: outer
    and elementwise products) is a broadcast semiring ``mul`` of the two
    operands, whose result has the output's size; ``m = n = 1`` (dot products
@@ -50,7 +50,7 @@ whatever the other operands hold (an output index of size 0: an empty result).
 
 **Checks** run once, on the operands (dtype, device, NaN and the infinities the
 semiring forbids).  The intermediate arrays of a contraction are trusted: they
-go to the unchecked kernels (:func:`semiring.batched.batched_matmul` and the
+go to the unchecked kernels (:func:`semiring.dense.batched.batched_matmul` and the
 elementwise kernels), never through the checked front ends again.  So float
 arithmetic that overflows in an intermediate gives what IEEE arithmetic gives
 in the order of the plan, as :func:`numpy.einsum` does: ``inf`` (``-inf`` for
@@ -76,14 +76,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .backend import array_module, common_module, is_cupy_array
+from ..backend import array_module, common_module, is_cupy_array
+from ..errors import ShapeError, SubscriptError
+from ..validate import check_entries, check_same_dtype
+from . import elementwise_into
 from .batched import batched_matmul
-from .dense import elementwise_into
-from .errors import ShapeError, SubscriptError
-from .validate import check_entries, check_same_dtype
 
 if TYPE_CHECKING:
-    from .algebra import Algebra as Semiring
+    from ..algebra import Algebra as Semiring
 
 __all__ = ["einsum", "parse_subscripts"]
 

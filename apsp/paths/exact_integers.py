@@ -29,7 +29,7 @@ input has no wider type: there, sums of one sign are still exact, and see the
 policy in :mod:`semiring.dtypes`.)
 
 A third rule brings weights of both signs onto the fast route: Johnson
-potentials (:mod:`apsp.potentials`) turn every arc non-negative,
+potentials (:mod:`apsp.paths.potentials`) turn every arc non-negative,
 ``w'(u, v) = w(u, v) + h(u) - h(v) >= 0``, exactly in int64; when every
 reweighted arc fits int32 the reweighted matrix is closed there on the
 stand-in route and mapped back, ``d(u, v) = d'(u, v) - h(u) + h(v)``, with the
@@ -348,7 +348,7 @@ def _elementwise(body: str, name: str):
 
 # -- the one dispatch point ----------------------------------------------------------------
 #: Matrices of both signs smaller than this close on the general route: below it the products
-#: are too small for the plain-sum kernels (:data:`semiring.dispatch.PLAIN_MIN_WORK` on the CPU),
+#: are too small for the plain-sum kernels (:data:`semiring.dense.dispatch.PLAIN_MIN_WORK` on the CPU),
 #: and the potentials' passes would cost more than they save.
 POTENTIALS_MIN_N = 256
 
@@ -368,7 +368,7 @@ class IntegerRoute:
     * ``"stand-in"``: non-negative integers, ``+inf`` lowered to
       ``stand_in``, plain sums; ``proved`` or checked afterwards;
     * ``"potentials"``: integers of both signs made non-negative by Johnson
-      potentials (:mod:`apsp.potentials`), closed in int32 on the stand-in route
+      potentials (:mod:`apsp.paths.potentials`), closed in int32 on the stand-in route
       and mapped back exactly.
     """
 
@@ -386,7 +386,7 @@ def integer_route(D, S: "Semiring", W=None) -> IntegerRoute:
     checked afterwards needs it to start again on the general route, so
     without it only routes proved in advance are taken.  Signed matrices cost
     one pass for their extremes and the Bellman-Ford rounds of
-    :func:`~apsp.potentials.johnson_potentials` (whose result the route
+    :func:`~apsp.paths.potentials.johnson_potentials` (whose result the route
     carries).
 
     The potentials route applies to ``min_plus`` (capability ``plain_sums``)
