@@ -85,7 +85,7 @@ from semiring.validate import check_entries
 from .api import shortest_paths
 from .errors import NegativeCycleError, VertexError
 from .negative_cycle import raise_for_cycle
-from .predecessors import path as _route
+from .paths.predecessors import path as _route
 
 __all__ = ["Closure", "DYNAMIC_SEMIRINGS"]
 
