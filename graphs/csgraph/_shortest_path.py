@@ -120,7 +120,7 @@ def _dense_cpu(inp: _Input, directed: bool, unweighted: bool, overwrite: bool, d
             null = dense_null_mask(arr)
         else:
             arr = inp.array if inp.array is not None else inp.dense()
-            null = inp.null(arr)
+            null = inp._null if inp._null is not None else dense_null_mask(arr)
         in_place = (overwrite and type(arr) is np.ndarray and arr.dtype == dt and arr.flags.c_contiguous
                     and arr.flags.writeable)
         D = arr if in_place else (np.array(arr, order="C") if arr.dtype == dt
@@ -325,9 +325,9 @@ class _Input:
 
     A dense NumPy array (the common case) has its shape checked here, once,
     and is :attr:`array`; other inputs are read into :attr:`array` the first
-    time :meth:`dense` is asked.  ``null`` is SciPy's no-edge mask of a dense
-    array (:func:`dense_null_mask`), made the first time a reader needs it
-    and kept for the next one.
+    time :meth:`dense` is asked.  ``_null`` is SciPy's no-edge mask of a dense
+    array (:func:`dense_null_mask`) once the method choice has made it, kept
+    for the reader of the matrix.
     """
 
     __slots__ = ("X", "array", "sparse", "gpu", "masked", "_null")
@@ -354,11 +354,6 @@ class _Input:
             self.array = X
         return self.array
 
-    def null(self, X):
-        """:func:`dense_null_mask` of ``X`` (the array :meth:`dense` returned), computed once."""
-        if self._null is None:
-            self._null = dense_null_mask(X)
-        return self._null
 
 
 def _auto_method(inp: _Input, indices) -> str:
@@ -379,7 +374,8 @@ def _auto_method(inp: _Input, indices) -> str:
         edges = csgraph.compressed()
     else:
         X = inp.array if inp.array is not None else inp.dense()
-        inp.null(X)  # SciPy reads the graph first: its TypeError for a non-numeric dtype
+        if inp._null is None:  # SciPy reads the graph first: its TypeError for a non-numeric dtype
+            inp._null = dense_null_mask(X)  # kept for the reader of the matrix
         edges = X[(np if isinstance(X, np.ndarray) else array_module(X)).isfinite(X)]
         edges = edges[edges != 0]
         nk = edges.size
