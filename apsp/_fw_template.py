@@ -30,33 +30,46 @@ from semiring.cpu_ops import template_add as add  # @ADD
 from semiring.cpu_ops import template_mul as mul  # @MUL
 
 
+@njit(inline="always")
+def _relax_row(R, P, i, k, a, lo, hi):  # pragma: no cover - jitted
+    """Row ``i`` of ``R`` (+)= ``a (x)`` row ``k``; ``P[i, j] = P[k, j]`` where the entry strictly improves."""
+    for j in range(R.shape[1]):  # branch-free, so that it vectorises
+        old = R[i, j]
+        new = add(old, mul(a, R[k, j], lo, hi), lo, hi)
+        R[i, j] = new
+        P[i, j] = P[k, j] if new != old else P[i, j]
+
+
 @njit(cache=True, nogil=True)
-def closure(D, zero, lo, hi):  # pragma: no cover - jitted
-    """In-place Floyd-Warshall closure of the square block ``D``."""
+def _closure(D, P, zero, lo, hi):  # pragma: no cover - jitted
+    """In-place Floyd-Warshall closure of the square block ``D``, and of the predecessors ``P`` unless ``None``.
+
+    ``P is None`` is known when Numba compiles (its type), so the version
+    without predecessors keeps only its own branch.
+    """
     n = D.shape[0]
     for k in range(n):
         for i in range(n):
             a = D[i, k]
             if a == zero:
                 continue
-            for j in range(n):
-                D[i, j] = add(D[i, j], mul(a, D[k, j], lo, hi), lo, hi)
+            if P is None:
+                for j in range(n):
+                    D[i, j] = add(D[i, j], mul(a, D[k, j], lo, hi), lo, hi)
+            else:
+                _relax_row(D, P, i, k, a, lo, hi)
+
+
+@njit(cache=True, nogil=True)
+def closure(D, zero, lo, hi):  # pragma: no cover - jitted
+    """In-place Floyd-Warshall closure of the square block ``D``."""
+    _closure(D, None, zero, lo, hi)
 
 
 @njit(cache=True, nogil=True)
 def closure_pred(D, P, zero, lo, hi):  # pragma: no cover - jitted
     """As :func:`closure`, updating the predecessors ``P`` on strict improvements."""
-    n = D.shape[0]
-    for k in range(n):
-        for i in range(n):
-            a = D[i, k]
-            if a == zero:
-                continue
-            for j in range(n):  # branch-free, so that it vectorises
-                old = D[i, j]
-                new = add(old, mul(a, D[k, j], lo, hi), lo, hi)
-                D[i, j] = new
-                P[i, j] = P[k, j] if new != old else P[i, j]
+    _closure(D, P, zero, lo, hi)
 
 
 @njit(cache=True, nogil=True)
@@ -68,14 +81,10 @@ def panel_closure_pred(R, P, c0, zero, lo, hi):  # pragma: no cover - jitted
     columns), which keeps each row's predecessors a tree (see
     :mod:`apsp.paths.predecessors`).
     """
-    b, n = R.shape
+    b = R.shape[0]
     for kk in range(b):
         for i in range(b):
             a = R[i, c0 + kk]
             if a == zero or i == kk:
                 continue
-            for j in range(n):  # branch-free, so that it vectorises
-                old = R[i, j]
-                new = add(old, mul(a, R[kk, j], lo, hi), lo, hi)
-                R[i, j] = new
-                P[i, j] = P[kk, j] if new != old else P[i, j]
+            _relax_row(R, P, i, kk, a, lo, hi)

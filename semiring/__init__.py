@@ -11,20 +11,13 @@ array([[0., 2., 5.],
 
 from __future__ import annotations
 
+from . import errors
 from ._version import __version__
 from .builtin import BUILTIN, get
 from .core import Semiring
 from .dtypes import neginf, posinf
 from .einsum_api import einsum
-from .errors import (
-    DeviceError,
-    DTypeError,
-    InvalidEntryError,
-    SemiringError,
-    ShapeError,
-    SubscriptError,
-    UnsupportedOperationError,
-)
+from .errors import *  # noqa: F403 - the error classes, listed once in errors.__all__
 from .wrapped import SemiringArray
 
 # The built-in semirings (min_plus, tropical, max_plus, ...), one per entry of the
@@ -42,11 +35,5 @@ __all__ = [
     "einsum",
     "posinf",
     "neginf",
-    "SemiringError",
-    "ShapeError",
-    "DTypeError",
-    "InvalidEntryError",
-    "UnsupportedOperationError",
-    "DeviceError",
-    "SubscriptError",
+    *errors.__all__,
 ]

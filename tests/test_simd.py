@@ -236,14 +236,16 @@ _EDGE = [(1, 1, 1), (4, 1, 1), (5, 3, 2), (3, 257, 5), (9, 33, 63), (6, 2, 65), 
 
 
 def _compiled(mod, dtype):
-    """The four GEMM kernels of ``mod``, each compiled once for any-layout arrays (as the dispatch does)."""
+    """The four GEMM kernels of ``mod`` (vector and scalar, plain and witness), each compiled once for any-layout
+    arrays (as the dispatch does)."""
     from numba import from_dtype, types
 
     arr, warr, scalar, i64 = numba_array_type(dtype), numba_array_type(np.int32), from_dtype(dtype), types.int64
-    plain = (arr, arr, arr, i64, i64, types.boolean, scalar, scalar, scalar)
+    plain = (arr, arr, arr, types.none, i64, i64, types.boolean, scalar, scalar, scalar)
     witness = (arr, arr, arr, warr, i64, i64, types.boolean, scalar, scalar, scalar)
-    return (compile_once(mod._gemm_vec, plain), compile_once(mod._gemm_scalar, plain),
-            compile_once(mod._gemm_witness_vec, witness), compile_once(mod._gemm_witness_scalar, witness))
+    vec, sca = compile_once(mod._blocked_vec, plain), compile_once(mod._blocked_scalar, plain)
+    return (lambda A, B, C, *rest: vec(A, B, C, None, *rest), lambda A, B, C, *rest: sca(A, B, C, None, *rest),
+            compile_once(mod._blocked_vec, witness), compile_once(mod._blocked_scalar, witness))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int64"])

@@ -21,8 +21,10 @@ Blocking follows the usual BLIS/GotoBLAS structure, with the semiring's
 * a micro-kernel computes one ``MR x NR`` tile over the slab and adds it into
   ``C`` with the semiring ``add``.
 
-Two micro-kernels exist, and module-level ``gemm`` / ``gemm_witness`` name the
-one this specialisation uses:
+Two micro-kernels exist, and module-level ``gemm`` / ``gemm_witness`` run the
+one this specialisation uses (one blocked driver each, ``_blocked_vec`` /
+``_blocked_scalar``, serves both, the witness branches chosen at compile time
+by the type of ``W``):
 
 * ``VEC = 1`` (built-in families whose vector ops exist, see
   :data:`.scalar_ops.VOPS`): the tile is ``MR x NV`` SIMD vectors of ``VW``
@@ -32,7 +34,9 @@ one this specialisation uses:
   where there are 16 (AVX2).  Each step of ``k`` loads the ``NV`` vectors of
   the packed ``B`` strip once, broadcasts each of the ``MR`` values of ``A``
   and applies the semiring's vector ``vmul`` / ``vadd`` (``# @VMUL`` /
-  ``# @VADD``) to the accumulators;
+  ``# @VADD``) to the accumulators.  These micro-kernels are written out one
+  line per accumulator (:func:`generated_source`, put in place of the line
+  marked ``# @GENERATED``);
 * ``VEC = 0`` (custom semirings): the same blocking with scalar ``add`` /
   ``mul`` over a ``4 x NR`` array, left to LLVM's auto-vectoriser (which keeps
   that array in memory).
@@ -61,8 +65,8 @@ from numba import njit
 from .scalar_ops import min_ as add  # @ADD
 from .scalar_ops import min_v as vadd  # @VADD
 from .scalar_ops import plus_float as mul  # @MUL
-from .scalar_ops import plus_float_v as vmul  # @VMUL
-from .simd import vload, vne, vselect, vsplat, vstore
+from .scalar_ops import plus_float_v as vmul  # noqa: F401 (used by the generated micro-kernels)  # @VMUL
+from .simd import vload, vne, vselect, vsplat, vstore  # noqa: F401 - vne, vselect, vsplat: likewise
 
 NR = 64  # @NR
 VEC = 0  # @VEC
@@ -96,97 +100,96 @@ def _pack_a(A, i0, m, kc, kn, zero, out):  # pragma: no cover - jitted
 
 
 @njit(cache=True, nogil=True)
-def _gemm_scalar(A, B, C, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
-    """Rows ``r0:r1`` of ``C (+)= A (x) B`` (``accumulate``) or ``C = A (x) B``."""
-    K = A.shape[1]
-    n = B.shape[1]
+def _begin(A, B, C, W, r0, r1, accumulate, zero):  # pragma: no cover - jitted
+    """Clear rows ``r0:r1`` of ``C`` (unless ``accumulate``) and of ``W`` (if given); True if no product is left."""
+    if W is not None:
+        W[r0:r1] = -1
     if not accumulate:
-        for i in range(r0, r1):
-            for j in range(n):
-                C[i, j] = zero
-    if r1 <= r0 or n == 0 or K == 0:
-        return
-    a = np.empty((MR, KC), dtype=C.dtype)
-    acc = np.empty((MR, NR), dtype=C.dtype)
-    Bp = np.empty(((min(NC, n) + NR - 1) // NR, min(KC, K), NR), dtype=C.dtype)
-    for jc in range(0, n, NC):
-        jn = min(NC, n - jc)
-        nbs = (jn + NR - 1) // NR
-        for kc in range(0, K, KC):
-            kn = min(KC, K - kc)
-            _pack_b(B, kc, kn, jc, jn, NR, zero, Bp[:nbs, :kn])
-            for i0 in range(r0, r1, MR):
-                _pack_a(A, i0, r1, kc, kn, zero, a)
-                for jb in range(nbs):
-                    for ii in range(MR):
-                        for jj in range(NR):
-                            acc[ii, jj] = zero
-                    for kk in range(kn):
-                        a0 = a[0, kk]
-                        a1 = a[1, kk]
-                        a2 = a[2, kk]
-                        a3 = a[3, kk]
-                        for jj in range(NR):
-                            b = Bp[jb, kk, jj]
-                            acc[0, jj] = add(acc[0, jj], mul(a0, b, lo, hi), lo, hi)
-                            acc[1, jj] = add(acc[1, jj], mul(a1, b, lo, hi), lo, hi)
-                            acc[2, jj] = add(acc[2, jj], mul(a2, b, lo, hi), lo, hi)
-                            acc[3, jj] = add(acc[3, jj], mul(a3, b, lo, hi), lo, hi)
-                    jend = min(NR, jn - jb * NR)
-                    for ii in range(min(MR, r1 - i0)):
-                        for jj in range(jend):
-                            j = jc + jb * NR + jj
-                            C[i0 + ii, j] = add(C[i0 + ii, j], acc[ii, jj], lo, hi)
+        C[r0:r1] = zero
+    return r1 <= r0 or B.shape[1] == 0 or A.shape[1] == 0
 
 
 @njit(cache=True, nogil=True)
-def _gemm_witness_scalar(A, B, C, W, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
-    """As :func:`_gemm_scalar`, also writing ``W[i, j]``: the smallest ``k`` that changed ``C[i, j]``, else -1."""
+def _blocked_scalar(A, B, C, W, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
+    """Rows ``r0:r1`` of ``C (+)= A (x) B``, with the witness into ``W`` unless it is ``None``, scalar micro-kernel.
+
+    ``W is None`` is known when Numba compiles (the type of ``W``), so each
+    version keeps only its own branches: ``NR``-wide tiles added into ``C``, or
+    ``NRW``-wide ones started from ``C`` with a witness per entry.
+    """
+    if _begin(A, B, C, W, r0, r1, accumulate, zero):
+        return
     K = A.shape[1]
     n = B.shape[1]
-    for i in range(r0, r1):
-        for j in range(n):
-            W[i, j] = -1
-            if not accumulate:
-                C[i, j] = zero
-    if r1 <= r0 or n == 0 or K == 0:
-        return
+    width = NR if W is None else NRW
     a = np.empty((MR, KC), dtype=C.dtype)
-    acc = np.empty((MR, NRW), dtype=C.dtype)
-    win = np.empty((MR, NRW), dtype=W.dtype)
-    Bp = np.empty(((min(NC, n) + NRW - 1) // NRW, min(KC, K), NRW), dtype=C.dtype)
+    acc = np.empty((MR, width), dtype=C.dtype)
+    win = np.empty((MR, width), dtype=np.int32)
+    Bp = np.empty(((min(NC, n) + width - 1) // width, min(KC, K), width), dtype=C.dtype)
     for jc in range(0, n, NC):
         jn = min(NC, n - jc)
-        nbs = (jn + NRW - 1) // NRW
+        nbs = (jn + width - 1) // width
         for kc in range(0, K, KC):
             kn = min(KC, K - kc)
-            _pack_b(B, kc, kn, jc, jn, NRW, zero, Bp[:nbs, :kn])
+            _pack_b(B, kc, kn, jc, jn, width, zero, Bp[:nbs, :kn])
             for i0 in range(r0, r1, MR):
                 _pack_a(A, i0, r1, kc, kn, zero, a)
                 for jb in range(nbs):
-                    jend = min(NRW, jn - jb * NRW)
-                    for ii in range(MR):
-                        for jj in range(NRW):
-                            if i0 + ii < r1 and jj < jend:
-                                acc[ii, jj] = C[i0 + ii, jc + jb * NRW + jj]
-                            else:
-                                acc[ii, jj] = zero
-                            win[ii, jj] = -1
-                    for kk in range(kn):
-                        kg = kc + kk
-                        for ii in range(MR):
-                            av = a[ii, kk]
-                            for jj in range(NRW):
-                                old = acc[ii, jj]
-                                new = add(old, mul(av, Bp[jb, kk, jj], lo, hi), lo, hi)
-                                acc[ii, jj] = new
-                                win[ii, jj] = kg if new != old else win[ii, jj]
-                    for ii in range(min(MR, r1 - i0)):
-                        for jj in range(jend):
-                            if win[ii, jj] >= 0:
-                                j = jc + jb * NRW + jj
-                                C[i0 + ii, j] = acc[ii, jj]
-                                W[i0 + ii, j] = win[ii, jj]
+                    if W is None:
+                        _tile_scalar(a, Bp, jb, kn, zero, lo, hi, acc)
+                        jend = min(NR, jn - jb * NR)
+                        for ii in range(min(MR, r1 - i0)):
+                            for jj in range(jend):
+                                j = jc + jb * NR + jj
+                                C[i0 + ii, j] = add(C[i0 + ii, j], acc[ii, jj], lo, hi)
+                    else:
+                        _tile_witness_scalar(a, Bp, jb, kn, kc, zero, lo, hi, C, W, i0, r1, jc + jb * NRW,
+                                             min(NRW, jn - jb * NRW), acc, win)
+
+
+@njit(inline="always")
+def _tile_scalar(a, Bp, jb, kn, zero, lo, hi, acc):  # pragma: no cover - jitted
+    """``acc`` = the ``MR x NR`` tile ``(+)_kk a[:, kk] (x) Bp[jb, kk, :]``, rows unrolled."""
+    for ii in range(MR):
+        for jj in range(NR):
+            acc[ii, jj] = zero
+    for kk in range(kn):
+        a0 = a[0, kk]
+        a1 = a[1, kk]
+        a2 = a[2, kk]
+        a3 = a[3, kk]
+        for jj in range(NR):
+            b = Bp[jb, kk, jj]
+            acc[0, jj] = add(acc[0, jj], mul(a0, b, lo, hi), lo, hi)
+            acc[1, jj] = add(acc[1, jj], mul(a1, b, lo, hi), lo, hi)
+            acc[2, jj] = add(acc[2, jj], mul(a2, b, lo, hi), lo, hi)
+            acc[3, jj] = add(acc[3, jj], mul(a3, b, lo, hi), lo, hi)
+
+
+@njit(inline="always")
+def _tile_witness_scalar(a, Bp, jb, kn, kc, zero, lo, hi, C, W, i0, r1, j0, jend, acc, win):  # pragma: no cover - jitted
+    """The ``MR x NRW`` tile of ``C`` at ``(i0, j0)`` (``jend`` columns) updated over the slab, witness into ``W``."""
+    for ii in range(MR):
+        for jj in range(NRW):
+            if i0 + ii < r1 and jj < jend:
+                acc[ii, jj] = C[i0 + ii, j0 + jj]
+            else:
+                acc[ii, jj] = zero
+            win[ii, jj] = -1
+    for kk in range(kn):
+        kg = kc + kk
+        for ii in range(MR):
+            av = a[ii, kk]
+            for jj in range(NRW):
+                old = acc[ii, jj]
+                new = add(old, mul(av, Bp[jb, kk, jj], lo, hi), lo, hi)
+                acc[ii, jj] = new
+                win[ii, jj] = kg if new != old else win[ii, jj]
+    for ii in range(min(MR, r1 - i0)):
+        for jj in range(jend):
+            if win[ii, jj] >= 0:
+                C[i0 + ii, j0 + jj] = acc[ii, jj]
+                W[i0 + ii, j0 + jj] = win[ii, jj]
 
 
 # --------------------------------------------------------------------------- SIMD micro-kernels (VEC = 1)
@@ -218,311 +221,142 @@ def _pack_a_kmajor(A, i0, m, kc, kn, zero, out):  # pragma: no cover - jitted
 
 
 
-@njit(cache=True, nogil=True)
-def _tile4(a, Bp, off, kn, zero, lo, hi, out):  # pragma: no cover - jitted
-    """``MR x 4`` vectors: the tile ``(+)_kk a[kk, :] (x) Bp[kk, :]`` (strip at ``Bp[off:]``) into ``out``.
+# The unrolled micro-kernels: specialize() writes generated_source()'s text in place of this line.
+_tile = _tile_witness = None  # @GENERATED
 
-    The accumulators ``cIV`` (row ``I``, vector ``V``) are locals of SIMD type,
-    so LLVM keeps them in registers for the whole ``k`` loop; ``out`` gets the
-    tile row-major (``MR x NRV``).
-    """
-    z = vsplat(zero, VW)
-    c00 = z
-    c01 = z
-    c02 = z
-    c03 = z
-    c10 = z
-    c11 = z
-    c12 = z
-    c13 = z
-    c20 = z
-    c21 = z
-    c22 = z
-    c23 = z
-    c30 = z
-    c31 = z
-    c32 = z
-    c33 = z
-    for kk in range(kn):
-        b0 = vload(Bp, off, VW)
-        b1 = vload(Bp, off + VW, VW)
-        b2 = vload(Bp, off + 2 * VW, VW)
-        b3 = vload(Bp, off + 3 * VW, VW)
-        s = vsplat(a[kk * MR + 0], VW)
-        c00 = vadd(c00, vmul(s, b0, lo, hi), lo, hi)
-        c01 = vadd(c01, vmul(s, b1, lo, hi), lo, hi)
-        c02 = vadd(c02, vmul(s, b2, lo, hi), lo, hi)
-        c03 = vadd(c03, vmul(s, b3, lo, hi), lo, hi)
-        s = vsplat(a[kk * MR + 1], VW)
-        c10 = vadd(c10, vmul(s, b0, lo, hi), lo, hi)
-        c11 = vadd(c11, vmul(s, b1, lo, hi), lo, hi)
-        c12 = vadd(c12, vmul(s, b2, lo, hi), lo, hi)
-        c13 = vadd(c13, vmul(s, b3, lo, hi), lo, hi)
-        s = vsplat(a[kk * MR + 2], VW)
-        c20 = vadd(c20, vmul(s, b0, lo, hi), lo, hi)
-        c21 = vadd(c21, vmul(s, b1, lo, hi), lo, hi)
-        c22 = vadd(c22, vmul(s, b2, lo, hi), lo, hi)
-        c23 = vadd(c23, vmul(s, b3, lo, hi), lo, hi)
-        s = vsplat(a[kk * MR + 3], VW)
-        c30 = vadd(c30, vmul(s, b0, lo, hi), lo, hi)
-        c31 = vadd(c31, vmul(s, b1, lo, hi), lo, hi)
-        c32 = vadd(c32, vmul(s, b2, lo, hi), lo, hi)
-        c33 = vadd(c33, vmul(s, b3, lo, hi), lo, hi)
-        off += NRV
-    vstore(out, 0, c00)
-    vstore(out, VW, c01)
-    vstore(out, 2 * VW, c02)
-    vstore(out, 3 * VW, c03)
-    vstore(out, NRV, c10)
-    vstore(out, NRV + VW, c11)
-    vstore(out, NRV + 2 * VW, c12)
-    vstore(out, NRV + 3 * VW, c13)
-    vstore(out, 2 * NRV, c20)
-    vstore(out, 2 * NRV + VW, c21)
-    vstore(out, 2 * NRV + 2 * VW, c22)
-    vstore(out, 2 * NRV + 3 * VW, c23)
-    vstore(out, 3 * NRV, c30)
-    vstore(out, 3 * NRV + VW, c31)
-    vstore(out, 3 * NRV + 2 * VW, c32)
-    vstore(out, 3 * NRV + 3 * VW, c33)
 
 @njit(cache=True, nogil=True)
-def _tile2(a, Bp, off, kn, zero, lo, hi, out):  # pragma: no cover - jitted
-    """``MR x 2`` vectors: the tile ``(+)_kk a[kk, :] (x) Bp[kk, :]`` (strip at ``Bp[off:]``) into ``out``.
-
-    The accumulators ``cIV`` (row ``I``, vector ``V``) are locals of SIMD type,
-    so LLVM keeps them in registers for the whole ``k`` loop; ``out`` gets the
-    tile row-major (``MR x NRV``).
-    """
-    z = vsplat(zero, VW)
-    c00 = z
-    c01 = z
-    c10 = z
-    c11 = z
-    c20 = z
-    c21 = z
-    c30 = z
-    c31 = z
-    for kk in range(kn):
-        b0 = vload(Bp, off, VW)
-        b1 = vload(Bp, off + VW, VW)
-        s = vsplat(a[kk * MR + 0], VW)
-        c00 = vadd(c00, vmul(s, b0, lo, hi), lo, hi)
-        c01 = vadd(c01, vmul(s, b1, lo, hi), lo, hi)
-        s = vsplat(a[kk * MR + 1], VW)
-        c10 = vadd(c10, vmul(s, b0, lo, hi), lo, hi)
-        c11 = vadd(c11, vmul(s, b1, lo, hi), lo, hi)
-        s = vsplat(a[kk * MR + 2], VW)
-        c20 = vadd(c20, vmul(s, b0, lo, hi), lo, hi)
-        c21 = vadd(c21, vmul(s, b1, lo, hi), lo, hi)
-        s = vsplat(a[kk * MR + 3], VW)
-        c30 = vadd(c30, vmul(s, b0, lo, hi), lo, hi)
-        c31 = vadd(c31, vmul(s, b1, lo, hi), lo, hi)
-        off += NRV
-    vstore(out, 0, c00)
-    vstore(out, VW, c01)
-    vstore(out, NRV, c10)
-    vstore(out, NRV + VW, c11)
-    vstore(out, 2 * NRV, c20)
-    vstore(out, 2 * NRV + VW, c21)
-    vstore(out, 3 * NRV, c30)
-    vstore(out, 3 * NRV + VW, c31)
-
-@njit(cache=True, nogil=True)
-def _tile_witness2(a, Bp, off, kn, kc, lo, hi, acc, win):  # pragma: no cover - jitted
-    """Witness micro-kernel, ``MR x 2`` vectors: update the tile ``acc`` in place, ``win`` = last changing ``k``.
-
-    ``win`` lanes stay -1 where no product changed the entry.  Per step and
-    vector: ``new = vadd(old, vmul(a, b))``, then ``win = k if new != old``.
-    """
-    kv = vsplat(np.int32(-1), VW)
-    c00 = vload(acc, 0, VW)
-    c01 = vload(acc, VW, VW)
-    c10 = vload(acc, NRVW, VW)
-    c11 = vload(acc, NRVW + VW, VW)
-    c20 = vload(acc, 2 * NRVW, VW)
-    c21 = vload(acc, 2 * NRVW + VW, VW)
-    c30 = vload(acc, 3 * NRVW, VW)
-    c31 = vload(acc, 3 * NRVW + VW, VW)
-    w00 = kv
-    w01 = kv
-    w10 = kv
-    w11 = kv
-    w20 = kv
-    w21 = kv
-    w30 = kv
-    w31 = kv
-    for kk in range(kn):
-        kv = vsplat(np.int32(kc + kk), VW)
-        b0 = vload(Bp, off, VW)
-        b1 = vload(Bp, off + VW, VW)
-        s = vsplat(a[kk * MR + 0], VW)
-        t = vadd(c00, vmul(s, b0, lo, hi), lo, hi)
-        w00 = vselect(vne(t, c00), kv, w00)
-        c00 = t
-        t = vadd(c01, vmul(s, b1, lo, hi), lo, hi)
-        w01 = vselect(vne(t, c01), kv, w01)
-        c01 = t
-        s = vsplat(a[kk * MR + 1], VW)
-        t = vadd(c10, vmul(s, b0, lo, hi), lo, hi)
-        w10 = vselect(vne(t, c10), kv, w10)
-        c10 = t
-        t = vadd(c11, vmul(s, b1, lo, hi), lo, hi)
-        w11 = vselect(vne(t, c11), kv, w11)
-        c11 = t
-        s = vsplat(a[kk * MR + 2], VW)
-        t = vadd(c20, vmul(s, b0, lo, hi), lo, hi)
-        w20 = vselect(vne(t, c20), kv, w20)
-        c20 = t
-        t = vadd(c21, vmul(s, b1, lo, hi), lo, hi)
-        w21 = vselect(vne(t, c21), kv, w21)
-        c21 = t
-        s = vsplat(a[kk * MR + 3], VW)
-        t = vadd(c30, vmul(s, b0, lo, hi), lo, hi)
-        w30 = vselect(vne(t, c30), kv, w30)
-        c30 = t
-        t = vadd(c31, vmul(s, b1, lo, hi), lo, hi)
-        w31 = vselect(vne(t, c31), kv, w31)
-        c31 = t
-        off += NRVW
-    vstore(acc, 0, c00)
-    vstore(win, 0, w00)
-    vstore(acc, VW, c01)
-    vstore(win, VW, w01)
-    vstore(acc, NRVW, c10)
-    vstore(win, NRVW, w10)
-    vstore(acc, NRVW + VW, c11)
-    vstore(win, NRVW + VW, w11)
-    vstore(acc, 2 * NRVW, c20)
-    vstore(win, 2 * NRVW, w20)
-    vstore(acc, 2 * NRVW + VW, c21)
-    vstore(win, 2 * NRVW + VW, w21)
-    vstore(acc, 3 * NRVW, c30)
-    vstore(win, 3 * NRVW, w30)
-    vstore(acc, 3 * NRVW + VW, c31)
-    vstore(win, 3 * NRVW + VW, w31)
-
-@njit(cache=True, nogil=True)
-def _tile_witness1(a, Bp, off, kn, kc, lo, hi, acc, win):  # pragma: no cover - jitted
-    """Witness micro-kernel, ``MR x 1`` vectors: update the tile ``acc`` in place, ``win`` = last changing ``k``.
-
-    ``win`` lanes stay -1 where no product changed the entry.  Per step and
-    vector: ``new = vadd(old, vmul(a, b))``, then ``win = k if new != old``.
-    """
-    kv = vsplat(np.int32(-1), VW)
-    c00 = vload(acc, 0, VW)
-    c10 = vload(acc, NRVW, VW)
-    c20 = vload(acc, 2 * NRVW, VW)
-    c30 = vload(acc, 3 * NRVW, VW)
-    w00 = kv
-    w10 = kv
-    w20 = kv
-    w30 = kv
-    for kk in range(kn):
-        kv = vsplat(np.int32(kc + kk), VW)
-        b0 = vload(Bp, off, VW)
-        s = vsplat(a[kk * MR + 0], VW)
-        t = vadd(c00, vmul(s, b0, lo, hi), lo, hi)
-        w00 = vselect(vne(t, c00), kv, w00)
-        c00 = t
-        s = vsplat(a[kk * MR + 1], VW)
-        t = vadd(c10, vmul(s, b0, lo, hi), lo, hi)
-        w10 = vselect(vne(t, c10), kv, w10)
-        c10 = t
-        s = vsplat(a[kk * MR + 2], VW)
-        t = vadd(c20, vmul(s, b0, lo, hi), lo, hi)
-        w20 = vselect(vne(t, c20), kv, w20)
-        c20 = t
-        s = vsplat(a[kk * MR + 3], VW)
-        t = vadd(c30, vmul(s, b0, lo, hi), lo, hi)
-        w30 = vselect(vne(t, c30), kv, w30)
-        c30 = t
-        off += NRVW
-    vstore(acc, 0, c00)
-    vstore(win, 0, w00)
-    vstore(acc, NRVW, c10)
-    vstore(win, NRVW, w10)
-    vstore(acc, 2 * NRVW, c20)
-    vstore(win, 2 * NRVW, w20)
-    vstore(acc, 3 * NRVW, c30)
-    vstore(win, 3 * NRVW, w30)
-
-@njit(cache=True, nogil=True)
-def _gemm_vec(A, B, C, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
-    """Rows ``r0:r1`` of ``C (+)= A (x) B`` (``accumulate``) or ``C = A (x) B``, SIMD micro-kernel."""
+def _blocked_vec(A, B, C, W, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
+    """As :func:`_blocked_scalar`, with the SIMD micro-kernels ``_tile`` / ``_tile_witness`` (``NRV`` / ``NRVW`` wide)."""
+    if _begin(A, B, C, W, r0, r1, accumulate, zero):
+        return
     K = A.shape[1]
     n = B.shape[1]
-    if not accumulate:
-        for i in range(r0, r1):
-            for j in range(n):
-                C[i, j] = zero
-    if r1 <= r0 or n == 0 or K == 0:
-        return
+    width = NRV if W is None else NRVW
     a = np.empty(MR * KC, dtype=C.dtype)
-    tile = np.empty(MR * NRV, dtype=C.dtype)
-    Bp = np.empty(((min(NCV, n) + NRV - 1) // NRV) * min(KC, K) * NRV, dtype=C.dtype)
+    acc = np.empty(MR * width, dtype=C.dtype)
+    win = np.empty(MR * width, dtype=np.int32)
+    Bp = np.empty(((min(NCV, n) + width - 1) // width) * min(KC, K) * width, dtype=C.dtype)
     unit = C.strides[1] == C.itemsize
     for jc in range(0, n, NCV):
         jn = min(NCV, n - jc)
         for kc in range(0, K, KC):
             kn = min(KC, K - kc)
-            _pack_b_strips(B, kc, kn, jc, jn, NRV, zero, Bp)
-            for i0 in range(r0, r1, MR):
-                _pack_a_kmajor(A, i0, r1, kc, kn, zero, a)
-                for jb in range((jn + NRV - 1) // NRV):
-                    _tile(a, Bp, jb * kn * NRV, kn, zero, lo, hi, tile)
-                    j0 = jc + jb * NRV
-                    jw = min(NRV, jn - jb * NRV)
-                    for ii in range(min(MR, r1 - i0)):
-                        if unit and jw == NRV:
-                            row = C[i0 + ii]
-                            for v in range(0, NRV, VW):
-                                t = vload(tile, ii * NRV + v, VW)
-                                vstore(row, j0 + v, vadd(vload(row, j0 + v, VW), t, lo, hi))
-                        else:
-                            for jj in range(jw):
-                                C[i0 + ii, j0 + jj] = add(C[i0 + ii, j0 + jj], tile[ii * NRV + jj], lo, hi)
-
-
-@njit(cache=True, nogil=True)
-def _gemm_witness_vec(A, B, C, W, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
-    """As :func:`_gemm_vec`, also writing ``W[i, j]``: the smallest ``k`` that changed ``C[i, j]``, else -1."""
-    K = A.shape[1]
-    n = B.shape[1]
-    for i in range(r0, r1):
-        for j in range(n):
-            W[i, j] = -1
-            if not accumulate:
-                C[i, j] = zero
-    if r1 <= r0 or n == 0 or K == 0:
-        return
-    a = np.empty(MR * KC, dtype=C.dtype)
-    acc = np.empty(MR * NRVW, dtype=C.dtype)
-    win = np.empty(MR * NRVW, dtype=np.int32)
-    Bp = np.empty(((min(NCV, n) + NRVW - 1) // NRVW) * min(KC, K) * NRVW, dtype=C.dtype)
-    for jc in range(0, n, NCV):
-        jn = min(NCV, n - jc)
-        for kc in range(0, K, KC):
-            kn = min(KC, K - kc)
-            _pack_b_strips(B, kc, kn, jc, jn, NRVW, zero, Bp)
+            _pack_b_strips(B, kc, kn, jc, jn, width, zero, Bp)
             for i0 in range(r0, r1, MR):
                 _pack_a_kmajor(A, i0, r1, kc, kn, zero, a)
                 rows = min(MR, r1 - i0)
-                for jb in range((jn + NRVW - 1) // NRVW):
-                    j0 = jc + jb * NRVW
-                    jw = min(NRVW, jn - jb * NRVW)
-                    for ii in range(MR):
-                        for jj in range(NRVW):
-                            acc[ii * NRVW + jj] = C[i0 + ii, j0 + jj] if ii < rows and jj < jw else zero
-                    _tile_witness(a, Bp, jb * kn * NRVW, kn, kc, lo, hi, acc, win)
-                    for ii in range(rows):
-                        for jj in range(jw):
-                            if win[ii * NRVW + jj] >= 0:
-                                C[i0 + ii, j0 + jj] = acc[ii * NRVW + jj]
-                                W[i0 + ii, j0 + jj] = win[ii * NRVW + jj]
+                for jb in range((jn + width - 1) // width):
+                    j0 = jc + jb * width
+                    jw = min(width, jn - jb * width)
+                    if W is None:
+                        _tile(a, Bp, jb * kn * NRV, kn, zero, lo, hi, acc)
+                        for ii in range(rows):
+                            if unit and jw == NRV:
+                                row = C[i0 + ii]
+                                for v in range(0, NRV, VW):
+                                    t = vload(acc, ii * NRV + v, VW)
+                                    vstore(row, j0 + v, vadd(vload(row, j0 + v, VW), t, lo, hi))
+                            else:
+                                for jj in range(jw):
+                                    C[i0 + ii, j0 + jj] = add(C[i0 + ii, j0 + jj], acc[ii * NRV + jj], lo, hi)
+                    else:
+                        for ii in range(MR):
+                            for jj in range(NRVW):
+                                acc[ii * NRVW + jj] = C[i0 + ii, j0 + jj] if ii < rows and jj < jw else zero
+                        _tile_witness(a, Bp, jb * kn * NRVW, kn, kc, lo, hi, acc, win)
+                        for ii in range(rows):
+                            for jj in range(jw):
+                                if win[ii * NRVW + jj] >= 0:
+                                    C[i0 + ii, j0 + jj] = acc[ii * NRVW + jj]
+                                    W[i0 + ii, j0 + jj] = win[ii * NRVW + jj]
 
 
-_tile = _tile4 if NV == 4 else _tile2
-_tile_witness = _tile_witness2 if NV == 4 else _tile_witness1
-gemm = _gemm_vec if VEC else _gemm_scalar
-gemm_witness = _gemm_witness_vec if VEC else _gemm_witness_scalar
+_blocked = _blocked_vec if VEC else _blocked_scalar
+
+
+@njit(cache=True, nogil=True)
+def gemm(A, B, C, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
+    """Rows ``r0:r1`` of ``C (+)= A (x) B`` (``accumulate``) or ``C = A (x) B``."""
+    _blocked(A, B, C, None, r0, r1, accumulate, zero, lo, hi)
+
+
+@njit(cache=True, nogil=True)
+def gemm_witness(A, B, C, W, r0, r1, accumulate, zero, lo, hi):  # pragma: no cover - jitted
+    """As :func:`gemm`, also writing ``W[i, j]``: the smallest ``k`` that changed ``C[i, j]``, else -1."""
+    _blocked(A, B, C, W, r0, r1, accumulate, zero, lo, hi)
+
+
+# --------------------------------------------------------------------------- the unrolled SIMD micro-kernels
+
+
+def _offset(i: int, unit: str, base: str = "") -> str:
+    """``base + i * unit`` as source text, without the terms that are zero or one."""
+    term = "" if i == 0 else unit if i == 1 else f"{i} * {unit}"
+    return " + ".join(t for t in (base, term) if t) or "0"
+
+
+def _at(i: int, v: int, row: str) -> str:
+    """The offset of vector ``v`` of row ``i`` in a row-major tile of rows ``row`` elements wide."""
+    return " + ".join(t for t in (_offset(i, row, ""), _offset(v, "VW", "")) if t != "0") or "0"
+
+
+def generated_source(consts: dict) -> str:
+    """The source of ``_tile`` and ``_tile_witness`` for ``NV`` vectors a row (the line marked ``# @GENERATED``).
+
+    The accumulators must be separate local variables for LLVM to keep them
+    in registers, so the micro-kernels are written out, one line per
+    accumulator, from this one description: ``_tile`` holds ``MR x NV``
+    accumulators ``cIV`` (row ``I``, vector ``V``), ``_tile_witness``
+    ``MR x NV/2`` and as many witness vectors ``wIV``.
+
+    >>> print(generated_source({"NV": 2}).splitlines()[21])
+            c00 = vadd(c00, vmul(s, b0, lo, hi), lo, hi)
+    """
+    nv = int(consts.get("NV", NV))
+    rows, cols, wcols = range(MR), range(nv), range(max(1, nv // 2))
+    tile = [
+        "@njit(cache=True, nogil=True)",
+        "def _tile(a, Bp, off, kn, zero, lo, hi, out):  # pragma: no cover - jitted",
+        f'    """``MR x {nv}`` vectors: the tile ``(+)_kk a[kk, :] (x) Bp[kk, :]`` (strip at ``Bp[off:]``) into ``out``.',
+        "",
+        "    The accumulators ``cIV`` (row ``I``, vector ``V``) are locals of SIMD type,",
+        "    so LLVM keeps them in registers for the whole ``k`` loop; ``out`` gets the",
+        "    tile row-major (``MR x NRV``).",
+        '    """',
+        "    z = vsplat(zero, VW)",
+        *(f"    c{i}{v} = z" for i in rows for v in cols),
+        "    for kk in range(kn):",
+        *(f"        b{v} = vload(Bp, {_offset(v, 'VW', 'off')}, VW)" for v in cols),
+    ]
+    for i in rows:
+        tile.append(f"        s = vsplat(a[kk * MR + {i}], VW)")
+        tile += [f"        c{i}{v} = vadd(c{i}{v}, vmul(s, b{v}, lo, hi), lo, hi)" for v in cols]
+    tile += ["        off += NRV", *(f"    vstore(out, {_at(i, v, 'NRV')}, c{i}{v})" for i in rows for v in cols)]
+    witness = [
+        "@njit(cache=True, nogil=True)",
+        "def _tile_witness(a, Bp, off, kn, kc, lo, hi, acc, win):  # pragma: no cover - jitted",
+        f'    """Witness micro-kernel, ``MR x {len(wcols)}`` vectors: update the tile ``acc`` in place, '
+        '``win`` = last changing ``k``.',
+        "",
+        "    ``win`` lanes stay -1 where no product changed the entry.  Per step and",
+        "    vector: ``new = vadd(old, vmul(a, b))``, then ``win = k if new != old``.",
+        '    """',
+        "    kv = vsplat(np.int32(-1), VW)",
+        *(f"    c{i}{v} = vload(acc, {_at(i, v, 'NRVW')}, VW)" for i in rows for v in wcols),
+        *(f"    w{i}{v} = kv" for i in rows for v in wcols),
+        "    for kk in range(kn):",
+        "        kv = vsplat(np.int32(kc + kk), VW)",
+        *(f"        b{v} = vload(Bp, {_offset(v, 'VW', 'off')}, VW)" for v in wcols),
+    ]
+    for i in rows:
+        witness.append(f"        s = vsplat(a[kk * MR + {i}], VW)")
+        for v in wcols:
+            witness += [f"        t = vadd(c{i}{v}, vmul(s, b{v}, lo, hi), lo, hi)",
+                        f"        w{i}{v} = vselect(vne(t, c{i}{v}), kv, w{i}{v})",
+                        f"        c{i}{v} = t"]
+    witness.append("        off += NRVW")
+    for i in rows:
+        for v in wcols:
+            witness += [f"    vstore(acc, {_at(i, v, 'NRVW')}, c{i}{v})", f"    vstore(win, {_at(i, v, 'NRVW')}, w{i}{v})"]
+    return "\n".join(tile) + "\n\n\n" + "\n".join(witness) + "\n"

@@ -86,14 +86,20 @@ def _sat_sum(a, b, lo, hi):
 
 
 @njit(inline="always")
-def _plus_minplus_int(a, b, lo, hi):
-    # Both infinities stick: +inf (hi, "no path") absorbs everything, -inf (lo) everything
-    # finite; finite sums saturate at lo / hi.
-    if a == hi or b == hi:
-        return hi
-    if a == lo or b == lo:
-        return lo
+def _plus_sticky_int(a, b, lo, hi, absorbing, sticky):
+    # Both infinities stick: ``absorbing`` (the family's "no path") absorbs everything,
+    # ``sticky`` (the other infinity) everything finite; finite sums saturate at lo / hi.
+    if a == absorbing or b == absorbing:
+        return absorbing
+    if a == sticky or b == sticky:
+        return sticky
     return _sat_sum(a, b, lo, hi)
+
+
+@njit(inline="always")
+def _plus_minplus_int(a, b, lo, hi):
+    # +inf (hi, "no path") absorbs everything, -inf (lo) everything finite.
+    return _plus_sticky_int(a, b, lo, hi, hi, lo)
 
 
 @njit(inline="always")
@@ -123,12 +129,8 @@ def path_sum(a, b, lo, hi):
 @njit(inline="always")
 def _plus_maxplus_int(a, b, lo, hi):
     # The mirror image: -inf (lo, "no path" in max_plus) absorbs everything, +inf (hi)
-    # everything finite; finite sums saturate.
-    if a == lo or b == lo:
-        return lo
-    if a == hi or b == hi:
-        return hi
-    return _sat_sum(a, b, lo, hi)
+    # everything finite.
+    return _plus_sticky_int(a, b, lo, hi, lo, hi)
 
 
 @njit(inline="always")
@@ -205,39 +207,35 @@ def _second(a, b, lo, hi):
 
 @njit(inline="always")
 def _first(a, b, lo, hi):
-    # a, unless b is missing (+inf: hi).
-    return hi if b == hi else a
+    # a, unless b is missing (+inf: hi): second with the operands swapped.
+    return _second(b, a, lo, hi)
 
 
 # --------------------------------------------------------------------------- vector versions
 
 
-@njit(inline="always")
-def min_v(a, b, lo, hi):
-    """:func:`min_` on SIMD vectors (the GEMM template's default ``vadd``)."""
-    return vmin(a, b)
+def _lanewise(intrinsic, name: str, doc: str | None = None):
+    """The operation ``f(a, b, lo, hi) = intrinsic(a, b)``: a :mod:`.simd` intrinsic that needs no sentinels.
+
+    Named ``name`` (its module-level name, so that :mod:`.specialize` imports
+    it by name into the kernel files) and inlined like the functions above.
+    """
+
+    @njit(inline="always")
+    def op(a, b, lo, hi):
+        return intrinsic(a, b)
+
+    op.py_func.__name__ = op.py_func.__qualname__ = op.__name__ = op.__qualname__ = name
+    op.__doc__ = op.py_func.__doc__ = doc
+    return op
 
 
-@njit(inline="always")
-def _max_v(a, b, lo, hi):
-    return vmax(a, b)
-
-
-@njit(inline="always")
-def plus_float_v(a, b, lo, hi):
-    """:func:`plus_float` on SIMD vectors (the GEMM template's default ``vmul``)."""
-    return vadd(a, b)
-
-
-@njit(inline="always")
-def _times_float_v(a, b, lo, hi):
-    return vmul(a, b)
-
-
-@njit(inline="always")
-def _sat_sum_v(a, b, lo, hi):
-    # Saturating add: equals _sat_sum when [lo, hi] is the dtype's whole range.
-    return vadds(a, b)
+min_v = _lanewise(vmin, "min_v", ":func:`min_` on SIMD vectors (the GEMM template's default ``vadd``).")
+_max_v = _lanewise(vmax, "_max_v")
+plus_float_v = _lanewise(vadd, "plus_float_v", ":func:`plus_float` on SIMD vectors (the GEMM template's default ``vmul``).")
+_times_float_v = _lanewise(vmul, "_times_float_v")
+# Saturating add: equals _sat_sum when [lo, hi] is the dtype's whole range.
+_sat_sum_v = _lanewise(vadds, "_sat_sum_v")
 
 
 @njit(inline="always")
@@ -247,7 +245,8 @@ def _plus_minplus_int_v(a, b, lo, hi):
     # hi.  In the GEMM micro-kernel a is a broadcast A value and b a loaded B vector: a's
     # bounds and ``a == hi ? hi : lo`` are computed once per row, b's masks once per B
     # vector, and each lane pays the saturating add and two selects, as many instructions as
-    # the hi-only rule this replaced.
+    # the hi-only rule this replaced.  lo / hi serve only as the two sentinels (the add
+    # saturates at the dtype's range by itself), which _plus_maxplus_int_v swaps.
     h = vsplat_like(a, hi)
     lw = vsplat_like(a, lo)
     s = vselect(veq(b, lw), vselect(veq(a, h), h, lw), vadds_sticky(b, a))
@@ -256,29 +255,29 @@ def _plus_minplus_int_v(a, b, lo, hi):
 
 @njit(inline="always")
 def _plus_maxplus_int_v(a, b, lo, hi):
-    # The mirror image of _plus_minplus_int_v: lo wins.
-    h = vsplat_like(a, hi)
-    lw = vsplat_like(a, lo)
-    s = vselect(veq(b, h), vselect(veq(a, lw), lw, h), vadds_sticky(b, a))
-    return vselect(veq(b, lw), lw, s)
+    # The mirror image of _plus_minplus_int_v: lo wins (the same rule with the sentinels swapped).
+    return _plus_minplus_int_v(a, b, hi, lo)
+
+
+# Product clamped to the dtype's range: equals _times_int for the dtype's lo / hi.
+_times_int_v = _lanewise(vmuls, "_times_int_v")
 
 
 @njit(inline="always")
-def _times_int_v(a, b, lo, hi):
-    # Product clamped to the dtype's range: equals _times_int for the dtype's lo / hi.
-    return vmuls(a, b)
+def _hi_absorbs_v(a, b, hi, product):
+    # ``product`` (a (x) b), or hi in the lanes where a or b is hi.
+    h = vsplat_like(a, hi)
+    return vselect(vor(veq(a, h), veq(b, h)), h, product)
 
 
 @njit(inline="always")
 def _times_inf_absorbs_float_v(a, b, lo, hi):
-    h = vsplat_like(a, hi)
-    return vselect(vor(veq(a, h), veq(b, h)), h, vmul(a, b))
+    return _hi_absorbs_v(a, b, hi, vmul(a, b))
 
 
 @njit(inline="always")
 def _times_inf_absorbs_int_v(a, b, lo, hi):
-    h = vsplat_like(a, hi)
-    return vselect(vor(veq(a, h), veq(b, h)), h, vmuls(a, b))
+    return _hi_absorbs_v(a, b, hi, vmuls(a, b))
 
 
 @njit(inline="always")
@@ -295,8 +294,7 @@ def _second_v(a, b, lo, hi):
 
 @njit(inline="always")
 def _first_v(a, b, lo, hi):
-    h = vsplat_like(a, hi)
-    return vselect(veq(b, h), h, a)
+    return _second_v(b, a, lo, hi)
 
 
 @njit(inline="always")
@@ -306,10 +304,8 @@ def _plus_plain(a, b, lo, hi):
     return a + b
 
 
-@njit(inline="always")
-def _plus_plain_v(a, b, lo, hi):
-    # Lane-wise plain a + b (vpaddd / vpaddq), under the same proof.
-    return vadd(a, b)
+# Lane-wise plain a + b (vpaddd / vpaddq), under the same proof.
+_plus_plain_v = _lanewise(vadd, "_plus_plain_v")
 
 
 # --------------------------------------------------------------------------- the primitives

@@ -290,19 +290,28 @@ def vget(typingctx, v, i):
 # --------------------------------------------------------------------------- arithmetic
 
 
+def _named_intrinsic(typer, name: str, doc: str):
+    """``typer`` as a Numba intrinsic called ``name``, documented by ``doc`` (the factories below)."""
+    typer.__doc__ = doc
+    typer.__name__ = typer.__qualname__ = name
+    return intrinsic(typer)
+
+
+def _builder_op(name: str):
+    """A codegen applying the IR builder's binary instruction ``name`` to the two arguments."""
+
+    def codegen(context, builder, sig, args):
+        return getattr(builder, name)(args[0], args[1])
+
+    return codegen
+
+
 def _binary(float_op: str, int_op: str, doc: str):
     def typer(typingctx, a, b):
         vt = _check_vec(a, b)
-        name = float_op if _is_float(vt) else int_op
+        return vt(a, b), _builder_op(float_op if _is_float(vt) else int_op)
 
-        def codegen(context, builder, sig, args):
-            return getattr(builder, name)(args[0], args[1])
-
-        return vt(a, b), codegen
-
-    typer.__doc__ = doc
-    typer.__name__ = typer.__qualname__ = f"v{int_op}"
-    return intrinsic(typer)
+    return _named_intrinsic(typer, f"v{int_op}", doc)
 
 
 vadd = _binary("fadd", "add", "Lane-wise ``a + b`` (integers wrap around, like NumPy's).")
@@ -441,9 +450,7 @@ def _sat_intrinsic(name: str, doc: str):
 
         return vt(a, b), codegen
 
-    typer.__doc__ = doc
-    typer.__name__ = typer.__qualname__ = f"v{name[1:]}s"
-    return intrinsic(typer)
+    return _named_intrinsic(typer, f"v{name[1:]}s", doc)
 
 
 vadds = _sat_intrinsic("sadd", "Lane-wise ``a + b`` clamped to the element type's range (``llvm.sadd.sat``); floats: ``a + b``.")
@@ -490,9 +497,7 @@ def _compare(op: str, doc: str):
 
         return Mask(vt.lanes)(a, b), codegen
 
-    typer.__doc__ = doc
-    typer.__name__ = typer.__qualname__ = f"vcmp{op}"
-    return intrinsic(typer)
+    return _named_intrinsic(typer, f"vcmp{op}", doc)
 
 
 veq = _compare("==", "Lane-wise ``a == b`` as a :class:`Mask`.")
@@ -524,15 +529,9 @@ def _bitwise(op: str, doc: str):
             res = _check_vec(a, b)
             if _is_float(res):
                 raise TypingError(f"{op}: bitwise operations need masks or integer vectors")
+        return res(a, b), _builder_op(op)
 
-        def codegen(context, builder, sig, args):
-            return getattr(builder, op)(args[0], args[1])
-
-        return res(a, b), codegen
-
-    typer.__doc__ = doc
-    typer.__name__ = typer.__qualname__ = f"v{op.rstrip('_')}"
-    return intrinsic(typer)
+    return _named_intrinsic(typer, f"v{op.rstrip('_')}", doc)
 
 
 vand = _bitwise("and_", "Lane-wise bitwise and (of two masks, or of two integer vectors).")

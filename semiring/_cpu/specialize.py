@@ -133,6 +133,8 @@ def _render(template: str, ops: dict[str, tuple[Callable, int]], consts: dict[st
             if where is not None:
                 deps.add(where[0])
             out.append(_op_block(m.group(1).lower(), fn, arity))
+        elif m and m.group(1) == "GENERATED":
+            out.append(importlib.import_module(template).generated_source(consts) + "\n")
         elif m and m.group(1) in consts:
             out.append(f"{m.group(1)} = {int(consts[m.group(1)])}\n")
         else:
@@ -156,6 +158,10 @@ def specialize(template: str, ops: dict[str, tuple[Callable, int]], consts: dict
         line in the template are ignored.
     consts : dict, optional
         Integer constants for lines marked ``# @NAME``.
+
+    A line marked ``# @GENERATED`` is replaced by the text of the template's
+    ``generated_source(consts)`` (code that must be written out, such as the
+    GEMM template's unrolled micro-kernels, kept as one description there).
 
     >>> from semiring._cpu.scalar_ops import ops_for
     >>> add, mul = ops_for("max_plus", "f")

@@ -371,12 +371,21 @@ def plain_int_applies(spec: KernelSpec, A, B, m: int, n: int, k: int, witness: b
     return ok
 
 
-def fill_empty(S: Algebra, C, W, accumulate: bool) -> None:
-    """The product over an empty inner dimension: C = zero (unless accumulating), W = -1."""
-    if not accumulate:
-        C.fill(S.zero_value(C.dtype))
-    if W is not None:
-        W.fill(-1)
+def empty_product(S: Algebra, A, B, C, W, accumulate: bool) -> bool:
+    """Finish a product with an empty dimension and say so; ``False`` (nothing done) when there is none.
+
+    Nothing to write when ``C`` is empty; over an empty inner dimension, C =
+    zero (unless accumulating) and W = -1.
+    """
+    if A.shape[0] == 0 or B.shape[1] == 0:
+        return True
+    if A.shape[1] == 0:
+        if not accumulate:
+            C.fill(S.zero_value(C.dtype))
+        if W is not None:
+            W.fill(-1)
+        return True
+    return False
 
 
 def matmul_into(S: Algebra, A, B, C, W=None, accumulate: bool = False) -> None:
@@ -410,13 +419,10 @@ def matmul_into(S: Algebra, A, B, C, W=None, accumulate: bool = False) -> None:
     array([[ 0.,  1.],
            [inf,  0.]], dtype=float32)
     """
+    if empty_product(S, A, B, C, W, accumulate):
+        return
     m, k = A.shape
     n = B.shape[1]
-    if m == 0 or n == 0:
-        return
-    if k == 0:
-        fill_empty(S, C, W, accumulate)
-        return
     spec = spec_for(S, C.dtype) if np.dtype(C.dtype) in _SUPPORTED else None
     if spec is None:
         generic_matmul(S, A, B, C, W, accumulate)

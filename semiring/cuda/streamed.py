@@ -34,7 +34,7 @@ from ..algebra import Algebra
 from ..errors import DeviceError
 from ..families import bitpacked_boolean
 from .boolean import bool_matmul
-from .gemm import fill_empty, matmul_into, simple_matmul, tiled_matmul
+from .gemm import empty_product, matmul_into, simple_matmul, tiled_matmul
 from .ops import spec_for
 
 __all__ = ["streamed_matmul", "plan_blocks", "StreamPlan", "default_budget"]
@@ -199,13 +199,10 @@ def streamed_matmul(S: Algebra, A: np.ndarray, B: np.ndarray, C: np.ndarray, W: 
     array([[0., 1.],
            [2., 0.]])
     """
+    if empty_product(S, A, B, C, W, accumulate):
+        return
     m, k = A.shape
     n = B.shape[1]
-    if m == 0 or n == 0:
-        return
-    if k == 0:
-        fill_empty(S, C, W, accumulate)
-        return
     item = A.itemsize
     witness = W is not None
     budget = default_budget() if memory_budget is None else int(memory_budget)
