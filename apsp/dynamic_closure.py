@@ -87,10 +87,25 @@ from .errors import NegativeCycleError, VertexError
 from .negative_cycle import raise_for_cycle
 from .paths.predecessors import path as _route
 
-__all__ = ["Closure", "DYNAMIC_SEMIRINGS"]
+__all__ = ["Closure", "DYNAMIC_SEMIRINGS", "absorbs_updates"]
 
-#: The families whose closures absorb updates (``add`` is min or max over an exact order).
-DYNAMIC_SEMIRINGS = ("min_plus", "max_min", "min_max", "lor_land")
+def absorbs_updates(S: Semiring) -> bool:
+    """Whether a closure over ``S`` can absorb updates here.
+
+    It needs a selective ``add`` (min, max, or), a closure the package
+    computes, and a ``mul`` that is selective too (exact) or ``min_plus``'s
+    plus (its rounding allowed for).
+
+    >>> import semiring as sr
+    >>> absorbs_updates(sr.max_min), absorbs_updates(sr.max_times)
+    (True, False)
+    """
+    caps = S.capabilities
+    return caps.selective and caps.closable and (caps.mul_selective or caps.has_last_hop)
+
+
+#: The built-in semirings whose closures absorb updates (derived from their capabilities).
+DYNAMIC_SEMIRINGS = tuple(name for name, S in sr.BUILTIN.items() if absorbs_updates(S) and name == S.name)
 
 #: Recompute everything when more than this share of the rows (or columns) must be redone.
 RECOMPUTE_SHARE = 1 / 3
@@ -100,7 +115,7 @@ def _semiring(semiring: Semiring | str) -> Semiring:
     S = sr.get(semiring) if isinstance(semiring, str) else semiring
     if not isinstance(S, Semiring):
         raise TypeError(f"semiring must be a Semiring or its name, got {type(semiring).__name__}")
-    if S.family not in DYNAMIC_SEMIRINGS:
+    if not absorbs_updates(S):
         raise NotImplementedError(
             f"Closure updates need one of the semirings {', '.join(DYNAMIC_SEMIRINGS)}; got {S.name}"
         )
@@ -200,7 +215,7 @@ class Closure:
         if not isinstance(predecessors, bool):
             raise TypeError(f"predecessors must be a bool, got {type(predecessors).__name__}")
         self._S = _semiring(semiring)
-        if predecessors and self._S.family != "min_plus":
+        if predecessors and not self._S.capabilities.has_last_hop:
             raise NotImplementedError(
                 f"Closure keeps predecessors for min_plus only: the best routes of {self._S.name} need not "
                 "extend one another, so the update rules do not keep a tree"
@@ -501,7 +516,7 @@ class Closure:
         """Where ``through`` (a path's value) is as good as ``D`` (and not ``zero``); rounding allowed for floats."""
         xp, S = self._xp, self._S
         zero = S.zero_value(D.dtype)
-        if S.family == "min_plus" and D.dtype.kind == "f":
+        if S.capabilities.mul_is_plus and D.dtype.kind == "f":  # min_plus floats: sums round
             n = max(self.n, 2)
             slack = 4 * n * np.finfo(D.dtype).eps * (xp.abs(through) + xp.abs(D))
             with np.errstate(invalid="ignore"):

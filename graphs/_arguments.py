@@ -154,7 +154,7 @@ def check_vertex_array(G: Graph | None, arr: np.ndarray, name: str) -> bool:
     raise VertexTypeError(f"{name} must hold integer vertex ids (an integer array), got dtype {arr.dtype}")
 
 
-def check_sources(G: Graph, sources) -> np.ndarray:
+def check_sources(G: Graph, sources, name: str = "sources") -> np.ndarray:
     """The source vertices as int32 ids: ``None`` (all), one vertex, or a 1-D sequence or array of them.
 
     Each entry is checked by :func:`check_vertex` (integers, or labels of a
@@ -174,25 +174,25 @@ def check_sources(G: Graph, sources) -> np.ndarray:
         sources = sources.get()
     if isinstance(sources, np.ndarray):
         if sources.ndim == 0:
-            return np.array([check_vertex(G, sources[()], "sources")], dtype=np.int32)
+            return np.array([check_vertex(G, sources[()], name)], dtype=np.int32)
         if sources.ndim != 1:
-            raise GraphError(f"sources must be a vertex or a 1-D list of vertices, got shape {sources.shape}")
-        if check_vertex_array(G, sources, "sources"):
+            raise GraphError(f"{name} must be a vertex or a 1-D list of vertices, got shape {sources.shape}")
+        if check_vertex_array(G, sources, name):
             bad = (sources < 0) | (sources >= G.n)
             if bool(bad.any()):
                 k = int(np.argmax(bad))
-                check_vertex(G, sources[k], f"sources[{k}]")
+                check_vertex(G, sources[k], f"{name}[{k}]")
             return sources.astype(np.int32)
         items = sources.tolist()
     elif isinstance(sources, (list, tuple, range)):
         items = list(sources)
     else:
-        return np.array([check_vertex(G, sources, "sources")], dtype=np.int32)
+        return np.array([check_vertex(G, sources, name)], dtype=np.int32)
     out = np.empty(len(items), dtype=np.int32)
     for k, v in enumerate(items):
         if isinstance(v, (list, tuple, np.ndarray)):
-            raise GraphError(f"sources must be a vertex or a 1-D list of vertices; sources[{k}] is {v!r}")
-        out[k] = check_vertex(G, v, f"sources[{k}]")
+            raise GraphError(f"{name} must be a vertex or a 1-D list of vertices; {name}[{k}] is {v!r}")
+        out[k] = check_vertex(G, v, f"{name}[{k}]")
     return out
 
 

@@ -231,11 +231,7 @@ class DynamicSSSP:
         self.update(us, dst, np.full(us.size, self._inf, dtype=self._w.dtype))
 
     def _ids(self, name: str, value: Any) -> np.ndarray:
-        arr = np.atleast_1d(np.asarray(value))
-        if arr.ndim != 1:
-            raise GraphError(f"{name} must be a 1-D sequence of vertices, got shape {arr.shape}")
-        return np.array([check_vertex(self._G, v, f"{name}[{i}]") for i, v in enumerate(arr.tolist())],
-                        dtype=np.int64)
+        return check_sources(self._G, value, name).astype(np.int64)
 
     def _checked(self, src: Any, dst: Any, weights: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         us, vs = self._ids("src", src), self._ids("dst", dst)
