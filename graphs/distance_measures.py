@@ -441,7 +441,8 @@ _VALUE = "int or float\n    An int for hops and integer weights, a float for flo
 _VERTICES = "int64 array\n    The vertex ids, ascending."
 
 
-@filled(_EXTREME_DOC, options=_OPTIONS, summary="The largest eccentricity.", returns=_VALUE, name="diameter", weights="", result="3",
+@filled(_EXTREME_DOC, options=_OPTIONS, summary="The largest eccentricity.", returns=_VALUE, name="diameter",
+        weights="", result="3",
         notes="A connected undirected graph with integer lengths is searched from a few\n"
               "batches of sources, bounding the others (the module's notes); other graphs\n"
               "from every vertex.\n\n")
@@ -464,13 +465,15 @@ def _attaining(G, weighted, device, progress, which: str):
     return P.G.xp.flatnonzero((lo == hi) & extreme)
 
 
-@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES, name="center",
+@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES,
+        name="center",
         weights="", result="array([1, 2])")
 def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     return _attaining(G, weighted, device, progress, "center")
 
 
-@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES, name="periphery",
+@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES,
+        name="periphery",
         weights="", result="array([0, 3])")
 def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     return _attaining(G, weighted, device, progress, "periphery")

@@ -150,7 +150,7 @@ def _raise_later(exc: Exception):
 
 
 #: The docstring of :func:`minimum_spanning_edges` and :func:`maximum_spanning_edges`.
-_EDGES_DOC = """Generator of the edges of Kruskal's {kind} spanning forest, in Kruskal's order (``{kind}_spanning_edges``).
+_EDGES_DOC = """Generator of the edges of Kruskal's {kind} spanning forest, in its order (``{kind}_spanning_edges``).
 
     Examples
     --------
