@@ -53,6 +53,10 @@ def fill(template: str, **parts: str) -> str:
         x : int
         y : int
     <BLANKLINE>
+    >>> fill("Sum.", what="two numbers")
+    Traceback (most recent call last):
+    ...
+    ValueError: fill: the template has no field for what
     """
     lines = template.splitlines(keepends=True)
     used = set()
