@@ -36,7 +36,14 @@ from typing import BinaryIO
 
 import numpy as np
 
+from ._docstrings import filled
+
 __all__ = ["atomic_path", "atomic_open", "atomic_memmap"]
+
+#: The ``target`` parameter of the three writers' docstrings.
+_TARGET = """target : str or PathLike
+    The file to write; its folder must exist.
+"""
 
 
 def _mode_for(target: Path) -> int:
@@ -100,6 +107,7 @@ def _discard(made: list[Path]) -> None:
 
 
 @contextlib.contextmanager
+@filled(target=_TARGET)
 def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     """A temporary path to write ``target``'s content to; renamed onto ``target`` when the block succeeds.
 
@@ -109,8 +117,7 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
 
     Parameters
     ----------
-    target : str or PathLike
-        The file to write; its folder must exist.
+    {target}
 
     Yields
     ------
@@ -139,13 +146,13 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
+@filled(target=_TARGET)
 def atomic_open(target: str | os.PathLike) -> Iterator[BinaryIO]:
     """A binary file open for writing ``target``'s content; flushed, synced and renamed when the block succeeds.
 
     Parameters
     ----------
-    target : str or PathLike
-        The file to write; its folder must exist.
+    {target}
 
     Yields
     ------
@@ -176,6 +183,7 @@ def atomic_open(target: str | os.PathLike) -> Iterator[BinaryIO]:
 
 
 @contextlib.contextmanager
+@filled(target=_TARGET)
 def atomic_memmap(target: str | os.PathLike, dtype, shape: tuple[int, ...]) -> Iterator[np.memmap]:
     """A ``.npy`` memory map of ``dtype`` and ``shape``, saved as ``target`` when the block succeeds.
 
@@ -185,8 +193,7 @@ def atomic_memmap(target: str | os.PathLike, dtype, shape: tuple[int, ...]) -> I
 
     Parameters
     ----------
-    target : str or PathLike
-        The ``.npy`` file to write; its folder must exist.
+    {target}
     dtype : dtype
     shape : tuple of int
 

@@ -56,6 +56,7 @@ import numpy as np
 from semiring.kernels import run_parallel
 
 from . import _centrality_kernels as K
+from ._docstrings import filled
 from .centrality_engine import PreparedGraph, kernel_threads, prepare, progress_bar
 from .components import component_labels
 from .errors import GraphError
@@ -73,6 +74,16 @@ BOUND_BATCH = 256
 HOP_WIDTH = K.WORD
 #: The upper bound of a vertex no search has bounded yet.
 _NO_BOUND = np.iinfo(np.int64).max
+
+
+#: The graph and options of every statistic, in their docstrings' Parameters.
+_OPTIONS = """G : Graph or anything :func:`graphs.as_graph` accepts
+weighted : bool
+    Use the weights (non-negative) as lengths; ``False`` counts hops.
+device : {"auto", "cpu", "gpu"}
+progress : bool, optional
+    Show a progress bar; default: on a terminal, for runs over 2 s.
+"""
 
 
 class NotConnectedError(GraphError):
@@ -153,26 +164,23 @@ def _out_dtype(P: PreparedGraph, G: Graph):
     return np.dtype(np.float64) if G.weights.dtype.kind == "f" else np.dtype(np.int64)
 
 
-def closeness_centrality(G, *, wf_improved: bool = True, weighted: bool = True, device: str = "auto",
-                         progress: bool | None = None):
+@filled(options=_OPTIONS)
+def closeness_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None,
+                         wf_improved: bool = True):
     """Closeness centrality of every vertex (distances into the vertex), as NetworkX computes it.
 
     Parameters
     ----------
-    G : Graph or anything :func:`graphs.as_graph` accepts
+    {options}
     wf_improved : bool
         Wasserman and Faust's scaling by the fraction ``(r - 1) / (n - 1)`` of
         the vertices that reach ``u`` (NetworkX's default); ``False``: the plain
         ``(r - 1) / sum d`` of the part that reaches ``u``.
-    weighted : bool
-        Use the weights (non-negative) as lengths; ``False`` counts hops.
-    device : {"auto", "cpu", "gpu"}
-    progress : bool, optional
-        Show a progress bar; default: on a terminal, for runs over 2 s.
 
     Returns
     -------
     float64 array (n,)
+        The closeness of each vertex; 0 where the distances into it sum to 0.
 
     Examples
     --------
@@ -199,6 +207,7 @@ def closeness_centrality(G, *, wf_improved: bool = True, weighted: bool = True, 
     return out
 
 
+@filled(options=_OPTIONS)
 def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     """Harmonic centrality of every vertex: ``sum 1 / d(v, u)`` over the vertices ``v`` that reach ``u``.
 
@@ -207,14 +216,12 @@ def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progr
 
     Parameters
     ----------
-    G : Graph or anything :func:`graphs.as_graph` accepts
-    weighted : bool
-    device : {"auto", "cpu", "gpu"}
-    progress : bool, optional
+    {options}
 
     Returns
     -------
     float64 array (n,)
+        The harmonic centrality of each vertex; 0 where no vertex reaches it at a positive distance.
 
     Examples
     --------
@@ -249,17 +256,15 @@ def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
     return NotConnectedError(msg, int(count))
 
 
+@filled(options=_OPTIONS)
 def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     """Eccentricity of every vertex: its largest distance to another vertex.
 
+    The graph must be connected (a directed graph: strongly connected).
+
     Parameters
     ----------
-    G : Graph or anything :func:`graphs.as_graph` accepts
-        Connected (a directed graph: strongly connected).
-    weighted : bool
-        Use the weights (non-negative); ``False`` counts hops.
-    device : {"auto", "cpu", "gpu"}
-    progress : bool, optional
+    {options}
 
     Returns
     -------
@@ -407,32 +412,48 @@ def _scalar(x):
     return x.item() if hasattr(x, "item") else x
 
 
-def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
-    """The largest eccentricity; an int for hops and integer weights, a float for float weights.
+#: The docstring of :func:`diameter`, :func:`radius`, :func:`center` and :func:`periphery`.
+_EXTREME_DOC = """{summary}
 
-    A connected undirected graph with integer lengths is searched from a few
-    batches of sources, bounding the others (the module's notes); other graphs
-    from every vertex.
+    {notes}
+    Parameters
+    ----------
+    {options}
+
+    Returns
+    -------
+    {returns}
+
+    Raises
+    ------
+    NotConnectedError
+        Some vertex cannot reach another (the eccentricities are infinite).
+    GraphError
+        A graph with no vertices.
 
     Examples
     --------
     >>> from graphs import Graph
-    >>> diameter(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
-    3
+    >>> {name}(Graph.from_edges([0, 1, 2], [1, 2, 3], {weights}directed=False))
+    {result}
     """
+_VALUE = "int or float\n    An int for hops and integer weights, a float for float weights."
+_VERTICES = "int64 array\n    The vertex ids, ascending."
+
+
+@filled(_EXTREME_DOC, options=_OPTIONS, summary="The largest eccentricity.", returns=_VALUE, name="diameter",
+        weights="", result="3",
+        notes="A connected undirected graph with integer lengths is searched from a few\n"
+              "batches of sources, bounding the others (the module's notes); other graphs\n"
+              "from every vertex.\n\n")
+def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     _, lo, _ = _extreme(G, weighted, device, progress, "diameter")
     return _scalar(lo.max())
 
 
+@filled(_EXTREME_DOC, options=_OPTIONS, summary="The least eccentricity.", notes="", returns=_VALUE, name="radius",
+        weights="[1.0, 1.0, 5.0], ", result="5.0")
 def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
-    """The least eccentricity.
-
-    Examples
-    --------
-    >>> from graphs import Graph
-    >>> radius(Graph.from_edges([0, 1, 2], [1, 2, 3], [1.0, 1.0, 5.0], directed=False))
-    5.0
-    """
     _, _, hi = _extreme(G, weighted, device, progress, "radius")
     return _scalar(hi.min())
 
@@ -444,25 +465,15 @@ def _attaining(G, weighted, device, progress, which: str):
     return P.G.xp.flatnonzero((lo == hi) & extreme)
 
 
+@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES,
+        name="center",
+        weights="", result="array([1, 2])")
 def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
-    """The vertices of least eccentricity (int64 ids, ascending).
-
-    Examples
-    --------
-    >>> from graphs import Graph
-    >>> center(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
-    array([1, 2])
-    """
     return _attaining(G, weighted, device, progress, "center")
 
 
+@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES,
+        name="periphery",
+        weights="", result="array([0, 3])")
 def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
-    """The vertices of largest eccentricity (int64 ids, ascending).
-
-    Examples
-    --------
-    >>> from graphs import Graph
-    >>> periphery(Graph.from_edges([0, 1, 2], [1, 2, 3], directed=False))
-    array([0, 3])
-    """
     return _attaining(G, weighted, device, progress, "periphery")

@@ -7,9 +7,10 @@
 * :func:`interrupt_latch` and :func:`check_interrupted`: a Ctrl-C is raised
   where that is safe (not inside Numba's compiler or a destructor) and
   remembered, so that it always stops a run before it saves its result;
-* :func:`add_graph_arguments` (the graph file or the generated default,
-  ``--format``, ``--device``, ``--json``, vertex numbering) and
-  :func:`load_graph`, :func:`resolve_device`;
+* :func:`add_subcommand` (a subcommand's parser with the arguments of
+  :func:`add_graph_arguments`: the graph file or the generated default,
+  ``--format``, ``--device``, ``--json``, vertex numbering; and of
+  :func:`add_endpoint_arguments`) and :func:`load_graph`, :func:`resolve_device`;
 * :class:`Numbering`: 0-based vertex ids in and out, or 1-based with
   ``--one-based`` (the ids of DIMACS and Matrix Market files);
 * :class:`Report`: key/value lines and tables on a terminal, one JSON object
@@ -49,6 +50,7 @@ __all__ = [
     "cupy_installed",
     "resolve_device",
     "add_graph_arguments",
+    "add_subcommand",
     "load_graph",
     "Numbering",
     "Report",
@@ -309,6 +311,27 @@ def add_endpoint_arguments(p: argparse.ArgumentParser, *, target: bool = False) 
     p.add_argument("--source", type=int, default=0, help="source vertex (default: the first vertex)")
     if target:
         p.add_argument("--target", type=int, default=None, help="target vertex (default: the last vertex)")
+
+
+def add_subcommand(sub: Any, name: str, help: str, description: str, *, source: bool = False, target: bool = False,
+                   device: bool = True, **kwargs: Any) -> argparse.ArgumentParser:
+    """The parser of subcommand ``name`` in ``sub``, with the graph arguments and the endpoints it reads.
+
+    The arguments of :func:`add_graph_arguments` (``device``: with
+    ``--device``), then with ``source`` or ``target`` those of
+    :func:`add_endpoint_arguments`; ``kwargs`` go to ``sub.add_parser``.
+
+    >>> sub = argparse.ArgumentParser(prog="semiring-paths").add_subparsers()
+    >>> p = add_subcommand(sub, "demo", "a demo", "A demonstration.", target=True)
+    >>> args = p.parse_args(["--target", "3"])
+    >>> args.source, args.target, args.device
+    (0, 3, 'auto')
+    """
+    p = sub.add_parser(name, help=help, description=description, **kwargs)
+    add_graph_arguments(p, device=device)
+    if source or target:
+        add_endpoint_arguments(p, target=target)
+    return p
 
 
 def endpoints(args: argparse.Namespace, num: Numbering, n: int) -> tuple[int, int]:

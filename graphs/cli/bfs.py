@@ -17,18 +17,16 @@ import argparse
 
 import numpy as np
 
-from ._common import OK, add_endpoint_arguments, add_graph_arguments, start, timed, to_host
+from ._common import OK, add_subcommand, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``bfs`` and its options to the subcommands ``sub``."""
-    p = sub.add_parser("bfs", help="breadth-first levels (hops) from one source",
-                       description="Breadth-first search from one source: hop levels and a BFS tree "
-                                   "(arcs followed in their direction, weights ignored).")
-    add_graph_arguments(p)
-    add_endpoint_arguments(p)
+    p = add_subcommand(sub, "bfs", "breadth-first levels (hops) from one source",
+                       "Breadth-first search from one source: hop levels and a BFS tree "
+                       "(arcs followed in their direction, weights ignored).", source=True)
     p.add_argument("--all", action="store_true", help="list every vertex: level and parent")
     return p
 

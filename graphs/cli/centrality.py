@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from ._common import OK, SHOWN, add_graph_arguments, number, start, to_host
+from ._common import OK, SHOWN, add_subcommand, number, start, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -29,11 +29,10 @@ MEASURES = ("betweenness", "closeness", "harmonic", "eccentricity")
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``centrality`` and its options to the subcommands ``sub``."""
-    p = sub.add_parser("centrality", help="betweenness, closeness, harmonic centrality or eccentricity",
-                       description="Centrality of every vertex: betweenness (Brandes, exact or from a sample of "
-                                   "sources), closeness, harmonic centrality, or eccentricity (with the diameter, "
-                                   "radius and center). NetworkX's conventions; weights are lengths.")
-    add_graph_arguments(p)
+    p = add_subcommand(sub, "centrality", "betweenness, closeness, harmonic centrality or eccentricity",
+                       "Centrality of every vertex: betweenness (Brandes, exact or from a sample of "
+                       "sources), closeness, harmonic centrality, or eccentricity (with the diameter, "
+                       "radius and center). NetworkX's conventions; weights are lengths.")
     p.add_argument("--measure", default="betweenness", choices=MEASURES, help="what to compute (default betweenness)")
     p.add_argument("--sample", type=int, metavar="K",
                    help="betweenness from K random sources (rescaled as NetworkX's k=); default: all sources")

@@ -14,17 +14,16 @@ import argparse
 
 import numpy as np
 
-from ._common import OK, add_graph_arguments, start, timed, to_host
+from ._common import OK, add_subcommand, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``components`` and its options to the subcommands ``sub``."""
-    p = sub.add_parser("components", help="connected components (weak or strong): count and sizes",
-                       description="Connected components: weak (arc directions ignored) or strong "
-                                   "(mutual reachability); the count and the sizes, largest first.")
-    add_graph_arguments(p)
+    p = add_subcommand(sub, "components", "connected components (weak or strong): count and sizes",
+                       "Connected components: weak (arc directions ignored) or strong "
+                       "(mutual reachability); the count and the sizes, largest first.")
     p.add_argument("--connection", default="weak", choices=["weak", "strong"],
                    help="weak: ignore arc directions (default); strong: mutual reachability")
     p.add_argument("--all", action="store_true", help="list every vertex's component")

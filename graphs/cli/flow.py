@@ -14,19 +14,17 @@ import argparse
 
 import numpy as np
 
-from ._common import OK, add_endpoint_arguments, add_graph_arguments, endpoints, number, start, timed, to_host
+from ._common import OK, add_subcommand, endpoints, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``flow`` and its options to the subcommands ``sub``."""
-    p = sub.add_parser("flow", help="maximum flow and minimum cut from a source to a target (push-relabel)",
-                       description="Maximum flow from --source to --target (arc weights are capacities; "
-                                   "an unweighted graph has capacity 1 per arc) and a minimum cut: the "
-                                   "vertices on the source side and the saturated arcs that leave it.")
-    add_graph_arguments(p)
-    add_endpoint_arguments(p, target=True)
+    p = add_subcommand(sub, "flow", "maximum flow and minimum cut from a source to a target (push-relabel)",
+                       "Maximum flow from --source to --target (arc weights are capacities; "
+                       "an unweighted graph has capacity 1 per arc) and a minimum cut: the "
+                       "vertices on the source side and the saturated arcs that leave it.", target=True)
     p.add_argument("--all", action="store_true", help="list every cut arc and the source side")
     return p
 

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import OK, add_graph_arguments, number, start, timed, to_host
+from ._common import OK, add_subcommand, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``mst`` and its options to the subcommands ``sub``."""
-    p = sub.add_parser("mst", help="minimum spanning forest (Boruvka): total weight and edges",
-                       description="Minimum spanning forest (a tree per connected component; arc directions "
-                                   "ignored, as SciPy does): its total weight, component count and edges. "
-                                   "Ties are broken by arc position, so the forest is unique.")
-    add_graph_arguments(p)
+    p = add_subcommand(sub, "mst", "minimum spanning forest (Boruvka): total weight and edges",
+                       "Minimum spanning forest (a tree per connected component; arc directions "
+                       "ignored, as SciPy does): its total weight, component count and edges. "
+                       "Ties are broken by arc position, so the forest is unique.")
     p.add_argument("--all", action="store_true", help="list every forest edge")
     return p
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import OK, add_endpoint_arguments, add_graph_arguments, endpoints, number, start, timed
+from ._common import OK, add_subcommand, endpoints, number, start, timed
 
 __all__ = ["add_parser", "run"]
 
@@ -26,12 +26,10 @@ Unweighted graphs use bidirectional BFS, negative weights Bellman-Ford."""
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``path`` and its options to the subcommands ``sub``."""
-    p = sub.add_parser("path", help="one shortest route from a source to a target",
-                       description="One shortest route from --source to --target, its length and its vertices. "
-                                   "The search runs on the CPU.",
-                       formatter_class=argparse.RawTextHelpFormatter)
-    add_graph_arguments(p, device=False)
-    add_endpoint_arguments(p, target=True)
+    p = add_subcommand(sub, "path", "one shortest route from a source to a target",
+                       "One shortest route from --source to --target, its length and its vertices. "
+                       "The search runs on the CPU.",
+                       formatter_class=argparse.RawTextHelpFormatter, target=True, device=False)
     p.add_argument("--heuristic", default="auto", choices=["auto", "euclidean", "none"], help=HEURISTIC_HELP)
     return p
 

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ._common import OK, add_endpoint_arguments, add_graph_arguments, number, start, timed, to_host
+from ._common import OK, add_subcommand, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -29,12 +29,10 @@ bellman-ford = frontier Bellman-Ford, allows negative weights and reports negati
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``sssp`` and its options to the subcommands ``sub``."""
-    p = sub.add_parser("sssp", help="shortest-path distances from one source",
-                       description="Shortest-path distances and a shortest-path tree from one source "
-                                   "(an unweighted graph counts hops).",
-                       formatter_class=argparse.RawTextHelpFormatter)
-    add_graph_arguments(p)
-    add_endpoint_arguments(p)
+    p = add_subcommand(sub, "sssp", "shortest-path distances from one source",
+                       "Shortest-path distances and a shortest-path tree from one source "
+                       "(an unweighted graph counts hops).",
+                       formatter_class=argparse.RawTextHelpFormatter, source=True)
     p.add_argument("--method", default="auto",
                    choices=["auto", "dijkstra", "delta-stepping", "label-correcting", "bellman-ford"],
                    help=METHOD_HELP)

@@ -126,22 +126,23 @@ def breadth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred, n
     i_end = 1
     while i_nl < i_end:
         p = node_list[i_nl]
-        for k in range(indptr1[p], indptr1[p + 1]):
-            c = indices1[k]
-            if seen[c] == 0:
-                seen[c] = 1
-                node_list[i_end] = c
-                pred[c] = p
-                i_end += 1
-        for k in range(indptr2[p], indptr2[p + 1]):
-            c = indices2[k]
-            if seen[c] == 0:
-                seen[c] = 1
-                node_list[i_end] = c
-                pred[c] = p
-                i_end += 1
+        i_end = _enqueue_row(p, indptr1, indices1, seen, node_list, pred, i_end)
+        i_end = _enqueue_row(p, indptr2, indices2, seen, node_list, pred, i_end)
         i_nl += 1
     return i_nl
+
+
+@nb.njit(cache=True, inline="always")
+def _enqueue_row(p, indptr, indices, seen, node_list, pred, i_end):  # pragma: no cover - jitted
+    """:func:`breadth_first`'s step over one CSR row: the unseen heads of ``p``'s arcs join the queue; the new end."""
+    for k in range(indptr[p], indptr[p + 1]):
+        c = indices[k]
+        if seen[c] == 0:
+            seen[c] = 1
+            node_list[i_end] = c
+            pred[c] = p
+            i_end += 1
+    return i_end
 
 
 @nb.njit(cache=True)

@@ -48,6 +48,7 @@ from apsp.errors import NegativeCycleError as _LibraryNegativeCycleError
 from semiring.backend import array_module
 from semiring.errors import InvalidEntryError
 
+from .._docstrings import filled
 from ..csr_arrays import row_ids
 from ..graph import Graph
 from ..sssp import multi_source_sssp, sssp
@@ -79,6 +80,46 @@ __all__ = ["shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johns
 NEGATIVE_WARNING = ("Graph has negative weights: dijkstra will give inaccurate results if the graph contains "
                     "negative cycles. Consider johnson or bellman_ford.")
 METHODS = ("auto", "FW", "D", "BF", "J")
+
+#: The options this library adds to SciPy's functions, in their docstrings' Parameters.
+_ADDED = """dtype : {float64, float32}, keyword-only
+    Added: the distances' dtype.
+device : {"auto", "cpu", "gpu"}, keyword-only
+    Added: where to run (see :func:`shortest_path`).
+"""
+#: The docstring of :func:`dijkstra`, :func:`bellman_ford` and :func:`johnson`.
+_SEARCH_DOC = """{summary} from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.{name}``.
+
+    {notes}
+
+    Parameters
+    ----------
+    csgraph, directed, indices, return_predecessors, unweighted{scipy_more}
+        As SciPy.
+    {added}
+
+    Returns
+    -------
+    dist_matrix : ndarray
+    {dist_shape}
+    predecessors : int32 ndarray
+        With ``return_predecessors=True``.
+    {sources}
+
+    Raises
+    ------
+    NegativeCycleError
+    ValueError
+        Not a square 2-D graph; {value_errors}indices out of range.
+    InvalidEntryError
+        An edge of weight ``-inf`` (a ``ValueError``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphs import csgraph
+    {example}
+    """
 
 
 # -- input -----------------------------------------------------------------------------------------------
@@ -385,6 +426,7 @@ def _auto_method(inp: _Input, indices) -> str:
     return "FW"
 
 
+@filled(added=_ADDED)
 def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: bool = False, unweighted: bool = False,
                    overwrite: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
     """All-pairs shortest paths by a dense closure; mirrors ``scipy.sparse.csgraph.floyd_warshall``.
@@ -399,10 +441,7 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
     csgraph, directed, return_predecessors, unweighted, overwrite
         As SciPy.  ``overwrite=True`` on a C-contiguous NumPy array of the
         result dtype computes in that array (no copy).
-    dtype : {float64, float32}, keyword-only
-        Added: the distances' dtype.
-    device : {"auto", "cpu", "gpu"}, keyword-only
-        Added: where to run (see :func:`shortest_path`).
+    {added}
 
     Returns
     -------
@@ -559,59 +598,34 @@ def _finish(D, P, shape, gpu_in, return_predecessors):
     return D
 
 
+@filled(_SEARCH_DOC, added=_ADDED, summary="Dijkstra's algorithm", name="dijkstra", scipy_more=", limit, min_only",
+        notes="""\
+Same parameters, defaults, results and errors as SciPy's function of the
+same name, computed by :func:`graphs.multi_source_sssp` (one Dijkstra per
+source, sources in parallel; on the GPU, Bellman-Ford as sparse min-plus
+products).  ``limit`` cuts off distances above it (``inf``, predecessor
+``-9999``), as SciPy's search does.  ``min_only=True`` is one search from a
+virtual source joined to all ``indices`` by 0-arcs and returns, with
+predecessors, SciPy's ``(dist, predecessors, sources)``.  Negative weights
+give SciPy's warning; the answer is then exact (Johnson's reweighting), and a
+negative cycle raises :class:`NegativeCycleError` (SciPy's search does not
+stop on one).
+""",
+        dist_shape="    ``(len(indices), N)``, ``(N,)`` for a scalar index or ``min_only``.",
+        sources="""sources : int32 ndarray (N,)
+    With ``return_predecessors=True`` and ``min_only=True``: the source
+    each vertex is closest to (``-9999`` if none reaches it).""",
+        value_errors="``limit < 0``; ",
+        example="""\
+>>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+>>> csgraph.dijkstra(G, indices=[0, 2])
+array([[0., 1., 2., 2.],
+       [2., 3., 0., 3.]])
+>>> csgraph.dijkstra(G, indices=[1, 2], min_only=True, return_predecessors=True)
+(array([2., 0., 0., 1.]), array([    2, -9999, -9999,     1], dtype=int32), array([2, 1, 2, 1], dtype=int32))""")
 def dijkstra(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
              unweighted: bool = False, limit: float = np.inf, min_only: bool = False, *, dtype: Any = None,
              device: str = "auto") -> Any:
-    """Dijkstra's algorithm from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.dijkstra``.
-
-    Same parameters, defaults, results and errors as SciPy's function of the
-    same name, computed by :func:`graphs.multi_source_sssp` (one Dijkstra per
-    source, sources in parallel; on the GPU, Bellman-Ford as sparse min-plus
-    products).  ``limit`` cuts off distances above it (``inf``, predecessor
-    ``-9999``), as SciPy's search does.  ``min_only=True`` is one search from a
-    virtual source joined to all ``indices`` by 0-arcs and returns, with
-    predecessors, SciPy's ``(dist, predecessors, sources)``.  Negative weights
-    give SciPy's warning; the answer is then exact (Johnson's reweighting), and a
-    negative cycle raises :class:`NegativeCycleError` (SciPy's search does not
-    stop on one).
-
-    Parameters
-    ----------
-    csgraph, directed, indices, return_predecessors, unweighted, limit, min_only
-        As SciPy.
-    dtype : {float64, float32}, keyword-only
-        Added: the distances' dtype.
-    device : {"auto", "cpu", "gpu"}, keyword-only
-        Added: where to run (see :func:`shortest_path`).
-
-    Returns
-    -------
-    dist_matrix : ndarray
-        ``(len(indices), N)``, ``(N,)`` for a scalar index or ``min_only``.
-    predecessors : int32 ndarray
-        With ``return_predecessors=True``.
-    sources : int32 ndarray (N,)
-        With ``return_predecessors=True`` and ``min_only=True``: the source
-        each vertex is closest to (``-9999`` if none reaches it).
-
-    Raises
-    ------
-    ValueError
-        Not a square 2-D graph; ``limit < 0``; indices out of range.
-    InvalidEntryError
-        An edge of weight ``-inf`` (a ``ValueError``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from graphs import csgraph
-    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
-    >>> csgraph.dijkstra(G, indices=[0, 2])
-    array([[0., 1., 2., 2.],
-           [2., 3., 0., 3.]])
-    >>> csgraph.dijkstra(G, indices=[1, 2], min_only=True, return_predecessors=True)
-    (array([2., 0., 0., 1.]), array([    2, -9999, -9999,     1], dtype=int32), array([2, 1, 2, 1], dtype=int32))
-    """
     limit = float(limit)
     if limit < 0:
         raise ValueError("limit must be >= 0")
@@ -670,94 +684,42 @@ def _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweight
     return _as_kind(dist, gpu_in)
 
 
+@filled(_SEARCH_DOC, added=_ADDED, summary="Bellman-Ford", name="bellman_ford", scipy_more="", dist_shape="",
+        sources="", value_errors="",
+        notes="""\
+Same parameters, defaults, results and errors as SciPy's function of the
+same name, computed by :func:`graphs.multi_source_sssp` with
+``method="spmm"``: Bellman-Ford on all sources at once, one min-plus
+sparse-times-dense product per round (no reweighting, so distances are
+exact sums of arc weights).  A negative cycle reachable from a source
+raises :class:`NegativeCycleError`.
+""",
+        example="""\
+>>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [-1, 0, 0, 3], [0, 0, 0, 0]])
+>>> csgraph.bellman_ford(G, indices=2)
+array([-1.,  0.,  0.,  1.])""")
 def bellman_ford(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
                  unweighted: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
-    """Bellman-Ford from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.bellman_ford``.
-
-    Same parameters, defaults, results and errors as SciPy's function of the
-    same name, computed by :func:`graphs.multi_source_sssp` with
-    ``method="spmm"``: Bellman-Ford on all sources at once, one min-plus
-    sparse-times-dense product per round (no reweighting, so distances are
-    exact sums of arc weights).  A negative cycle reachable from a source
-    raises :class:`NegativeCycleError`.
-
-    Parameters
-    ----------
-    csgraph, directed, indices, return_predecessors, unweighted
-        As SciPy.
-    dtype : {float64, float32}, keyword-only
-        Added: the distances' dtype.
-    device : {"auto", "cpu", "gpu"}, keyword-only
-        Added: where to run (see :func:`shortest_path`).
-
-    Returns
-    -------
-    dist_matrix : ndarray
-    predecessors : int32 ndarray
-        With ``return_predecessors=True``.
-
-    Raises
-    ------
-    NegativeCycleError
-    ValueError
-        Not a square 2-D graph; indices out of range.
-    InvalidEntryError
-        An edge of weight ``-inf`` (a ``ValueError``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from graphs import csgraph
-    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [-1, 0, 0, 3], [0, 0, 0, 0]])
-    >>> csgraph.bellman_ford(G, indices=2)
-    array([-1.,  0.,  0.,  1.])
-    """
     D, P, shape, gpu_in = _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device,
                                     "spmm")
     return _finish(D, P, shape, gpu_in, return_predecessors)
 
 
+@filled(_SEARCH_DOC, added=_ADDED, summary="Johnson's algorithm", name="johnson", scipy_more="", dist_shape="",
+        sources="", value_errors="",
+        notes="""\
+Same parameters, defaults, results and errors as SciPy's function of the
+same name, computed by :func:`graphs.multi_source_sssp` (Bellman-Ford
+potentials, then one Dijkstra per source on the reweighted arcs, sources in
+parallel).  Any negative cycle of the graph raises
+:class:`NegativeCycleError`, as in SciPy.
+""",
+        example="""\
+>>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [-1, 0, 0, 3], [0, 0, 0, 0]])
+>>> csgraph.johnson(G, indices=[2], return_predecessors=True)
+(array([[-1.,  0.,  0.,  1.]]), array([[    2,     0, -9999,     1]], dtype=int32))""")
 def johnson(csgraph: Any, directed: bool = True, indices: Any = None, return_predecessors: bool = False,
             unweighted: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
-    """Johnson's algorithm from the ``indices`` rows; mirrors ``scipy.sparse.csgraph.johnson``.
-
-    Same parameters, defaults, results and errors as SciPy's function of the
-    same name, computed by :func:`graphs.multi_source_sssp` (Bellman-Ford
-    potentials, then one Dijkstra per source on the reweighted arcs, sources in
-    parallel).  Any negative cycle of the graph raises
-    :class:`NegativeCycleError`, as in SciPy.
-
-    Parameters
-    ----------
-    csgraph, directed, indices, return_predecessors, unweighted
-        As SciPy.
-    dtype : {float64, float32}, keyword-only
-        Added: the distances' dtype.
-    device : {"auto", "cpu", "gpu"}, keyword-only
-        Added: where to run (see :func:`shortest_path`).
-
-    Returns
-    -------
-    dist_matrix : ndarray
-    predecessors : int32 ndarray
-        With ``return_predecessors=True``.
-
-    Raises
-    ------
-    NegativeCycleError
-    ValueError
-        Not a square 2-D graph; indices out of range.
-    InvalidEntryError
-        An edge of weight ``-inf`` (a ``ValueError``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from graphs import csgraph
-    >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [-1, 0, 0, 3], [0, 0, 0, 0]])
-    >>> csgraph.johnson(G, indices=[2], return_predecessors=True)
-    (array([[-1.,  0.,  0.,  1.]]), array([[    2,     0, -9999,     1]], dtype=int32))
-    """
     D, P, shape, gpu_in = _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device,
                                     "dijkstra")
     return _finish(D, P, shape, gpu_in, return_predecessors)

@@ -22,6 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import _cc_kernels as CC
+from .._docstrings import fill, filled
 from ..components import connected_components as _components
 from ..graph import Graph
 from . import _kernels as K
@@ -70,132 +71,90 @@ def _order(kind: str, csgraph, i_start, directed: bool, return_predecessors: boo
     return nodes
 
 
-def breadth_first_order(csgraph: Any, i_start: int, directed: bool = True, return_predecessors: bool = True, *,
-                        device: str = "auto") -> Any:
-    """Breadth-first order from ``i_start``; mirrors ``scipy.sparse.csgraph.breadth_first_order``.
+#: The docstring of the walks :func:`breadth_first_order`, :func:`depth_first_order`, :func:`breadth_first_tree`
+#: and :func:`depth_first_tree`.
+_WALK_DOC = """{summary} from ``i_start``; mirrors ``scipy.sparse.csgraph.{name}``.
 
-    Same parameters, defaults, results (the same node order and predecessors,
-    int32, ``-9999`` for none) as SciPy's function of the same name.  Added:
-    ``device`` (CuPy inputs give CuPy results; the walk itself is sequential, on
-    the host), and an ``i_start`` outside the graph is a :class:`graphs.VertexError`
-    (a ``ValueError``; SciPy reads out of bounds).
-
+    {notes}
     Parameters
     ----------
     csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
     i_start : int
     directed : bool
-    return_predecessors : bool
+    {predecessors}
     device : {"auto", "cpu", "gpu"}, keyword-only
 
     Returns
     -------
-    node_array : int32 ndarray
-    predecessors : int32 ndarray (N,)
-        With ``return_predecessors=True``.
+    {returns}
 
     Examples
     --------
     >>> from scipy.sparse import csr_array
     >>> from graphs import csgraph
-    >>> G = csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
-    >>> csgraph.breadth_first_order(G, 0)
-    (array([0, 1, 2, 3], dtype=int32), array([-9999,     0,     0,     1], dtype=int32))
+    {example}
     """
+_ORDER = dict(predecessors="return_predecessors : bool", returns="""node_array : int32 ndarray
+predecessors : int32 ndarray (N,)
+    With ``return_predecessors=True``.""",
+              example=""">>> G = csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
+>>> csgraph.{name}(G, 0)
+{result}""")
+_TREE = dict(predecessors="", returns="csr_array (csr_matrix for matrix inputs)",
+             example=""">>> X = csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
+>>> csgraph.{name}(X, 0, directed=False).toarray().astype(int).tolist()
+{result}""")
+#: Each walk's kind (:data:`_ORDER`, :data:`_TREE`), summary, notes and example result, for :data:`_WALK_DOC`.
+_WALKS = {
+    "breadth_first_order": (_ORDER, "Breadth-first order", """\
+Same parameters, defaults, results (the same node order and predecessors,
+int32, ``-9999`` for none) as SciPy's function of the same name.  Added:
+``device`` (CuPy inputs give CuPy results; the walk itself is sequential, on
+the host), and an ``i_start`` outside the graph is a :class:`graphs.VertexError`
+(a ``ValueError``; SciPy reads out of bounds).
+""", "(array([0, 1, 2, 3], dtype=int32), array([-9999,     0,     0,     1], dtype=int32))"),
+    "depth_first_order": (_ORDER, "Depth-first order", """\
+Same parameters, defaults and results (the same order and predecessors) as
+SciPy's function of the same name; added as in :func:`breadth_first_order`.
+""", "(array([0, 1, 3, 2], dtype=int32), array([-9999,     0,     0,     1], dtype=int32))"),
+    "breadth_first_tree": (_TREE, "The breadth-first tree", """\
+SciPy's result (a sparse matrix of the tree's arcs with their weights);
+added: ``device`` (CuPy inputs give a ``cupyx`` matrix).
+""", "[[0, 8, 0, 3], [0, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]]"),
+    "depth_first_tree": (_TREE, "The depth-first tree", """\
+SciPy's result; added: ``device`` as in :func:`breadth_first_tree`.
+""", "[[0, 8, 0, 0], [0, 0, 2, 0], [0, 0, 0, 6], [0, 0, 0, 0]]"),
+}
+
+
+def _walk_doc(f):
+    """Give the walk ``f`` its docstring: :data:`_WALK_DOC` filled from its entry in :data:`_WALKS`."""
+    kind, summary, notes, result = _WALKS[f.__name__]
+    example = fill(kind["example"], name=f.__name__, result=result)
+    return filled(_WALK_DOC, predecessors=kind["predecessors"], returns=kind["returns"], example=example,
+                  summary=summary, name=f.__name__, notes=notes + "\n")(f)
+
+
+@_walk_doc
+def breadth_first_order(csgraph: Any, i_start: int, directed: bool = True, return_predecessors: bool = True, *,
+                        device: str = "auto") -> Any:
     return _order("bfs", csgraph, i_start, directed, return_predecessors, device)
 
 
+@_walk_doc
 def depth_first_order(csgraph: Any, i_start: int, directed: bool = True, return_predecessors: bool = True, *,
                       device: str = "auto") -> Any:
-    """Depth-first order from ``i_start``; mirrors ``scipy.sparse.csgraph.depth_first_order``.
-
-    Same parameters, defaults and results (the same order and predecessors) as
-    SciPy's function of the same name; added as in :func:`breadth_first_order`.
-
-    Parameters
-    ----------
-    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
-    i_start : int
-    directed : bool
-    return_predecessors : bool
-    device : {"auto", "cpu", "gpu"}, keyword-only
-
-    Returns
-    -------
-    node_array : int32 ndarray
-    predecessors : int32 ndarray (N,)
-        With ``return_predecessors=True``.
-
-    Examples
-    --------
-    >>> from scipy.sparse import csr_array
-    >>> from graphs import csgraph
-    >>> G = csr_array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
-    >>> csgraph.depth_first_order(G, 0)
-    (array([0, 1, 3, 2], dtype=int32), array([-9999,     0,     0,     1], dtype=int32))
-    """
     return _order("dfs", csgraph, i_start, directed, return_predecessors, device)
 
 
+@_walk_doc
 def breadth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto") -> Any:
-    """The breadth-first tree from ``i_start``; mirrors ``scipy.sparse.csgraph.breadth_first_tree``.
-
-    SciPy's result (a sparse matrix of the tree's arcs with their weights);
-    added: ``device`` (CuPy inputs give a ``cupyx`` matrix).
-
-    Parameters
-    ----------
-    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
-    i_start : int
-    directed : bool
-    device : {"auto", "cpu", "gpu"}, keyword-only
-
-    Returns
-    -------
-    csr_array (csr_matrix for matrix inputs)
-
-    Examples
-    --------
-    >>> from scipy.sparse import csr_array
-    >>> from graphs import csgraph
-    >>> X = csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
-    >>> csgraph.breadth_first_tree(X, 0, directed=False).toarray().astype(int)
-    array([[0, 8, 0, 3],
-           [0, 0, 2, 0],
-           [0, 0, 0, 0],
-           [0, 0, 0, 0]])
-    """
     _, pred = breadth_first_order(csgraph, i_start, directed, True, device=device)
     return reconstruct_path(csgraph, pred, directed)
 
 
+@_walk_doc
 def depth_first_tree(csgraph: Any, i_start: int, directed: bool = True, *, device: str = "auto") -> Any:
-    """The depth-first tree from ``i_start``; mirrors ``scipy.sparse.csgraph.depth_first_tree``.
-
-    SciPy's result; added: ``device`` as in :func:`breadth_first_tree`.
-
-    Parameters
-    ----------
-    csgraph : array_like, sparse matrix, CuPy array or cupyx sparse matrix (N, N)
-    i_start : int
-    directed : bool
-    device : {"auto", "cpu", "gpu"}, keyword-only
-
-    Returns
-    -------
-    csr_array (csr_matrix for matrix inputs)
-
-    Examples
-    --------
-    >>> from scipy.sparse import csr_array
-    >>> from graphs import csgraph
-    >>> X = csr_array([[0, 8, 0, 3], [0, 0, 2, 5], [0, 0, 0, 6], [0, 0, 0, 0]])
-    >>> csgraph.depth_first_tree(X, 0, directed=False).toarray().astype(int)
-    array([[0, 8, 0, 0],
-           [0, 0, 2, 0],
-           [0, 0, 0, 6],
-           [0, 0, 0, 0]])
-    """
     _, pred = depth_first_order(csgraph, i_start, directed, True, device=device)
     return reconstruct_path(csgraph, pred, directed)
 

@@ -274,7 +274,7 @@ def arc_weights(G: BackendGraph, plan: Plan, reverse: bool):
 
 def length_to(G: BackendGraph, source: Any, target: Any, weight: Any, method: str) -> Any:
     """The length from the node ``source`` to ``target`` by ``method`` ("dijkstra" or "bellman-ford"), errors as
-    NetworkX's ``shortest_path_length`` and ``bellman_ford_path_length`` raise them (the caller checked ``source``).
+    NetworkX's ``shortest_path_length`` and ``bellman_ford_path_length`` raise them (a missing ``source`` included).
 
     Examples
     --------
@@ -286,6 +286,17 @@ def length_to(G: BackendGraph, source: Any, target: Any, weight: Any, method: st
     ...
     networkx.exception.NetworkXNoPath: Node 0 not reachable from 2
     """
+    if method == "dijkstra":
+        if source not in G:
+            raise nx.NodeNotFound(f"Node {source} not found in graph")
+        if source == target:
+            return 0
+    elif source == target:
+        if source not in G:
+            raise nx.NodeNotFound(f"Node {source} not found in graph")
+        return 0
+    elif source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
     d, reached, at_inf = search(G, G.index[source], search_plan(G, weight, method), method)
     if target in G:
         t = G.index[target]

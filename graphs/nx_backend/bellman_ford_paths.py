@@ -16,11 +16,12 @@ import numpy as np
 
 from apsp.errors import NegativeCycleError
 
+from .._docstrings import filled
 from ..graph import Graph
 from ..sssp import sssp
 from ._engine import length_to, search, search_plan, weight_values
 from .graph import BackendGraph
-from .path_trees import check_unique, tree_paths, unique_chain, walk_unique
+from .path_trees import TARGET_DOC, check_unique, tree_paths, unique_chain, walk_unique
 
 __all__ = [
     "bellman_ford_path", "bellman_ford_path_length", "single_source_bellman_ford", "single_source_bellman_ford_path",
@@ -121,33 +122,15 @@ def single_source_bellman_ford_path(G: BackendGraph, source: Any, weight: Any = 
     return single_source_bellman_ford(G, source, weight=weight)[1]
 
 
+@filled(TARGET_DOC, what="Bellman-Ford path", name="bellman_ford_path", when=", when it is the only shortest one",
+        graph="path_graph(3)", result="[0, 1, 2]")
 def bellman_ford_path(G: BackendGraph, source: Any, target: Any, weight: Any = "weight") -> list:
-    """The Bellman-Ford path to ``target`` (NetworkX's ``bellman_ford_path``), when it is the only shortest one.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.bellman_ford_path(nx.path_graph(3), 0, 2, backend="semiring_paths")
-    [0, 1, 2]
-    """
     return single_source_bellman_ford(G, source, target=target, weight=weight)[1]
 
 
+@filled(TARGET_DOC, what="Bellman-Ford length", name="bellman_ford_path_length", when="", graph="path_graph(3)",
+        result="2")
 def bellman_ford_path_length(G: BackendGraph, source: Any, target: Any, weight: Any = "weight"):
-    """The Bellman-Ford length to ``target`` (NetworkX's ``bellman_ford_path_length``).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.bellman_ford_path_length(nx.path_graph(3), 0, 2, backend="semiring_paths")
-    2
-    """
-    if source == target:
-        if source not in G:
-            raise nx.NodeNotFound(f"Node {source} not found in graph")
-        return 0
-    if source not in G:
-        raise nx.NodeNotFound(f"Source {source} not in G")
     return length_to(G, source, target, weight, "bellman-ford")
 
 

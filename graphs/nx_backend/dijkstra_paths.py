@@ -20,6 +20,7 @@ import numpy as np
 
 from apsp.errors import NegativeCycleError
 
+from .._docstrings import filled
 from ..graph import Graph
 from ..sssp import sssp
 from ..traversal import bfs
@@ -27,7 +28,7 @@ from ._engine import Plan, arc_weights, check_through_inf, reached_mask, search,
 from ._order_kernels import dijkstra_order
 from .attributes import exact_float_sums
 from .graph import BackendGraph
-from .path_trees import check_cutoff, pred_lists, tree_paths, walk_unique
+from .path_trees import TARGET_DOC, check_cutoff, pred_lists, tree_paths, walk_unique
 
 __all__ = [
     "dijkstra_path", "dijkstra_path_length", "single_source_dijkstra", "single_source_dijkstra_path",
@@ -209,27 +210,15 @@ def single_source_dijkstra_path(G: BackendGraph, source: Any, cutoff: Any = None
     return multi_source_dijkstra(G, {source}, cutoff=cutoff, weight=weight)[1]
 
 
+@filled(TARGET_DOC, what="path NetworkX's Dijkstra finds", name="dijkstra_path", when="", graph="cycle_graph(4)",
+        result="[0, 1, 2]")
 def dijkstra_path(G: BackendGraph, source: Any, target: Any, weight: Any = "weight") -> list:
-    """The path NetworkX's Dijkstra finds from ``source`` to ``target`` (``dijkstra_path``).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.dijkstra_path(nx.cycle_graph(4), 0, 2, backend="semiring_paths")
-    [0, 1, 2]
-    """
     return single_source_dijkstra(G, source, target=target, weight=weight)[1]
 
 
+@filled(TARGET_DOC, what="length of a shortest path", name="dijkstra_path_length", when="", graph="path_graph(3)",
+        result="2")
 def dijkstra_path_length(G: BackendGraph, source: Any, target: Any, weight: Any = "weight"):
-    """The length of a shortest path (NetworkX's ``dijkstra_path_length``).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> nx.dijkstra_path_length(nx.path_graph(3), 0, 2, backend="semiring_paths")
-    2
-    """
     if source not in G:
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     if source == target:

@@ -7,7 +7,8 @@
   in-arcs of exact distances, for the families whose choice among equally
   short paths follows a queue (Bellman-Ford, bidirectional Dijkstra): their
   paths are returned where they are the only shortest ones;
-* :func:`check_cutoff`: the cutoffs the breadth-first and Dijkstra families compare as NetworkX does.
+* :func:`check_cutoff`: the cutoffs the breadth-first and Dijkstra families compare as NetworkX does;
+* :data:`TARGET_DOC`: the docstring of the families' functions from ``source`` to ``target``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,18 @@ import numpy as np
 from ._engine import Plan, arc_weights
 from .graph import BackendGraph, paused_gc
 
-__all__ = ["tree_paths", "pred_lists", "check_cutoff", "unique_chain", "check_unique", "walk_unique"]
+__all__ = ["tree_paths", "pred_lists", "check_cutoff", "unique_chain", "check_unique", "walk_unique", "TARGET_DOC"]
+
+#: The docstring of a family's path or length from ``source`` to ``target`` (``dijkstra_path``, ...), to
+#: :func:`graphs._docstrings.fill`.
+TARGET_DOC = """The {what} from ``source`` to ``target`` (NetworkX's ``{name}``){when}.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> nx.{name}(nx.{graph}, 0, 2, backend="semiring_paths")
+    {result}
+    """
 
 
 def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: bool = False) -> dict:

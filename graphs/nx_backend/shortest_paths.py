@@ -491,18 +491,6 @@ def shortest_path_length(
         if d < 0:
             raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
         return d
-    if method == "dijkstra":
-        if source not in G:
-            raise nx.NodeNotFound(f"Node {source} not found in graph")
-        if source == target:
-            return 0
-        return length_to(G, source, target, weight, method)
-    if source == target:
-        if source not in G:
-            raise nx.NodeNotFound(f"Node {source} not found in graph")
-        return 0
-    if source not in G:
-        raise nx.NodeNotFound(f"Source {source} not in G")
     return length_to(G, source, target, weight, method)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from .._docstrings import filled
 from ..graph import Graph
 from ..spanning_tree import minimum_spanning_tree as _msf
 from .attributes import NUMERIC_TYPES, as_value_array
@@ -80,15 +81,7 @@ def minimum_spanning_tree(
     >>> sorted(nx.minimum_spanning_tree(H, backend="semiring_paths").edges(data=True))
     [(0, 1, {'weight': 18446744073709551616}), (1, 2, {'weight': 1.8446744073709552e+19})]
     """
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
-    if G.is_directed():
-        raise nx.NetworkXNotImplemented("not implemented for directed type")
-    if G.is_multigraph() and algorithm in ("boruvka", "borůvka"):
-        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
-    if G.edge_data is None:
-        raise NotImplementedError("minimum_spanning_tree needs the edge data (preserve_edge_attrs)")
-    return _build(G, _forest(G, weight, algorithm, ignore_nan, True))
+    return _spanning_tree(G, weight, algorithm, ignore_nan, True)
 
 
 def maximum_spanning_tree(
@@ -107,22 +100,30 @@ def maximum_spanning_tree(
     >>> sorted(nx.maximum_spanning_tree(G, backend="semiring_paths").edges(data=True))
     [(0, 1, {'weight': 3}), (0, 2, {'weight': 2})]
     """
+    return _spanning_tree(G, weight, algorithm, ignore_nan, False)
+
+
+def _check_undirected(G: BackendGraph, algorithm: str) -> None:
+    """NetworkX's first two refusals of the spanning-tree functions: an unknown algorithm, a directed graph."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
     if G.is_directed():
         raise nx.NetworkXNotImplemented("not implemented for directed type")
+
+
+def _spanning_tree(G: BackendGraph, weight: Any, algorithm: str, ignore_nan: bool, minimum: bool):
+    """The minimum (or maximum) spanning forest as a NetworkX graph, after NetworkX's refusals."""
+    _check_undirected(G, algorithm)
     if G.is_multigraph() and algorithm in ("boruvka", "borůvka"):
         raise nx.NetworkXNotImplemented("not implemented for multigraph type")
     if G.edge_data is None:
-        raise NotImplementedError("maximum_spanning_tree needs the edge data (preserve_edge_attrs)")
-    return _build(G, _forest(G, weight, algorithm, ignore_nan, False))
+        which = "minimum" if minimum else "maximum"
+        raise NotImplementedError(f"{which}_spanning_tree needs the edge data (preserve_edge_attrs)")
+    return _build(G, _forest(G, weight, algorithm, ignore_nan, minimum))
 
 
 def _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, minimum):
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
-    if G.is_directed():
-        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    _check_undirected(G, algorithm)
     if algorithm != "kruskal":
         raise NotImplementedError(f"{algorithm}'s order of edges is NetworkX's own")
     if G.multigraph and G.edge_data is None:
@@ -148,31 +149,27 @@ def _raise_later(exc: Exception):
     yield  # pragma: no cover - makes this a generator
 
 
-def minimum_spanning_edges(G: BackendGraph, algorithm: str = "kruskal", weight: Any = "weight", keys: bool = True,
-                           data: bool = True, ignore_nan: bool = False):
-    """Generator of the edges of Kruskal's minimum spanning forest, in Kruskal's order (``minimum_spanning_edges``).
+#: The docstring of :func:`minimum_spanning_edges` and :func:`maximum_spanning_edges`.
+_EDGES_DOC = """Generator of the edges of Kruskal's {kind} spanning forest, in its order (``{kind}_spanning_edges``).
 
     Examples
     --------
     >>> import networkx as nx
     >>> G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 1}), (0, 2, {"weight": 2})])
-    >>> list(nx.minimum_spanning_edges(G, data=False, backend="semiring_paths"))
-    [(1, 2), (0, 2)]
+    >>> list(nx.{kind}_spanning_edges(G, data=False, backend="semiring_paths"))
+    {result}
     """
+
+
+@filled(_EDGES_DOC, kind="minimum", result="[(1, 2), (0, 2)]")
+def minimum_spanning_edges(G: BackendGraph, algorithm: str = "kruskal", weight: Any = "weight", keys: bool = True,
+                           data: bool = True, ignore_nan: bool = False):
     return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, True)
 
 
+@filled(_EDGES_DOC, kind="maximum", result="[(0, 1), (0, 2)]")
 def maximum_spanning_edges(G: BackendGraph, algorithm: str = "kruskal", weight: Any = "weight", keys: bool = True,
                            data: bool = True, ignore_nan: bool = False):
-    """Generator of the edges of Kruskal's maximum spanning forest, in Kruskal's order (``maximum_spanning_edges``).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 1}), (0, 2, {"weight": 2})])
-    >>> list(nx.maximum_spanning_edges(G, data=False, backend="semiring_paths"))
-    [(0, 1), (0, 2)]
-    """
     return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, False)
 
 
