@@ -35,6 +35,7 @@ from .api import (
     choose_method,
     closure,
     minimax_paths,
+    prepare,
     shortest_paths,
     transitive_closure,
     widest_paths,
@@ -44,7 +45,7 @@ from .dynamic_closure import Closure
 from .errors import NegativeCycleError
 from .paths.predecessors import path
 from .planner import Plan, PlanError, plan
-from .request import Request, prepare, prepared_matrix
+from .request import Request, prepared_matrix
 
 register_closure(closure)
 

@@ -18,15 +18,17 @@ from typing import Any
 
 import semiring as sr
 from semiring import Semiring
+from semiring.docstrings import fill_doc
 
 from .driver import SMALL_JOB_BYTES, choose_method, solve
 from .methods import NAMES
 from .partial_out import noting_partial_out
-from .request import prepare, unmasked
+from .request import DOOR_DOCS, Request, make_request, unmasked
 
 __all__ = [
     "METHODS",
     "shortest_paths",
+    "prepare",
     "closure",
     "transitive_closure",
     "widest_paths",
@@ -210,9 +212,9 @@ def shortest_paths(
     array([[0., 3.],
            [1., 0.]])
     """
-    req = prepare(W, method, semiring=semiring, predecessors=predecessors, device=device,
-                  memory_budget=memory_budget, block_size=block_size, progress=progress, out=out, dtype=dtype,
-                  memory_limit=memory_limit, devices=devices, client=client)
+    req = make_request(W, method, semiring=semiring, predecessors=predecessors, device=device,
+                       memory_budget=memory_budget, block_size=block_size, progress=progress, out=out, dtype=dtype,
+                       memory_limit=memory_limit, devices=devices, client=client)
     if req.client is not None:  # a Dask cluster: apsp.distributed
         from .distributed import distributed_closure
 
@@ -225,7 +227,52 @@ def shortest_paths(
         return run()
 
 
+@fill_doc(DOOR_DOCS)
+def prepare(W, method: str = "auto", **options: Any) -> Request:
+    """Check the arguments of :func:`shortest_paths` once and return the :class:`~apsp.request.Request` they make.
+
+    Takes the arguments of :func:`shortest_paths`, with its defaults, and
+    passes them to :func:`apsp.request.make_request`;
+    ``apsp.solve(prepare(W, ...))`` is ``shortest_paths(W, ...)`` on one process.
+    {checks}
+
+    Parameters
+    ----------
+    W, method, **options
+        Those of :func:`shortest_paths`.
+
+    {returns}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> req = prepare(np.array([[0.0, 2.0], [np.inf, 0.0]]), predecessors=True)
+    >>> req.n, req.dtype, req.device, req.predecessors
+    (2, dtype('float64'), 'cpu', True)
+    >>> prepare(np.zeros((2, 3)))
+    Traceback (most recent call last):
+    ...
+    semiring.errors.ShapeError: W must be square (an adjacency matrix), got shape (2, 3)
+    """
+    return make_request(W, method, **{**shortest_paths.__kwdefaults__, **options})  # the defaults: shortest_paths'
+
+
 # -- conveniences ----------------------------------------------------------------------
+#: The docstring blocks the conveniences share (:func:`semiring.docstrings.fill_doc`).
+_DOCS = {
+    "method": """\
+method : str
+    As in :func:`shortest_paths`.""",
+    "kwargs": """\
+**kwargs
+    Those of :func:`shortest_paths`.""",
+    "raises": """\
+Raises
+------
+InvalidEntryError, ShapeError, DTypeError""",
+}
+
+
 def closure(A, semiring: Semiring | str = sr.min_plus, **kwargs: Any):
     """The closure ``A* = I (+) A (+) A^2 (+) ...`` over an idempotent semiring.
 
@@ -268,6 +315,7 @@ def closure(A, semiring: Semiring | str = sr.min_plus, **kwargs: Any):
     return shortest_paths(A, semiring=semiring, **kwargs)
 
 
+@fill_doc(_DOCS)
 def transitive_closure(A, method: str = "auto", **kwargs: Any):
     """Reachability: ``R[i, j]`` is True when ``j`` can be reached from ``i`` (``R[i, i]`` always).
 
@@ -278,8 +326,7 @@ def transitive_closure(A, method: str = "auto", **kwargs: Any):
     ----------
     A : array (n, n) of bool
         Adjacency matrix (NumPy or CuPy); other dtypes raise ``DTypeError``.
-    method : str
-        As in :func:`shortest_paths`.
+    {method}
     **kwargs
         Those of :func:`shortest_paths` (``predecessors=True`` gives a path to
         every reachable vertex).
@@ -305,6 +352,7 @@ def transitive_closure(A, method: str = "auto", **kwargs: Any):
     return shortest_paths(A, method, semiring=sr.lor_land, **kwargs)
 
 
+@fill_doc(_DOCS)
 def widest_paths(C, method: str = "auto", **kwargs: Any):
     """Widest (bottleneck) paths: the largest, over paths, of the smallest capacity along the path.
 
@@ -316,19 +364,15 @@ def widest_paths(C, method: str = "auto", **kwargs: Any):
     C : array (n, n)
         ``C[i, j]`` is the capacity of edge ``i -> j``, ``-inf`` (the
         integer minimum for integer dtypes) where there is none.
-    method : str
-        As in :func:`shortest_paths`.
-    **kwargs
-        Those of :func:`shortest_paths`.
+    {method}
+    {kwargs}
 
     Returns
     -------
     array (n, n): the widest-path capacities, ``+inf`` on the diagonal
     (staying put has no bottleneck); or (widths, P) with ``predecessors=True``.
 
-    Raises
-    ------
-    InvalidEntryError, ShapeError, DTypeError
+    {raises}
 
     Examples
     --------
@@ -341,6 +385,7 @@ def widest_paths(C, method: str = "auto", **kwargs: Any):
     return shortest_paths(C, method, semiring=sr.max_min, **kwargs)
 
 
+@fill_doc(_DOCS)
 def minimax_paths(C, method: str = "auto", **kwargs: Any):
     """Minimax paths: the smallest, over paths, of the largest edge weight along the path.
 
@@ -350,19 +395,15 @@ def minimax_paths(C, method: str = "auto", **kwargs: Any):
     ----------
     C : array (n, n)
         ``C[i, j]`` is the weight of edge ``i -> j``, ``+inf`` where there is none.
-    method : str
-        As in :func:`shortest_paths`.
-    **kwargs
-        Those of :func:`shortest_paths`.
+    {method}
+    {kwargs}
 
     Returns
     -------
     array (n, n): the minimax values, ``-inf`` on the diagonal; or (values, P)
     with ``predecessors=True``.
 
-    Raises
-    ------
-    InvalidEntryError, ShapeError, DTypeError
+    {raises}
 
     Examples
     --------

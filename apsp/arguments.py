@@ -7,79 +7,36 @@ anything else is a :class:`TypeError` naming the argument, so ``1.5`` is never
 truncated to ``1`` and ``float("inf")`` never overflows somewhere inside.  A
 value outside the allowed range is a :class:`ValueError` subclass naming the
 argument: :class:`~apsp.errors.VertexError` for vertices,
-:class:`~semiring.errors.SemiringError` for counts.
+:class:`~semiring.errors.SemiringError` for counts.  :func:`as_integer` is
+:func:`semiring.validate.as_integer` (the integer check of the lower layer).
 """
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
+from semiring.docstrings import fill_doc
 from semiring.errors import SemiringError
+from semiring.validate import INTEGER_DOCS, as_integer
 
 from .errors import VertexError
 
 __all__ = ["as_integer", "as_count", "as_vertex"]
 
 
-def as_integer(name: str, value: Any) -> int:
-    """``value`` as an ``int`` if it is a Python or NumPy integer, else :class:`TypeError` naming ``name``.
-
-    Parameters
-    ----------
-    name : str
-        The argument's name, for the message.
-    value : Any
-        The argument.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    TypeError
-        ``value`` is not an integer (a float, even an integral one, a string,
-        ``None``, a bool, an array of more than one element...).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> as_integer("block_size", np.int64(7))
-    7
-    >>> as_integer("i", 1.5)
-    Traceback (most recent call last):
-    ...
-    TypeError: i must be an integer, got float 1.5
-    """
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an integer, got bool {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}") from None
-
-
+@fill_doc(INTEGER_DOCS)
 def as_count(name: str, value: Any, minimum: int = 1) -> int:
     """``value`` as an ``int`` of at least ``minimum`` (a size, a budget in bytes).
 
     Parameters
     ----------
-    name : str
-        The argument's name, for the messages.
+    {name}
     value : Any
         The argument.
     minimum : int
         The smallest value allowed.
 
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    TypeError
-        ``value`` is not an integer.
+    {returns_int}
     SemiringError
         ``value < minimum`` (a :class:`ValueError`).
 
@@ -98,26 +55,19 @@ def as_count(name: str, value: Any, minimum: int = 1) -> int:
     return v
 
 
+@fill_doc(INTEGER_DOCS)
 def as_vertex(name: str, value: Any, n: int) -> int:
     """``value`` as a vertex id in ``[0, n)``.
 
     Parameters
     ----------
-    name : str
-        The argument's name, for the messages.
+    {name}
     value : Any
         The argument (a Python or NumPy integer).
     n : int
         The number of vertices.
 
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    TypeError
-        ``value`` is not an integer.
+    {returns_int}
     VertexError
         ``value`` is not in ``[0, n)`` (a :class:`ValueError` and an :class:`IndexError`).
 

@@ -4,7 +4,7 @@
 CPU job runs at once; otherwise :func:`apsp.planner.plan` picks the dense,
 streamed or multi-GPU route that fits) and where the method of the table
 (:mod:`apsp.methods`) is run on the working matrix.  It trusts the request:
-every input check happened at the door (:func:`apsp.request.prepare`), except
+every input check happened at the door (:func:`apsp.request.make_request`), except
 the dense matrix of a graph, which is checked here in row blocks as it is
 built.
 """
@@ -49,7 +49,7 @@ def solve(req: Request):
 
     Examples
     --------
-    >>> from apsp.request import prepare
+    >>> from apsp import prepare
     >>> solve(prepare(np.array([[0.0, 1.0], [2.0, 0.0]]), predecessors=True))
     (array([[0., 1.],
            [2., 0.]]), array([[-1,  0],
@@ -250,7 +250,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     xp = np if isinstance(D, np.ndarray) else array_module(D)
     n = D.shape[0]
     base = GPU_BASE if dev == "gpu" else CPU_BASE
-    if method == "rkleene" and block_size is not None:  # checked at the door (apsp.request.prepare)
+    if method == "rkleene" and block_size is not None:  # checked at the door (apsp.request.make_request)
         base = block_size
     if dev == "gpu":
         base = min(base, GPU_BASE)

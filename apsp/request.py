@@ -1,11 +1,12 @@
 """apsp's door: a closure request checked once and carried down as one object.
 
-:func:`prepare` takes the arguments of :func:`apsp.shortest_paths` (the
+:func:`make_request` takes the arguments of :func:`apsp.shortest_paths` (the
 matrix or graph, the semiring, the method, the devices, the buffers and
-limits), checks every one of them once and returns a :class:`Request`:
-the input seen as a :class:`~apsp.matrix_input.MatrixSource`, the
-semiring, the result's dtype, the device the run happens on and the GPUs it
-may use.  The driver (:mod:`apsp.driver`) and everything below it take the
+limits; every one given, since the defaults are the public function's and
+:func:`apsp.prepare` fills them in), checks every one of them once and
+returns a :class:`Request`: the input seen as a
+:class:`~apsp.matrix_input.MatrixSource`, the semiring, the result's dtype,
+the device the run happens on and the GPUs it may use.  The driver (:mod:`apsp.driver`) and everything below it take the
 request and trust it: nothing below the door checks the input again.
 
 :func:`prepared_matrix` makes a request from a matrix that another layer has
@@ -13,6 +14,7 @@ already built and checked (the :mod:`graphs.csgraph` drop-in builds its dense
 matrix itself): it runs none of the entry checks.
 
 >>> import numpy as np
+>>> from apsp import prepare
 >>> req = prepare(np.array([[0.0, 2.0], [np.inf, 0.0]]))
 >>> req.n, req.dtype, req.device, req.method
 (2, dtype('float64'), 'cpu', 'auto')
@@ -30,6 +32,7 @@ import semiring as sr
 from semiring import Semiring
 from semiring.algebra import VALUE_KINDS, Algebra
 from semiring.backend import is_cupy_array, resolve_device
+from semiring.docstrings import fill_doc
 from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
 from semiring.validate import check_entries, check_matrix
 
@@ -38,7 +41,7 @@ from .matrix_input import MatrixSource, dask_distributed, is_dask_array, matrix_
 from .methods import MULTI_GPU, NAMES
 from .paths.exact_integers import sums_may_leave_int32
 
-__all__ = ["Request", "prepare", "prepared_matrix", "unmasked", "dask_client"]
+__all__ = ["Request", "make_request", "prepared_matrix", "unmasked", "dask_client", "DOOR_DOCS"]
 
 
 @dataclass(frozen=True)
@@ -131,43 +134,45 @@ def unmasked(W, S: Semiring):
     return np.where(mask, S.zero_value(data.dtype), data).astype(data.dtype, copy=False)
 
 
-def prepare(
-    W,
-    method: str = "auto",
-    *,
-    semiring: Semiring | str = sr.min_plus,
-    predecessors: bool = False,
-    device: str = "auto",
-    memory_budget: int | None = None,
-    block_size: int | None = None,
-    progress: bool | None = None,
-    out=None,
-    dtype=None,
-    memory_limit: int | None = None,
-    devices=None,
-    client=None,
-) -> Request:
+#: The docstring blocks :func:`make_request` shares with :func:`apsp.prepare` (:func:`semiring.docstrings.fill_doc`).
+DOOR_DOCS = {
+    "checks": """\
+Parameters and errors are those of :func:`apsp.shortest_paths`, whose
+documentation the checks follow.  A dense matrix is checked whole here
+(dtype, shape, every entry); a graph is checked as its dense matrix is
+built (:func:`apsp.driver.solve`, in row blocks, so the check's
+temporaries stay small).""",
+    "returns": """\
+Returns
+-------
+Request
+
+Raises
+------
+TypeError
+    ``W``, ``out`` or an integer argument is of no accepted type, or a
+    keyword argument is unknown.
+ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceError, SemiringError""",
+}
+
+
+@fill_doc(DOOR_DOCS)
+def make_request(W, method: str, *, semiring: Semiring | str, predecessors: bool, device: str,
+                 memory_budget: int | None, block_size: int | None, progress: bool | None, out, dtype,
+                 memory_limit: int | None, devices, client) -> Request:
     """Check the arguments of :func:`apsp.shortest_paths` once and return the :class:`Request` they make.
 
-    Parameters and errors are those of :func:`apsp.shortest_paths` (whose
-    documentation this function's checks follow).  A dense matrix is
-    checked whole here (dtype, shape, every entry); a graph is checked as its
-    dense matrix is built (:func:`apsp.driver.solve`, in row blocks, so the
-    check's temporaries stay small).
+    Every argument is required (the defaults are :func:`apsp.shortest_paths`'s,
+    and :func:`apsp.prepare` fills them in).
+    {checks}
 
-    Returns
-    -------
-    Request
-
-    Raises
-    ------
-    TypeError
-        ``W``, ``out`` or an integer argument is of no accepted type.
-    ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceError, SemiringError
+    {returns}
 
     Examples
     --------
-    >>> prepare(np.zeros((2, 3)))
+    >>> make_request(np.zeros((2, 3)), "auto", semiring="min_plus", predecessors=False, device="auto",
+    ...              memory_budget=None, block_size=None, progress=None, out=None, dtype=None, memory_limit=None,
+    ...              devices=None, client=None)
     Traceback (most recent call last):
     ...
     semiring.errors.ShapeError: W must be square (an adjacency matrix), got shape (2, 3)

@@ -29,13 +29,13 @@ Sizes
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
 from apsp.memory import usable_memory as available_memory
 from semiring.backend import array_module
+from semiring.docstrings import fill_doc
 from semiring.errors import DTypeError, InvalidEntryError
+from semiring.validate import INTEGER_DOCS, as_integer
 
 from .errors import GraphError, VertexError
 
@@ -200,13 +200,13 @@ def csr_bytes(n: int, m: int, weight_itemsize: int = 8) -> int:
     return 24 * (n + 1) + m * (4 + 8 + weight_itemsize)
 
 
+@fill_doc(INTEGER_DOCS)
 def check_size(name: str, n, m: int = 0, weight_itemsize: int = 8, memory: int | None = None) -> int:
     """A vertex count as an ``int``, checked against the index limit and the memory, before allocating.
 
     Parameters
     ----------
-    name : str
-        The argument's name, for the messages.
+    {name}
     n : int
         The vertex count: a Python or NumPy integer (a float, even an integral
         one, is a TypeError: it would be silently truncated elsewhere).
@@ -217,14 +217,7 @@ def check_size(name: str, n, m: int = 0, weight_itemsize: int = 8, memory: int |
     memory : int, optional
         Bytes available; default :func:`available_memory` (:func:`apsp.memory.usable_memory`).
 
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    TypeError
-        ``n`` is not an integer.
+    {returns_int}
     GraphError
         ``n < 0``; ``n`` exceeds :data:`INDEX_LIMIT` (``2**31 - 1``, column
         indices are int32); or the CSR arrays (:func:`csr_bytes`) would not
@@ -243,12 +236,9 @@ def check_size(name: str, n, m: int = 0, weight_itemsize: int = 8, memory: int |
     ...
     graphs.errors.GraphError: n = 1000000000 vertices and 0 arcs need 24000000024 bytes (22.4 GiB) for the CSR arrays; 1.0 GiB of memory is available
     """
-    if isinstance(n, (bool, np.bool_)):
+    if isinstance(n, (bool, np.bool_)):  # (its own message: no type name)
         raise TypeError(f"{name} must be an integer vertex count, got {n!r}")
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer vertex count, got {n!r} ({type(n).__name__})") from None
+    n = as_integer(name, n, message="{name} must be an integer vertex count, got {value!r} ({type})", bools=True)
     if n < 0:
         raise GraphError(f"{name} must be >= 0, got {n}")
     if n > INDEX_LIMIT:

@@ -3,20 +3,95 @@
 Each check raises a :class:`~semiring.errors.SemiringError` subclass whose
 message names the operand and, for bad values, the first offending entry.
 Nothing is converted: a wrong dtype is an error, not a cast.
+
+Integer arguments (sizes, counts, exponents, vertex ids) go through
+:func:`as_integer`: a Python or NumPy integer is accepted, anything else
+(``1.5``, ``float("inf")``, a string) is an error naming the argument, never a
+truncation.  :data:`INTEGER_DOCS` holds the docstring blocks that the checks of
+integer arguments share (filled in by :func:`semiring.docstrings.fill_doc`).
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import numpy as np
 
 from .algebra import Algebra
 from .backend import array_module
+from .docstrings import fill_doc
 from .errors import DTypeError, InvalidEntryError, ShapeError
 
-__all__ = ["check_array", "check_matrix", "check_entries", "check_same_dtype", "check_out", "flag_bad_entries"]
+__all__ = [
+    "check_array",
+    "check_matrix",
+    "check_entries",
+    "check_same_dtype",
+    "check_out",
+    "flag_bad_entries",
+    "as_integer",
+    "INTEGER_DOCS",
+]
+
+#: The docstring blocks of the checks of integer arguments (:func:`as_integer`, ``apsp.arguments``,
+#: ``graphs.validate.check_size``): ``{name}`` documents the argument-name parameter, ``{returns_int}``
+#: the result and the :class:`TypeError` of a value that is not an integer.
+INTEGER_DOCS = {
+    "name": """\
+name : str
+    The argument's name, for the messages.""",
+    "returns_int": """\
+Returns
+-------
+int
+
+Raises
+------
+TypeError
+    The argument is not an integer (a float, even an integral one, a string,
+    ``None``, a bool, an array of more than one element...).""",
+}
+
+
+@fill_doc(INTEGER_DOCS)
+def as_integer(name: str, value: Any, *, error: type[Exception] = TypeError,
+               message: str = "{name} must be an integer, got {type} {value!r}", bools: bool = False) -> int:
+    """``value`` as an ``int`` if it is a Python or NumPy integer (what :func:`operator.index` takes), else an error.
+
+    Parameters
+    ----------
+    {name}
+    value : Any
+        The argument.
+    error : type of Exception
+        Raised instead of :class:`TypeError` (for a check whose errors are
+        all of one class).
+    message : str
+        The error's message: a :meth:`str.format` template of ``name``,
+        ``value`` and ``type`` (the name of ``value``'s type).
+    bools : bool
+        Accept ``True`` and ``False`` (as 1 and 0); by default a bool is no
+        integer here.
+
+    {returns_int}
+
+    Examples
+    --------
+    >>> as_integer("block_size", np.int64(7))
+    7
+    >>> as_integer("i", 1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: i must be an integer, got float 1.5
+    """
+    if not bools and isinstance(value, (bool, np.bool_)):
+        raise error(message.format(name=name, value=value, type=type(value).__name__))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise error(message.format(name=name, value=value, type=type(value).__name__)) from None
 
 
 def check_array(name: str, X: Any) -> None:

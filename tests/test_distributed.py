@@ -317,7 +317,7 @@ def test_dask_array_bad_entry_is_named(client):
 
 
 def test_dense_input_is_checked_once_at_the_door(client, monkeypatch):
-    """apsp.request.prepare reads a dense W's entries; the cluster's route trusts it and reads them no more."""
+    """apsp.request.make_request reads a dense W's entries; the cluster's route trusts it and reads them no more."""
     import apsp.request
     import semiring.validate
 

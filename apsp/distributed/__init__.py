@@ -100,7 +100,7 @@ from ..matrix_input import dask_distributed, is_dask_array
 from ..multi_device import default_block
 from ..negative_cycle import raise_for_cycle
 from ..paths.exact_integers import sums_may_leave_int32
-from ..request import Request, dask_client, prepare
+from ..request import Request, dask_client, make_request
 from ..task_values import Stopped, finite_extent
 from .ipc import close_imports, probe_export, probe_import
 from .memory import WorkerMemoryError, check_workers, paused_error, worker_needs
@@ -275,8 +275,9 @@ def distributed_shortest_paths(
     """
     if gather is False and out is not None:
         raise UnsupportedOperationError("out= gathers the result: it cannot be used with a dask-array result")
-    req = prepare(W, method, semiring=semiring, predecessors=predecessors, device=device, block_size=block_size,
-                  progress=progress, out=out, dtype=dtype, client=dask_client(client))
+    req = make_request(W, method, semiring=semiring, predecessors=predecessors, device=device, block_size=block_size,
+                       progress=progress, out=out, dtype=dtype, client=dask_client(client),
+                       memory_budget=None, memory_limit=None, devices=None)  # the single process's limits
     return distributed_closure(req, gather)
 
 
@@ -284,13 +285,13 @@ def distributed_closure(req: Request, gather: bool | None = None):
     """The closure a checked Dask :class:`~apsp.request.Request` asks for (``req.client`` set): the route below the door.
 
     What :func:`apsp.shortest_paths` runs for ``client=`` or a dask array,
-    after :func:`apsp.request.prepare` checked every argument; see
+    after :func:`apsp.request.make_request` checked every argument; see
     :func:`distributed_shortest_paths` for what it returns and raises.
 
     Examples
     --------
     >>> from distributed import Client, LocalCluster
-    >>> from apsp.request import prepare
+    >>> from apsp import prepare
     >>> W = np.array([[0.0, 1.0], [np.inf, 0.0]])
     >>> with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as c:
     ...     distributed_closure(prepare(W, client=c, block_size=1))

@@ -18,7 +18,7 @@ import numpy as np
 from ..algebra import Algebra
 from ..backend import array_module, common_module, is_cupy_array, resolve_device
 from ..errors import SemiringError, ShapeError, UnsupportedOperationError
-from ..validate import check_array, check_entries, check_matrix, check_out, check_same_dtype
+from ..validate import as_integer, check_array, check_entries, check_matrix, check_out, check_same_dtype
 from .dispatch import cpu_scalar_ops, gemm_kernel_for, sentinels
 
 __all__ = ["matmul", "matmul_into", "elementwise", "elementwise_into", "identity", "zeros", "power", "scatter_add", "WITNESS_DTYPE"]
@@ -245,10 +245,7 @@ def power(S: Algebra, A, k: int):
     array([[89, 55],
            [55, 34]])
     """
-    try:
-        k = operator.index(k)
-    except TypeError:
-        raise SemiringError(f"the exponent must be an integer, got {k!r}") from None
+    k = as_integer("the exponent", k, error=SemiringError, message="{name} must be an integer, got {value!r}", bools=True)
     if k < 0:
         raise SemiringError(f"the exponent must be non-negative, got {k}")
     check_matrix("A", A, S)
