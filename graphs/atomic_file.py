@@ -36,7 +36,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ._docstrings import filled
+from semiring.docstrings import fill_template
 
 __all__ = ["atomic_path", "atomic_open", "atomic_memmap"]
 
@@ -107,7 +107,7 @@ def _discard(made: list[Path]) -> None:
 
 
 @contextlib.contextmanager
-@filled(target=_TARGET)
+@fill_template(target=_TARGET)
 def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     """A temporary path to write ``target``'s content to; renamed onto ``target`` when the block succeeds.
 
@@ -146,7 +146,7 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-@filled(target=_TARGET)
+@fill_template(target=_TARGET)
 def atomic_open(target: str | os.PathLike) -> Iterator[BinaryIO]:
     """A binary file open for writing ``target``'s content; flushed, synced and renamed when the block succeeds.
 
@@ -183,7 +183,7 @@ def atomic_open(target: str | os.PathLike) -> Iterator[BinaryIO]:
 
 
 @contextlib.contextmanager
-@filled(target=_TARGET)
+@fill_template(target=_TARGET)
 def atomic_memmap(target: str | os.PathLike, dtype, shape: tuple[int, ...]) -> Iterator[np.memmap]:
     """A ``.npy`` memory map of ``dtype`` and ``shape``, saved as ``target`` when the block succeeds.
 

@@ -53,10 +53,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from semiring.docstrings import fill_template
 from semiring.kernels import run_parallel
 
 from . import _centrality_kernels as K
-from ._docstrings import filled
 from .centrality_engine import PreparedGraph, kernel_threads, prepare, progress_bar
 from .components import component_labels
 from .errors import GraphError
@@ -164,7 +164,7 @@ def _out_dtype(P: PreparedGraph, G: Graph):
     return np.dtype(np.float64) if G.weights.dtype.kind == "f" else np.dtype(np.int64)
 
 
-@filled(options=_OPTIONS)
+@fill_template(options=_OPTIONS)
 def closeness_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None,
                          wf_improved: bool = True):
     """Closeness centrality of every vertex (distances into the vertex), as NetworkX computes it.
@@ -207,7 +207,7 @@ def closeness_centrality(G, *, weighted: bool = True, device: str = "auto", prog
     return out
 
 
-@filled(options=_OPTIONS)
+@fill_template(options=_OPTIONS)
 def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     """Harmonic centrality of every vertex: ``sum 1 / d(v, u)`` over the vertices ``v`` that reach ``u``.
 
@@ -256,7 +256,7 @@ def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
     return NotConnectedError(msg, int(count))
 
 
-@filled(options=_OPTIONS)
+@fill_template(options=_OPTIONS)
 def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     """Eccentricity of every vertex: its largest distance to another vertex.
 
@@ -441,7 +441,7 @@ _VALUE = "int or float\n    An int for hops and integer weights, a float for flo
 _VERTICES = "int64 array\n    The vertex ids, ascending."
 
 
-@filled(_EXTREME_DOC, options=_OPTIONS, summary="The largest eccentricity.", returns=_VALUE, name="diameter",
+@fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The largest eccentricity.", returns=_VALUE, name="diameter",
         weights="", result="3",
         notes="A connected undirected graph with integer lengths is searched from a few\n"
               "batches of sources, bounding the others (the module's notes); other graphs\n"
@@ -451,7 +451,7 @@ def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool |
     return _scalar(lo.max())
 
 
-@filled(_EXTREME_DOC, options=_OPTIONS, summary="The least eccentricity.", notes="", returns=_VALUE, name="radius",
+@fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The least eccentricity.", notes="", returns=_VALUE, name="radius",
         weights="[1.0, 1.0, 5.0], ", result="5.0")
 def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     _, _, hi = _extreme(G, weighted, device, progress, "radius")
@@ -465,14 +465,14 @@ def _attaining(G, weighted, device, progress, which: str):
     return P.G.xp.flatnonzero((lo == hi) & extreme)
 
 
-@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES,
+@fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES,
         name="center",
         weights="", result="array([1, 2])")
 def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
     return _attaining(G, weighted, device, progress, "center")
 
 
-@filled(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES,
+@fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES,
         name="periphery",
         weights="", result="array([0, 3])")
 def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):

@@ -46,9 +46,9 @@ from scipy.sparse.csgraph import yen as _scipy_yen
 from apsp import prepared_matrix, solve
 from apsp.errors import NegativeCycleError as _LibraryNegativeCycleError
 from semiring.backend import array_module
+from semiring.docstrings import fill_template
 from semiring.errors import InvalidEntryError
 
-from .._docstrings import filled
 from ..csr_arrays import row_ids
 from ..graph import Graph
 from ..sssp import multi_source_sssp, sssp
@@ -426,7 +426,7 @@ def _auto_method(inp: _Input, indices) -> str:
     return "FW"
 
 
-@filled(added=_ADDED)
+@fill_template(added=_ADDED)
 def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: bool = False, unweighted: bool = False,
                    overwrite: bool = False, *, dtype: Any = None, device: str = "auto") -> Any:
     """All-pairs shortest paths by a dense closure; mirrors ``scipy.sparse.csgraph.floyd_warshall``.
@@ -598,7 +598,7 @@ def _finish(D, P, shape, gpu_in, return_predecessors):
     return D
 
 
-@filled(_SEARCH_DOC, added=_ADDED, summary="Dijkstra's algorithm", name="dijkstra", scipy_more=", limit, min_only",
+@fill_template(_SEARCH_DOC, added=_ADDED, summary="Dijkstra's algorithm", name="dijkstra", scipy_more=", limit, min_only",
         notes="""\
 Same parameters, defaults, results and errors as SciPy's function of the
 same name, computed by :func:`graphs.multi_source_sssp` (one Dijkstra per
@@ -684,7 +684,7 @@ def _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweight
     return _as_kind(dist, gpu_in)
 
 
-@filled(_SEARCH_DOC, added=_ADDED, summary="Bellman-Ford", name="bellman_ford", scipy_more="", dist_shape="",
+@fill_template(_SEARCH_DOC, added=_ADDED, summary="Bellman-Ford", name="bellman_ford", scipy_more="", dist_shape="",
         sources="", value_errors="",
         notes="""\
 Same parameters, defaults, results and errors as SciPy's function of the
@@ -705,7 +705,7 @@ def bellman_ford(csgraph: Any, directed: bool = True, indices: Any = None, retur
     return _finish(D, P, shape, gpu_in, return_predecessors)
 
 
-@filled(_SEARCH_DOC, added=_ADDED, summary="Johnson's algorithm", name="johnson", scipy_more="", dist_shape="",
+@fill_template(_SEARCH_DOC, added=_ADDED, summary="Johnson's algorithm", name="johnson", scipy_more="", dist_shape="",
         sources="", value_errors="",
         notes="""\
 Same parameters, defaults, results and errors as SciPy's function of the

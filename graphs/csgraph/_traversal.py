@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from semiring.docstrings import fill, fill_template
+
 from .. import _cc_kernels as CC
-from .._docstrings import fill, filled
 from ..components import connected_components as _components
 from ..graph import Graph
 from . import _kernels as K
@@ -131,7 +132,7 @@ def _walk_doc(f):
     """Give the walk ``f`` its docstring: :data:`_WALK_DOC` filled from its entry in :data:`_WALKS`."""
     kind, summary, notes, result = _WALKS[f.__name__]
     example = fill(kind["example"], name=f.__name__, result=result)
-    return filled(_WALK_DOC, predecessors=kind["predecessors"], returns=kind["returns"], example=example,
+    return fill_template(_WALK_DOC, predecessors=kind["predecessors"], returns=kind["returns"], example=example,
                   summary=summary, name=f.__name__, notes=notes + "\n")(f)
 
 

@@ -15,8 +15,8 @@ import networkx as nx
 import numpy as np
 
 from apsp.errors import NegativeCycleError
+from semiring.docstrings import fill_template
 
-from .._docstrings import filled
 from ..graph import Graph
 from ..sssp import sssp
 from ._engine import length_to, search, search_plan, weight_values
@@ -122,13 +122,13 @@ def single_source_bellman_ford_path(G: BackendGraph, source: Any, weight: Any = 
     return single_source_bellman_ford(G, source, weight=weight)[1]
 
 
-@filled(TARGET_DOC, what="Bellman-Ford path", name="bellman_ford_path", when=", when it is the only shortest one",
+@fill_template(TARGET_DOC, what="Bellman-Ford path", name="bellman_ford_path", when=", when it is the only shortest one",
         graph="path_graph(3)", result="[0, 1, 2]")
 def bellman_ford_path(G: BackendGraph, source: Any, target: Any, weight: Any = "weight") -> list:
     return single_source_bellman_ford(G, source, target=target, weight=weight)[1]
 
 
-@filled(TARGET_DOC, what="Bellman-Ford length", name="bellman_ford_path_length", when="", graph="path_graph(3)",
+@fill_template(TARGET_DOC, what="Bellman-Ford length", name="bellman_ford_path_length", when="", graph="path_graph(3)",
         result="2")
 def bellman_ford_path_length(G: BackendGraph, source: Any, target: Any, weight: Any = "weight"):
     return length_to(G, source, target, weight, "bellman-ford")

@@ -19,8 +19,8 @@ import networkx as nx
 import numpy as np
 
 from apsp.errors import NegativeCycleError
+from semiring.docstrings import fill_template
 
-from .._docstrings import filled
 from ..graph import Graph
 from ..sssp import sssp
 from ..traversal import bfs
@@ -210,13 +210,13 @@ def single_source_dijkstra_path(G: BackendGraph, source: Any, cutoff: Any = None
     return multi_source_dijkstra(G, {source}, cutoff=cutoff, weight=weight)[1]
 
 
-@filled(TARGET_DOC, what="path NetworkX's Dijkstra finds", name="dijkstra_path", when="", graph="cycle_graph(4)",
+@fill_template(TARGET_DOC, what="path NetworkX's Dijkstra finds", name="dijkstra_path", when="", graph="cycle_graph(4)",
         result="[0, 1, 2]")
 def dijkstra_path(G: BackendGraph, source: Any, target: Any, weight: Any = "weight") -> list:
     return single_source_dijkstra(G, source, target=target, weight=weight)[1]
 
 
-@filled(TARGET_DOC, what="length of a shortest path", name="dijkstra_path_length", when="", graph="path_graph(3)",
+@fill_template(TARGET_DOC, what="length of a shortest path", name="dijkstra_path_length", when="", graph="path_graph(3)",
         result="2")
 def dijkstra_path_length(G: BackendGraph, source: Any, target: Any, weight: Any = "weight"):
     if source not in G:

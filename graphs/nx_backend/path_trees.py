@@ -23,7 +23,7 @@ from .graph import BackendGraph, paused_gc
 __all__ = ["tree_paths", "pred_lists", "check_cutoff", "unique_chain", "check_unique", "walk_unique", "TARGET_DOC"]
 
 #: The docstring of a family's path or length from ``source`` to ``target`` (``dijkstra_path``, ...), to
-#: :func:`graphs._docstrings.fill`.
+#: :func:`semiring.docstrings.fill`.
 TARGET_DOC = """The {what} from ``source`` to ``target`` (NetworkX's ``{name}``){when}.
 
     Examples

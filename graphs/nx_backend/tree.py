@@ -20,7 +20,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .._docstrings import filled
+from semiring.docstrings import fill_template
+
 from ..graph import Graph
 from ..spanning_tree import minimum_spanning_tree as _msf
 from .attributes import NUMERIC_TYPES, as_value_array
@@ -161,13 +162,13 @@ _EDGES_DOC = """Generator of the edges of Kruskal's {kind} spanning forest, in i
     """
 
 
-@filled(_EDGES_DOC, kind="minimum", result="[(1, 2), (0, 2)]")
+@fill_template(_EDGES_DOC, kind="minimum", result="[(1, 2), (0, 2)]")
 def minimum_spanning_edges(G: BackendGraph, algorithm: str = "kruskal", weight: Any = "weight", keys: bool = True,
                            data: bool = True, ignore_nan: bool = False):
     return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, True)
 
 
-@filled(_EDGES_DOC, kind="maximum", result="[(0, 1), (0, 2)]")
+@fill_template(_EDGES_DOC, kind="maximum", result="[(0, 1), (0, 2)]")
 def maximum_spanning_edges(G: BackendGraph, algorithm: str = "kruskal", weight: Any = "weight", keys: bool = True,
                            data: bool = True, ignore_nan: bool = False):
     return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, False)
