@@ -37,13 +37,13 @@ arrays and its own row of the result, summed by the caller.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, prange, types
-from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ._heap_kernels import heap_pop, heap_push
+from ._kernel_lib import heap_pop, heap_push, prefetch_item
+
+# numba cache stamp of the kernel library: 86569b41a4a0bba9
 
 __all__ = ["brandes_hops", "brandes_bfs", "brandes_weighted", "hop_distance_stats", "hop_ecc_bounds", "DIAL_MAX",
            "WORD"]
@@ -69,32 +69,12 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-@intrinsic
-def prefetch(typingctx, arr, idx):
-    """Ask the cache for ``arr[idx]`` ahead of its use (LLVM's ``prefetch``: read, keep, data)."""
-    if not isinstance(arr, types.Array) or not isinstance(idx, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        ary_t = signature.args[0]
-        ary = context.make_array(ary_t)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ary_t, ary, [args[1]], wraparound=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return types.void(arr, idx), codegen
-
-
 @njit(cache=True, inline="always")
 def _prefetch_row(a, base, bits):
     """Prefetch the cache lines of ``a[base:base + 64]`` (float64) that hold a set bit of ``bits``."""
     for q in range(8):
         if (bits >> np.uint64(8 * q)) & np.uint64(0xFF):
-            prefetch(a, base + 8 * q)
+            prefetch_item(a, base + 8 * q)
 
 
 @njit(cache=True, inline="always")

@@ -17,6 +17,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .._kernel_lib import enqueue_once, visit_row
+
+# numba cache stamp of the kernel library: 86569b41a4a0bba9
+
 __all__ = ["floyd_warshall_matrix", "scipy_floyd_warshall", "symmetrize_min", "null_predecessors", "breadth_first",
            "depth_first", "strong_labels", "row_starts"]
 
@@ -120,26 +124,12 @@ def breadth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred, n
     predecessors it used to test).
     """
     seen = np.zeros(node_list.shape[0], dtype=np.uint8)
-    seen[head] = 1
-    node_list[0] = head
+    i_end = enqueue_once(head, seen, node_list, 0)
     i_nl = 0
-    i_end = 1
     while i_nl < i_end:
         p = node_list[i_nl]
-        for k in range(indptr1[p], indptr1[p + 1]):
-            c = indices1[k]
-            if seen[c] == 0:
-                seen[c] = 1
-                node_list[i_end] = c
-                pred[c] = p
-                i_end += 1
-        for k in range(indptr2[p], indptr2[p + 1]):
-            c = indices2[k]
-            if seen[c] == 0:
-                seen[c] = 1
-                node_list[i_end] = c
-                pred[c] = p
-                i_end += 1
+        i_end = visit_row(indptr1, indices1, p, seen, 0, 1, pred, node_list, i_end)
+        i_end = visit_row(indptr2, indices2, p, seen, 0, 1, pred, node_list, i_end)
         i_nl += 1
     return i_nl
 
