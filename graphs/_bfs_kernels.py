@@ -22,7 +22,7 @@ from numba import njit
 
 from ._kernel_lib import visit_row
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = ["bfs_levels", "bidirectional", "PUSH", "PULL", "AUTO"]
 

@@ -7,7 +7,7 @@ from numba import njit
 
 from ._kernel_lib import uf_find, uf_link  # union-find with path halving, union by the smaller root
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = ["weak_labels", "strong_labels", "relabel_first_seen"]
 

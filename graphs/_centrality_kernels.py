@@ -43,7 +43,7 @@ from numba.extending import intrinsic
 
 from ._kernel_lib import heap_pop, heap_push, prefetch_item
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = ["brandes_hops", "brandes_bfs", "brandes_weighted", "hop_distance_stats", "hop_ecc_bounds", "DIAL_MAX",
            "WORD"]

@@ -97,11 +97,16 @@ def sift_down(hk, hv, size, shift, pos):
             break
         best = c
         bk = hk[c]
-        for j in range(c + 1, min(c + (1 << shift), size)):
-            kj = hk[j]
-            if kj < bk:
-                bk = kj
-                best = j
+        if shift == 1:  # (a constant: the binary heap's one comparison, without a loop)
+            if c + 1 < size and hk[c + 1] < bk:
+                best = c + 1
+                bk = hk[best]
+        else:
+            for j in range(c + 1, min(c + (1 << shift), size)):
+                kj = hk[j]
+                if kj < bk:
+                    bk = kj
+                    best = j
         if bk >= key:
             break
         _put(hk, hv, pos, i, bk, hv[best])

@@ -26,7 +26,7 @@ from numba import njit
 
 from ._kernel_lib import uf_find, uf_link  # union-find with path halving, union by the smaller root
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = ["NONE", "all_equal", "forest_in_arc_order", "candidate_edges", "filter_chunk", "merge_minima", "join_minima", "compress"]
 

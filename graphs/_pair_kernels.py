@@ -14,7 +14,7 @@ from numba import njit
 
 from ._kernel_lib import heap_pop, heap_push, path_sum, relax
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = ["bidirectional_dijkstra", "astar"]
 

@@ -23,7 +23,7 @@ from numba import njit
 
 from ._kernel_lib import enqueue_once, heap_pop, heap_push, path_sum, qheap_pop, qheap_up, relax, visit_row
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = [
     "dijkstra",

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._kernel_lib import enqueue_once, visit_row
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = ["floyd_warshall_matrix", "scipy_floyd_warshall", "symmetrize_min", "null_predecessors", "breadth_first",
            "depth_first", "strong_labels", "row_starts"]

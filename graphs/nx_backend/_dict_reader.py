@@ -75,7 +75,7 @@ from numba.core.extending import intrinsic
 
 from .._kernel_lib import prefetch
 
-# numba cache stamp of the kernel library: 86569b41a4a0bba9
+# numba cache stamp of the kernel library: f731e950f6d70e48
 
 __all__ = ["available", "read_adjacency", "read_columns", "id_table", "Adjacency", "SUPPORTED_PYTHON", "OK", "STOPPED", "NOT_RANGE",
            "FLAG_INT", "FLAG_BOOL", "FLAG_FLOAT", "FLAG_OTHER"]
