@@ -20,6 +20,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._kernel_lib import visit_row
+
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
+
 __all__ = ["bfs_levels", "bidirectional", "PUSH", "PULL", "AUTO"]
 
 
@@ -65,14 +69,7 @@ def bfs_levels(indptr, indices, tptr, tind, s, mode, alpha, beta, level, parent,
         if push:
             edges = m_f
             for k in range(nf):
-                u = queue[k]
-                for e in range(indptr[u], indptr[u + 1]):
-                    v = indices[e]
-                    if level[v] < 0:
-                        level[v] = d + 1
-                        parent[v] = u
-                        nxt[nn] = v
-                        nn += 1
+                nn = visit_row(indptr, indices, queue[k], level, -1, d + 1, parent, nxt, nn)
             # The new frontier's arcs, summed apart from the scan: independent loads overlap.
             for k in range(nn):
                 v = nxt[k]

@@ -5,26 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["weak_labels", "strong_labels", "relabel_first_seen", "uf_find", "uf_link"]
+from ._kernel_lib import uf_find, uf_link  # union-find with path halving, union by the smaller root
 
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
 
-@njit(inline="always")
-def uf_find(parent, v):
-    """The root of ``v`` in the union-find forest ``parent``, halving the path on the way."""
-    while parent[v] != v:
-        parent[v] = parent[parent[v]]
-        v = parent[v]
-    return v
-
-
-@njit(inline="always")
-def uf_link(parent, a, b):
-    """Join the distinct roots ``a`` and ``b`` under the smaller; return it (the new root)."""
-    if a < b:
-        parent[b] = a
-        return a
-    parent[a] = b
-    return b
+__all__ = ["weak_labels", "strong_labels", "relabel_first_seen"]
 
 
 @njit(cache=True, nogil=True)

@@ -37,13 +37,13 @@ arrays and its own row of the result, summed by the caller.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, prange, types
-from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ._heap_kernels import heap_pop, heap_push
+from ._kernel_lib import heap_pop, heap_push, prefetch_item
+
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
 
 __all__ = ["brandes_hops", "brandes_bfs", "brandes_weighted", "hop_distance_stats", "hop_ecc_bounds", "DIAL_MAX",
            "WORD"]
@@ -69,32 +69,26 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-@intrinsic
-def prefetch(typingctx, arr, idx):
-    """Ask the cache for ``arr[idx]`` ahead of its use (LLVM's ``prefetch``: read, keep, data)."""
-    if not isinstance(arr, types.Array) or not isinstance(idx, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        ary_t = signature.args[0]
-        ary = context.make_array(ary_t)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ary_t, ary, [args[1]], wraparound=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return types.void(arr, idx), codegen
-
-
 @njit(cache=True, inline="always")
 def _prefetch_row(a, base, bits):
     """Prefetch the cache lines of ``a[base:base + 64]`` (float64) that hold a set bit of ``bits``."""
     for q in range(8):
         if (bits >> np.uint64(8 * q)) & np.uint64(0xFF):
-            prefetch(a, base + 8 * q)
+            prefetch_item(a, base + 8 * q)
+
+
+@njit(inline="always")
+def _add_lanes(dst, d0, src, s0, bits, dense):
+    """``dst[d0 + s] += src[s0 + s]`` for the set bits ``s`` of ``bits``: all 64 lanes at once (vector
+    instructions, the others adding 0) when ``bits`` has ``dense`` or more, else bit by bit."""
+    if popcount(bits) >= dense:
+        for s in range(64):
+            dst[d0 + s] += src[s0 + s] * np.float64((bits >> np.uint64(s)) & ONE)
+    else:
+        while bits != ZERO:
+            s = trailing_zeros(bits)
+            bits &= bits - ONE
+            dst[d0 + s] += src[s0 + s]
 
 
 @njit(cache=True, inline="always")
@@ -177,16 +171,7 @@ def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, l
             for j in range(nq):
                 if j + AHEAD < nq:
                     _prefetch_row(sigma, qv[j + AHEAD] * 64, qb[j + AHEAD])
-                v64 = qv[j] * 64
-                nb = qb[j]
-                if popcount(nb) >= dense:
-                    for s in range(64):
-                        sigma[v64 + s] += sigma[u64 + s] * np.float64((nb >> np.uint64(s)) & ONE)
-                else:
-                    while nb != ZERO:
-                        s = trailing_zeros(nb)
-                        nb &= nb - ONE
-                        sigma[v64 + s] += sigma[u64 + s]
+                _add_lanes(sigma, qv[j] * 64, sigma, u64, qb[j], dense)
         for i in range(b, c):
             v = vert[i]
             m = nxt[v]
@@ -198,6 +183,31 @@ def _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, l
         a = b
         b = c
     return vert, mask, level - 1, qv, qb
+
+
+@njit(inline="always")
+def _batch_levels(indptr, indices, src, batch, width, seen, nxt, sigma, vert, mask, lstart, count_paths, dense, qv, qb):
+    """:func:`_ms_bfs_levels` from batch ``batch`` of ``width`` sources; returns ``(b0, b1, vert, mask, levels, qv, qb)``."""
+    b0 = batch * width
+    b1 = min(src.shape[0], b0 + width)
+    vert, mask, depth, qv, qb = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sigma, vert, mask, lstart,
+                                               count_paths, dense, qv, qb)
+    return b0, b1, vert, mask, depth, qv, qb
+
+
+@njit(inline="always")
+def _level_sources(mask, a, b, cnt):
+    """The sources (bits) of the level entries ``a:b``; ``cnt[s]`` (unless None) adds the entries holding ``s``."""
+    alive = ZERO
+    for i in range(a, b):
+        m = mask[i]
+        alive |= m
+        if cnt is not None:
+            while m != ZERO:
+                s = trailing_zeros(m)
+                m &= m - ONE
+                cnt[s] += 1
+    return alive
 
 
 @njit(cache=True, parallel=True)
@@ -247,10 +257,8 @@ def brandes_hops(indptr, indices, src, width, endpoints, edges, dense, bc, eb):
         row = bc[t]
         erow = eb[t]
         for batch in range(t, nb, T):
-            b0 = batch * width
-            b1 = min(k, b0 + width)
-            vert, mask, depth, qv, qb = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, sig, vert, mask,
-                                                       lstart, True, dense, qv, qb)
+            b0, b1, vert, mask, depth, qv, qb = _batch_levels(indptr, indices, src, batch, width, seen, nxt, sig, vert,
+                                                              mask, lstart, True, dense, qv, qb)
             widest = 0
             for L in range(depth + 1):
                 widest = max(widest, lstart[L + 1] - lstart[L])
@@ -312,14 +320,7 @@ def brandes_hops(indptr, indices, src, width, endpoints, edges, dense, bc, eb):
                                 m &= m - ONE
                                 esum += sig[u64 + s] * sig[v64 + s]
                             erow[p] += esum
-                        if popcount(bits) >= dense:
-                            for s in range(64):
-                                acc[a + s] += sig[v64 + s] * np.float64((bits >> np.uint64(s)) & ONE)
-                        else:
-                            while bits != ZERO:
-                                s = trailing_zeros(bits)
-                                bits &= bits - ONE
-                                acc[a + s] += sig[v64 + s]
+                        _add_lanes(acc, a, sig, v64, bits, dense)
                 for i in range(lstart[L], lstart[L + 1]):
                     nxt[vert[i]] = ZERO
             if endpoints:
@@ -341,17 +342,45 @@ def brandes_hops(indptr, indices, src, width, endpoints, edges, dense, bc, eb):
 # -- weighted -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, inf):
-    """Dijkstra from ``s`` with path counts (binary heap, lazy deletion); returns the settled count."""
+@njit(inline="always")
+def _dijkstra_paths(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, head, nxtp, dial):
+    """Dijkstra from ``s`` with path counts; returns the settled count (-1: the heap ran out of room).
+
+    ``dial`` (a constant): Dial's ring of ``head.shape[0]`` unit buckets,
+    whose entries (vertex ``hv``, distance ``hk``, next ``nxtp``) come from a
+    pool of ``nnz + 1`` slots; else the binary heap in ``hk`` / ``hv``.  Both
+    queues delete lazily: a stale entry is skipped when it comes out.
+    """
+    C = head.shape[0]
     dist[s] = 0
     sigma[s] = 1.0
-    size = heap_push(hk, hv, 0, dist[s], s)
+    used = 1  # ring: pool slots taken (at most one per arc plus the source's: the pool never runs out)
+    if dial:
+        hv[0] = s
+        hk[0] = 0
+        nxtp[0] = head[0]
+        head[0] = 0
+        left = 1
+    else:
+        left = heap_push(hk, hv, 0, dist[s], s)
     cnt = 0
-    while size > 0:
-        d = hk[0]
-        u = hv[0]
-        size = heap_pop(hk, hv, size)
+    b = 0
+    while left > 0:
+        if dial:
+            e = head[b]
+            if e < 0:
+                b += 1
+                if b == C:
+                    b = 0
+                continue
+            head[b] = nxtp[e]
+            left -= 1
+            d = hk[e]
+            u = hv[e]
+        else:
+            d = hk[0]
+            u = hv[0]
+            left = heap_pop(hk, hv, left)
         if pos[u] >= 0 or d > dist[u]:
             continue
         pos[u] = cnt
@@ -367,126 +396,33 @@ def _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, inf):
             if nd < dv:
                 dist[v] = nd
                 sigma[v] = su
-                if size >= hk.shape[0]:
-                    return -1
-                size = heap_push(hk, hv, size, nd, v)
+                if dial:
+                    hv[used] = v
+                    hk[used] = nd
+                    bb = np.int64(nd) % C  # (typed for float weights too, which never come here)
+                    nxtp[used] = head[bb]
+                    head[bb] = used
+                    used += 1
+                    left += 1
+                else:
+                    if left >= hk.shape[0]:
+                        return -1
+                    left = heap_push(hk, hv, left, nd, v)
             elif nd == dv:
                 sigma[v] += su
     return cnt
 
 
 @njit(cache=True)
-def _dijkstra_dial(indptr, indices, w, s, dist, sigma, order, pos, head, nxtp, pv, pd, inf):
-    """Dijkstra from ``s`` with path counts on Dial's ring of ``head.shape[0]`` unit buckets; the settled count.
-
-    Entries (vertex ``pv``, distance ``pd``, next ``nxtp``) come from a pool of
-    ``nnz + 1`` slots, stale ones skipped when popped.
-    """
-    C = head.shape[0]
-    dist[s] = 0
-    sigma[s] = 1.0
-    pv[0] = s
-    pd[0] = 0
-    nxtp[0] = head[0]
-    head[0] = 0
-    used = 1
-    pending = 1
-    cnt = 0
-    b = 0
-    while pending > 0:
-        e = head[b]
-        if e < 0:
-            b += 1
-            if b == C:
-                b = 0
-            continue
-        head[b] = nxtp[e]
-        pending -= 1
-        u = pv[e]
-        if pos[u] >= 0 or pd[e] > dist[u]:
-            continue
-        d = dist[u]
-        pos[u] = cnt
-        order[cnt] = u
-        cnt += 1
-        su = sigma[u]
-        for p in range(indptr[u], indptr[u + 1]):
-            v = indices[p]
-            if pos[v] >= 0:
-                continue
-            nd = d + w[p]
-            dv = dist[v]
-            if nd < dv:
-                dist[v] = nd
-                sigma[v] = su
-                slot = used  # at most one entry per arc plus the source's: the pool never runs out
-                used += 1
-                pv[slot] = v
-                pd[slot] = nd
-                bb = np.int64(nd) % C  # (typed for float weights too, which never come here)
-                nxtp[slot] = head[bb]
-                head[bb] = slot
-                pending += 1
-            elif nd == dv:
-                sigma[v] += su
-    return cnt
+def _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, head, nxtp):
+    """:func:`_dijkstra_paths` on the binary heap."""
+    return _dijkstra_paths(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, head, nxtp, False)
 
 
-@njit(cache=True, parallel=True)
-def brandes_weighted(indptr, indices, w, src, endpoints, edges, dial, ring, inf, bc, eb):
-    """Brandes' dependencies of the weighted shortest paths from every source of ``src``.
-
-    ``w``: int64 or float64 weights, non-negative.  ``dial``: use Dial's ring of
-    ``ring`` buckets (integer weights below ``ring``), else a binary heap.
-    ``inf``: the unreached distance (``w``'s dtype).  The other arguments as
-    in :func:`brandes_hops`.
-    """
-    n = indptr.shape[0] - 1
-    nnz = indices.shape[0]
-    k = src.shape[0]
-    T = bc.shape[0]
-    for t in prange(T):
-        dist = np.empty(n, dtype=w.dtype)
-        dist[:] = inf
-        sigma = np.zeros(n, dtype=np.float64)
-        delta = np.zeros(n, dtype=np.float64)
-        order = np.empty(n, dtype=np.int32)
-        pos = np.full(n, -1, dtype=np.int32)
-        hk = np.empty(nnz + 1, dtype=w.dtype)
-        hv = np.empty(nnz + 1, dtype=np.int32)
-        head = np.full(ring if dial else 1, -1, dtype=np.int32)
-        nxtp = np.empty(nnz + 1 if dial else 1, dtype=np.int32)
-        row = bc[t]
-        erow = eb[t]
-        for r in range(t, k, T):
-            s = src[r]
-            if dial:
-                cnt = _dijkstra_dial(indptr, indices, w, s, dist, sigma, order, pos, head, nxtp, hv, hk, inf)
-            else:
-                cnt = _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, inf)
-            for i in range(cnt - 1, -1, -1):
-                u = order[i]
-                du = dist[u]
-                pu = pos[u]
-                acc = 0.0
-                su = sigma[u]
-                for p in range(indptr[u], indptr[u + 1]):
-                    v = indices[p]
-                    if pos[v] > pu and du + w[p] == dist[v]:
-                        c = su * delta[v]
-                        acc += c
-                        if edges:
-                            erow[p] += c
-                if u != s:
-                    row[u] += acc + 1.0 if endpoints else acc
-                delta[u] = (1.0 + acc) / su
-            if endpoints:
-                row[s] += cnt - 1
-            for i in range(cnt):
-                u = order[i]
-                dist[u] = inf
-                pos[u] = -1
-                sigma[u] = 0.0
+@njit(cache=True)
+def _dijkstra_dial(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, head, nxtp):
+    """:func:`_dijkstra_paths` on Dial's ring."""
+    return _dijkstra_paths(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, head, nxtp, True)
 
 
 @njit(cache=True)
@@ -516,35 +452,58 @@ def _bfs_paths(indptr, indices, s, dist, sigma, order):
 
 
 @njit(cache=True, parallel=True)
-def brandes_bfs(indptr, indices, src, endpoints, edges, bc, eb):
-    """Brandes' dependencies of the hop-count shortest paths, one BFS per source (arrays of ``n`` per thread).
+def brandes_weighted(indptr, indices, w, src, endpoints, edges, dial, ring, inf, bc, eb):
+    """Brandes' dependencies of the weighted shortest paths from every source of ``src``, one search per source.
 
-    The per-source form of :func:`brandes_hops`: its arrays stay in a core's
-    cache where the ``n x 64`` arrays of a bit-parallel batch do not (on
-    low-diameter graphs of more than a few thousand vertices it measured
-    faster); same arguments but ``width`` and ``dense``.
+    ``w``: int64 or float64 weights, non-negative, or None for hop counts (one
+    BFS per source).  ``dial``: use Dial's ring of ``ring`` buckets (integer
+    weights below ``ring``), else a binary heap.  ``inf``: the unreached
+    distance (``w``'s dtype; -1 as an int32 for hops).  The other arguments as
+    in :func:`brandes_hops`.
+
+    Each thread's arrays are of ``n`` entries, so they stay in a core's cache
+    where the ``n x 64`` arrays of a bit-parallel batch do not (on
+    low-diameter graphs of more than a few thousand vertices the per-source
+    BFS measured faster).  The backward sweep takes the settled order in
+    reverse and pulls along the tight arcs towards vertices settled later.
     """
     n = indptr.shape[0] - 1
+    nnz = indices.shape[0]
     k = src.shape[0]
     T = bc.shape[0]
     for t in prange(T):
-        dist = np.full(n, -1, dtype=np.int32)
+        dist = np.full(n, inf)
         sigma = np.zeros(n, dtype=np.float64)
         coef = np.zeros(n, dtype=np.float64)
         order = np.empty(n, dtype=np.int32)
+        pos = np.full(n, -1, dtype=np.int32)
+        hk = np.empty(1 if w is None else nnz + 1, dtype=dist.dtype)
+        hv = np.empty(1 if w is None else nnz + 1, dtype=np.int32)
+        head = np.full(ring if dial else 1, -1, dtype=np.int32)
+        nxtp = np.empty(nnz + 1 if dial else 1, dtype=np.int32)
         row = bc[t]
         erow = eb[t]
         for r in range(t, k, T):
             s = src[r]
-            cnt = _bfs_paths(indptr, indices, s, dist, sigma, order)
+            if w is None:
+                cnt = _bfs_paths(indptr, indices, s, dist, sigma, order)
+            elif dial:
+                cnt = _dijkstra_dial(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, head, nxtp)
+            else:
+                cnt = _dijkstra_heap(indptr, indices, w, s, dist, sigma, order, pos, hk, hv, head, nxtp)
             for i in range(cnt - 1, -1, -1):
                 u = order[i]
-                du1 = dist[u] + 1
+                du = dist[u]
+                pu = pos[u]
                 su = sigma[u]
                 acc = 0.0
                 for p in range(indptr[u], indptr[u + 1]):
                     v = indices[p]
-                    if dist[v] == du1:
+                    if w is None:
+                        tight = dist[v] == du + 1
+                    else:
+                        tight = pos[v] > pu and du + w[p] == dist[v]
+                    if tight:
                         c = su * coef[v]
                         acc += c
                         if edges:
@@ -555,7 +514,21 @@ def brandes_bfs(indptr, indices, src, endpoints, edges, bc, eb):
             if endpoints:
                 row[s] += cnt - 1
             for i in range(cnt):
-                dist[order[i]] = -1
+                u = order[i]
+                dist[u] = inf
+                if w is not None:
+                    pos[u] = -1
+                    sigma[u] = 0.0
+
+
+@njit(cache=True)
+def brandes_bfs(indptr, indices, src, endpoints, edges, bc, eb):
+    """Brandes' dependencies of the hop-count shortest paths, one BFS per source: :func:`brandes_weighted`
+    without weights.
+
+    The per-source form of :func:`brandes_hops`; same arguments but ``width`` and ``dense``.
+    """
+    brandes_weighted(indptr, indices, None, src, endpoints, edges, False, 1, np.int32(-1), bc, eb)
 
 
 # -- distance statistics (hops) ------------------------------------------------------------
@@ -585,10 +558,8 @@ def hop_distance_stats(indptr, indices, src, width, slots, total, reached, harmo
         seen, nxt, dummy, vert, mask, lstart, qv, qb = _hop_scratch(n)
         cnt = np.zeros(64, dtype=np.int64)
         for batch in range(t, nbatch, T):
-            b0 = batch * width
-            b1 = min(k, b0 + width)
-            vert, mask, depth, qv, qb = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, dummy, vert, mask,
-                                                       lstart, False, 64, qv, qb)
+            b0, b1, vert, mask, depth, qv, qb = _batch_levels(indptr, indices, src, batch, width, seen, nxt, dummy,
+                                                              vert, mask, lstart, False, 64, qv, qb)
             for j in range(b1 - b0):
                 total[b0 + j] = 0
                 reached[b0 + j] = 1
@@ -596,16 +567,8 @@ def hop_distance_stats(indptr, indices, src, width, slots, total, reached, harmo
                 ecc[b0 + j] = 0
             for L in range(1, depth + 1):
                 cnt[:] = 0
-                alive = ZERO
-                for i in range(lstart[L], lstart[L + 1]):
-                    m = mask[i]
-                    alive |= m
-                    while m != ZERO:
-                        s = trailing_zeros(m)
-                        m &= m - ONE
-                        cnt[s] += 1
+                m = _level_sources(mask, lstart[L], lstart[L + 1], cnt)
                 inv = 1.0 / L
-                m = alive
                 while m != ZERO:
                     s = trailing_zeros(m)
                     m &= m - ONE
@@ -641,18 +604,15 @@ def hop_ecc_bounds(indptr, indices, src, width, ecc, lo, hi):
         seen, nxt, dummy, vert, mask, lstart, qv, qb = _hop_scratch(n)
         e = np.zeros(64, dtype=np.int64)
         for batch in range(t, nbatch, T):
-            b0 = batch * width
-            b1 = min(k, b0 + width)
-            vert, mask, depth, qv, qb = _ms_bfs_levels(indptr, indices, src, b0, b1, seen, nxt, dummy, vert, mask,
-                                                       lstart, False, 64, qv, qb)
+            b0, b1, vert, mask, depth, qv, qb = _batch_levels(indptr, indices, src, batch, width, seen, nxt, dummy,
+                                                              vert, mask, lstart, False, 64, qv, qb)
             e[:] = 0
             for L in range(1, depth + 1):
-                for i in range(lstart[L], lstart[L + 1]):
-                    m = mask[i]
-                    while m != ZERO:
-                        s = trailing_zeros(m)
-                        m &= m - ONE
-                        e[s] = L
+                m = _level_sources(mask, lstart[L], lstart[L + 1], None)
+                while m != ZERO:
+                    s = trailing_zeros(m)
+                    m &= m - ONE
+                    e[s] = L
             for j in range(b1 - b0):
                 ecc[b0 + j] = e[j]
             for L in range(0, depth + 1):

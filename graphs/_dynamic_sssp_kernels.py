@@ -19,7 +19,7 @@ written into ``w``:
 
 Weights are non-negative (checked by the caller); integer sums saturate at
 the dtype's ``inf`` (its maximum), never wrap.  The heap is the shared one of
-:mod:`._heap_kernels` (lazy deletion: stale entries are skipped).
+:mod:`._kernel_lib` (lazy deletion: stale entries are skipped).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._heap_kernels import heap_pop, heap_push
+from ._kernel_lib import heap_pop, heap_push
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
 
 __all__ = ["repair_trees"]
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._cc_kernels import uf_find, uf_link  # union-find with path halving, union by the smaller root
+from ._kernel_lib import uf_find, uf_link  # union-find with path halving, union by the smaller root
+
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
 
 __all__ = ["NONE", "all_equal", "forest_in_arc_order", "candidate_edges", "filter_chunk", "merge_minima", "join_minima", "compress"]
 

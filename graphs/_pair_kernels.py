@@ -2,7 +2,7 @@
 
 Both take non-negative weights.  Distances live in the weights' dtype with the
 conventions of :mod:`graphs._sssp_kernels` (``hi`` is the dtype's +inf, sums
-saturate) and use the heap of :mod:`graphs._heap_kernels`.  Predecessors are int32, -1
+saturate) and use the heap of :mod:`graphs._kernel_lib`.  Predecessors are int32, -1
 where unset.  :func:`graphs.single_pair.shortest_path` calls them and turns
 their arrays into a route.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from semiring.cpu_ops import path_sum
+from ._kernel_lib import heap_pop, heap_push, path_sum, relax
 
-from ._heap_kernels import heap_pop, heap_push
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
 
 __all__ = ["bidirectional_dijkstra", "astar"]
 
@@ -64,9 +64,7 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
             for e in range(fp[u], fp[u + 1]):
                 v = fi[e]
                 nd = path_sum(d, fw[e], lo, hi)
-                if nd < df[v]:
-                    df[v] = nd
-                    pf[v] = u
+                if relax(df, pf, u, v, nd):
                     sf = heap_push(hkf, hvf, sf, nd, v)
                 if db[v] < hi and df[v] < hi:
                     c = path_sum(df[v], db[v], lo, hi)
@@ -84,9 +82,7 @@ def bidirectional_dijkstra(fp, fi, fw, bp, bi, bw, s, t, df, db, pf, pb, lo, hi)
             for e in range(bp[u], bp[u + 1]):
                 v = bi[e]
                 nd = path_sum(d, bw[e], lo, hi)
-                if nd < db[v]:
-                    db[v] = nd
-                    pb[v] = u
+                if relax(db, pb, u, v, nd):
                     sb = heap_push(hkb, hvb, sb, nd, v)
                 if df[v] < hi and db[v] < hi:
                     c = path_sum(df[v], db[v], lo, hi)
@@ -141,9 +137,7 @@ def astar(indptr, indices, w, coords, scale, s, t, dist, pred, lo, hi):  # pragm
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             nd = path_sum(du, w[e], lo, hi)
-            if nd < dist[v]:
-                dist[v] = nd
-                pred[v] = u
+            if relax(dist, pred, u, v, nd):
                 if size == hk.shape[0]:
                     hk2 = np.empty(2 * size, dtype=np.float64)
                     hv2 = np.empty(2 * size, dtype=np.int32)

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from semiring.cpu_ops import path_sum
+from ._kernel_lib import enqueue_once, heap_pop, heap_push, path_sum, qheap_pop, qheap_up, relax, visit_row
 
-from ._heap_kernels import heap_pop, heap_push
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
 
 __all__ = [
     "dijkstra",
@@ -40,57 +40,6 @@ __all__ = [
 ]
 
 BUCKET_LIMIT = 1 << 16  # delta-stepping keeps at most this many (+ 2) buckets: see graphs.sssp.bounded_delta
-
-
-@njit(inline="always")
-def _qheap_up(hk, hv, pos, i, key, val):
-    """Sift ``(key, val)`` up from slot ``i`` of the indexed 4-ary heap; ``pos[v]`` tracks every slot."""
-    while i > 0:
-        p = (i - 1) >> 2
-        pk = hk[p]
-        if pk <= key:
-            break
-        pv = hv[p]
-        hk[i] = pk
-        hv[i] = pv
-        pos[pv] = i
-        i = p
-    hk[i] = key
-    hv[i] = val
-    pos[val] = i
-
-
-@njit(inline="always")
-def _qheap_pop(hk, hv, pos, size):
-    """Remove the root of the indexed 4-ary heap (the caller read it before); returns the new size."""
-    size -= 1
-    key = hk[size]
-    val = hv[size]
-    i = 0
-    while True:
-        c = 4 * i + 1
-        if c >= size:
-            break
-        best = c
-        bk = hk[c]
-        e = min(c + 4, size)
-        for j in range(c + 1, e):
-            kj = hk[j]
-            if kj < bk:
-                bk = kj
-                best = j
-        if bk >= key:
-            break
-        bv = hv[best]
-        hk[i] = bk
-        hv[i] = bv
-        pos[bv] = i
-        i = best
-    if size > 0:
-        hk[i] = key
-        hv[i] = val
-        pos[val] = i
-    return size
 
 
 @njit(cache=True, nogil=True)
@@ -114,21 +63,19 @@ def _dijkstra_indexed(indptr, indices, w, s, dist, pred, lo, hi, hk, hv, pos):  
         d = hk[0]
         u = hv[0]
         pos[u] = -2
-        size = _qheap_pop(hk, hv, pos, size)
+        size = qheap_pop(hk, hv, pos, size)
         settled += 1
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
             # A settled v needs no test of its own: dist[v] <= d <= nd (weights >= 0, the sum saturates).
             nd = path_sum(d, w[e], lo, hi)
-            if nd < dist[v]:
+            if relax(dist, pred, u, v, nd):
                 pv = pos[v]
-                dist[v] = nd
-                pred[v] = u
                 if pv == -1:
-                    _qheap_up(hk, hv, pos, size, nd, v)
+                    qheap_up(hk, hv, pos, size, nd, v)
                     size += 1
                 else:
-                    _qheap_up(hk, hv, pos, pv, nd, v)
+                    qheap_up(hk, hv, pos, pv, nd, v)
     return settled
 
 
@@ -210,10 +157,7 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
             du = dist[u]
             for e in range(indptr[u], indptr[u + 1]):
                 v = indices[e]
-                nd = path_sum(du, w[e], lo, hi)
-                if nd < dist[v]:
-                    dist[v] = nd
-                    pred[v] = u
+                if relax(dist, pred, u, v, path_sum(du, w[e], lo, hi)):
                     if inq[v] == 0:
                         inq[v] = 1
                         nxt[nn] = v
@@ -238,19 +182,10 @@ def reachable_from(indptr, indices, frontier, nf):  # pragma: no cover - jitted
     stack = np.empty(max(n, 1), dtype=np.int32)
     top = 0
     for k in range(nf):
-        if seen[frontier[k]] == 0:
-            seen[frontier[k]] = 1
-            stack[top] = frontier[k]
-            top += 1
+        top = enqueue_once(frontier[k], seen, stack, top)
     while top > 0:
         top -= 1
-        u = stack[top]
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            if seen[v] == 0:
-                seen[v] = 1
-                stack[top] = v
-                top += 1
+        top = visit_row(indptr, indices, stack[top], seen, 0, 1, None, stack, top)
     return seen
 
 
@@ -357,9 +292,7 @@ def label_correcting(indptr, indices, w, s, dist, pred, lo, hi, budget):  # prag
         for e in range(a, b):
             v = indices[e]
             nd = path_sum(du, w[e], lo, hi)
-            if nd < dist[v]:
-                dist[v] = nd
-                pred[v] = u
+            if relax(dist, pred, u, v, nd):
                 if inq[v] == 0:
                     inq[v] = 1
                     if size > 0 and nd < dist[dq[head]]:
@@ -447,7 +380,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     nb = int(wmax / delta) + 2
     head = np.full(nb, -1, dtype=np.int64)
     ids = np.empty(pool + 1, dtype=np.int64)  # bucket numbers; at most one per entry pushed
-    # (a min-heap of bucket numbers: the binary heap of :mod:`._heap_kernels`, keys as their own values)
+    # (a min-heap of bucket numbers: the binary heap of :mod:`._kernel_lib`, keys as their own values)
     nids = 0
     ent_v = np.empty(pool, dtype=np.int32)
     ent_next = np.empty(pool, dtype=np.int64)

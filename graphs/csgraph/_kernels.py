@@ -17,6 +17,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .._kernel_lib import enqueue_once, visit_row
+
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
+
 __all__ = ["floyd_warshall_matrix", "scipy_floyd_warshall", "symmetrize_min", "null_predecessors", "breadth_first",
            "depth_first", "strong_labels", "row_starts"]
 
@@ -120,29 +124,14 @@ def breadth_first(head, indptr1, indices1, indptr2, indices2, node_list, pred, n
     predecessors it used to test).
     """
     seen = np.zeros(node_list.shape[0], dtype=np.uint8)
-    seen[head] = 1
-    node_list[0] = head
+    i_end = enqueue_once(head, seen, node_list, 0)
     i_nl = 0
-    i_end = 1
     while i_nl < i_end:
         p = node_list[i_nl]
-        i_end = _enqueue_row(p, indptr1, indices1, seen, node_list, pred, i_end)
-        i_end = _enqueue_row(p, indptr2, indices2, seen, node_list, pred, i_end)
+        i_end = visit_row(indptr1, indices1, p, seen, 0, 1, pred, node_list, i_end)
+        i_end = visit_row(indptr2, indices2, p, seen, 0, 1, pred, node_list, i_end)
         i_nl += 1
     return i_nl
-
-
-@nb.njit(cache=True, inline="always")
-def _enqueue_row(p, indptr, indices, seen, node_list, pred, i_end):  # pragma: no cover - jitted
-    """:func:`breadth_first`'s step over one CSR row: the unseen heads of ``p``'s arcs join the queue; the new end."""
-    for k in range(indptr[p], indptr[p + 1]):
-        c = indices[k]
-        if seen[c] == 0:
-            seen[c] = 1
-            node_list[i_end] = c
-            pred[c] = p
-            i_end += 1
-    return i_end
 
 
 @nb.njit(cache=True)

@@ -73,6 +73,10 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core.extending import intrinsic
 
+from .._kernel_lib import prefetch
+
+# numba cache stamp of the kernel library: d90e55e47d0c8b74
+
 __all__ = ["available", "read_adjacency", "read_columns", "id_table", "Adjacency", "SUPPORTED_PYTHON", "OK", "STOPPED", "NOT_RANGE",
            "FLAG_INT", "FLAG_BOOL", "FLAG_FLOAT", "FLAG_OTHER"]
 
@@ -108,7 +112,7 @@ _ROWS_AHEAD = 4  # rows prefetched ahead (headers while sizing, their entries wh
 
 
 # ----------------------------------------------------------------------------------------------
-# Intrinsics: loads at an address, a prefetch, and calls of C functions at an address.
+# Intrinsics: loads at an address and calls of C functions at an address (the prefetch is the kernel library's).
 # ----------------------------------------------------------------------------------------------
 
 @intrinsic
@@ -117,17 +121,6 @@ def _load_word(typingctx, addr):
     def codegen(context, builder, sig, args):
         return builder.load(builder.inttoptr(args[0], ir.IntType(64).as_pointer()))
     return types.int64(types.int64), codegen
-
-
-@intrinsic
-def _prefetch(typingctx, addr):
-    """Prefetch the cache line at ``addr`` for reading (never faults)."""
-    def codegen(context, builder, sig, args):
-        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        fn = builder.module.declare_intrinsic("llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
-        builder.call(fn, [builder.inttoptr(args[0], i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return types.void(types.int64), codegen
 
 
 @intrinsic
@@ -289,7 +282,7 @@ def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover 
     m = 0
     for i in range(n):
         if i + _ROWS_AHEAD < n:
-            _prefetch(rows[i + _ROWS_AHEAD])
+            prefetch(rows[i + _ROWS_AHEAD])
         c = _call_1(api[_SIZE], rows[i])
         counts[i] = c
         m += c
@@ -301,8 +294,8 @@ def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover 
     for i in range(n):
         if i + _ROWS_AHEAD < n:
             entries = _load_word(rows[i + _ROWS_AHEAD] + _MA_KEYS)
-            _prefetch(entries)
-            _prefetch(entries + 64)
+            prefetch(entries)
+            prefetch(entries + 64)
         inner[0] = 0
         c = 0
         while _call_next(api[_NEXT], rows[i], ip, ip + 8, ip + 16):
@@ -324,7 +317,7 @@ def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover 
     dst = np.empty(m, np.int32)
     for a in range(m):
         if a + _AHEAD < m:
-            _prefetch(keys[a + _AHEAD])
+            prefetch(keys[a + _AHEAD])
         key = keys[a]
         t = _load_word(key + _OB_TYPE)
         if index == 0:
@@ -373,13 +366,13 @@ def _columns(api, datas, attrs):  # pragma: no cover - jitted
         f = 0
         for a in range(m):  # two stages: a data dict 2 * _AHEAD arcs ahead, then its table of entries
             if a + 2 * _AHEAD < m:
-                _prefetch(datas[a + 2 * _AHEAD])
+                prefetch(datas[a + 2 * _AHEAD])
             if a + _AHEAD < m:
                 ahead = datas[a + _AHEAD]
                 if _load_word(ahead + _OB_TYPE) == t_dict:
                     entries = _load_word(ahead + _MA_KEYS)
-                    _prefetch(entries)
-                    _prefetch(entries + 64)
+                    prefetch(entries)
+                    prefetch(entries + 64)
             d = datas[a]
             if _load_word(d + _OB_TYPE) != t_dict or not _lookup_safe(api, d, guard):
                 f |= FLAG_OTHER
