@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._kernel_lib import heap_pop, heap_push
+
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 
 __all__ = ["repair_trees"]
