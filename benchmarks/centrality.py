@@ -311,7 +311,7 @@ def gpu(args) -> None:
     d_cpu, t_cpu = _timed(lambda: graphs.diameter(L.to("cpu"), weighted=False))
     per = graphs.periphery(L, weighted=False)
     per = per.get() if hasattr(per, "get") else per
-    from graphs.traversal import bfs
+    from graphs.traversal.search import bfs
 
     lv, _ = bfs(L, int(per[0]))
     attained = int(lv.get().max() if hasattr(lv, "get") else lv.max())

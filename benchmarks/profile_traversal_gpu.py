@@ -162,7 +162,7 @@ def bfs_part(G, srcs, out: dict) -> None:
 
 
 def sssp_part(G, srcs, out: dict) -> None:
-    from graphs.sssp import default_delta
+    from graphs.paths.sssp import default_delta
 
     s = srcs[0]
     ref = graphs.sssp(G.to("cpu"), s)[0]

@@ -32,7 +32,7 @@ from _common import machine, markdown_table, set_quick, write_results  # noqa: E
 from scipy.sparse.csgraph import dijkstra  # noqa: E402
 
 import graphs  # noqa: E402
-from graphs.single_pair import euclidean_scale  # noqa: E402
+from graphs.paths.single_pair import euclidean_scale  # noqa: E402
 
 
 def _clock(fn, *args, **kwargs):

@@ -45,7 +45,7 @@ from _common import interleaved_gpu_times, machine, markdown_table, results_dir,
 import graphs  # noqa: E402
 from graphs import Graph  # noqa: E402
 from graphs import generators as gen  # noqa: E402
-from graphs.sssp import default_delta, light_heavy_rows  # noqa: E402
+from graphs.paths.sssp import default_delta, light_heavy_rows  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 

@@ -40,10 +40,7 @@ from __future__ import annotations
 from semiring import __version__  # one version for the whole distribution
 
 from . import generators
-from .all_pairs import all_pairs_shortest_paths, plan_all_pairs
-from .centrality import betweenness_centrality, edge_betweenness_centrality
-from .components import connected_components
-from .distance_measures import (
+from .centrality.distance_measures import (
     center,
     closeness_centrality,
     diameter,
@@ -52,15 +49,18 @@ from .distance_measures import (
     periphery,
     radius,
 )
-from .dynamic_sssp import DynamicSSSP
+from .centrality.scores import betweenness_centrality, edge_betweenness_centrality
 from .errors import CapacityError, GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
 from .flow import FlowResult, maximum_flow
 from .graph import Graph, as_graph
 from .io import read, write
-from .single_pair import ShortestPath, shortest_path
-from .spanning_tree import SpanningForest, minimum_spanning_tree
-from .sssp import multi_source_sssp, sssp
-from .traversal import bfs, st_connectivity
+from .paths.all_pairs import all_pairs_shortest_paths, plan_all_pairs
+from .paths.dynamic import DynamicSSSP
+from .paths.single_pair import ShortestPath, shortest_path
+from .paths.sssp import multi_source_sssp, sssp
+from .traversal.components import connected_components
+from .traversal.search import bfs, st_connectivity
+from .trees.spanning_tree import SpanningForest, minimum_spanning_tree
 
 __all__ = [
     "__version__",

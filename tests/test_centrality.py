@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphs
-from graphs import _centrality_kernels as K
-from graphs.centrality import EdgeBetweenness, pick_sources
+from graphs.centrality import _centrality_kernels as K
+from graphs.centrality.scores import EdgeBetweenness, pick_sources
 
 RTOL = 1e-9
 
@@ -114,7 +114,7 @@ def test_batches_of_64_and_more_agree_with_networkx():
 def test_both_kernels_every_step_width():
     """Dense and sparse (arc, sources) steps give the same sums; every width from 1 to 64."""
     G = graphs.Graph.from_networkx(nx.gnp_random_graph(90, 0.06, seed=7))
-    from graphs.centrality import prepare
+    from graphs.centrality.scores import prepare
 
     P = prepare(G, False, "cpu")
     src = np.arange(90, dtype=np.int32)

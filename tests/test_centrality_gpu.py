@@ -15,8 +15,8 @@ try:
 except Exception:  # noqa: BLE001 - no driver
     _HAVE_GPU = False
 
-from graphs import distance_measures as DM  # noqa: E402
-from graphs.distance_measures import NotConnectedError  # noqa: E402
+from graphs.centrality import distance_measures as DM  # noqa: E402
+from graphs.centrality.distance_measures import NotConnectedError  # noqa: E402
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")]
 

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphs
-from graphs import _centrality_kernels as K
-from graphs.distance_measures import NotConnectedError
+from graphs.centrality import _centrality_kernels as K
+from graphs.centrality.distance_measures import NotConnectedError
 
 RTOL = 1e-9
 
@@ -188,7 +188,7 @@ def test_gpu_matches_cpu():
 
 # -- the eccentricity-bounding search (undirected graphs, integer lengths) ------------------------------------------
 
-import graphs.distance_measures as DM  # noqa: E402
+import graphs.centrality.distance_measures as DM  # noqa: E402
 
 
 @st.composite

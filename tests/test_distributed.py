@@ -527,7 +527,7 @@ def test_multi_source_sssp_chunks_that_miss_the_cycle_return_rows(client):
 def test_multi_source_sssp_input_errors_in_tasks_come_back_as_a_status(client):
     """Any input error of the library raised in a task (a SemiringError or a GraphError) reaches the caller as it
     was raised, with nothing logged; an exception that is no input error still fails its task, and is raised."""
-    from graphs.distributed_sssp import distributed_multi_source_sssp
+    from graphs.paths.distributed import distributed_multi_source_sssp
 
     G = graphs.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])
 
@@ -565,7 +565,7 @@ def test_multi_source_sssp_stopped_chunk_without_dask():
     """A chunk's task returns Stopped with the error (its frames dropped); it pickles whole."""
     import pickle
 
-    from graphs.distributed_sssp import Stopped, _rows, _stop
+    from graphs.paths.distributed import Stopped, _rows, _stop
 
     G = _planted_cycle_graph()
     stop = _rows(graphs.multi_source_sssp, G, np.array([31], np.int32), "spmm")

@@ -94,7 +94,7 @@ def test_one_door_and_no_check_twice(name):
 
 def test_a_second_check_or_a_second_entry_is_caught(monkeypatch):
     """The test above fails when the engine checks the source again or re-enters the door."""
-    import graphs.sssp_engine as engine
+    import graphs.paths.engine as engine
     from graphs._arguments import check_vertex
     from graphs.door import prepare
 
@@ -104,13 +104,13 @@ def test_a_second_check_or_a_second_entry_is_caught(monkeypatch):
         check_vertex(P.graph, s, "source")
         return search(P, s, method, delta)
 
-    monkeypatch.setattr(sys.modules["graphs.sssp"], "search", checks_again)
+    monkeypatch.setattr(sys.modules["graphs.paths.sssp"], "search", checks_again)
     with pytest.raises(AssertionError, match="checked more than once"):
         once(CALLS["sssp"])
 
     def enters_again(P, s, method="auto", delta=None):
         return search(prepare(P.graph, facts=True), s, method, delta)
 
-    monkeypatch.setattr(sys.modules["graphs.sssp"], "search", enters_again)
+    monkeypatch.setattr(sys.modules["graphs.paths.sssp"], "search", enters_again)
     with pytest.raises(AssertionError, match="door was entered 2 times"):
         once(CALLS["sssp"])

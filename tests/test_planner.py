@@ -17,7 +17,7 @@ import graphs
 from apsp import memory, planner
 from apsp.planner import Plan, PlanError, dense_bytes, dense_seconds, float32_exact, plan
 from graphs import plan_all_pairs
-from graphs.all_pairs_plan import sparse_seconds
+from graphs.paths.all_pairs_plan import sparse_seconds
 
 MiB = 2**20
 

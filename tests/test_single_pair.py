@@ -14,7 +14,7 @@ from scipy.sparse.csgraph import bellman_ford, dijkstra
 import graphs
 from graphs import Graph, ShortestPath, VertexError, shortest_path
 from graphs.errors import GraphError, NegativeCycleError
-from graphs.single_pair import euclidean_scale
+from graphs.paths.single_pair import euclidean_scale
 from semiring.backend import gpu_available
 
 HEURISTICS = [None, "auto", "euclidean"]

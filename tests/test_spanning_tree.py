@@ -27,7 +27,7 @@ from scipy.sparse.csgraph import minimum_spanning_tree as scipy_mst
 import graphs
 from graphs import Graph, SpanningForest, minimum_spanning_tree
 from graphs import generators as gen
-from graphs.spanning_tree import forest_from_arcs
+from graphs.trees.spanning_tree import forest_from_arcs
 from semiring.errors import InvalidEntryError
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

@@ -323,7 +323,7 @@ def test_generated_graphs_and_bfs_directions():
 
 
 def test_label_correcting_hands_over_when_over_budget(monkeypatch):
-    import graphs.sssp_engine as engine
+    import graphs.paths.engine as engine
 
     G = gen.rmat(9, seed=4, dtype=np.float64)
     s = sources_of(G, 1)[0]

@@ -175,7 +175,7 @@ def _sparse_rate(G) -> float:
             graphs.multi_source_sssp(G, order[done:done + batch], method="dijkstra")
             done += len(order[done:done + batch])
         return done * (n + G.nnz) / max(time.perf_counter() - start, 1e-9)
-    from graphs import _bfs_kernels as BK
+    from graphs.traversal import _bfs_kernels as BK
 
     T = G.transpose()
     level, parent = np.empty(n, np.int32), np.empty(n, np.int32)

@@ -51,8 +51,8 @@ from semiring.errors import InvalidEntryError
 
 from ..csr_arrays import row_ids
 from ..graph import Graph
-from ..sssp import multi_source_sssp, sssp
-from ..traversal import bfs
+from ..paths.sssp import multi_source_sssp, sssp
+from ..traversal.search import bfs
 from . import _kernels as K
 from ._input import (
     NULL,

@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .. import _mst_kernels as K
 from ..graph import Graph
-from ..spanning_tree import forest_arcs_all_ties, forest_arcs_cpu
+from ..trees import _mst_kernels as K
+from ..trees.spanning_tree import forest_arcs_all_ties, forest_arcs_cpu
 from ._input import from_pydata, gpu_csr, is_gpu_input, like_pydata, resolve_device, scipy_csr, to_host
 from ._kernels import row_starts
 

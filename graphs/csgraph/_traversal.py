@@ -23,9 +23,9 @@ import scipy.sparse as sp
 
 from semiring.docstrings import fill, fill_template
 
-from .. import _cc_kernels as CC
-from ..components import connected_components as _components
 from ..graph import Graph
+from ..traversal import _cc_kernels as CC
+from ..traversal.components import connected_components as _components
 from . import _kernels as K
 from ._input import (
     NULL,

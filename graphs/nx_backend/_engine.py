@@ -28,9 +28,9 @@ import numpy as np
 
 from apsp.errors import NegativeCycleError
 
-from ..sssp import sssp
-from ..sssp_engine import dijkstra_csr
-from ..traversal import bfs
+from ..paths.engine import dijkstra_csr
+from ..paths.sssp import sssp
+from ..traversal.search import bfs
 from ._order_kernels import bfs_order
 from .attributes import as_value_array, exact_float_sums, numbers
 from .graph import BackendGraph

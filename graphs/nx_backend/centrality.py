@@ -36,15 +36,15 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..centrality import betweenness_centrality as _betweenness
-from ..centrality import edge_betweenness_centrality as _edge_betweenness
-from ..distance_measures import NotConnectedError
-from ..distance_measures import closeness_centrality as _closeness
-from ..distance_measures import eccentricity as _eccentricity
-from ..distance_measures import harmonic_centrality as _harmonic
+from ..centrality.distance_measures import NotConnectedError
+from ..centrality.distance_measures import closeness_centrality as _closeness
+from ..centrality.distance_measures import eccentricity as _eccentricity
+from ..centrality.distance_measures import harmonic_centrality as _harmonic
+from ..centrality.scores import betweenness_centrality as _betweenness
+from ..centrality.scores import edge_betweenness_centrality as _edge_betweenness
 from ..graph import Graph
-from ..sssp import multi_source_sssp
-from ..traversal import bfs
+from ..paths.sssp import multi_source_sssp
+from ..traversal.search import bfs
 from ._engine import Plan, search, search_plan
 from .attributes import exact_float_sums
 from .graph import BackendGraph

@@ -19,8 +19,8 @@ from itertools import chain
 import networkx as nx
 import numpy as np
 
-from ..components import connected_components as _components
-from ..traversal import bfs
+from ..traversal.components import connected_components as _components
+from ..traversal.search import bfs
 from ._dfs_kernels import dfs_order
 from .convert import build_nx
 from .graph import BackendGraph

@@ -22,8 +22,8 @@ from apsp.errors import NegativeCycleError
 from semiring.docstrings import fill_template
 
 from ..graph import Graph
-from ..sssp import sssp
-from ..traversal import bfs
+from ..paths.sssp import sssp
+from ..traversal.search import bfs
 from ._engine import Plan, arc_weights, check_through_inf, reached_mask, search, search_plan
 from ._order_kernels import dijkstra_order
 from .attributes import exact_float_sums

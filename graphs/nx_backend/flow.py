@@ -32,7 +32,7 @@ import scipy.sparse as sp
 from ..errors import CapacityError
 from ..flow import maximum_flow as _max_flow
 from ..graph import Graph
-from ..traversal import bfs
+from ..traversal.search import bfs
 from .attributes import dyadic_exponent, exact_float_sums, numbers
 from .graph import BackendGraph
 

@@ -14,8 +14,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..sssp import multi_source_sssp
-from ..traversal import bfs
+from ..paths.sssp import multi_source_sssp
+from ..traversal.search import bfs
 from ._engine import search_plan
 from .attributes import exact_float_sums
 from .components import component_count

@@ -54,8 +54,8 @@ import numpy as np
 from apsp import shortest_paths as dense_shortest_paths
 from apsp.errors import NegativeCycleError
 
-from ..sssp import multi_source_sssp
-from ..traversal import bfs
+from ..paths.sssp import multi_source_sssp
+from ..traversal.search import bfs
 from ._engine import (
     HOPS,
     Plan,

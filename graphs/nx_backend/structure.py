@@ -29,8 +29,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..components import connected_components as _components
-from ..traversal import bfs
+from ..traversal.components import connected_components as _components
+from ..traversal.search import bfs
 from .attributes import numbers
 from .components import component_count, networkx_component_order
 from .dag import is_directed_acyclic_graph

@@ -18,7 +18,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..traversal import bfs
+from ..traversal.search import bfs
 from ._order_kernels import bfs_order, dfs_events
 from .convert import build_nx
 from .graph import BackendGraph

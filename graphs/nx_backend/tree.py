@@ -23,7 +23,7 @@ import numpy as np
 from semiring.docstrings import fill_template
 
 from ..graph import Graph
-from ..spanning_tree import minimum_spanning_tree as _msf
+from ..trees.spanning_tree import minimum_spanning_tree as _msf
 from .attributes import NUMERIC_TYPES, as_value_array
 from .convert import build_nx
 from .graph import BackendGraph

@@ -39,8 +39,8 @@ from apsp.planner import (
 )
 from semiring.errors import DTypeError, SemiringError
 
-from .door import prepare
-from .graph import Graph
+from ..door import prepare
+from ..graph import Graph
 
 __all__ = ["plan_all_pairs", "plan_graph", "sparse_batch", "sparse_bytes", "sparse_seconds", "SPARSE_RATE", "BFS_RATE"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernel_lib import enqueue_once, heap_pop, heap_push, path_sum, qheap_pop, qheap_up, relax, visit_row
+from .._kernel_lib import enqueue_once, heap_pop, heap_push, path_sum, qheap_pop, qheap_up, relax, visit_row
 
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 

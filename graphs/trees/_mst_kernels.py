@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernel_lib import uf_find, uf_link  # union-find with path halving, union by the smaller root
+from .._kernel_lib import uf_find, uf_link  # union-find with path halving, union by the smaller root
 
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 

@@ -68,11 +68,11 @@ from semiring.dtypes import neginf, posinf
 from semiring.kernels import run_chunks
 from semiring.sparse import kernels_for
 
+from ..door import NONNEGATIVE_METHODS, Prepared, WeightFacts, check_weights, weight_facts
+from ..errors import negative_cycle
+from ..graph import Graph
+from ..traversal.engine import bfs_search
 from . import _sssp_kernels as K
-from .door import NONNEGATIVE_METHODS, Prepared, WeightFacts, check_weights, weight_facts
-from .errors import negative_cycle
-from .graph import Graph
-from .traversal_engine import bfs_search
 
 __all__ = ["SEARCHES", "MULTI_SEARCHES", "search", "search_many", "search_rows", "bellman_ford", "johnson_potentials",
            "cycle_error", "bucket_width", "default_delta", "bounded_delta", "light_heavy_rows", "hop_weights",
@@ -215,7 +215,7 @@ def search(P: Prepared, s: int, method: str = "auto", delta: float | None = None
         check_weights(G, method)
     if P.device == "gpu":
         if method == "delta-stepping":
-            from .cuda.sssp import sssp_gpu
+            from ..cuda.sssp import sssp_gpu
 
             return sssp_gpu(G, s, bucket_width(G, delta, facts=f))
         G = G.to("cpu")  # Bellman-Ford, Dijkstra and label-correcting run on a host copy of the graph
@@ -252,7 +252,7 @@ def search_many(P: Prepared, src: np.ndarray, method: str = "auto", predecessors
     elif f.neginf_at >= 0:
         check_weights(G, "bellman-ford")
     if client is not None:  # on a Dask cluster: graphs.distributed_sssp
-        from .distributed_sssp import distributed_multi_source_sssp
+        from .distributed import distributed_multi_source_sssp
 
         if method == "auto":
             method = "spmm" if P.device == "gpu" else "dijkstra"

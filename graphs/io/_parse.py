@@ -16,9 +16,9 @@ import re
 
 import numpy as np
 
-from . import _io_kernels as K
+from ..errors import GraphFormatError
+from . import _kernels as K
 from ._text_chunks import Chunk
-from .errors import GraphFormatError
 
 __all__ = ["ChunkLines", "Table", "Problem", "first_problem", "parse_rows", "check_ids", "check_weights",
            "int_fits_float", "fields_of", "bad_bytes", "comment_mask", "INDEX_LIMIT", "LIMIT_WHY"]

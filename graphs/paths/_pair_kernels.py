@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernel_lib import heap_pop, heap_push, path_sum, relax
+from .._kernel_lib import heap_pop, heap_push, path_sum, relax
 
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 

@@ -119,11 +119,11 @@ import numpy as np
 
 from semiring.errors import DTypeError
 
-from ._io_formats import READERS
+from ..atomic_file import atomic_open
+from ..errors import GraphFormatError
+from ..graph import WEIGHT_DTYPES, Graph
+from ._formats import READERS
 from ._text_chunks import BUFFER_SIZE, MIN_BUFFER_SIZE, TextChunks
-from .atomic_file import atomic_open
-from .errors import GraphFormatError
-from .graph import WEIGHT_DTYPES, Graph
 
 __all__ = ["read", "write", "format_of", "FORMATS", "BUFFER_SIZE"]
 

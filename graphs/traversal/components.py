@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..door import prepare
+from ..errors import GraphError
 from . import _cc_kernels as K
-from .door import prepare
-from .errors import GraphError
 
 __all__ = ["connected_components", "component_labels"]
 
@@ -72,7 +72,7 @@ def component_labels(G, connection: str):
         connection = "weak"
     if G.device == "gpu":
         if connection == "weak":
-            from .cuda.components import weak_components_gpu
+            from ..cuda.components import weak_components_gpu
 
             return weak_components_gpu(G)
         import cupy as cp

@@ -26,10 +26,10 @@ form): the two searches meet in about the square root of the work of one.
 
 from __future__ import annotations
 
-from ._arguments import check_vertex
-from .door import prepare
-from .errors import GraphError
-from .traversal_engine import DIRECTIONS, bfs_search, st_search
+from .._arguments import check_vertex
+from ..door import prepare
+from ..errors import GraphError
+from .engine import DIRECTIONS, bfs_search, st_search
 
 __all__ = ["bfs", "st_connectivity", "DIRECTIONS"]
 

@@ -26,13 +26,13 @@ import numpy as np
 
 from semiring.dtypes import neginf, posinf
 
+from .._arguments import check_vertex
+from ..door import Prepared, check_weights, prepare
+from ..errors import GraphError
+from ..graph import Graph
+from ..traversal.engine import st_search
 from . import _pair_kernels as K
-from ._arguments import check_vertex
-from .door import Prepared, check_weights, prepare
-from .errors import GraphError
-from .graph import Graph
-from .sssp_engine import search
-from .traversal_engine import st_search
+from .engine import search
 
 __all__ = ["ShortestPath", "shortest_path", "HEURISTICS", "euclidean_scale"]
 

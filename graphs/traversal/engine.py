@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..graph import Graph
 from . import _bfs_kernels as K
-from .graph import Graph
 
 __all__ = ["DIRECTIONS", "bfs_search", "st_search"]
 
@@ -45,7 +45,7 @@ def bfs_search(G: Graph, s: int, direction: str = "auto", alpha: float | None = 
     alpha = (8.0 if gpu else 3.0) if alpha is None else float(alpha)
     beta = (24.0 if gpu else 18.0) if beta is None else float(beta)
     if gpu:
-        from .cuda.bfs import bfs_gpu
+        from ..cuda.bfs import bfs_gpu
 
         return bfs_gpu(G, s, direction=direction, return_trace=trace, alpha=alpha, beta=beta)
     n = G.n
@@ -75,7 +75,7 @@ def st_search(G: Graph, a: int, b: int):
     (2, array([0, 1, 2], dtype=int32))
     """
     if G.device == "gpu":
-        from .cuda.bfs import st_connectivity_gpu
+        from ..cuda.bfs import st_connectivity_gpu
 
         return st_connectivity_gpu(G, a, b)
     T = G.transpose()

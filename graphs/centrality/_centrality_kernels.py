@@ -41,7 +41,7 @@ from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from ._kernel_lib import heap_pop, heap_push, prefetch_item
+from .._kernel_lib import heap_pop, heap_push, prefetch_item
 
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 

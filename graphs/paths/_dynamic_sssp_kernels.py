@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._kernel_lib import heap_pop, heap_push
+from .._kernel_lib import heap_pop, heap_push
 
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 

@@ -50,12 +50,12 @@ import numpy as np
 
 from semiring.kernels import num_threads, run_rows
 
+from ..csr_arrays import build_csr
+from ..door import prepare
+from ..errors import GraphError
+from ..graph import Graph
+from ..validate import cast_weights, check_weights
 from . import _mst_kernels as K
-from .csr_arrays import build_csr
-from .door import prepare
-from .errors import GraphError
-from .graph import Graph
-from .validate import cast_weights, check_weights
 
 __all__ = ["SpanningForest", "minimum_spanning_tree", "forest_arcs_cpu", "forest_arcs_all_ties"]
 
@@ -219,7 +219,7 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
     if G.weights is not None:
         check_weights("weights", G.weights, G.nnz)
     if G.device == "gpu":
-        from .cuda.spanning_tree import minimum_spanning_tree_gpu
+        from ..cuda.spanning_tree import minimum_spanning_tree_gpu
 
         tree = minimum_spanning_tree_gpu(G)
     else:

@@ -30,12 +30,12 @@ import numpy as np
 
 from semiring.kernels import run_parallel
 
+from .. import door
+from .._arguments import check_vertex, check_vertex_array
+from ..errors import GraphError
+from ..graph import Graph
+from ..traversal.engine import bfs_search
 from . import _centrality_kernels as K
-from . import door
-from ._arguments import check_vertex, check_vertex_array
-from .errors import GraphError
-from .graph import Graph
-from .traversal_engine import bfs_search
 
 __all__ = ["PreparedGraph", "prepare", "check_flag", "pick_sources", "kernel_threads", "progress_bar",
            "low_diameter", "brandes_cpu", "brandes", "PROGRESS_WORK", "BITS_DEPTH", "CHUNK_BATCHES"]
@@ -227,7 +227,7 @@ def brandes(P: PreparedGraph, src: np.ndarray, endpoints: bool, edges: bool, pro
         # lengths beyond float64's exact range (the device sums in float64): on the host
         bc, eb = brandes_cpu(P, src, endpoints, edges, progress, label)
         return xp.asarray(bc), (xp.asarray(eb) if edges else None)
-    from .cuda.centrality import brandes_gpu
+    from ..cuda.centrality import brandes_gpu
 
     n, nnz, k = P.G.n, P.indices.shape[0], src.shape[0]
     with progress_bar(k, label, progress, float(k) * (nnz + n)) as bar:

@@ -29,11 +29,11 @@ import apsp
 from apsp.partial_out import noting_partial_out
 from apsp.planner import Plan, cpu_cores
 
-from . import _bfs_kernels as BK
+from ..door import check_weights, prepare
+from ..graph import Graph
+from ..traversal import _bfs_kernels as BK
 from .all_pairs_plan import plan_all_pairs, plan_graph, sparse_batch
-from .door import check_weights, prepare
-from .graph import Graph
-from .sssp_engine import hop_weights, search_rows
+from .engine import hop_weights, search_rows
 
 __all__ = ["all_pairs_shortest_paths", "plan_all_pairs"]
 

@@ -35,7 +35,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .errors import GraphFormatError
+from ..errors import GraphFormatError
 
 __all__ = ["Chunk", "TextChunks", "BUFFER_SIZE", "MIN_BUFFER_SIZE"]
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arguments import check_sources, check_vertex
-from .door import WeightFacts, check_weights, prepare, weight_facts
-from .errors import GraphError
-from .sssp_engine import (
+from .._arguments import check_sources, check_vertex
+from ..door import WeightFacts, check_weights, prepare, weight_facts
+from ..errors import GraphError
+from .engine import (
     GPU_DELTA_WIDTH,
     LABEL_CORRECTING_BUDGET,
     LOW_DIAMETER_DEGREE,

@@ -19,8 +19,10 @@ import re
 
 import numpy as np
 
-from . import validate
-from ._io_parse import (
+from .. import validate
+from ..errors import GraphFormatError
+from ..graph import Graph
+from ._parse import (
     INDEX_LIMIT,
     LIMIT_WHY,
     ChunkLines,
@@ -33,8 +35,6 @@ from ._io_parse import (
     parse_rows,
 )
 from ._text_chunks import Chunk, TextChunks
-from .errors import GraphFormatError
-from .graph import Graph
 
 __all__ = ["FormatReader", "DimacsReader", "SnapReader", "MtxReader", "ArcStore", "READERS"]
 

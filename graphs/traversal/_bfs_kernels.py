@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernel_lib import visit_row
+from .._kernel_lib import visit_row
 
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 

@@ -28,12 +28,12 @@ import numpy as np
 
 from semiring.dtypes import posinf
 
-from ._arguments import check_sources, check_vertex
+from .._arguments import check_sources, check_vertex
+from ..door import Prepared, prepare, weight_facts
+from ..errors import GraphError, VertexError
+from ..graph import Graph
 from ._dynamic_sssp_kernels import repair_trees
-from .door import Prepared, prepare, weight_facts
-from .errors import GraphError, VertexError
-from .graph import Graph
-from .sssp_engine import hop_weights, search_many
+from .engine import hop_weights, search_many
 
 __all__ = ["DynamicSSSP"]
 

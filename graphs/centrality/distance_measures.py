@@ -56,12 +56,12 @@ import numpy as np
 from semiring.docstrings import fill_template
 from semiring.kernels import run_parallel
 
+from ..errors import GraphError
+from ..graph import Graph
+from ..paths.engine import hop_weights, search_rows
+from ..traversal.components import component_labels
 from . import _centrality_kernels as K
-from .centrality_engine import PreparedGraph, kernel_threads, prepare, progress_bar
-from .components import component_labels
-from .errors import GraphError
-from .graph import Graph
-from .sssp_engine import hop_weights, search_rows
+from .engine import PreparedGraph, kernel_threads, prepare, progress_bar
 
 __all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
            "periphery", "NotConnectedError"]
@@ -117,7 +117,7 @@ def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
     T = kernel_threads()
     with progress_bar(n, label, progress, float(n) * (H.nnz + n)) as bar:
         if P.weights is None and gpu:
-            from .cuda.centrality import hop_stats_gpu
+            from ..cuda.centrality import hop_stats_gpu
 
             need_sums = label != "eccentricity" or component_labels(
                 H, "strong" if H.directed else "weak")[0] > 1
@@ -358,7 +358,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
     T = kernel_threads()
     if P.weights is None:
         if gpu:
-            from .cuda.distance import batch_size
+            from ..cuda.distance import batch_size
 
             B = batch_size(n)
         else:
@@ -374,7 +374,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
             batch = _pick(xp, cand, lo, hi, deg, high, B)
             high = not high
             if P.weights is None and gpu:
-                from .cuda.distance import hop_bounds_gpu
+                from ..cuda.distance import hop_bounds_gpu
 
                 if hop_bounds_gpu(R, batch.get().astype(np.int32), lo, hi) is None:
                     return None

@@ -38,10 +38,10 @@ import numpy as np
 
 from semiring.errors import SemiringError
 
-from .errors import GraphError
+from ..errors import GraphError
 
 if TYPE_CHECKING:
-    from .graph import Graph
+    from ..graph import Graph
 
 __all__ = ["distributed_multi_source_sssp", "Stopped", "ROW_BLOCK_BYTES"]
 

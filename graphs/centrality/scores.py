@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .centrality_engine import (
+from .engine import (
     PreparedGraph,
     brandes,
     check_flag,

@@ -1,0 +1,1 @@
+"""Centrality and distance statistics: betweenness, closeness, harmonic, eccentricity and its relatives, on one many-source engine (:mod:`.engine`)."""

@@ -1,0 +1,1 @@
+"""Spanning forests (Boruvka on the CPU)."""
