@@ -6,7 +6,7 @@
   Dask task is logged by its worker with a traceback ("Compute Failed")
   before the caller sees it; bad input is the caller's error to report, so a
   task hands it on as a value, later tasks that read it return it unchanged,
-  and the driver raises it.  :mod:`graphs.distributed_sssp` uses it the same
+  and the driver raises it.  :mod:`graphs.paths.distributed` uses it the same
   way.
 * :func:`dense_tile`: the dense block of a sparse input's arcs (what
   :meth:`graphs.Graph.to_dense` does for a whole graph), built on the

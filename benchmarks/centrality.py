@@ -285,8 +285,8 @@ def gpu(args) -> None:
     L2 = _lcc_gpu(small_r)
     d_small = graphs.diameter(L2, weighted=False)
     d_small_cpu = graphs.diameter(L2.to("cpu"), weighted=False)
-    all_small = int(graphs.distance_measures._all_eccentricities(
-        graphs.distance_measures.prepare(L2.to("cpu"), False, "cpu"), None).max())
+    all_small = int(graphs.centrality.distance_measures._all_eccentricities(
+        graphs.centrality.distance_measures.prepare(L2.to("cpu"), False, "cpu"), None).max())
     print(f"check rmat(12) LCC diameter: GPU {d_small}, CPU bounds {d_small_cpu}, every source {all_small}",
           flush=True)
 

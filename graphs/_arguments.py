@@ -2,7 +2,7 @@
 
 :func:`check_vertex` turns a vertex argument into an ``int`` in ``[0, n)``,
 the one place where every graph algorithm (:mod:`graphs.traversal`,
-:mod:`graphs.sssp`, :mod:`graphs.components`) checks its vertex arguments;
+:mod:`graphs.sssp`, :mod:`graphs.traversal.components`) checks its vertex arguments;
 :func:`check_sources` reads a list of source vertices;
 :func:`resolve_graph_device` moves a graph to the device an algorithm runs on.
 Both sit here, below the algorithms that use them, so those import none of

@@ -295,7 +295,7 @@ def test_graph_sparse_route_interrupted_carries_the_note_once(monkeypatch):
     G = graphs.generators.road_network(400, seed=1)
     pl = graphs.plan_all_pairs(G, dtype=np.float64, method="auto", sparse_rate=1e15)
     assert pl.route == "sparse"
-    real = graphs.all_pairs.search_rows
+    real = graphs.paths.all_pairs.search_rows
     calls = []
 
     def second_batch_interrupted(*args, **kwargs):
@@ -304,7 +304,7 @@ def test_graph_sparse_route_interrupted_carries_the_note_once(monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(graphs.all_pairs, "search_rows", second_batch_interrupted)
+    monkeypatch.setattr(graphs.paths.all_pairs, "search_rows", second_batch_interrupted)
     out = np.full((G.n, G.n), -1.0)
     with pytest.raises(KeyboardInterrupt) as info:
         graphs.all_pairs_shortest_paths(G, out=out, plan=pl)

@@ -1,7 +1,7 @@
 """Minimum spanning forests on the CPU: against a Kruskal reference of the same strict order, SciPy and NetworkX.
 
 The forest is the unique minimum spanning forest under the order (weight, arc id)
-(see :mod:`graphs.spanning_tree`), so it is compared edge for edge with a slow
+(see :mod:`graphs.trees.spanning_tree`), so it is compared edge for edge with a slow
 Kruskal that sorts every arc (both arcs of an undirected edge: the twin has the
 larger id and must never win) by that order.  SciPy's weight is compared on
 inputs with positive weights (SciPy drops explicit zeros); zero, negative and

@@ -1,5 +1,5 @@
 """Numba kernels of betweenness centrality and the distance statistics (:mod:`graphs.centrality`,
-:mod:`graphs.distance_measures`).
+:mod:`graphs.centrality.distance_measures`).
 
 Hop counts: multi-source BFS over bit-packed frontiers (Then, Kaufmann, Chirigati,
 Hoang-Vu, Pham, Kemper, Neumann & Vo, "The More the Merrier: Efficient Multi-Source

@@ -8,7 +8,7 @@ batches of sources and never stored (memory O(batch x n)):
   (Then et al., "The More the Merrier: Efficient Multi-Source Graph Traversal",
   PVLDB 8(4), 2014), counting per level how many vertices each source reaches;
   the eccentricity of a source is the last level it is alive in
-  (:func:`graphs._centrality_kernels.hop_distance_stats`; on the GPU
+  (:func:`graphs.centrality._centrality_kernels.hop_distance_stats`; on the GPU
   :mod:`graphs.cuda.centrality`, many words per launch);
 * weights: rows of :func:`graphs.multi_source_sssp` (its parallel Dijkstra on the
   CPU, its SpMM route on the GPU), a batch at a time.
@@ -39,7 +39,7 @@ known exactly (F. W. Takes & W. A. Kosters, "Determining the diameter of small
 world networks", CIKM 2011, and "Computing the eccentricity distribution of large
 graphs", Algorithms 6(1), 2013; NetworkX's ``usebounds=True``).  Small-world
 graphs need a few batches instead of ``n`` searches.  A batch is one bit-parallel
-BFS of 64 sources per thread on the CPU (:func:`graphs._centrality_kernels.hop_ecc_bounds`),
+BFS of 64 sources per thread on the CPU (:func:`graphs.centrality._centrality_kernels.hop_ecc_bounds`),
 of up to 1024 sources on the GPU (:mod:`graphs.cuda.distance`), rows of
 :func:`graphs.multi_source_sssp` for weights.  The bounds are exact integers, so
 the results are those of all the searches; directed graphs and fractional
@@ -285,7 +285,7 @@ def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bo
     >>> eccentricity(Graph.from_edges([0, 2], [1, 3], directed=False))
     Traceback (most recent call last):
     ...
-    graphs.distance_measures.NotConnectedError: eccentricity is infinite: the graph is not connected; vertex 2 cannot be reached from vertex 0. It has 2 connected components (sizes 2, 2; vertex 0 is in one of 2 vertices, vertex 2 in one of 2)
+    graphs.centrality.distance_measures.NotConnectedError: eccentricity is infinite: the graph is not connected; vertex 2 cannot be reached from vertex 0. It has 2 connected components (sizes 2, 2; vertex 0 is in one of 2 vertices, vertex 2 in one of 2)
     """
     P = prepare(G, weighted, device)
     n, xp = P.G.n, P.G.xp

@@ -2,7 +2,7 @@
 
 :func:`graphs.betweenness_centrality`, :func:`graphs.edge_betweenness_centrality`
 (:mod:`graphs.centrality`) and the distance statistics
-(:mod:`graphs.distance_measures`: closeness, harmonic centrality,
+(:mod:`graphs.centrality.distance_measures`: closeness, harmonic centrality,
 eccentricity, diameter, radius, center, periphery) enter through
 :func:`prepare` (the graph door, :func:`graphs.door.prepare`, then the simple
 host CSR the kernels read) and run on this engine.  Its API:
@@ -75,7 +75,7 @@ def prepare(G, weighted: bool, device: str) -> PreparedGraph:
 
     Parallel arcs are combined by their least weight (NetworkX's reading of a
     multigraph); weights must be non-negative.  Float weights that are all
-    whole numbers up to :data:`~graphs._centrality_kernels.DIAL_MAX` run as
+    whole numbers up to :data:`~graphs.centrality._centrality_kernels.DIAL_MAX` run as
     int64 (the same sums, exactly) on Dial's buckets.  Integer weights run in
     int64; if the longest possible path, ``(n - 1) * max weight``, does not fit
     in int64, that is an error.

@@ -22,8 +22,8 @@ The sources run in batches, never an ``n x n`` matrix (memory O(batch x n)):
   65536, a binary heap otherwise), the backward sweep over the settled order.
 
 The shared machinery (the door, the sources, Brandes' sweeps on either device)
-is :mod:`graphs.centrality_engine`.  On the CPU the batches run in parallel on Numba threads
-(:mod:`graphs._centrality_kernels`); on the GPU a batch of sources is one launch
+is :mod:`graphs.centrality.engine`.  On the CPU the batches run in parallel on Numba threads
+(:mod:`graphs.centrality._centrality_kernels`); on the GPU a batch of sources is one launch
 per level for the whole batch (:mod:`graphs.cuda.centrality`).
 
 Conventions are NetworkX's (``networkx.betweenness_centrality`` and

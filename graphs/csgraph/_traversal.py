@@ -5,7 +5,7 @@
 SciPy's neighbour order (for ``directed=False`` the row, then the row of the
 transpose), so node lists and predecessors equal SciPy's exactly.
 ``connected_components``: weak components reuse the library's union-find
-(:mod:`graphs._cc_kernels`) and are numbered by their smallest vertex, as
+(:mod:`graphs.traversal._cc_kernels`) and are numbered by their smallest vertex, as
 SciPy's are; strong components run Pearce's variant of Tarjan's algorithm
 with the installed SciPy's visiting order (successors in reverse CSR order up
 to SciPy 1.17, in CSR order from 1.18; :func:`graphs.csgraph._kernels.strong_labels`),

@@ -47,7 +47,7 @@ every (vertex, word) whose word is not yet full, ORing the in-neighbours' fronti
 words; each warp ORs its new words for the eccentricities (one ``atomicOr`` per
 warp), and a counting launch adds the new bits per source for closeness and
 harmonic centrality.  (Weighted statistics read rows of
-:func:`graphs.multi_source_sssp` on the device: :mod:`graphs.distance_measures`.)
+:func:`graphs.multi_source_sssp` on the device: :mod:`graphs.centrality.distance_measures`.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """GPU batches of the eccentricity-bounding search (CuPy; kernels in ``centrality.cu``).
 
-:func:`graphs.distance_measures.eccentricity` and the extremes (diameter, radius,
+:func:`graphs.centrality.distance_measures.eccentricity` and the extremes (diameter, radius,
 center, periphery) of a connected undirected graph bound every vertex's
 eccentricity from a few searches (F. W. Takes & W. A. Kosters, "Determining the
 diameter of small world networks", CIKM 2011; "Computing the eccentricity

@@ -9,7 +9,7 @@ root) and pointer jumping flattens the components.  The host loop reads back
 one number per round, the live edge count, and stops when it is zero.
 
 The result is the forest's arc ids, the same set as the CPU's
-(:mod:`graphs.spanning_tree` defines the order); everything stays on the GPU.
+(:mod:`graphs.trees.spanning_tree` defines the order); everything stays on the GPU.
 """
 
 from __future__ import annotations

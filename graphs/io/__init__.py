@@ -25,7 +25,7 @@ A gzip file is recognised by its first bytes; a truncated or corrupt one is a
 
 Reading streams: the text (decompressed, for ``.gz``) passes through a buffer
 of ``buffer_size`` bytes (4 MiB by default), cut at line ends, the partial
-last line carried over (:mod:`graphs._text_chunks`); comment lines are skipped
+last line carried over (:mod:`graphs.io._text_chunks`); comment lines are skipped
 inside a compiled scan and cost no memory, and only the arcs read are kept, so
 memory follows the graph, never the file (a ``.gz`` of 4 GB of comments around
 three arcs reads in a bounded few MB).  Parsing is vectorised per chunk (one

@@ -1,6 +1,6 @@
 """The three file formats of :mod:`graphs.io`, each read chunk by chunk into a :class:`~graphs.graph.Graph`.
 
-A reader is fed the chunks of :class:`graphs._text_chunks.TextChunks` in file
+A reader is fed the chunks of :class:`graphs.io._text_chunks.TextChunks` in file
 order (:meth:`FormatReader.feed`) and builds the graph at the end
 (:meth:`FormatReader.finish`).  Comment lines are skipped inside the compiled
 line scan and cost nothing; the numbers of each chunk's data lines are

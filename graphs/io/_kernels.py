@@ -1,7 +1,7 @@
 r"""Compiled passes over the bytes of a chunk of a graph file (:mod:`graphs.io`).
 
 A chunk is whole lines, each ending with ``\n`` (a ``\r`` only ever right
-before one: :mod:`graphs._text_chunks`).  Blanks are spaces and tabs; a
+before one: :mod:`graphs.io._text_chunks`).  Blanks are spaces and tabs; a
 line's *lead* is its first other byte.
 
 * :func:`scan_lines` indexes the lines that matter -- data and header lines --

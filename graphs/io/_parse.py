@@ -1,8 +1,8 @@
 """The numbers of a chunk's data lines, checked line by line as :mod:`graphs.io` describes.
 
-:class:`ChunkLines` indexes the lines of one chunk (:class:`graphs._text_chunks.Chunk`)
+:class:`ChunkLines` indexes the lines of one chunk (:class:`graphs.io._text_chunks.Chunk`)
 that are not comments; :func:`parse_rows` parses the numbers of some of them
-(vectorised: :mod:`graphs._io_kernels` and NumPy's parser) into a
+(vectorised: :mod:`graphs.io._kernels` and NumPy's parser) into a
 :class:`Table`; :func:`check_ids` and :func:`check_weights` apply the value
 rules.  Each check finds the *first* offending line of the chunk, so that the
 format readers can report the first wrong line of the file whatever the
@@ -39,7 +39,7 @@ _NAN_LITERAL = re.compile(rb"[+-]?nan", re.IGNORECASE)
 
 
 def comment_mask(leads: bytes) -> np.ndarray:
-    """The lead bytes of comment lines, as the table :func:`graphs._io_kernels.scan_lines` takes.
+    """The lead bytes of comment lines, as the table :func:`graphs.io._kernels.scan_lines` takes.
 
     >>> np.flatnonzero(comment_mask(b"#%")).tolist()
     [35, 37]
@@ -226,7 +226,7 @@ def parse_rows(L: ChunkLines, rows: np.ndarray, ncols: int, skip_first: bool,
     followed by a space or a tab).  ``integer`` True asks for integer literals
     only (int64), False for float64, None for int64 when no token looks like a
     float.  Every byte is checked against the literal grammar
-    (:func:`graphs._io_kernels.first_bad_literal`) before NumPy parses it,
+    (:func:`graphs.io._kernels.first_bad_literal`) before NumPy parses it,
     since NumPy's parser is lenient (a lone ``-`` reads as 0).
 
     Returns the table of the rows before the first wrong one (all of them if

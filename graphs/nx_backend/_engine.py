@@ -10,7 +10,7 @@ wrapper over these (as NetworkX's ``weighted.py`` is over ``_dijkstra_multisourc
   no ``-inf``, the ``+inf`` arcs set aside);
 * :func:`search` runs one search from a vertex: Dijkstra on the arcs' CSR in
   NetworkX's order straight from the conversion
-  (:meth:`.graph.BackendGraph.arc_csr`, :func:`graphs.sssp_engine.dijkstra_csr`:
+  (:meth:`.graph.BackendGraph.arc_csr`, :func:`graphs.paths.engine.dijkstra_csr`:
   nothing checked or built again), Bellman-Ford through :func:`graphs.sssp`,
   hop counts through :func:`graphs.bfs`;
 * :func:`lengths_from` and :func:`lengths_dict` give NetworkX's dict of

@@ -1,9 +1,9 @@
 """Numba kernels of the CPU single-pair shortest path: bidirectional Dijkstra and A*.
 
 Both take non-negative weights.  Distances live in the weights' dtype with the
-conventions of :mod:`graphs._sssp_kernels` (``hi`` is the dtype's +inf, sums
+conventions of :mod:`graphs.paths._sssp_kernels` (``hi`` is the dtype's +inf, sums
 saturate) and use the heap of :mod:`graphs._kernel_lib`.  Predecessors are int32, -1
-where unset.  :func:`graphs.single_pair.shortest_path` calls them and turns
+where unset.  :func:`graphs.paths.single_pair.shortest_path` calls them and turns
 their arrays into a route.
 """
 

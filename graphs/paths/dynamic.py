@@ -3,7 +3,7 @@
 A road-network user who keeps the distances from a set of depots current
 while roads close and reopen and travel times change does not rerun the
 searches: after a batch of arc changes only the vertices whose distance can
-change are visited (see :mod:`graphs._dynamic_sssp_kernels`):
+change are visited (see :mod:`graphs.paths._dynamic_sssp_kernels`):
 
 * an arc made *worse* (slower, closed) matters only if it is a tree arc; the
   subtree below it is forgotten and settled again from its unchanged

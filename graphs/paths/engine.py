@@ -48,7 +48,7 @@ graph that passed the door (:func:`graphs.door.prepare`, with
     and the one place where the CPU or GPU route is chosen.
 :func:`search_many`, :func:`search_rows`
     Many sources (Dijkstra per source with Johnson's reweighting, or SpMM
-    Bellman-Ford; on a Dask cluster through :mod:`graphs.distributed_sssp`);
+    Bellman-Ford; on a Dask cluster through :mod:`graphs.paths.distributed`);
     :func:`search_rows` for a weighted graph without ``-inf`` held already.
 :func:`bellman_ford`, :func:`johnson_potentials`, :func:`cycle_error`
     The frontier Bellman-Ford on a host graph, the potentials, and the
@@ -234,7 +234,7 @@ def search_many(P: Prepared, src: np.ndarray, method: str = "auto", predecessors
     ``method`` is a key of :data:`MULTI_SEARCHES` (checked by the caller);
     ``client`` runs the rows on a Dask cluster, calling ``kernel`` (the public
     :func:`graphs.multi_source_sssp`) on each chunk of sources there
-    (:func:`graphs.distributed_sssp.distributed_multi_source_sssp`).
+    (:func:`graphs.paths.distributed.distributed_multi_source_sssp`).
     Returns ``(D, P)`` as :func:`graphs.multi_source_sssp` does.
 
     Examples
@@ -251,7 +251,7 @@ def search_many(P: Prepared, src: np.ndarray, method: str = "auto", predecessors
         G = hop_weights(G)
     elif f.neginf_at >= 0:
         check_weights(G, "bellman-ford")
-    if client is not None:  # on a Dask cluster: graphs.distributed_sssp
+    if client is not None:  # on a Dask cluster: graphs.paths.distributed
         from .distributed import distributed_multi_source_sssp
 
         if method == "auto":
@@ -401,7 +401,7 @@ def _saturated_cycle(G: Graph, member: np.ndarray) -> tuple[int, np.ndarray]:
     out-arcs (``-inf + w = -inf``), and every other reachable vertex satisfies
     ``d[v] <= d[u] + w`` exactly, so a reachable negative cycle lies among them.
     Integer weights are checked in exact two-word arithmetic
-    (:func:`graphs._sssp_kernels.negative_cycle_wide`); float weights with
+    (:func:`graphs.paths._sssp_kernels.negative_cycle_wide`); float weights with
     Bellman-Ford on the weights scaled by a power of two (exact but for
     underflow) so that no sum of the few rounds it needs can overflow.
     """

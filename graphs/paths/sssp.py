@@ -4,7 +4,7 @@
 graph at :func:`graphs.door.prepare`, the vertices by
 :func:`graphs._arguments.check_vertex`, ``method`` against the engine's tables)
 and hand the prepared graph to the shortest-path engine,
-:mod:`graphs.sssp_engine`, which describes the methods (Bellman-Ford,
+:mod:`graphs.paths.engine`, which describes the methods (Bellman-Ford,
 delta-stepping, Dijkstra, label-correcting; Johnson's reweighting and SpMM for
 many sources) and holds their helpers (:func:`default_delta`,
 :func:`light_heavy_rows`, :func:`johnson_potentials`, ...), importable from
@@ -138,7 +138,7 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
         Dijkstra on the CPU, SpMM on the GPU.
     device : {"auto", "cpu", "gpu"}
     client : distributed.Client, optional
-        Run on this Dask cluster (:mod:`graphs.distributed_sssp`): the graph
+        Run on this Dask cluster (:mod:`graphs.paths.distributed`): the graph
         is sent to every worker once, the sources are split among them, and
         ``D`` and ``P`` come back as :class:`dask.array.Array` (row blocks per
         source chunk, left on the workers): rows of a matrix too large for

@@ -22,7 +22,7 @@ others are relabelled to their components' roots, as in ECL-MST (Fallin,
 Gonzalez, Seo & Burtscher, "A High-Performance MST Implementation for GPUs",
 SC'23, sections 3-4).  The seed paper of Harish, Vineet & Narayanan ("Large
 graph algorithms for massively multithreaded architectures", 2009) runs the
-same rounds with contraction.  On the CPU (:mod:`graphs._mst_kernels`, Numba)
+same rounds with contraction.  On the CPU (:mod:`graphs.trees._mst_kernels`, Numba)
 the minimum search is split over the worker threads and the joins go through a
 union-find; on the GPU (:mod:`graphs.cuda.spanning_tree`) components hook along
 their minimum edges (a mutual pair keeps the smaller root) and pointer jumping
@@ -80,7 +80,7 @@ class SpanningForest:
     edges : tuple of arrays ``(u, v, w)``
         One entry per forest edge, ``u < v`` (int32), ``w`` in the graph's weight
         dtype (float64 ones for an unweighted graph), in increasing arc id (see
-        :mod:`graphs.spanning_tree`).  NumPy arrays, or CuPy arrays on the GPU.
+        :mod:`graphs.trees.spanning_tree`).  NumPy arrays, or CuPy arrays on the GPU.
     graph : Graph
         The forest as an undirected :class:`Graph` (both arcs of each edge) on
         the input's device.
@@ -183,7 +183,7 @@ def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
         ``.weight``, ``.edges`` (u, v, w with u < v), ``.graph``,
         ``.n_components`` and ``.to_scipy()``.  The forest is the unique
         minimum spanning forest under the strict order ``(weight, arc id)``
-        described in :mod:`graphs.spanning_tree`.
+        described in :mod:`graphs.trees.spanning_tree`.
 
     Raises
     ------
@@ -270,7 +270,7 @@ def forest_arcs_all_ties(indptr: np.ndarray, indices: np.ndarray, undirected: bo
     """Arc ids (increasing, int64) of the minimum spanning forest when every arc weighs the same.
 
     The strict order ``(weight, arc id)`` is then the CSR order, so Kruskal runs
-    without a sort (:func:`graphs._mst_kernels.forest_in_arc_order`); the
+    without a sort (:func:`graphs.trees._mst_kernels.forest_in_arc_order`); the
     forest is the one the Boruvka rounds find.
     """
     n = indptr.shape[0] - 1
