@@ -253,15 +253,15 @@ def test_a_private_name_import_is_found_wherever_it_hides(tree: Path):
         f.write("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from graphs.sssp import _Planted, sssp\n")
     with open(tree / "semiring" / "dense" / "__init__.py", "a") as f:  # private modules are fine; a name from one is not
         f.write("\nfrom .. import _cpu\nfrom .._cpu import threads\nfrom .._cpu.scalar_ops import _max, min_\n")
-    with open(tree / "graphs" / "nx_backend" / "allpaths.py", "a") as f:
+    with open(tree / "graphs" / "nx_backend" / "shortest" / "allpaths.py", "a") as f:
         f.write("\nfrom networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors\n"
                 "from networkx.utils import pairwise\nimport networkx._planted\n")
     found = private_name_imports(tree)
     assert sorted(x.split(":", 1)[0] + " " + x.split(" ", 1)[1] for x in found) == [
         "apsp/errors.py from .multi_device import _planted_helper",
         "graphs/errors.py from graphs.sssp import _Planted",
-        "graphs/nx_backend/allpaths.py from networkx.algorithms.shortest_paths.generic import "
+        "graphs/nx_backend/shortest/allpaths.py from networkx.algorithms.shortest_paths.generic import "
         "_build_paths_from_predecessors",
-        "graphs/nx_backend/allpaths.py import networkx._planted",
+        "graphs/nx_backend/shortest/allpaths.py import networkx._planted",
         "semiring/dense/__init__.py from .._cpu.scalar_ops import _max",
     ], found

@@ -70,7 +70,7 @@ def test_the_predecessor_walk_is_networkx_s(case):
     # same order, or the same lazy error, as NetworkX's own walk.
     from networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors as networkx_walk
 
-    from graphs.nx_backend.allpaths import paths_from_predecessors
+    from graphs.nx_backend.shortest.allpaths import paths_from_predecessors
 
     pred, sources, target = case
     pred = {v: [u for u in us if u in pred] for v, us in pred.items()}  # NetworkX's lists name only keys
@@ -81,7 +81,7 @@ def test_the_predecessor_walk_of_a_cycle_through_the_source():
     # A zero-weight cycle through the source puts a predecessor on the source: NetworkX gives its path twice.
     from networkx.algorithms.shortest_paths.generic import _build_paths_from_predecessors as networkx_walk
 
-    from graphs.nx_backend.allpaths import paths_from_predecessors
+    from graphs.nx_backend.shortest.allpaths import paths_from_predecessors
 
     pred = {0: [1], 1: [0], 2: [1, 0]}
     want = list(networkx_walk({0}, 2, pred))

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphs.nx_backend._fw_kernels import ordered_floyd_warshall
-from graphs.nx_backend.shortest_paths import floyd_warshall_numpy  # noqa: F401 - the backend function under test
+from graphs.nx_backend.shortest._fw_kernels import ordered_floyd_warshall
+from graphs.nx_backend.shortest.shortest_paths import floyd_warshall_numpy  # noqa: F401 - the backend function under test
 
 B = "semiring_paths"
 

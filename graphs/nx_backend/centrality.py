@@ -45,9 +45,9 @@ from ..centrality.scores import edge_betweenness_centrality as _edge_betweenness
 from ..graph import Graph
 from ..paths.sssp import multi_source_sssp
 from ..traversal.search import bfs
-from ._engine import Plan, search, search_plan
 from .attributes import exact_float_sums
 from .graph import BackendGraph
+from .shortest._engine import Plan, search, search_plan
 
 __all__ = [
     "betweenness_centrality", "edge_betweenness_centrality", "closeness_centrality", "harmonic_centrality",

@@ -25,24 +25,10 @@ import functools
 import inspect
 import random
 
-from . import (
-    allpaths,
-    bellman_ford_paths,
-    bfs_paths,
-    centrality,
-    components,
-    dag,
-    dijkstra_paths,
-    flow,
-    measures,
-    paths,
-    shortest_paths,
-    structure,
-    traversal,
-    tree,
-)
+from . import centrality, components, dag, flow, structure, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
 from .graph import BackendGraph, paused_gc
+from .shortest import allpaths, bellman_ford_paths, bfs_paths, dijkstra_paths, measures, paths, shortest_paths
 
 __all__ = ["BackendInterface", "backend_interface", "MIN_NODES", "LINEAR_ON_NETWORKX", "READER_LABELS_ONLY",
            "KNOWN_DIFFERENCES"]

@@ -14,6 +14,7 @@ from typing import Any
 
 import networkx as nx
 
+from ..graph import BackendGraph
 from ._engine import search_method
 from .bellman_ford_paths import (
     all_pairs_bellman_ford_path,
@@ -28,7 +29,6 @@ from .bfs_paths import (
     single_source_shortest_path,
 )
 from .dijkstra_paths import all_pairs_dijkstra_path, bidirectional_dijkstra, dijkstra_run, single_source_dijkstra_path
-from .graph import BackendGraph
 
 __all__ = ["shortest_path"]
 

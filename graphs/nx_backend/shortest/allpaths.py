@@ -20,11 +20,11 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ..graph import BackendGraph
 from ._engine import check_through_inf, search_plan
 from .bellman_ford_paths import bellman_ford_predecessor_and_distance
 from .bfs_paths import predecessor
 from .dijkstra_paths import dijkstra_predecessor_and_distance
-from .graph import BackendGraph
 
 #: The NetworkX functions this module implements (:mod:`.interface` registers every name here).
 __all__ = ["all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths"]

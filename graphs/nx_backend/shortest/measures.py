@@ -14,11 +14,11 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..paths.sssp import multi_source_sssp
-from ..traversal.search import bfs
+from ...paths.sssp import multi_source_sssp
+from ...traversal.search import bfs
+from ..attributes import exact_float_sums
+from ..components import component_count
 from ._engine import search_plan
-from .attributes import exact_float_sums
-from .components import component_count
 
 __all__ = ["average_shortest_path_length"]
 

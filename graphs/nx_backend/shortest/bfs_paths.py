@@ -13,10 +13,10 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ._order_kernels import bfs_order, bidirectional_bfs
-from .graph import BackendGraph
+from .._order_kernels import bfs_order, bidirectional_bfs
+from ..graph import BackendGraph
+from ..traversal import depth_bound
 from .path_trees import check_cutoff, pred_lists, tree_paths
-from .traversal import depth_bound
 
 __all__ = [
     "single_source_shortest_path", "single_target_shortest_path", "single_target_shortest_path_length",
@@ -37,7 +37,7 @@ def breadth_first_paths(G: BackendGraph, s: int, cutoff: Any, reverse: bool = Fa
     Examples
     --------
     >>> import networkx as nx
-    >>> from .convert import convert_from_nx
+    >>> from ..convert import convert_from_nx
     >>> breadth_first_paths(convert_from_nx(nx.path_graph(3)), 0, None)
     {0: [0], 1: [0, 1], 2: [0, 1, 2]}
     """

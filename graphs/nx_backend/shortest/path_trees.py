@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from ..graph import BackendGraph, paused_gc
 from ._engine import Plan, arc_weights
-from .graph import BackendGraph, paused_gc
 
 __all__ = ["tree_paths", "pred_lists", "check_cutoff", "unique_chain", "check_unique", "walk_unique", "TARGET_DOC"]
 

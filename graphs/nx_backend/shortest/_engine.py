@@ -28,12 +28,12 @@ import numpy as np
 
 from apsp.errors import NegativeCycleError
 
-from ..paths.engine import dijkstra_csr
-from ..paths.sssp import sssp
-from ..traversal.search import bfs
-from ._order_kernels import bfs_order
-from .attributes import as_value_array, exact_float_sums, numbers
-from .graph import BackendGraph
+from ...paths.engine import dijkstra_csr
+from ...paths.sssp import sssp
+from ...traversal.search import bfs
+from .._order_kernels import bfs_order
+from ..attributes import as_value_array, exact_float_sums, numbers
+from ..graph import BackendGraph
 
 __all__ = ["Plan", "HOPS", "search_method", "search_plan", "weight_values", "reached_mask", "search", "reached_at_inf",
            "INT_HEADROOM", "FLOAT_MAX", "check_through_inf", "lengths_dict", "lengths_from", "hop_lengths",

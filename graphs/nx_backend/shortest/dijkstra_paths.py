@@ -21,13 +21,13 @@ import numpy as np
 from apsp.errors import NegativeCycleError
 from semiring.docstrings import fill_template
 
-from ..graph import Graph
-from ..paths.sssp import sssp
-from ..traversal.search import bfs
+from ...graph import Graph
+from ...paths.sssp import sssp
+from ...traversal.search import bfs
+from .._order_kernels import dijkstra_order
+from ..attributes import exact_float_sums
+from ..graph import BackendGraph
 from ._engine import Plan, arc_weights, check_through_inf, reached_mask, search, search_plan
-from ._order_kernels import dijkstra_order
-from .attributes import exact_float_sums
-from .graph import BackendGraph
 from .path_trees import TARGET_DOC, check_cutoff, pred_lists, tree_paths, walk_unique
 
 __all__ = [
@@ -102,7 +102,7 @@ def dijkstra_run(G: BackendGraph, sources: list[int], weight: Any, cutoff: Any =
     Examples
     --------
     >>> import networkx as nx
-    >>> from .convert import convert_from_nx
+    >>> from ..convert import convert_from_nx
     >>> run = dijkstra_run(convert_from_nx(nx.cycle_graph(4)), [0], None)
     >>> run.dist(), run.paths()
     ({0: 0, 1: 1, 3: 1, 2: 2}, {0: [0], 1: [0, 1], 3: [0, 3], 2: [0, 1, 2]})

@@ -17,10 +17,10 @@ import numpy as np
 from apsp.errors import NegativeCycleError
 from semiring.docstrings import fill_template
 
-from ..graph import Graph
-from ..paths.sssp import sssp
+from ...graph import Graph
+from ...paths.sssp import sssp
+from ..graph import BackendGraph
 from ._engine import length_to, search, search_plan, weight_values
-from .graph import BackendGraph
 from .path_trees import TARGET_DOC, check_unique, tree_paths, unique_chain, walk_unique
 
 __all__ = [

@@ -54,8 +54,10 @@ import numpy as np
 from apsp import shortest_paths as dense_shortest_paths
 from apsp.errors import NegativeCycleError
 
-from ..paths.sssp import multi_source_sssp
-from ..traversal.search import bfs
+from ...paths.sssp import multi_source_sssp
+from ...traversal.search import bfs
+from ..attributes import MISSING, NUMERIC_TYPES, exact_float_sums
+from ..graph import BackendGraph
 from ._engine import (
     HOPS,
     Plan,
@@ -68,8 +70,6 @@ from ._engine import (
     search_plan,
 )
 from ._fw_kernels import ordered_floyd_warshall
-from .attributes import MISSING, NUMERIC_TYPES, exact_float_sums
-from .graph import BackendGraph
 
 __all__ = [
     "floyd_warshall_numpy",

@@ -1,0 +1,1 @@
+"""The backend's shortest-path families (lengths, paths with NetworkX's tie rules, all shortest paths, average path length) on one engine (:mod:`._engine`), and NetworkX's Floyd-Warshall recurrence compiled (:mod:`._fw_kernels`)."""
