@@ -426,7 +426,10 @@ class Closure:
             old = self._P[kd][:, kd]
             P = xp.asarray(renumber)[xp.where(old < 0, n, old)].astype(self._P.dtype)
         redo = np.flatnonzero(rows[keep])
+        self._touched = np.zeros(keep.size, dtype=bool)
         D, P = self._settle_rows(W, D, P, redo)
+        if P is not None and not self._is_forest(P, np.flatnonzero(self._touched)):  # ties on zero-weight cycles
+            D, P = shortest_paths(W, semiring=S, predecessors=True)
         self._W, self._D, self._P = W, D, P
 
     # -- the engine ---------------------------------------------------------------------------------------------
@@ -444,6 +447,7 @@ class Closure:
         if not better.any() and not worse.any():
             return
         W, D, P = self._W, self._D, self._P  # W is changed in place and restored if the batch is refused
+        self._touched = np.zeros(self.n, dtype=bool)  # rows whose predecessors the rules wrote
         if worse.any() and better.any():  # the first step must not touch what the second may refuse
             D = D.copy()
             P = None if P is None else P.copy()
@@ -462,7 +466,7 @@ class Closure:
             except BaseException:
                 W[ud, vd] = old
                 raise
-        if P is not None and not self._is_forest(P):  # ties on zero-weight cycles: the rules may close a loop
+        if P is not None and not self._is_forest(P, np.flatnonzero(self._touched)):  # ties on zero-weight cycles
             D, P = shortest_paths(W, semiring=S, predecessors=True)
         self._W, self._D, self._P = W, D, P
 
@@ -500,15 +504,17 @@ class Closure:
         matmul_into(self._S, A, B, C, K)
         return C, K
 
-    def _is_forest(self, P) -> bool:
-        """Whether every row of ``P`` is a tree (each route reaches its root in fewer than ``n`` steps)."""
+    def _is_forest(self, P, rows: np.ndarray) -> bool:
+        """Whether the rows ``rows`` of ``P`` are trees (each route reaches its root in fewer than ``n`` steps)."""
         xp = self._xp
         n = P.shape[0]
-        rows = xp.arange(n)[:, None]
-        J = P.astype(xp.int64)
+        if not rows.size:
+            return True
+        J = P[xp.asarray(rows)].astype(xp.int64)
+        r = xp.arange(rows.size)[:, None]
         steps = 1
-        while steps < n:
-            J = xp.where(J >= 0, J[rows, xp.maximum(J, 0)], -1)
+        while steps < n:  # pointer doubling: J holds the 2**k-th ancestor
+            J = xp.where(J >= 0, J[r, xp.maximum(J, 0)], -1)
             steps *= 2
         return not bool((J >= 0).any())
 
@@ -543,9 +549,11 @@ class Closure:
         n = W.shape[0]
         if not Q.size:
             return D, P
-        if Q.size > RECOMPUTE_SHARE * n:
+        if Q.size > RECOMPUTE_SHARE * n:  # predecessors computed anew: trees by construction
             out = shortest_paths(W, semiring=S, predecessors=P is not None)
             return out if P is not None else (out, None)
+        if P is not None:
+            self._touched[Q] = True
         one = S.one_value(D.dtype)
         C = np.setdiff1d(np.arange(n), Q)
         qd, cd = xp.asarray(Q), xp.asarray(C)
@@ -615,3 +623,4 @@ class Closure:
             new_arc = (A[c, b[h]] != zero) & (S.add(A[c, b[h]], DS[c, b[h]]) == A[c, b[h]]) & (A[c, b[h]] != DS[c, b[h]])
             pred[h] = xp.where(new_arc, ed[c], old_rows[c, jj[h]])
         P[ii, jj] = pred.astype(P.dtype)
+        self._touched[to_device(xp.unique(ii), "cpu")] = True
