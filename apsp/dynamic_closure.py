@@ -80,7 +80,7 @@ from semiring import Semiring
 from semiring.backend import array_module, to_device
 from semiring.dense import WITNESS_DTYPE, matmul_into
 from semiring.errors import DTypeError, InvalidEntryError
-from semiring.validate import check_entries
+from semiring.validate import check_entries, first_repeated_arc
 
 from .api import shortest_paths
 from .errors import NegativeCycleError, VertexError
@@ -340,18 +340,20 @@ class Closure:
         array([[0, 2],
                [5, 0]], dtype=int32)
         """
+        us, vs = self._arcs(src, dst)
+        self._apply(us, vs, _weights(weights, self.dtype, us.size, self._S))
+
+    def _arcs(self, src: Any, dst: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The checked tails and heads of a batch (each arc once)."""
         n = self.n
         us, vs = _vertices("src", src, n), _vertices("dst", dst, n)
         if us.size != vs.size:
             raise ValueError(f"src and dst must have one entry per arc: {us.size} and {vs.size} entries")
-        ws = _weights(weights, self.dtype, us.size, self._S)
-        flat = us * n + vs
-        order = np.argsort(flat, kind="stable")
-        twice = np.flatnonzero(flat[order][1:] == flat[order][:-1])
-        if twice.size:
-            a, b = sorted((int(order[twice[0]]), int(order[twice[0] + 1])))
+        twice = first_repeated_arc(us, vs, n)
+        if twice is not None:
+            a, b = twice
             raise InvalidEntryError(f"the arc {int(us[a])} -> {int(vs[a])} is given twice in the batch (entries {a} and {b})")
-        self._apply(us, vs, ws)
+        return us, vs
 
     def remove(self, src: Any, dst: Any) -> None:
         """Remove the arcs ``src[k] -> dst[k]`` (set them to the semiring ``zero``); see :meth:`update`.
@@ -362,8 +364,8 @@ class Closure:
         array([[ 0., inf],
                [ 1.,  0.]])
         """
-        us = _vertices("src", src, self.n)
-        self.update(us, dst, np.full(us.size, self._S.zero_value(self.dtype), dtype=self.dtype))
+        us, vs = self._arcs(src, dst)
+        self._apply(us, vs, np.full(us.size, self._S.zero_value(self.dtype), dtype=self.dtype))
 
     def add_vertices(self, k: int) -> None:
         """Add ``k`` vertices without arcs (ids ``n .. n + k - 1``).

@@ -25,6 +25,7 @@ from .docstrings import fill_doc
 from .errors import DTypeError, InvalidEntryError, ShapeError
 
 __all__ = [
+    "first_repeated_arc",
     "check_array",
     "check_matrix",
     "check_entries",
@@ -251,3 +252,24 @@ def check_out(out: Any, shape: tuple[int, ...], dtype: np.dtype, name: str = "ou
         raise ShapeError(f"{name} has shape {tuple(out.shape)}, expected {tuple(shape)}")
     if np.dtype(out.dtype) != np.dtype(dtype):
         raise DTypeError(f"{name} has dtype {out.dtype}, expected {np.dtype(dtype)}")
+
+
+def first_repeated_arc(us: np.ndarray, vs: np.ndarray, n: int) -> tuple[int, int] | None:
+    """The positions ``(a, b)``, ``a < b``, of the first arc given twice in a batch ``us[k] -> vs[k]``; ``None`` if none.
+
+    A batch of arc updates names each arc once: what a repeated arc should
+    become is ambiguous, so the doors that take batches refuse it with both
+    positions.
+
+    >>> first_repeated_arc(np.array([0, 1, 0]), np.array([2, 2, 2]), 3)
+    (0, 2)
+    >>> first_repeated_arc(np.array([0, 1]), np.array([2, 2]), 3) is None
+    True
+    """
+    flat = us.astype(np.int64) * n + vs
+    order = np.argsort(flat, kind="stable")
+    twice = np.flatnonzero(flat[order][1:] == flat[order][:-1])
+    if not twice.size:
+        return None
+    a, b = sorted((int(order[twice[0]]), int(order[twice[0] + 1])))
+    return a, b

@@ -26,9 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from apsp import path as tree_route
 from semiring.dtypes import posinf
+from semiring.validate import first_repeated_arc
 
 from .._arguments import check_sources, check_vertex
+from ..csr_arrays import build_csr
 from ..door import Prepared, prepare, weight_facts
 from ..errors import GraphError, VertexError
 from ..graph import Graph
@@ -103,6 +106,7 @@ class DynamicSSSP:
         """The arcs (CSR, rows sorted) and their in-arc index (tails and arc positions, per head)."""
         self._indptr, self._indices, self._w = indptr, indices, w
         n = indptr.size - 1
+        self._keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr)) * n + indices  # sorted: rows sorted
         order = np.argsort(indices, kind="stable")
         self._rarc = order.astype(np.int64)
         self._rindices = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))[order]
@@ -153,13 +157,7 @@ class DynamicSSSP:
         rows = np.flatnonzero(self._sources == s)
         if not rows.size:
             raise VertexError(f"source = {source!r} is not one of the sources {self._sources.tolist()}")
-        P = self._pred[rows[0]]
-        if self._dist[rows[0], t] >= self._inf:
-            return []
-        out = [t]
-        while out[-1] != s:
-            out.append(int(P[out[-1]]))
-        return out[::-1]
+        return tree_route(self._pred[rows[0]], s, t)
 
     def to_graph(self) -> Graph:
         """The current graph (closed arcs left out)."""
@@ -194,7 +192,11 @@ class DynamicSSSP:
         >>> T.update([0], [2], [3]); T.distances
         array([[0, 2, 3]])
         """
-        us, vs, ws = self._checked(src, dst, weights)
+        us, vs = self._arcs(src, dst)
+        self._apply(us, vs, self._weights(weights, us.size))
+
+    def _apply(self, us: np.ndarray, vs: np.ndarray, ws: np.ndarray) -> None:
+        """Write a checked batch into the arrays and repair the trees."""
         if not self._directed:
             us, vs, ws = np.concatenate([us, vs]), np.concatenate([vs, us]), np.concatenate([ws, ws])
             keep = np.unique(us * self.n + vs, return_index=True)[1]  # a self loop once
@@ -227,22 +229,29 @@ class DynamicSSSP:
         >>> T.remove([0], [1]); T.distances
         array([[ 0., inf]])
         """
-        us = self._ids("src", src)
-        self.update(us, dst, np.full(us.size, self._inf, dtype=self._w.dtype))
+        us, vs = self._arcs(src, dst)
+        self._apply(us, vs, np.full(us.size, self._inf, dtype=self._w.dtype))
 
-    def _ids(self, name: str, value: Any) -> np.ndarray:
-        return check_sources(self._G, value, name).astype(np.int64)
-
-    def _checked(self, src: Any, dst: Any, weights: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        us, vs = self._ids("src", src), self._ids("dst", dst)
+    def _arcs(self, src: Any, dst: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The checked tails and heads of a batch (each arc once)."""
+        us = check_sources(self._G, src, "src").astype(np.int64)
+        vs = check_sources(self._G, dst, "dst").astype(np.int64)
         if us.size != vs.size:
             raise GraphError(f"src and dst must have one entry per arc: {us.size} and {vs.size} entries")
+        twice = first_repeated_arc(us, vs, self.n)
+        if twice is not None:
+            a, b = twice
+            raise GraphError(f"the arc {int(us[a])} -> {int(vs[a])} is given twice in the batch (entries {a} and {b})")
+        return us, vs
+
+    def _weights(self, weights: Any, m: int) -> np.ndarray:
+        """``m`` weights in the arrays' dtype: non-negative, no NaN, held exactly (``inf`` closes an arc)."""
         dtype = self._w.dtype
         raw = np.atleast_1d(np.asarray(weights))
-        if raw.size == 1 and us.size != 1:
-            raw = np.full(us.size, raw[0])
-        if raw.shape != (us.size,):
-            raise GraphError(f"weights must hold one value per arc ({us.size}), got shape {raw.shape}")
+        if raw.size == 1 and m != 1:
+            raw = np.full(m, raw[0])
+        if raw.shape != (m,):
+            raise GraphError(f"weights must hold one value per arc ({m}), got shape {raw.shape}")
         if raw.size and raw.dtype.kind not in "biuf":
             raise TypeError(f"weights must be numbers, got dtype {raw.dtype}")
         with np.errstate(all="ignore"):
@@ -261,32 +270,19 @@ class DynamicSSSP:
             k = int(np.argmax(bad))
             why = "is negative or NaN" if (raw[k] != raw[k] or raw[k] < 0) else f"has no exact {dtype} value"
             raise GraphError(f"weights[{k}] = {raw[k].item()!r} {why}")
-        flat = us * self.n + vs
-        order = np.argsort(flat, kind="stable")
-        twice = np.flatnonzero(flat[order][1:] == flat[order][:-1])
-        if twice.size:
-            a, b = sorted((int(order[twice[0]]), int(order[twice[0] + 1])))
-            raise GraphError(f"the arc {int(us[a])} -> {int(vs[a])} is given twice in the batch (entries {a} and {b})")
-        return us, vs, ws
+        return ws
 
     def _arc_positions(self, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
-        """The index of each arc ``us[k] -> vs[k]`` in the arrays, ``-1`` where absent (rows are sorted)."""
-        starts, ends = self._indptr[us], self._indptr[us + 1]
-        out = np.full(us.size, -1, dtype=np.int64)
-        for k in range(us.size):  # a batch is small next to the graph: one binary search per arc
-            row = self._indices[starts[k]:ends[k]]
-            i = int(np.searchsorted(row, vs[k]))
-            if i < row.size and row[i] == vs[k]:
-                out[k] = starts[k] + i
-        return out
+        """The index of each arc ``us[k] -> vs[k]`` in the arrays, ``-1`` where absent (one search of the sorted keys)."""
+        want = us * self.n + vs
+        if not self._keys.size:
+            return np.full(want.size, -1, dtype=np.int64)
+        i = np.minimum(np.searchsorted(self._keys, want), self._keys.size - 1)
+        return np.where(self._keys[i] == want, i, -1).astype(np.int64)
 
     def _insert(self, us: np.ndarray, vs: np.ndarray) -> None:
         """Add the arcs ``us -> vs`` (weight ``inf`` for now: :meth:`update` then lowers them) to the arrays."""
-        n = self.n
-        src = np.concatenate([np.repeat(np.arange(n, dtype=np.int64), np.diff(self._indptr)), us])
-        dst = np.concatenate([self._indices, vs])
+        src = np.concatenate([np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self._indptr)), us])
         w = np.concatenate([self._w, np.full(us.size, self._inf, dtype=self._w.dtype)])
-        order = np.lexsort((dst, src))
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
-        self._set_arrays(indptr, dst[order], w[order])
+        indptr, indices, w = build_csr(self.n, src, np.concatenate([self._indices, vs]), w)
+        self._set_arrays(np.asarray(indptr, dtype=np.int64), np.asarray(indices, dtype=np.int64), w)
