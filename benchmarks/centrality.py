@@ -204,7 +204,7 @@ def gpu(args) -> None:
     import cupy as cp
 
     import graphs
-    from graphs.cuda import centrality as C
+    from graphs.cuda import batched_search as C  # the batched search's bucket width
 
     rows = []
     dev = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()

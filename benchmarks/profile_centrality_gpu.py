@@ -47,11 +47,12 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
     directly, timed kernel by kernel."""
     import cupy as cp
 
+    from graphs.cuda import batched_search as BS
     from graphs.cuda import centrality as C
 
-    old = C.DELTA_ARCS, C.kernel_function, C.REPLAY_GRAPHS
+    old = BS.DELTA_ARCS, C.kernel_function, BS.kernel_function, BS.REPLAY_GRAPHS
     log: list = []
-    C.DELTA_ARCS = delta
+    BS.DELTA_ARCS = delta
     with DebugLines(C.__name__) as stats:
         try:
             cp.cuda.Device().synchronize()
@@ -59,15 +60,16 @@ def profile(Gg, sources: np.ndarray, delta: float | None) -> dict:
             graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
             cp.cuda.Device().synchronize()
             replayed = time.perf_counter() - t
-            C.REPLAY_GRAPHS = False
+            BS.REPLAY_GRAPHS = False
             C.kernel_function = lambda name: _Timed(C._module(), log).get_function(name)
+            BS.kernel_function = lambda name: _Timed(BS._module(), log).get_function(name)
             cp.cuda.Device().synchronize()
             t = time.perf_counter()
             graphs.betweenness_centrality(Gg, sources=sources, normalized=False)
             cp.cuda.Device().synchronize()
             wall = time.perf_counter() - t
         finally:
-            C.DELTA_ARCS, C.kernel_function, C.REPLAY_GRAPHS = old
+            BS.DELTA_ARCS, C.kernel_function, BS.kernel_function, BS.REPLAY_GRAPHS = old
     kernels: dict = collections.defaultdict(lambda: [0, 0.0])
     for name, a, b in log:
         kernels[name][0] += 1

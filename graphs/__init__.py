@@ -8,6 +8,8 @@
 * :func:`bfs` (direction-optimising), :func:`st_connectivity` (bidirectional),
   :func:`sssp` (Bellman-Ford, delta-stepping, Dijkstra, label-correcting),
   :func:`multi_source_sssp` (many sources / sparse APSP, Johnson reweighting),
+  :func:`distance_matrix` (origins x destinations, each search stopping at its
+  targets; CPU threads or batched GPU searches),
   :func:`shortest_path` (one route: bidirectional Dijkstra, A* with coordinates),
   :func:`connected_components` (weak and strong),
   :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`),
@@ -55,6 +57,7 @@ from .flow import FlowResult, maximum_flow
 from .graph import Graph, as_graph
 from .io import read, write
 from .paths.all_pairs import all_pairs_shortest_paths, plan_all_pairs
+from .paths.distance_matrix import distance_matrix, plan_distance_matrix
 from .paths.dynamic import DynamicSSSP
 from .paths.single_pair import ShortestPath, shortest_path
 from .paths.sssp import multi_source_sssp, sssp
@@ -73,6 +76,8 @@ __all__ = [
     "st_connectivity",
     "sssp",
     "multi_source_sssp",
+    "distance_matrix",
+    "plan_distance_matrix",
     "DynamicSSSP",
     "shortest_path",
     "ShortestPath",

@@ -23,6 +23,12 @@ pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a
 RTOL = 1e-9
 
 
+def BS():
+    from graphs.cuda import batched_search
+
+    return batched_search
+
+
 def C():
     from graphs.cuda import centrality
 
@@ -56,8 +62,8 @@ def random_graph(n, m, seed, directed, kind):
 def batching(request, monkeypatch):
     """Sources per batch and bucket width (in mean arc weights; None: plain rounds)."""
     S, d = request.param
-    monkeypatch.setattr(C(), "BATCH_SOURCES", S)
-    monkeypatch.setattr(C(), "DELTA_ARCS", d)
+    monkeypatch.setattr(BS(), "BATCH_SOURCES", S)
+    monkeypatch.setattr(BS(), "DELTA_ARCS", d)
     return request.param
 
 
@@ -85,8 +91,9 @@ def test_high_degree_vertices(kind, directed, steps, monkeypatch):
     """Hubs of 70 to 140 arcs: tight arcs past the 31 of a pair's mask are found from the distances; the
     host reads the search's state every ``steps`` steps (launched directly, or replayed as CUDA graphs)."""
     monkeypatch.setattr(C(), "STEPS_PER_CHECK", steps)
-    monkeypatch.setattr(C(), "REPLAY_GRAPHS", steps != 3)
-    monkeypatch.setattr(C(), "DELTA_ARCS", 1.5)
+    monkeypatch.setattr(BS(), "STEPS_PER_CHECK", steps)
+    monkeypatch.setattr(BS(), "REPLAY_GRAPHS", steps != 3)
+    monkeypatch.setattr(BS(), "DELTA_ARCS", 1.5)
     rng = np.random.default_rng(11)
     n = 160
     u, v = list(rng.integers(0, n, 300)), list(rng.integers(0, n, 300))
@@ -107,10 +114,12 @@ def test_high_degree_vertices(kind, directed, steps, monkeypatch):
 
 def test_deep_graph_renumbered(monkeypatch):
     """A road network past the renumbering size: vertices renumbered, results mapped back (vertices and arcs)."""
-    monkeypatch.setattr(C(), "RENUMBER_MIN", 100)
-    monkeypatch.setattr(C(), "BATCH_SOURCES", 97)
+    import graphs.locality
+
+    monkeypatch.setattr(graphs.locality, "RENUMBER_MIN", 100)
+    monkeypatch.setattr(BS(), "BATCH_SOURCES", 97)
     G = graphs.generators.road_network(1500, seed=4)
-    assert C()._renumbering(G.indptr, G.indices) is not None
+    assert graphs.locality.deep_order(G.indptr, G.indices) is not None
     ref = graphs.betweenness_centrality(G, sources=300, seed=1)
     assert close(graphs.betweenness_centrality(G.to("gpu"), sources=300, seed=1).get(), ref)
     eref = graphs.edge_betweenness_centrality(G, sources=200, seed=2)
@@ -133,7 +142,7 @@ def test_road_network_in_default_batches():
 @given(st.integers(1, 60), st.integers(0, 200), st.integers(0, 10**6), st.booleans(),
        st.sampled_from(["int", "float", "coarse", "none"]), st.sampled_from([0.3, 2.0, None]), st.integers(1, 9))
 def test_betweenness_property(n, m, seed, directed, kind, delta, S):
-    c = C()
+    c = BS()
     old = c.DELTA_ARCS, c.BATCH_SOURCES
     c.DELTA_ARCS, c.BATCH_SOURCES = delta, S
     try:

@@ -58,7 +58,8 @@ from semiring.kernels import run_parallel
 
 from ..errors import GraphError
 from ..graph import Graph
-from ..paths.engine import hop_weights, search_rows
+from ..paths.engine import hop_weights
+from ..paths.many_source import search_rows
 from ..traversal.components import component_labels
 from . import _centrality_kernels as K
 from .engine import PreparedGraph, kernel_threads, prepare, progress_bar

@@ -33,7 +33,8 @@ from ..door import check_weights, prepare
 from ..graph import Graph
 from ..traversal import _bfs_kernels as BK
 from .all_pairs_plan import plan_all_pairs, plan_graph, sparse_batch
-from .engine import hop_weights, search_rows
+from .engine import hop_weights
+from .many_source import search_rows
 
 __all__ = ["all_pairs_shortest_paths", "plan_all_pairs"]
 

@@ -36,7 +36,8 @@ from ..door import Prepared, prepare, weight_facts
 from ..errors import GraphError, VertexError
 from ..graph import Graph
 from ._dynamic_sssp_kernels import repair_trees
-from .engine import hop_weights, search_many
+from .engine import hop_weights
+from .many_source import search_many
 
 __all__ = ["DynamicSSSP"]
 

@@ -26,30 +26,21 @@ methods differ in which entries of ``d`` they push through ``A`` and when:
     arc scans (label-correcting methods have bad worst cases) and finishes with
     delta-stepping.
 
-:func:`multi_source_sssp` runs many sources at once: on the CPU a Dijkstra per
-source in parallel (with Johnson's reweighting for negative weights: Johnson,
-"Efficient algorithms for shortest paths in sparse networks", JACM 24, 1977),
-or ``method="spmm"``: Bellman-Ford on a dense ``n x k`` distance block, one
-sparse-times-dense min-plus product (:func:`semiring.sparse.mxm`) per round,
-which is the GPU route and the sparse APSP route for graphs too large for a
-dense ``n x n`` matrix.
+:func:`graphs.multi_source_sssp` and :func:`graphs.distance_matrix` run many
+sources at once on the many-source engine, :mod:`graphs.paths.many_source`,
+which builds on this module's Bellman-Ford and Johnson potentials.
 
-This module is the engine behind :func:`graphs.sssp` and
-:func:`graphs.multi_source_sssp` (and :func:`graphs.shortest_path`'s
-Bellman-Ford, the distance statistics and the NetworkX backend).  It takes a
+This module is the engine behind :func:`graphs.sssp` (and
+:func:`graphs.shortest_path`'s Bellman-Ford and the NetworkX backend).  It takes a
 graph that passed the door (:func:`graphs.door.prepare`, with
 ``facts=True``) and checks nothing again.  Its API, for the modules beside it:
 
-:data:`SEARCHES`, :data:`MULTI_SEARCHES`
-    The tables of methods (``"auto"`` one more entry): the names a caller
+:data:`SEARCHES`
+    The table of methods (``"auto"`` one more entry): the names a caller
     checks a ``method`` argument against.
 :func:`search`
     One source: ``"auto"`` resolved, the weights checked against the method,
     and the one place where the CPU or GPU route is chosen.
-:func:`search_many`, :func:`search_rows`
-    Many sources (Dijkstra per source with Johnson's reweighting, or SpMM
-    Bellman-Ford; on a Dask cluster through :mod:`graphs.paths.distributed`);
-    :func:`search_rows` for a weighted graph without ``-inf`` held already.
 :func:`bellman_ford`, :func:`johnson_potentials`, :func:`cycle_error`
     The frontier Bellman-Ford on a host graph, the potentials, and the
     :class:`~graphs.errors.NegativeCycleError` of a predecessor cycle.
@@ -63,10 +54,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from semiring import min_plus
 from semiring.dtypes import neginf, posinf
-from semiring.kernels import run_chunks
-from semiring.sparse import kernels_for
 
 from ..door import NONNEGATIVE_METHODS, Prepared, WeightFacts, check_weights, weight_facts
 from ..errors import negative_cycle
@@ -74,7 +62,7 @@ from ..graph import Graph
 from ..traversal.engine import bfs_search
 from . import _sssp_kernels as K
 
-__all__ = ["SEARCHES", "MULTI_SEARCHES", "search", "search_many", "search_rows", "bellman_ford", "johnson_potentials",
+__all__ = ["SEARCHES", "search", "bellman_ford", "johnson_potentials",
            "cycle_error", "bucket_width", "default_delta", "bounded_delta", "light_heavy_rows", "hop_weights",
            "dijkstra_csr", "LOW_DIAMETER_DEGREE", "LABEL_CORRECTING_BUDGET", "GPU_DELTA_WIDTH"]
 
@@ -163,8 +151,6 @@ SEARCHES = {
     "dijkstra": _dijkstra,
     "label-correcting": _label_correcting,
 }
-#: The many-source methods (see :func:`graphs.multi_source_sssp`); ``"auto"``: Dijkstra on the CPU, SpMM on the GPU.
-MULTI_SEARCHES = {"auto": None, "dijkstra": "one Dijkstra per source", "spmm": "Bellman-Ford on an n x k block"}
 
 
 def search(P: Prepared, s: int, method: str = "auto", delta: float | None = None):
@@ -225,64 +211,6 @@ def search(P: Prepared, s: int, method: str = "auto", delta: float | None = None
     if P.device == "gpu":
         return P.xp.asarray(dist), P.xp.asarray(pred)
     return dist, pred
-
-
-def search_many(P: Prepared, src: np.ndarray, method: str = "auto", predecessors: bool = True, client=None,
-                kernel=None):
-    """Distances (and predecessors) from the checked sources ``src`` on a prepared graph, one row per source.
-
-    ``method`` is a key of :data:`MULTI_SEARCHES` (checked by the caller);
-    ``client`` runs the rows on a Dask cluster, calling ``kernel`` (the public
-    :func:`graphs.multi_source_sssp`) on each chunk of sources there
-    (:func:`graphs.paths.distributed.distributed_multi_source_sssp`).
-    Returns ``(D, P)`` as :func:`graphs.multi_source_sssp` does.
-
-    Examples
-    --------
-    >>> from graphs import Graph
-    >>> from graphs.door import prepare
-    >>> P = prepare(Graph.from_edges([0, 1], [1, 2], [2.0, -3.0]), facts=True)
-    >>> search_many(P, np.array([0, 2], np.int32), predecessors=False)
-    (array([[ 0.,  2., -1.],
-           [inf, inf,  0.]]), None)
-    """
-    G, f = P.graph, P.facts
-    if f is None:
-        G = hop_weights(G)
-    elif f.neginf_at >= 0:
-        check_weights(G, "bellman-ford")
-    if client is not None:  # on a Dask cluster: graphs.paths.distributed
-        from .distributed import distributed_multi_source_sssp
-
-        if method == "auto":
-            method = "spmm" if P.device == "gpu" else "dijkstra"
-        return distributed_multi_source_sssp(G, src, method, client, kernel, predecessors=predecessors)
-    return search_rows(G, src, method, predecessors)
-
-
-def search_rows(G: Graph, src: np.ndarray, method: str = "auto", predecessors: bool = True):
-    """:func:`search_many` on a weighted graph known to hold no ``-inf`` weight: the CPU or GPU route.
-
-    ``method`` ``"auto"`` is SpMM on the GPU, Dijkstra (with Johnson's
-    reweighting for negative weights) on the CPU; Dijkstra on a GPU graph
-    runs on a host copy.  For the families that hold a checked graph already
-    (the distance statistics).
-
-    >>> from graphs import Graph
-    >>> search_rows(Graph.from_edges([0, 1], [1, 2], [2.0, 3.0]), np.array([1], np.int32))
-    (array([[inf,  0.,  3.]]), array([[-1, -1,  1]], dtype=int32))
-    """
-    gpu = G.device == "gpu"
-    if method == "auto":
-        method = "spmm" if gpu else "dijkstra"
-    if method == "spmm":
-        return _multi_spmm(G, src, predecessors)
-    if gpu:  # Dijkstra on a host copy of the graph
-        import cupy as cp
-
-        D, Pr = _many_host(G.to("cpu"), src, True)
-        return cp.asarray(D), (cp.asarray(Pr) if predecessors else None)
-    return _many_host(G, src, predecessors)
 
 
 def light_heavy_rows(G: Graph, delta: float):
@@ -447,16 +375,6 @@ def cycle_error(G: Graph, pred: np.ndarray, v: int) -> Exception:
 
 
 
-def _over_sources(kernel, k: int, nnz: int) -> None:
-    """Run ``kernel(r0, r1)`` over source rows on the CPU thread pool, chunks handed out as threads free up.
-
-    Searches from different sources can cost very different amounts (a source
-    in a small component settles few vertices), so the rows go out in several
-    chunks per thread rather than one fixed share each.
-    """
-    run_chunks(kernel, k, work=k * (nnz + 1) * 8)
-
-
 def johnson_potentials(G: Graph):
     """Johnson's vertex potentials ``h`` (Bellman-Ford from a virtual source with 0-arcs to all).
 
@@ -477,126 +395,3 @@ def johnson_potentials(G: Graph):
     pred = np.full(G.n, -1, dtype=np.int32)
     bellman_ford(G, np.arange(G.n, dtype=np.int32), h, pred)
     return h
-
-
-
-
-def _many_host(G: Graph, src: np.ndarray, predecessors: bool):
-    """:func:`multi_source_sssp`'s Dijkstra (Johnson's reweighting for negative weights) on a host graph."""
-    dtype = G.weights.dtype
-    lo, hi = neginf(dtype), posinf(dtype)
-    k = src.shape[0]
-    D = np.full((k, G.n), hi, dtype=dtype)
-    P = np.full((k, G.n), -1, dtype=np.int32)
-    if not G.has_negative_weights:
-        _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, G.weights, src, D, P, lo, hi, r0, r1),
-                      k, G.nnz)
-    else:
-        _johnson(G, src, D, P)
-    return (D, P) if predecessors else (D, None)
-
-
-def _johnson(G: Graph, src: np.ndarray, D: np.ndarray, P: np.ndarray) -> None:
-    """Rows of ``D`` / ``P`` for a graph with negative weights: Dijkstra on Johnson-reweighted arcs.
-
-    The reweighted arcs ``w + h[u] - h[v]`` and the distances are computed
-    where they cannot overflow: int64 for int32 weights; for int64 weights in
-    int64 only when the potentials and weights are small enough for every sum
-    to fit (checked first); floats in their own dtype, checked to stay finite.
-    A row whose exact distances reach a sentinel (or cannot be computed so)
-    is computed again by Bellman-Ford from its source, which saturates as the
-    library's policy says; so every row equals :func:`sssp` with
-    ``method="bellman-ford"`` (the same distances; predecessors may differ
-    where paths tie).
-    """
-    dtype = np.dtype(G.weights.dtype)
-    lo, hi = neginf(dtype), posinf(dtype)
-    h = johnson_potentials(G)
-    redo = np.zeros(src.shape[0], dtype=bool)
-    rows, cols, w = G.edges()
-    if dtype.kind == "i":
-        wide_ok = not bool((h == lo).any())
-        if wide_ok and dtype == np.int64:
-            big = max(int(np.abs(w.astype(np.float64)).max(initial=0.0)), int(np.abs(h.astype(np.float64)).max()))
-            # |w2| < 3 * big and a distance is a sum of fewer than n of them, plus two potentials.
-            wide_ok = big < 2**60 and 3 * big * max(G.n, 1) + 2 * big < 2**62
-        if wide_ok:
-            wide = np.dtype(np.int64)
-            hw = h.astype(wide)
-            w2 = w.astype(wide) + hw[rows] - hw[cols]
-            k = src.shape[0]
-            D2 = np.full((k, G.n), posinf(wide), dtype=wide)
-            P2 = np.full((k, G.n), -1, dtype=np.int32)
-            lw, hiw = neginf(wide), posinf(wide)
-            _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, w2, src, D2, P2, lw, hiw, r0, r1),
-                          k, G.nnz)
-            reached = D2 != hiw
-            exact = np.where(reached, D2 - hw[src][:, None] + hw[None, :], 0)
-            redo = (reached & ((exact <= int(lo)) | (exact >= int(hi)))).any(axis=1)
-            D[...] = np.where(reached, exact, hi).astype(dtype)
-            P[...] = P2
-        else:
-            redo[:] = True
-    else:
-        finite_h = bool(np.isfinite(h).all())
-        with np.errstate(over="ignore", invalid="ignore"):
-            w2 = w + h[rows] - h[cols]
-        if finite_h and bool(np.isfinite(w2).all()):
-            np.maximum(w2, 0, out=w2)  # rounding may leave -1e-16 on tight arcs
-            k = src.shape[0]
-            _over_sources(lambda r0, r1: K.dijkstra_many(G.indptr, G.indices, w2, src, D, P, lo, hi, r0, r1),
-                          k, G.nnz)
-            reached = D != hi
-            with np.errstate(over="ignore", invalid="ignore"):
-                back = D - h[src][:, None] + h[None, :]
-            redo = (reached & ~np.isfinite(back)).any(axis=1)
-            D[...] = np.where(reached, back, D).astype(dtype, copy=False)
-        else:
-            redo[:] = True
-    for r in np.flatnonzero(redo).tolist():
-        D[r] = hi
-        P[r] = -1
-        bellman_ford(G, src[r:r + 1], D[r], P[r])
-
-
-def _multi_spmm(G: Graph, src: np.ndarray, predecessors: bool = True):
-    """Bellman-Ford on an ``n x k`` block: ``X = X (+) A^T (x) X`` until it stops changing.
-
-    Each round is one min-plus sparse-times-dense product over the in-arcs
-    (the kernels behind :func:`semiring.sparse.mxm`, called directly: the
-    operands were validated once, and integer weights work on the GPU too,
-    where ``cupyx.scipy.sparse`` cannot hold them).
-    """
-
-    xp = G.xp
-    T = G.transpose()
-    dtype = np.dtype(G.weights.dtype)
-    hi = posinf(dtype)
-    n, k = G.n, src.shape[0]
-    K_ = kernels_for(min_plus, dtype, G.device)
-    X = xp.full((n, k), hi, dtype=dtype)
-    sx = xp.asarray(src)
-    X[sx, xp.arange(k)] = 0
-    Y = xp.empty_like(X)
-    for _ in range(n + 1):
-        K_.spmm(T.indptr, T.indices, T.weights, X, Y, None, False, False)
-        better = Y < X
-        if not bool(better.any()):
-            break
-        xp.minimum(X, Y, out=X)
-    else:
-        # Still improving after n rounds: locate the cycle with one single-source run.
-        col = int(xp.argmax(better.any(axis=0)))
-        Gc = G.to("cpu")
-        bellman_ford(Gc, src[col:col + 1], np.full(n, hi, dtype=dtype), np.full(n, -1, dtype=np.int32))
-        raise AssertionError("unreachable: the single-source run raised")  # pragma: no cover
-    D = xp.ascontiguousarray(X.T)
-    if not predecessors:
-        return D, None
-    Dh = D.get() if xp is not np else D
-    Gc = G.to("cpu")
-    lo = neginf(dtype)
-    P = np.empty((k, n), dtype=np.int32)
-    _over_sources(lambda r0, r1: K.tight_tree_preds(Gc.indptr, Gc.indices, Gc.weights, src, Dh, P, lo, hi, r0, r1),
-                  k, Gc.nnz)
-    return D, (P if xp is np else xp.asarray(P))

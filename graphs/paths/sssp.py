@@ -22,7 +22,6 @@ from .engine import (
     GPU_DELTA_WIDTH,
     LABEL_CORRECTING_BUDGET,
     LOW_DIAMETER_DEGREE,
-    MULTI_SEARCHES,
     SEARCHES,
     bounded_delta,
     bucket_width,
@@ -30,8 +29,8 @@ from .engine import (
     johnson_potentials,
     light_heavy_rows,
     search,
-    search_many,
 )
+from .many_source import MULTI_SEARCHES, search_many
 
 __all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS", "MULTI_METHODS", "check_weights", "weight_facts",
            "WeightFacts", "default_delta", "bounded_delta", "bucket_width", "light_heavy_rows", "johnson_potentials",
@@ -130,12 +129,14 @@ def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "a
         0-based vertex ids (or labels of a labelled graph); default: every
         vertex (``k = n``).
     method : {"auto", "dijkstra", "spmm"}
-        ``"dijkstra"``: one Dijkstra per source, sources in parallel, with
-        Johnson's reweighting when weights are negative (CPU).
+        ``"auto"`` and ``"dijkstra"``: the many-source engine
+        (:mod:`graphs.paths.many_source`, as :func:`graphs.distance_matrix`):
+        one Dijkstra per source on every CPU core, or thousands of sources
+        per batch on the GPU; Johnson's reweighting when weights are negative.
         ``"spmm"``: Bellman-Ford on the ``n x k`` block ``X``, one min-plus
         sparse-times-dense product ``A^T (x) X`` per round until nothing
-        changes (at most ``n`` rounds, else a negative cycle).  ``"auto"``:
-        Dijkstra on the CPU, SpMM on the GPU.
+        changes (at most ``n`` rounds, else a negative cycle); the GPU route
+        for negative weights.
     device : {"auto", "cpu", "gpu"}
     client : distributed.Client, optional
         Run on this Dask cluster (:mod:`graphs.paths.distributed`): the graph

@@ -1,0 +1,330 @@
+"""Distance matrices between many origins and many destinations: :func:`distance_matrix` and its plan.
+
+Routing vehicles, matching GPS traces, planning logistics and building
+travel-time features ask for the distances between thousands of origins and
+thousands of destinations on a graph of millions of vertices: neither one
+shortest path nor all ``n^2`` pairs.  :func:`distance_matrix` runs the
+many-source engine (:mod:`graphs.paths.many_source`): on the CPU one Dijkstra
+per source on every core, each stopping once its targets are settled; on the
+GPU thousands of searches per batch.  :func:`plan_distance_matrix` predicts the
+memory and time of a request and refuses one that cannot fit, with the numbers
+and the alternatives, before anything is allocated.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from apsp.partial_out import noting_partial_out
+from apsp.planner import (
+    PlanError,
+    cpu_cores,
+    device_memory_available,
+    format_bytes,
+    format_seconds,
+    host_memory_available,
+)
+from semiring.errors import DTypeError
+
+from .._arguments import check_sources
+from ..atomic_file import atomic_memmap
+from ..door import check_weights, prepare
+from ..errors import GraphError
+from ..graph import Graph
+from .all_pairs_plan import SPARSE_RATE
+from .many_source import ROW_BATCH_BYTES, distance_rows
+
+__all__ = ["distance_matrix", "plan_distance_matrix", "matrix_plan", "MatrixPlan", "GPU_PAIR_RATE", "PROGRESS_AFTER"]
+
+#: (source, vertex) pairs per second of the GPU's batched search (measured about 1e9 on road networks).
+GPU_PAIR_RATE = 5e8
+#: Seconds of estimated work above which a progress bar is shown (on a terminal).
+PROGRESS_AFTER = 2.0
+#: Share of the available memory a result may take.
+MEMORY_SHARE = 0.85
+
+
+@dataclass(frozen=True)
+class MatrixPlan:
+    """What a :func:`distance_matrix` call needs: the result's size and where it lives, memory and time.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        ``(len(sources), len(targets))``.
+    dtype : numpy.dtype
+    device : {"cpu", "gpu"}
+    result_bytes, predecessor_bytes : int
+    on_disk : bool
+        Whether the result goes to a file (``out=`` a path or a memmap).
+    est_seconds : float
+    """
+
+    shape: tuple[int, int]
+    dtype: np.dtype
+    device: str
+    result_bytes: int
+    predecessor_bytes: int
+    on_disk: bool
+    est_seconds: float
+
+    def summary(self) -> str:
+        """One line: shape, dtype, device, memory and time."""
+        where = "on disk" if self.on_disk else ("in GPU memory" if self.device == "gpu" else "in memory")
+        pred = f", predecessors {format_bytes(self.predecessor_bytes)}" if self.predecessor_bytes else ""
+        return (f"{self.shape[0]:,} x {self.shape[1]:,} {np.dtype(self.dtype).name} on {self.device}: result "
+                f"{format_bytes(self.result_bytes)} {where}{pred}, ~{format_seconds(self.est_seconds)}")
+
+
+def matrix_plan(G: Graph, k: int, t: int, *, predecessors: bool = False, on_disk: bool = False,
+                result_device: str | None = None, memory_limit: int | None = None) -> MatrixPlan:
+    """The :class:`MatrixPlan` of ``k`` sources by ``t`` targets on the checked graph ``G``, or a refusal.
+
+    The result (``k t`` entries of the weights' dtype, float64 hop counts)
+    must fit in :data:`MEMORY_SHARE` of the memory where it lives (host
+    memory, or the GPU's when the graph is there) unless it goes to disk; the
+    predecessors (``k n`` int32) always live in memory.
+
+    Raises
+    ------
+    apsp.PlanError
+        It cannot fit: the message gives the sizes, the memory available and
+        the alternatives (fewer targets, ``out=`` a ``.npy`` file, float32,
+        no predecessors).
+
+    Examples
+    --------
+    >>> from graphs.generators import grid_2d
+    >>> matrix_plan(grid_2d(10, 10), 5, 100).shape
+    (5, 100)
+    >>> matrix_plan(grid_2d(10, 10), 10**5, 10**5, memory_limit=2**30)
+    Traceback (most recent call last):
+    ...
+    apsp.planner.PlanError: a 100,000 x 100,000 float64 distance matrix (74.5 GiB) does not fit in 1.0 GiB of host memory
+    alternatives:
+      - fewer targets: 100,000 x 1,140 fits
+      - out="D.npy": rows are written to the file as they complete (74.5 GiB on disk)
+      - float32 weights (37.3 GiB): the graph's weights as numpy.float32
+    """
+    dtype = np.dtype(np.float64 if G.weights is None else G.weights.dtype)
+    device = result_device or G.device
+    n = G.n
+    result = k * t * dtype.itemsize
+    pred = k * n * 4 if predecessors else 0
+    work = float(k) * (n + G.nnz)
+    secs = k * n / GPU_PAIR_RATE if G.device == "gpu" else work / (SPARSE_RATE * 4 * cpu_cores())
+    plan = MatrixPlan((k, t), dtype, device, result, pred, on_disk, secs)
+    if memory_limit is not None:
+        avail, where = int(memory_limit), "host memory" if device == "cpu" else "GPU memory"
+    elif device == "gpu":
+        avail, where = device_memory_available(), "GPU memory"
+    else:
+        avail, where = host_memory_available(), "host memory"
+    need = (min(result, ROW_BATCH_BYTES) if on_disk else result) + pred  # on disk: one batch of rows in memory
+    if need <= MEMORY_SHARE * avail:
+        return plan
+    room = MEMORY_SHARE * avail - pred
+    alts = []
+    fit_t = int(max(0, room) // max(1, k * dtype.itemsize))
+    if 0 < fit_t < t:
+        alts.append(f"fewer targets: {k:,} x {fit_t:,} fits")
+    if not on_disk:
+        alts.append(f'out="D.npy": rows are written to the file as they complete ({format_bytes(result)} on disk)')
+    if dtype.itemsize == 8 and dtype.kind in "fi":
+        name = "float32" if dtype.kind == "f" else "int32"
+        alts.append(f"{name} weights ({format_bytes(result // 2)}): the graph's weights as numpy.{name}")
+    if pred:
+        alts.append(f"predecessors=False (the predecessors take {format_bytes(pred)})")
+    head = (f"a {k:,} x {t:,} {dtype.name} distance matrix ({format_bytes(result)})"
+            + (f" with {format_bytes(pred)} of predecessors" if pred else "")
+            + f" does not fit in {format_bytes(avail)} of {where}")
+    raise PlanError("\n".join([head, "alternatives:"] + [f"  - {a}" for a in alts]))
+
+
+def _check_limit(limit: Any) -> float | None:
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
+        raise TypeError(f"limit must be a number, got {type(limit).__name__}")
+    value = float(limit)
+    if not value >= 0:
+        raise GraphError(f"limit must be a non-negative number, got {limit!r}")
+    return value
+
+
+def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype):
+    """``out`` as given: ``None``, a path of a ``.npy`` file, or an array of ``shape`` and ``dtype``."""
+    if out is None or isinstance(out, (str, os.PathLike)):
+        return out
+    if not (isinstance(out, np.ndarray) or hasattr(out, "__cuda_array_interface__")):
+        raise TypeError(f"out must be a path, a numpy array, a numpy.memmap or a CuPy array, "
+                        f"got {type(out).__name__}")
+    if np.dtype(out.dtype) != dtype:
+        raise DTypeError(f"out must be an array of {dtype.name} (the distances' dtype), got {np.dtype(out.dtype)}")
+    if tuple(out.shape) != shape:
+        raise GraphError(f"out must be a {shape[0]} x {shape[1]} array, got shape {tuple(out.shape)}")
+    return out
+
+
+def _request(G, sources, targets, weighted, predecessors, limit, device, out, memory_limit):
+    """The checked arguments of a distance matrix and its plan (a refusal raised here)."""
+    for name, flag in (("weighted", weighted), ("predecessors", predecessors)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+    P = prepare(G, device, facts=True)
+    Gr = P.graph
+    if not weighted and Gr.weights is not None:
+        Gr = Graph(Gr.indptr, Gr.indices, None, directed=Gr.directed, node_labels=Gr.node_labels, check=False)
+    elif P.facts is not None and P.facts.neginf_at >= 0:
+        check_weights(Gr, "bellman-ford")  # names the -inf weight
+    src = check_sources(Gr, sources, "sources")
+    cols = None if targets is None else check_sources(Gr, targets, "targets")
+    lim = _check_limit(limit)
+    k, t = src.shape[0], (Gr.n if cols is None else cols.shape[0])
+    dtype = np.dtype(np.float64 if Gr.weights is None else Gr.weights.dtype)
+    out = _check_out(out, (k, t), dtype)
+    to_file = isinstance(out, (str, os.PathLike))
+    on_host = to_file or isinstance(out, np.ndarray)
+    plan = matrix_plan(Gr, k, t, predecessors=bool(predecessors), on_disk=to_file or isinstance(out, np.memmap),
+                       result_device="cpu" if on_host else Gr.device, memory_limit=memory_limit)
+    return Gr, src, cols, lim, out, plan
+
+
+def plan_distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True,
+                         predecessors: bool = False, device: str = "auto", out: Any = None,
+                         memory_limit: int | None = None) -> MatrixPlan:
+    """What :func:`distance_matrix` would need for these arguments (memory, time), or its refusal; nothing runs.
+
+    Parameters are those of :func:`distance_matrix`.
+
+    Returns
+    -------
+    MatrixPlan
+
+    Raises
+    ------
+    apsp.PlanError
+        The result cannot fit (the message gives the sizes and the alternatives).
+
+    Examples
+    --------
+    >>> from graphs.generators import road_network
+    >>> G = road_network(1000, seed=1)
+    >>> plan_distance_matrix(G, range(100), range(500)).result_bytes
+    400000
+    """
+    return _request(G, sources, targets, weighted, predecessors, None, device, out, memory_limit)[-1]
+
+
+def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: bool = False,
+                    limit: float | None = None, device: str = "auto", out: Any = None, progress: bool | None = None,
+                    memory_limit: int | None = None):
+    """Shortest-path distances from each source to each target: a ``len(sources) x len(targets)`` matrix.
+
+    Each source's search stops once all its targets are settled or its
+    distances pass ``limit``, which is what makes origin-destination
+    matrices on road networks cheap.  The many-source engine
+    (:mod:`graphs.paths.many_source`) runs one Dijkstra per source on every
+    CPU core (in reverse Cuthill-McKee order on deep graphs), or thousands of
+    searches per batch on the GPU; negative weights go through Johnson's
+    reweighting.
+
+    Parameters
+    ----------
+    G : Graph or anything :func:`graphs.as_graph` accepts
+    sources : vertex or sequence of vertices
+        0-based ids, or labels of a labelled graph; repeats allowed.
+    targets : vertex or sequence of vertices, optional
+        The columns, in the order given (repeats allowed); default: every
+        vertex.
+    weighted : bool
+        ``False`` counts hops (float64) whatever the weights.
+    predecessors : bool
+        Also return the shortest-path trees: ``P[r, v]`` is the vertex before
+        ``v`` on the route from ``sources[r]`` (``-1`` for the source and for
+        vertices not reached, or not settled before the search stopped); the
+        route to ``t`` is ``apsp.path(P[r], sources[r], t)``.
+    limit : float, optional
+        Distances above ``limit`` are reported as unreachable (``inf``, or the
+        integer maximum), as SciPy's ``dijkstra(limit=...)`` does.
+    device : {"auto", "cpu", "gpu"}
+        ``"auto"``: where the graph lives.  The result is on that device
+        (unless ``out`` is on the host or on disk).
+    out : str, os.PathLike or array, optional
+        A ``.npy`` path: the rows are written to that file as batches
+        complete, for results larger than memory; the file appears complete
+        or not at all (returned as a read-only memory map).  An array (NumPy,
+        ``numpy.memmap`` or CuPy) of the result's shape and dtype: filled in
+        place (on failure it holds a partial result, and the exception says
+        so).
+    progress : bool, optional
+        Show a progress bar; default: on a terminal, for work estimated over
+        two seconds.
+    memory_limit : int, optional
+        Bytes the result may take where it lives (default: what is available).
+
+    Returns
+    -------
+    D : array (len(sources), len(targets))
+        In the weights' dtype (float64 hop counts); ``inf`` (or the integer
+        maximum) where a target is unreachable.
+    P : int32 array (len(sources), n)
+        Only with ``predecessors=True``: ``(D, P)``.
+
+    Raises
+    ------
+    apsp.PlanError
+        The result cannot fit: the message gives the sizes and the
+        alternatives (fewer targets, ``out=`` a file, float32).
+    NegativeCycleError
+        A negative cycle is reachable; the error names it.
+    VertexError, VertexTypeError, GraphError
+        A bad source or target (the message names its position), a bad
+        ``limit`` or ``out``.
+    TypeError
+        An argument of the wrong type.
+
+    Examples
+    --------
+    >>> from graphs import Graph
+    >>> G = Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], [1.0, 1.0, 1.0, 5.0])
+    >>> distance_matrix(G, [0, 1], [3, 2])
+    array([[3., 2.],
+           [2., 1.]])
+    >>> D, P = distance_matrix(G, [0], [3], predecessors=True)
+    >>> import apsp
+    >>> apsp.path(P[0], 0, 3)
+    [0, 1, 2, 3]
+    >>> distance_matrix(G, [0], limit=2.0)
+    array([[ 0.,  1.,  2., inf]])
+
+    References
+    ----------
+    E. W. Dijkstra, "A note on two problems in connexion with graphs",
+    Numerische Mathematik 1, 1959.  D. B. Johnson, "Efficient algorithms for
+    shortest paths in sparse networks", JACM 24, 1977.
+    """
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be a bool or None, got {type(progress).__name__}")
+    Gr, src, cols, lim, out, plan = _request(G, sources, targets, weighted, predecessors, limit, device, out,
+                                             memory_limit)
+    k, t = plan.shape
+    dtype = plan.dtype
+    to_file = isinstance(out, (str, os.PathLike))
+    show = bool(progress) if progress is not None else plan.est_seconds > PROGRESS_AFTER
+    from apsp.progress import tqdm  # the text bar, or the Jupyter widget where ipywidgets is present
+
+    bar = tqdm(total=k, desc=f"distance matrix {k:,} x {t:,}", unit="sources", disable=not show, mininterval=0.5,
+               leave=False)
+    where = atomic_memmap(out, dtype, (k, t)) if to_file else nullcontext(out)
+    with bar, where as buf, noting_partial_out(None if to_file else out):
+        D, Pr = distance_rows(Gr, src, cols, limit=lim, predecessors=bool(predecessors), out=buf, bar=bar)
+    if to_file:
+        D = np.load(out, mmap_mode="r")
+    return (D, Pr) if predecessors else D

@@ -1,0 +1,99 @@
+"""apsp.Closure on the GPU: every update agrees with recomputing the closure from the current arcs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import apsp
+from apsp import Closure, NegativeCycleError
+
+cp = pytest.importorskip("cupy")
+
+try:
+    _HAVE_GPU = cp.cuda.runtime.getDeviceCount() > 0
+except Exception:  # noqa: BLE001 - no driver
+    _HAVE_GPU = False
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")]
+
+from test_dynamic_closure import _random_arcs, _random_batch  # noqa: E402
+
+
+def _check(C: Closure, predecessors: bool) -> None:
+    W = C.arcs.get()
+    D = C.distances
+    assert isinstance(D, cp.ndarray)
+    D = D.get()
+    ref = apsp.shortest_paths(W, semiring=C.semiring)
+    if D.dtype.kind == "f":
+        rtol = 1e-5 if D.dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(D, ref, rtol=rtol, atol=rtol)
+    else:
+        np.testing.assert_array_equal(D, ref)
+    if predecessors:
+        S = C.semiring
+        zero = S.zero_value(D.dtype)
+        for i in range(C.n):
+            for j in range(C.n):
+                route = C.path(i, j)
+                if D[i, j] == zero and i != j:
+                    assert route == []
+                    continue
+                assert route[0] == i and route[-1] == j and len(set(route)) == len(route)
+                total = sum(W[a, b] for a, b in zip(route, route[1:])) if len(route) > 1 else 0
+                assert np.isclose(float(total), float(D[i, j]), rtol=1e-4, atol=1e-4)
+
+
+CASES = [("min_plus", np.float64, True), ("min_plus", np.float32, False), ("min_plus", np.int32, True),
+         ("min_plus", np.int64, False), ("max_min", np.float64, False), ("lor_land", np.bool_, False)]
+
+
+@pytest.mark.parametrize("family,dtype,predecessors", CASES, ids=[f"{f}-{np.dtype(d)}" for f, d, _ in CASES])
+def test_gpu_sequences_equal_recomputation(family, dtype, predecessors):
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        negative = family == "min_plus" and seed % 2 == 1
+        n = int(rng.integers(3, 40))
+        C = Closure(_random_arcs(rng, n, dtype, family, negative=negative), predecessors=predecessors,
+                    semiring=family, device="gpu")
+        _check(C, predecessors)
+        for _ in range(10):
+            op = rng.random()
+            if op < 0.7:
+                us, vs, ws = _random_batch(rng, C, family, negative)
+                before = (C.arcs.get(), C.distances.get())
+                try:
+                    C.update(us, vs, ws)
+                except NegativeCycleError:
+                    np.testing.assert_array_equal(C.arcs.get(), before[0])
+                    np.testing.assert_array_equal(C.distances.get(), before[1])
+                    continue
+            elif op < 0.85:
+                flat = rng.choice(C.n * C.n, size=min(3, C.n * C.n), replace=False)
+                C.remove(flat // C.n, flat % C.n)
+            elif op < 0.93:
+                C.add_vertices(int(rng.integers(1, 3)))
+            elif C.n > 2:
+                C.remove_vertices(rng.choice(C.n, size=1, replace=False))
+            _check(C, predecessors)
+
+
+def test_gpu_road_closure_decrease_and_removal():
+    import graphs
+
+    G = graphs.generators.road_network(600, seed=3)
+    W = cp.asarray(G.to_dense())
+    C = Closure(W, predecessors=True)
+    rng = np.random.default_rng(0)
+    src, dst = np.nonzero(G.to_dense() < np.inf)
+    off = src != dst
+    src, dst = src[off], dst[off]
+    for _ in range(5):
+        k = int(rng.integers(src.size))
+        C.update([src[k]], [dst[k]], [float(C.arcs[src[k], dst[k]]) * 0.5])
+        k = int(rng.integers(src.size))
+        C.remove([src[k]], [dst[k]])
+    ref = apsp.shortest_paths(C.arcs.get())
+    np.testing.assert_allclose(C.distances.get(), ref, rtol=1e-12)
+    _check(C, True)
