@@ -111,6 +111,7 @@ def main() -> None:
     ap.add_argument("--batches", default="1,8,64,512,4096")
     ap.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--graphs", default="road,rmat", help="which closures: road, rmat or both")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     if args.quick:
@@ -122,6 +123,8 @@ def main() -> None:
         ("road_network", graphs.generators.road_network(args.n, seed=args.seed)),
         (f"rmat(scale={scale})", graphs.generators.rmat(scale, edge_factor=4, seed=args.seed, directed=True, dtype=np.float64)),
     ]
+    wanted = set(args.graphs.split(","))
+    graphs_to_run = [(name, G) for name, G in graphs_to_run if name.split("(")[0].replace("_network", "") in wanted]
     rows = []
     for name, G in graphs_to_run:
         rows += bench_graph(name, G, args.arcs, batches, args.device, args.seed)
@@ -129,9 +132,13 @@ def main() -> None:
               flush=True)
     header = ["graph", "n", "operation", "arcs", "ms (median)", "vs recompute"]
     info = machine()
+    if args.device == "gpu":
+        import cupy as cp
+
+        info["gpu"] = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     table = markdown_table(header, rows)
     write_results(f"dynamic_closure-{args.device}", {"machine": info, "args": vars(args), "rows": rows},
-                  f"# Closure updates against recomputing ({info.get('cpu', '')})\n\n{table}\n")
+                  f"# Closure updates against recomputing ({info.get('gpu', info.get('cpu', ''))})\n\n{table}\n")
 
 
 if __name__ == "__main__":
