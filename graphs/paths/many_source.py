@@ -124,8 +124,9 @@ def distance_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None = None, *, 
         xp = G.xp
         out = xp.empty((k, t), dtype=dtype)
     P = None
-    if predecessors:
-        P = G.xp.full((k, G.n), -1, dtype=np.int32) if gpu else np.full((k, G.n), -1, dtype=np.int32)
+    if predecessors:  # beside the distances: on the device where they are
+        on_device = hasattr(out, "__cuda_array_interface__")
+        P = (G.xp if on_device else np).full((k, G.n), -1, dtype=np.int32)
     if gpu and not G.has_negative_weights and exact_on_gpu(G):
         _rows_gpu(G, src, cols, limit, out, P, bar)
     elif gpu:
@@ -134,9 +135,9 @@ def distance_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None = None, *, 
         H = G.to("cpu")
         D, Pr = (_rows_host(H, src, cols, limit, None, P is not None, bar) if not H.has_negative_weights
                  else _johnson_rows(H, src, cols, limit, None, P is not None, bar))
-        out[...] = cp.asarray(D)
+        out[...] = D if isinstance(out, np.ndarray) else cp.asarray(D)
         if P is not None:
-            P[...] = cp.asarray(Pr)
+            P[...] = Pr if isinstance(P, np.ndarray) else cp.asarray(Pr)
     elif G.has_negative_weights:
         _johnson_rows(G, src, cols, limit, out, P, bar)
     else:
@@ -207,8 +208,10 @@ def _rows_gpu(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit, out, P,
     lim = np.inf if limit is None else float(limit)
 
     def write(r0: int, r1: int, D, Pr) -> None:
-        if dtype.kind == "i":
-            D = cp.where(cp.isinf(D), hi, D).astype(dtype)
+        if dtype.kind == "i":  # exact below 2**53 (checked); unreached: the integer maximum
+            unreached = cp.isinf(D)
+            D = cp.where(unreached, 0, D).astype(dtype)
+            D[unreached] = hi
         elif dtype != np.float64:
             D = D.astype(dtype)
         if host_out:
@@ -216,20 +219,19 @@ def _rows_gpu(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit, out, P,
         else:
             out[r0:r1] = D
         if Pr is not None:
-            P[r0:r1] = Pr if not host_out else Pr.get()
+            P[r0:r1] = Pr.get() if isinstance(P, np.ndarray) else Pr
 
     distance_rows_gpu(H.indptr, H.indices, H.weights, src, cols, lim, predecessors=P is not None and positive,
                       write=write, bar=bar, ren=graph_order(G))
-    if P is not None and not positive:  # zero-weight arcs: predecessors by a BFS over tight arcs, on the host
-        Dfull = _rows_host(H, src, None, limit, None, None, None)[0] if cols is not None else (
-            out.get() if not host_out else np.asarray(out))
+    if P is not None and not positive:
+        # Zero-weight arcs may be tight both ways: predecessors by a BFS over the tight arcs, on the host, from
+        # distances summed there in the weights' own dtype (as the tight test sums them).
+        Dfull = _rows_host(H, src, None, limit, None, None, None)[0]
         Ph = np.empty(P.shape, dtype=np.int32)
         w = H.weights
         run_chunks(lambda a, b: K.tight_tree_preds(H.indptr, H.indices, w, src, Dfull, Ph, neginf(w.dtype),
                                                    posinf(w.dtype), a, b), src.shape[0], work=src.shape[0] * H.nnz)
-        if limit is not None:
-            Ph[Dfull > limit] = -1
-        P[...] = cp.asarray(Ph) if not host_out else Ph
+        P[...] = Ph if isinstance(P, np.ndarray) else cp.asarray(Ph)
 
 
 def _johnson_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit, out, P, bar):
