@@ -11,6 +11,8 @@
   :func:`distance_matrix` (origins x destinations, each search stopping at its
   targets; CPU threads or batched GPU searches),
   :func:`shortest_path` (one route: bidirectional Dijkstra, A* with coordinates),
+  :func:`k_shortest_paths` (the k shortest loopless routes: Yen, a round of
+  spur searches per batch),
   :func:`connected_components` (weak and strong),
   :func:`minimum_spanning_tree` (Boruvka; a :class:`SpanningForest`),
   :func:`maximum_flow` (push-relabel; the flow, its value and a minimum cut);
@@ -59,6 +61,7 @@ from .io import read, write
 from .paths.all_pairs import all_pairs_shortest_paths, plan_all_pairs
 from .paths.distance_matrix import distance_matrix, plan_distance_matrix
 from .paths.dynamic import DynamicSSSP
+from .paths.k_shortest import k_shortest_paths
 from .paths.single_pair import ShortestPath, shortest_path
 from .paths.sssp import multi_source_sssp, sssp
 from .traversal.components import connected_components
@@ -81,6 +84,7 @@ __all__ = [
     "DynamicSSSP",
     "shortest_path",
     "ShortestPath",
+    "k_shortest_paths",
     "all_pairs_shortest_paths",
     "plan_all_pairs",
     "connected_components",

@@ -256,6 +256,7 @@ DOORS: dict[str, Door] = {
     "graphs.plan_distance_matrix": Door(call(graphs.plan_distance_matrix, g4(), np.array([0, 2]), np.array([1, 3])),
                                         arrays={0: w4(), 1: np.array([0, 2]), 2: np.array([1, 3])}),
     "graphs.shortest_path": Door(call(graphs.shortest_path, g4(), 0, 3), arrays={0: w4()}),
+    "graphs.k_shortest_paths": Door(call(graphs.k_shortest_paths, g4(), 0, 3, 2), arrays={0: w4()}),
     "graphs.all_pairs_shortest_paths": Door(call(graphs.all_pairs_shortest_paths, g4(), dtype=np.float64,
                                                  out=np.empty((4, 4))),
                                             arrays={0: w4(), "out": w4()}, dtypes={"dtype": SAME}),
