@@ -875,9 +875,17 @@ def test_pydata_sparse_input_gives_scipys_answers(cls):
              lambda m: m.dijkstra(X, indices=[0, 3]), lambda m: m.bellman_ford(X), lambda m: m.johnson(X, False),
              lambda m: m.shortest_path(X, method="FW", directed=False), lambda m: m.breadth_first_order(X, 0, False),
              lambda m: m.depth_first_order(X, 3), lambda m: m.connected_components(X, connection="strong"),
-             lambda m: m.connected_components(X), lambda m: m.yen(X, 0, 2, 2)]
-    for call in calls:  # yen: SciPy's own fails on pydata's int64 indices, and so does the drop-in (SciPy's yen)
+             lambda m: m.connected_components(X)]
+    for call in calls:
         assert_same_outcome(outcome(lambda call=call: call(gcs)), outcome(lambda call=call: call(scs)), exact=True)
+    # yen: SciPy's own rejects pydata's int64 indices; the drop-in reads them as its other functions do
+    with pytest.raises(ValueError, match="Buffer dtype mismatch"):
+        scs.yen(X, 0, 2, 2)
+    for directed in (True, False):  # two paths of length 2 tie: the same rows, in the drop-in's order
+        (d1, p1), (d2, p2) = (m.yen(Y, 0, 2, 3, directed=directed, return_predecessors=True)
+                              for m, Y in ((gcs, X), (scs, sp.csr_array(W))))
+        np.testing.assert_array_equal(d1, d2)
+        assert p1.dtype == p2.dtype and sorted(map(tuple, p1.tolist())) == sorted(map(tuple, p2.tolist()))
     graph_results = [lambda m: m.minimum_spanning_tree(X), lambda m: m.breadth_first_tree(X, 0),
                      lambda m: m.depth_first_tree(X, 0, False),
                      lambda m: m.reconstruct_path(X, np.array([-9999, 0, 0, 4, 3]))]

@@ -1,4 +1,4 @@
-"""graphs.k_shortest_paths (Yen): against NetworkX, a brute-force enumeration and SciPy's yen.
+"""graphs.k_shortest_paths (Yen) and graphs.csgraph.yen: against NetworkX, a brute-force enumeration and SciPy's yen.
 
 The 200 held-out graphs are drawn from a seed used nowhere else; the
 brute-force reference enumerates every simple path (NetworkX's
@@ -14,12 +14,14 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import yen as scipy_yen
 
 import graphs
 from graphs import Graph, k_shortest_paths
+from graphs import csgraph as gcs
 from graphs.errors import GraphError, VertexError, VertexTypeError
 from graphs.paths.k_shortest import AStarSpurs, YenSearch
 
@@ -203,3 +205,68 @@ def test_the_engine_resumes_where_it_stopped():
     first = Y.take(3) + Y.take(4)
     again = k_shortest_paths(G, s, t, 7)
     assert [(float(d), p.tolist()) for d, p, _ in first] == [(float(r.distance), r.path) for r in again]
+
+
+# -- graphs.csgraph.yen: SciPy's function on this engine ----------------------------------------------------
+
+
+def test_csgraph_yen_against_scipy_on_random_graphs():
+    rng = np.random.default_rng(HELD_OUT_SEED + 1)
+    compared = 0
+    for i in range(120):
+        n = int(rng.integers(2, 8))
+        dense = rng.integers(-1 if i % 6 == 0 else 0, 5, (n, n)).astype(float)
+        dense[rng.random((n, n)) < 0.5] = 0
+        np.fill_diagonal(dense, 0)
+        X = [dense, sp.csr_array(dense), sp.coo_matrix(dense)][i % 3]
+        s, t, K = int(rng.integers(n)), int(rng.integers(n)), int(rng.integers(1, 8))
+        kw = {"directed": bool(i % 2), "unweighted": i % 5 == 0, "return_predecessors": True}
+        try:
+            theirs = scipy_yen(X, s, t, K, **kw)
+        except gcs.NegativeCycleError:
+            with pytest.raises(graphs.NegativeCycleError):
+                gcs.yen(X, s, t, K, **kw)
+            continue
+        except ValueError as err:  # SciPy's accident for source == sink on a graph of no edge (see the docstring)
+            assert s == t and "Invalid shape" in str(err) and not np.count_nonzero(dense)
+            np.testing.assert_array_equal(gcs.yen(X, s, t, K), [0.0])
+            continue
+        dist, pred = gcs.yen(X, s, t, K, **kw)
+        np.testing.assert_allclose(dist, theirs[0], atol=1e-12)
+        assert pred.dtype == np.int32 and pred.shape == theirs[1].shape
+        A = dense if kw["directed"] else np.where((dense != 0) & (dense.T != 0), np.minimum(dense, dense.T),
+                                                  dense + dense.T)
+        for d, row in zip(dist, pred):  # each row is a simple path of that length
+            v, total, hops = t, 0.0, 0
+            while v != s:
+                u = int(row[v])
+                total += 1.0 if kw["unweighted"] else A[u, v]
+                v, hops = u, hops + 1
+                assert hops < n
+            assert np.isclose(total, d)
+        compared += 1
+    assert compared > 80
+
+
+def test_csgraph_yen_errors_and_edges_as_scipy():
+    G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]], dtype=float)
+    for source, sink in [(0, -1), (10000, 1), (2, 6)]:
+        with pytest.raises(ValueError, match="must have 0 <= source < N and 0 <= sink < N. Got N=4"):
+            gcs.yen(G, source, sink, 2)
+    with pytest.raises(ValueError, match="graph should be a square array"):
+        gcs.yen(np.zeros((2, 3)), -1, 0, 2)
+    with pytest.raises(ValueError, match="K must be at least 0"):
+        gcs.yen(G, 0, 3, -1)
+    with pytest.raises(TypeError, match="K must be an integer"):
+        gcs.yen(G, 0, 3, 2.5)
+    with pytest.raises(TypeError, match="source must be an integer"):
+        gcs.yen(G, 1.5, 3, 2)
+    d, p = gcs.yen(G, 0, 3, 0, return_predecessors=True)
+    assert d.shape == (0,) and d.dtype == np.float64 and p.shape == (0, 4) and p.dtype == np.int32
+    np.testing.assert_array_equal(gcs.yen(G, 0, 3, 10**12), [2.0, 5.0])  # SciPy would allocate 10**12 rows
+    np.testing.assert_array_equal(gcs.yen(np.zeros((1, 1)), 0, 0, 1), [0.0])  # SciPy: "Invalid shape in axis 0"
+    d, p = gcs.yen(G, 0, 0, 3, return_predecessors=True)
+    np.testing.assert_array_equal(d, [0.0])
+    assert (p == -9999).all()
+    neg = np.array([[0, 3.0, 0], [0, 0, -2.0], [1.0, 0, 0]])
+    np.testing.assert_allclose(gcs.yen(neg, 0, 2, 3), scipy_yen(neg, 0, 2, 3))

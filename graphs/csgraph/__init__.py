@@ -10,7 +10,8 @@ the functions that return a graph return the input's pydata class.
 
 * Path problems run on this library: ``shortest_path`` / ``floyd_warshall``
   (dense closure, :func:`apsp.shortest_paths`), ``dijkstra`` / ``johnson`` /
-  ``bellman_ford`` (:func:`graphs.multi_source_sssp`), ``breadth_first_order``
+  ``bellman_ford`` (:func:`graphs.multi_source_sssp`), ``yen`` (the k shortest
+  paths engine of :func:`graphs.k_shortest_paths`), ``breadth_first_order``
   / ``depth_first_order`` (SciPy's exact orders, Numba), ``connected_components``
   (SciPy's label numbering), ``minimum_spanning_tree`` (the same tree as SciPy,
   ties included), ``maximum_flow`` (exact int64 capacities).
@@ -24,8 +25,7 @@ the functions that return a graph return the input's pydata class.
   of it that is also :class:`graphs.NegativeCycleError` (a ``ValueError``).
 * The other names (``laplacian``, matchings, ``reverse_cuthill_mckee``,
   ``structural_rank``, the conversions ``csgraph_from_dense`` ...) are
-  SciPy's own, re-exported; ``yen`` is SciPy's, its negative cycle reported
-  as above.
+  SciPy's own, re-exported.
 
 This subpackage is not imported by ``import graphs`` (it would import SciPy's
 csgraph eagerly); ``from graphs import csgraph`` or ``import graphs.csgraph``

@@ -4,7 +4,8 @@ The engines are this library's: the dense closure :func:`apsp.shortest_paths`
 (R-Kleene on min-plus GEMM kernels) for Floyd-Warshall, and
 :func:`graphs.multi_source_sssp` / :func:`graphs.sssp` (Dijkstra with
 Johnson's reweighting when weights are negative, Bellman-Ford as sparse
-min-plus products) for the others.  Inputs are read as SciPy reads them
+min-plus products) for the others; Yen's k shortest paths
+(:class:`graphs.paths.k_shortest.YenSearch`) for ``yen``.  Inputs are read as SciPy reads them
 (:mod:`graphs.csgraph._input`); outputs have SciPy's shapes and dtypes
 (float64 distances, int32 predecessors with ``-9999`` for "none").
 
@@ -34,14 +35,13 @@ at all, this one's answers exactly.
 
 from __future__ import annotations
 
-import re
+import operator
 import warnings
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import csgraph_to_dense as _scipy_csgraph_to_dense
-from scipy.sparse.csgraph import yen as _scipy_yen
 
 from apsp import prepared_matrix, solve
 from apsp.errors import NegativeCycleError as _LibraryNegativeCycleError
@@ -51,13 +51,14 @@ from semiring.errors import InvalidEntryError
 
 from ..csr_arrays import row_ids
 from ..graph import Graph
+from ..paths.engine import johnson_potentials
+from ..paths.k_shortest import AStarSpurs, YenSearch
 from ..paths.sssp import multi_source_sssp, sssp
 from ..traversal.search import bfs
 from . import _kernels as K
 from ._input import (
     NULL,
     CsgraphNegativeCycleError,
-    NegativeCycleError,
     cast_weights,
     check_numbers,
     check_sparse_shape,
@@ -727,20 +728,36 @@ def johnson(csgraph: Any, directed: bool = True, indices: Any = None, return_pre
 
 def yen(csgraph: Any, source: int, sink: int, K: int, *, directed: bool = True, return_predecessors: bool = False,
         unweighted: bool = False) -> Any:
-    """The ``K`` shortest loopless paths from ``source`` to ``sink`` (Yen); SciPy's ``scipy.sparse.csgraph.yen``.
+    """The ``K`` shortest loopless paths from ``source`` to ``sink`` (Yen); mirrors ``scipy.sparse.csgraph.yen``.
 
-    SciPy's function itself (same parameters, results and errors), except that
-    its negative cycle is reported as the drop-in's other negative cycles are:
-    a :class:`~graphs.csgraph._input.CsgraphNegativeCycleError`, which is
-    SciPy's ``NegativeCycleError`` and also :class:`graphs.NegativeCycleError`
-    (a ``ValueError``), with the vertex SciPy names.
+    Same parameters, defaults, results and errors as SciPy's function of the
+    same name (SciPy 1.17), computed by this library's engine
+    (:class:`graphs.paths.k_shortest.YenSearch`: each round's spur searches
+    in one batch on the CPU threads, A* towards the sink, Lawler's rule).
+    Negative weights are handled as SciPy handles them: Johnson's potentials
+    (a negative cycle raises :class:`NegativeCycleError` naming a vertex on
+    it), Yen on the reweighted arcs, lengths restored by ``h[sink] -
+    h[source]``.
+
+    Where the answers can differ: paths of equal length come in lexicographic
+    order of their vertices (SciPy's order among them is its own), so the
+    predecessor rows of tied paths may come in another order.  ``source`` and
+    ``sink`` must be integers (SciPy truncates floats); ``K`` as large as
+    asked costs nothing (SciPy allocates ``K`` rows first).  Two departures
+    where SciPy's answer is an accident: ``source == sink`` on a graph of no
+    edge gives ``[0.]`` (SciPy raises "Invalid shape in axis 0"), and an edge
+    of weight ``-inf`` is an :class:`InvalidEntryError` (SciPy returns no
+    path).  pydata sparse arrays are read as SciPy's other functions read them
+    (SciPy's ``yen`` rejects their int64 indices).
 
     Parameters
     ----------
     csgraph : array_like, sparse matrix or array, or pydata sparse array (N, N)
+        Dense: ``0``, ``inf`` and NaN are no edge; sparse: every stored entry
+        is an edge (parallel entries: the lightest).
     source, sink : int
     K : int
-        The number of paths to find.
+        The number of paths to find (``0``: none).
     directed, return_predecessors, unweighted : bool
         As SciPy.
 
@@ -755,6 +772,12 @@ def yen(csgraph: Any, source: int, sink: int, K: int, *, directed: bool = True, 
     ------
     NegativeCycleError
         A negative cycle (SciPy's class, also :class:`graphs.NegativeCycleError`).
+    ValueError
+        Not a square 2-D graph; ``source`` or ``sink`` outside ``[0, N)``;
+        ``K < 0``.
+    TypeError
+        ``source``, ``sink`` or ``K`` not an integer; a dense input that does
+        not hold numbers.
 
     Examples
     --------
@@ -763,19 +786,63 @@ def yen(csgraph: Any, source: int, sink: int, K: int, *, directed: bool = True, 
     >>> G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]])
     >>> csgraph.yen(G, 0, 3, 2)
     array([2., 5.])
+    >>> csgraph.yen(G, 0, 3, 2, directed=False, return_predecessors=True)[1]
+    array([[-9999,     0, -9999,     1],
+           [-9999, -9999,     0,     2]], dtype=int32)
     >>> import graphs
     >>> try:
     ...     csgraph.yen(np.array([[0, 1.0], [-2.0, 0]]), 0, 1, 1)
     ... except graphs.NegativeCycleError as err:
-    ...     print(err, err.vertex)
-    Negative cycle detected on node 0 0
+    ...     print(err)
+    Negative cycle detected on node 0
     """
     check_numbers(csgraph)  # SciPy's TypeError for a dense array of no numbers, raised here
+    G, negative = _sparse_graph(csgraph, directed, unweighted, np.dtype(np.float64), "cpu")
+    n = G.n
+    s, t = _yen_vertex(source, "source"), _yen_vertex(sink, "sink")
+    if not (0 <= s < n and 0 <= t < n):
+        raise ValueError(f"For csgraph with shape (N, N), must have 0 <= source < N and 0 <= sink < N. "
+                         f"Got N={n}, source={source!r}, sink={sink!r}.")
+    K = _yen_count(K)
+    shift = 0.0
+    if negative and not unweighted:
+        try:
+            h = johnson_potentials(G)
+        except _LibraryNegativeCycleError as err:
+            raise negative_cycle_error(err, f"Negative cycle detected on node {err.vertex}") from err
+        rows = row_ids(G.indptr)
+        w = G.weights + h[rows] - h[G.indices]
+        np.maximum(w, 0.0, out=w)  # rounding may leave -1e-16 on tight arcs
+        G = Graph(G.indptr, G.indices, w, directed=G.directed, check=False)
+        shift = float(h[t] - h[s])
+    found = YenSearch(AStarSpurs(G, s, t), k=K).take(K) if K else []
+    dist = np.array([float(d) + shift for d, _, _ in found], dtype=np.float64)
+    if not return_predecessors:
+        return dist
+    pred = np.full((len(found), n), NULL, dtype=np.int32)
+    for r, (_, path, _) in enumerate(found):
+        pred[r, path[1:]] = path[:-1]
+    return dist, pred
+
+
+def _yen_vertex(v: Any, name: str) -> int:
+    """``source`` / ``sink`` of :func:`yen` as an int: integers only (SciPy truncates floats)."""
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {v!r}")
     try:
-        return _scipy_yen(csgraph, source, sink, K, directed=directed, return_predecessors=return_predecessors,
-                          unweighted=unweighted)
-    except CsgraphNegativeCycleError:
-        raise
-    except NegativeCycleError as err:
-        found = re.search(r"node (-?\d+)", str(err))
-        raise CsgraphNegativeCycleError(str(err), int(found.group(1)) if found else -1) from err
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {v!r} ({type(v).__name__})") from None
+
+
+def _yen_count(K: Any) -> int:
+    """``K`` of :func:`yen`: an integer, at least 0 (SciPy's ``np.full(K, ...)`` accepts no other)."""
+    if isinstance(K, (bool, np.bool_)):
+        raise TypeError(f"K must be an integer, got {K!r}")
+    try:
+        K = operator.index(K)
+    except TypeError:
+        raise TypeError(f"K must be an integer, got {K!r} ({type(K).__name__})") from None
+    if K < 0:
+        raise ValueError(f"K must be at least 0 (negative dimensions are not allowed), got {K}")
+    return K
