@@ -1,4 +1,4 @@
-"""graphs.k_shortest_paths (Yen) and graphs.csgraph.yen: against NetworkX, a brute-force enumeration and SciPy's yen.
+"""graphs.k_shortest_paths (Yen), graphs.csgraph.yen and the CLI: against NetworkX, a brute-force enumeration and SciPy's yen.
 
 The 200 held-out graphs are drawn from a seed used nowhere else; the
 brute-force reference enumerates every simple path (NetworkX's
@@ -8,8 +8,11 @@ the function documents for positive weights.
 
 from __future__ import annotations
 
+import io
 import itertools
+import json
 import math
+from contextlib import redirect_stdout
 
 import networkx as nx
 import numpy as np
@@ -270,3 +273,32 @@ def test_csgraph_yen_errors_and_edges_as_scipy():
     assert (p == -9999).all()
     neg = np.array([[0, 3.0, 0], [0, 0, -2.0], [1.0, 0, 0]])
     np.testing.assert_allclose(gcs.yen(neg, 0, 2, 3), scipy_yen(neg, 0, 2, 3))
+
+
+# -- the command line -----------------------------------------------------------------------------------------
+
+
+def test_cli_paths_json_and_bad_k(capsys):
+    from graphs.cli import main
+
+    assert main(["paths", "--n", "300", "--seed", "1", "--source", "4", "--target", "250", "--k", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    G = graphs.generators.road_network(300, seed=1)
+    ref = k_shortest_paths(G, 4, 250, 4)
+    assert out["command"] == "paths" and out["found"] == 4
+    assert [(p["distance"], p["route"]) for p in out["paths"]] == [(float(r.distance), r.path) for r in ref]
+    assert out["paths"][1]["leaves_first_at"] in ref[0].path
+    assert main(["paths", "--n", "50", "--source", "1", "--target", "9", "--k", "2", "--hops", "--one-based"]) == 0
+    text = capsys.readouterr().out
+    assert "found      2 of 2 routes" in text and "leaves #1 at" in text
+    assert main(["paths", "--n", "50", "--k", "0"]) == 2
+    assert "k must be at least 1" in capsys.readouterr().err
+
+
+def test_cli_text_shortens_long_routes():
+    from graphs.cli import main
+
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert main(["paths", "--n", "2000", "--source", "3", "--target", "1500", "--k", "2"]) == 0
+    assert " -> ... -> " in buf.getvalue()

@@ -3,6 +3,7 @@
 * ``apsp`` (:mod:`graphs.cli.apsp`): all-pairs shortest paths, checked against SciPy;
 * ``sssp`` (:mod:`graphs.cli.sssp`): distances from one source;
 * ``path`` (:mod:`graphs.cli.path`): one shortest route (:func:`graphs.shortest_path`);
+* ``paths`` (:mod:`graphs.cli.paths`): the k shortest loopless routes (:func:`graphs.k_shortest_paths`);
 * ``bfs`` (:mod:`graphs.cli.bfs`): breadth-first levels;
 * ``components`` (:mod:`graphs.cli.components`): weak or strong components;
 * ``mst`` (:mod:`graphs.cli.mst`): the minimum spanning forest;
@@ -33,14 +34,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import apsp, bfs, centrality, components, flow, mst, path, sssp
+from . import apsp, bfs, centrality, components, flow, mst, path, paths, sssp
 from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, check_interrupted, failure, interrupt_latch
 from .apsp import run_apsp
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
 
-SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "bfs": bfs, "components": components, "mst": mst,
-               "flow": flow, "centrality": centrality}
+SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "paths": paths, "bfs": bfs, "components": components,
+               "mst": mst, "flow": flow, "centrality": centrality}
 
 
 def build_parser() -> argparse.ArgumentParser:
