@@ -94,6 +94,9 @@ _DOCS.update({
     "is_negatively_weighted": "The converted weight column.",
     "number_of_spanning_trees": "Kirchhoff's theorem, the determinant in exact integer arithmetic (Bareiss).",
     "barycenter": "Exact per-source sums of distances (NetworkX's ties); attr and sp go back to NetworkX.",
+    "shortest_simple_paths": "The library's Yen loop (a round's spur searches in one batch on the CPU threads, "
+    "Lawler's rule) with NetworkX's own bidirectional searches as Numba kernels: NetworkX's paths in NetworkX's "
+    "order, computed ahead in batches; negative, NaN and inf weights go back to NetworkX.",
 })
 
 URL = "https://github.com/semiring-paths/semiring-paths"

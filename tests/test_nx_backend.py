@@ -338,6 +338,8 @@ NX_SUITE = [
     "networkx.algorithms.tests.test_distance_measures",
     "networkx.algorithms.tests.test_isolate",
     "networkx.algorithms.tests.test_dag",
+    "networkx.algorithms.tests.test_simple_paths",
+    "networkx.algorithms.simple_paths",
 ]
 
 

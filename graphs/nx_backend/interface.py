@@ -28,7 +28,16 @@ import random
 from . import centrality, components, dag, flow, structure, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
 from .graph import BackendGraph, paused_gc
-from .shortest import allpaths, bellman_ford_paths, bfs_paths, dijkstra_paths, measures, paths, shortest_paths
+from .shortest import (
+    allpaths,
+    bellman_ford_paths,
+    bfs_paths,
+    dijkstra_paths,
+    measures,
+    paths,
+    shortest_paths,
+    simple_paths,
+)
 
 __all__ = ["BackendInterface", "backend_interface", "MIN_NODES", "LINEAR_ON_NETWORKX", "READER_LABELS_ONLY",
            "KNOWN_DIFFERENCES"]
@@ -50,7 +59,7 @@ FUNCTIONS = {
     "minimum_cut_value": flow.minimum_cut_value,
 }
 _FAMILIES = (bfs_paths, dijkstra_paths, bellman_ford_paths, paths, traversal, components, tree, flow, dag, measures,
-             centrality, allpaths, structure)
+             centrality, allpaths, structure, simple_paths)
 FUNCTIONS.update({name: getattr(mod, name) for mod in _FAMILIES for name in mod.__all__})
 
 #: Fewest nodes from which ``should_run`` says yes (automatic dispatch only; ``backend=`` always runs here).
@@ -164,7 +173,7 @@ _WEIGHT = {"weight", "capacity", "distance"}
 CALLABLE_WEIGHTS = set(paths.__all__) | set(bfs_paths.__all__) | set(dijkstra_paths.__all__) | set(bellman_ford_paths.__all__) | {
     "single_source_dijkstra_path_length", "all_pairs_dijkstra_path_length", "single_source_bellman_ford_path_length",
     "shortest_path_length", "average_shortest_path_length",
-} | set(centrality.__all__) | set(allpaths.__all__)
+} | set(centrality.__all__) | set(allpaths.__all__) | set(simple_paths.__all__)
 #: Arguments naming nodes (``G.nbunch_iter``): served when ``None``, a node, or a container of hashable items.
 _NBUNCH = {"v", "nbunch", "sources"}
 _CONTAINERS = (list, tuple, set, frozenset, range, dict)
