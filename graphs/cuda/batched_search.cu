@@ -30,6 +30,13 @@ extern "C" __global__ void bc_start(const int* __restrict__ src, int S, int n, P
     queue[i] = p;
 }
 
+// A path's length one arc on: in double, or with `single` rounded as float32 sums round (the weights and distances
+// of a float32 graph are floats, held exactly in doubles), so that the distances are the float32 ones a CPU
+// search of the same graph finds.
+__device__ __forceinline__ double path_sum(double d, double w, int single) {
+    return single ? (double)((float)d + (float)w) : d + w;
+}
+
 // One step of near-far delta-stepping over all the batch's pairs, as st[ST_MODE] says:
 // MODE_RELAX: each pair of the current round relaxes its out-arcs.  A head improved below the threshold
 //   joins the next round (once per round: the stamp), one improved to the threshold or more joins the far
@@ -39,7 +46,7 @@ extern "C" __global__ void bc_start(const int* __restrict__ src, int S, int n, P
 // Grid-stride loops: the lengths are on the device.
 extern "C" __global__ void bc_step(const int* st, const double* th, int n, const long long* __restrict__ indptr,
                                    const int* __restrict__ indices, const double* __restrict__ w, Pair* R, int* q0,
-                                   int* q1, int* f0, int* f1, int* cnt, u64* aux) {
+                                   int* q1, int* f0, int* f1, int* cnt, u64* aux, int single) {
     int mode = st[ST_MODE];
     int stride = gridDim.x * blockDim.x;
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -57,7 +64,7 @@ extern "C" __global__ void bc_step(const int* st, const double* th, int n, const
             long long a1 = indptr[v + 1];
             for (long long a = indptr[v]; a < a1; ++a) {
                 int q = base + indices[a];
-                double nd = dv + w[a];
+                double nd = path_sum(dv, w[a], single);
                 u64 bits = as_bits(nd);
                 if (bits < R[q].dist) {
                     u64 old = atomicMin(&R[q].dist, bits);
@@ -159,7 +166,7 @@ extern "C" __global__ void ms_gather(const Pair* __restrict__ R, int S, int n, c
 // past `limit`.
 extern "C" __global__ void ms_tight_preds(const Pair* __restrict__ R, int S, int n, const long long* __restrict__ tptr,
                                           const int* __restrict__ tidx, const double* __restrict__ tw,
-                                          const int* __restrict__ src, double limit, int* pred) {
+                                          const int* __restrict__ src, double limit, int single, int* pred) {
     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= (long long)S * n) return;
     int p = (int)i;
@@ -171,7 +178,7 @@ extern "C" __global__ void ms_tight_preds(const Pair* __restrict__ R, int S, int
         int base = s * n;
         for (long long a = tptr[v]; a < tptr[v + 1]; ++a) {
             int u = tidx[a];
-            if (as_double(R[base + u].dist) + tw[a] == dv) {
+            if (path_sum(as_double(R[base + u].dist), tw[a], single) == dv) {
                 found = u;
                 break;
             }

@@ -130,6 +130,9 @@ class BatchedSearch:
     ren : tuple or False, optional
         The renumbering ``(order, arcs)`` of :func:`graphs.locality.deep_order`
         when the caller has it (``None``: none), else found here.
+    single : bool
+        Sum as float32 sums round (float32 weights: the distances a CPU search
+        in float32 finds), else in float64.
 
     Attributes
     ----------
@@ -147,9 +150,10 @@ class BatchedSearch:
     """
 
     def __init__(self, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray | None, k: int,
-                 extra_per_source: int = 0, ren=False) -> None:
+                 extra_per_source: int = 0, ren=False, single: bool = False) -> None:
         n, nnz = indptr.shape[0] - 1, indices.shape[0]
         self.n = n
+        self.single = bool(single)
         w_h = np.asarray(weights, dtype=np.float64) if weights is not None else np.ones(nnz, dtype=np.float64)
         if ren is False:
             ren = deep_order(indptr, indices)
@@ -185,7 +189,7 @@ class BatchedSearch:
         n32 = np.int32(n)
         step, advance = kernel_function("bc_step"), kernel_function("bc_advance")
         args = (self.st, self._th, n32, self.indptr, self.indices, self.w, self.rec, self.queue, self._nxt,
-                self._far, self._far2, self.cnt, self._aux)
+                self._far, self._far2, self.cnt, self._aux, np.int32(single))
 
         def steps() -> None:
             for _ in range(STEPS_PER_CHECK):
@@ -234,6 +238,7 @@ def distance_rows_gpu(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarr
                       ren=False) -> None:
     """Distance rows from ``src`` (host ids) to the columns ``cols`` (host ids; ``None``: every vertex), batch by batch.
 
+    Float32 weights are summed as float32 sums round (the CPU's distances); others in float64.
     ``write(r0, r1, D, P)`` receives each batch's rows: ``D`` float64 ``(r1 - r0, len(cols))`` with ``inf``
     where unreached or past ``limit``, ``P`` int32 ``(r1 - r0, n)`` predecessors in host ids (``-1`` for the
     source and unreached vertices) or ``None``.  Predecessors need positive weights here (a zero-weight arc
@@ -243,7 +248,8 @@ def distance_rows_gpu(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarr
     n, k = indptr.shape[0] - 1, src.shape[0]
     ncols = n if cols is None else cols.shape[0]
     extra = 8 * ncols + (8 * n if predecessors else 0)
-    B = BatchedSearch(indptr, indices, weights, k, extra_per_source=extra, ren=ren)
+    single = weights is not None and np.dtype(weights.dtype) == np.float32
+    B = BatchedSearch(indptr, indices, weights, k, extra_per_source=extra, ren=ren, single=single)
     if cols is None:
         cols_d = cp.arange(n, dtype=cp.int32) if B.inv is None else cp.asarray(B.inv.astype(np.int32))
     else:
@@ -263,7 +269,7 @@ def distance_rows_gpu(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarr
         launch_items(gather, s * ncols, B.rec, np.int32(s), np.int32(n), cols_d, np.int32(ncols), lim, out)
         P = None
         if predecessors:
-            launch_items(tight, s * n, B.rec, np.int32(s), np.int32(n), tp, ti, tw, part, lim, pred)
+            launch_items(tight, s * n, B.rec, np.int32(s), np.int32(n), tp, ti, tw, part, lim, np.int32(single), pred)
             P = pred[: s * n].reshape(s, n)
             if B.order is not None:  # back to host ids: columns by inv, values by order (-1 stays -1)
                 P = order_d[P[:, inv_d]]
