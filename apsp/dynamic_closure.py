@@ -227,6 +227,10 @@ class Closure:
                 f"W must be a NumPy or CuPy array (n, n), got {type(W).__name__}; for a graph, pass its dense "
                 "matrix (graphs.Graph.to_dense())"
             )
+        if device == "gpu" and array_module(W) is np:  # the closure lives where device says
+            W = to_device(W, "gpu")
+        elif device == "cpu" and array_module(W) is not np:
+            W = to_device(W, "cpu")
         out = shortest_paths(W, semiring=self._S, predecessors=predecessors, device=device)
         D, P = out if predecessors else (out, None)
         self._xp = array_module(D)

@@ -83,13 +83,15 @@ class MatrixPlan:
 
 
 def matrix_plan(G: Graph, k: int, t: int, *, predecessors: bool = False, on_disk: bool = False,
-                result_device: str | None = None, memory_limit: int | None = None) -> MatrixPlan:
+                result_device: str | None = None, memory_limit: int | None = None,
+                result_held: bool = False) -> MatrixPlan:
     """The :class:`MatrixPlan` of ``k`` sources by ``t`` targets on the checked graph ``G``, or a refusal.
 
     The result (``k t`` entries of the weights' dtype, float64 hop counts)
     must fit in :data:`MEMORY_SHARE` of the memory where it lives (host
     memory, or the GPU's when the graph is there) unless it goes to disk; the
-    predecessors (``k n`` int32) always live in memory.
+    predecessors (``k n`` int32) always live in memory.  ``result_held``: the
+    caller's array holds the result already (only the predecessors are new).
 
     Raises
     ------
@@ -126,7 +128,8 @@ def matrix_plan(G: Graph, k: int, t: int, *, predecessors: bool = False, on_disk
         avail, where = device_memory_available(), "GPU memory"
     else:
         avail, where = host_memory_available(), "host memory"
-    need = (min(result, ROW_BATCH_BYTES) if on_disk else result) + pred  # on disk: one batch of rows in memory
+    # On disk: one batch of rows in memory; in the caller's array: nothing new.
+    need = (0 if result_held else min(result, ROW_BATCH_BYTES) if on_disk else result) + pred
     if need <= MEMORY_SHARE * avail:
         return plan
     room = MEMORY_SHARE * avail - pred
@@ -192,7 +195,8 @@ def _request(G, sources, targets, weighted, predecessors, limit, device, out, me
     to_file = isinstance(out, (str, os.PathLike))
     on_host = to_file or isinstance(out, np.ndarray)
     plan = matrix_plan(Gr, k, t, predecessors=bool(predecessors), on_disk=to_file or isinstance(out, np.memmap),
-                       result_device="cpu" if on_host else Gr.device, memory_limit=memory_limit)
+                       result_device="cpu" if on_host else Gr.device, memory_limit=memory_limit,
+                       result_held=out is not None and not to_file)
     return Gr, src, cols, lim, out, plan
 
 

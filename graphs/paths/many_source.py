@@ -133,8 +133,9 @@ def distance_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None = None, *, 
         import cupy as cp
 
         H = G.to("cpu")
-        D, Pr = (_rows_host(H, src, cols, limit, None, P is not None, bar) if not H.has_negative_weights
-                 else _johnson_rows(H, src, cols, limit, None, P is not None, bar))
+        want = True if P is not None else None  # (True: the host route allocates the predecessor rows)
+        D, Pr = (_rows_host(H, src, cols, limit, None, want, bar) if not H.has_negative_weights
+                 else _johnson_rows(H, src, cols, limit, None, want, bar))
         out[...] = D if isinstance(out, np.ndarray) else cp.asarray(D)
         if P is not None:
             P[...] = Pr if isinstance(P, np.ndarray) else cp.asarray(Pr)
