@@ -1,14 +1,16 @@
 """Sphinx configuration of the semiring-paths documentation site.
 
 Build: ``python -m sphinx -W -b html docs docs/_build/html`` from the repository root
-(``pip install -e ".[docs]"`` first).  Three kinds of page are made here at build time,
-never copied by hand into the repository (they are git-ignored):
+(``pip install -e ".[docs]"`` first).  These sources are made here at build time, never
+copied by hand into the repository (they are git-ignored):
 
 * ``api/<package>.rst``: one page per public package listing every name of its
-  ``__all__``; autosummary then writes one stub per name under ``api/generated/``;
+  ``__all__``; autosummary then writes one stub per name under ``api/generated/`` (a stub
+  whose name left ``__all__`` is removed);
 * ``gallery/<notebook>.ipynb``: the notebooks of ``notebooks/``, rendered by myst-nb
   from their saved outputs (never executed here: ``notebooks/run_notebooks.py`` runs
-  and stamps them);
+  and stamps them), and ``gallery/_cards.md`` with ``gallery/_thumbs/``: the gallery's
+  cards (title, first paragraph, first plot of each notebook);
 * the intersphinx inventories of NumPy, SciPy, NetworkX, CuPy and Dask, fetched with
   a short timeout into ``docs/_intersphinx/`` and used from there; a project whose
   inventory cannot be had (no network) is left out of the links, so the build never
@@ -95,7 +97,7 @@ def api_page(modname: str) -> str:
     for name in module.__all__:
         groups[_kind(getattr(module, name))].append(name)
     title = f"``{modname}``"
-    lines = [title, "=" * len(title), "", f".. automodule:: {modname}", "   :no-members:", "   :no-index:", ""]
+    lines = [title, "=" * len(title), "", f".. automodule:: {modname}", "   :no-members:", ""]
     lines += [f".. currentmodule:: {modname}", ""]
     for kind, names in groups.items():
         if not names:
@@ -129,6 +131,11 @@ def class_aliases() -> dict[str, str]:
 
 for _mod in API_MODULES:
     _write_if_changed(DOCS / "api" / f"{_mod}.rst", api_page(_mod))
+# a stub left from a name that is no longer public would be a page outside every toctree (a warning)
+_public = {f"{m}.{name}" for m in API_MODULES for name in importlib.import_module(m).__all__}
+for _stub in (DOCS / "api" / "generated").glob("*.rst"):
+    if _stub.stem not in _public:
+        _stub.unlink()
 autosummary_context = {"aliases": class_aliases()}
 
 autosummary_generate = True
@@ -140,6 +147,43 @@ autodoc_preserve_defaults = True
 
 # SciPy's docstrings (re-exported by graphs.csgraph) use a :doi: role
 extlinks = {"doi": ("https://doi.org/%s", "doi:%s")}
+
+#: what the public objects that are no function, class or module are (their own type's docstring would
+#: say nothing of them); the built-in semirings are described from their family (``semiring.families``)
+DATA_DOCS = {
+    "__version__": "The version of the distribution: one for ``semiring``, ``apsp`` and ``graphs``.",
+    "semiring.BUILTIN": "The built-in semirings by name, aliases included (``{name: Semiring}``); "
+    ":func:`semiring.get` looks one up.",
+    "apsp.METHODS": "The values ``method=`` takes in :func:`apsp.shortest_paths` and the closures; "
+    '``"auto"`` lets :func:`apsp.choose_method` pick.',
+}
+
+
+def data_docstring(name: str, obj: object) -> list[str]:
+    """The docstring of a public object whose own ``__doc__`` is only its type's."""
+    from semiring import Semiring
+    from semiring.families import FAMILIES
+
+    if isinstance(obj, Semiring) and obj.family in FAMILIES:
+        fam = FAMILIES[obj.family]
+        alias = f" (``{name.rsplit('.', 1)[1]}`` is ``semiring.{fam.name}``)" if obj.name != name.rsplit(".", 1)[1] else ""
+        dtypes = ", ".join(str(d) for d in fam.dtypes)
+        return [
+            f"The built-in semiring ``{fam.name}``{alias}: {fam.doc}.",
+            "",
+            f"``add`` is {fam.add}, ``mul`` is {fam.mul.split('_', 1)[0]}, ``zero`` is ``{fam.zero}``, ``one`` is ``{fam.one}``; "
+            f"{'idempotent' if fam.idempotent else 'not idempotent (no closure)'}; dtypes {dtypes}.",
+            "A :class:`semiring.Semiring`: its operations (``matmul``, ``closure``, ``mxv``, ``einsum``, ...) are"
+            " on that page.",
+        ]
+    key = name if name in DATA_DOCS else name.rsplit(".", 1)[1]
+    return [DATA_DOCS.get(key, f"A ``{type(obj).__name__}``: its value is shown above.")]
+
+
+def _data_docs(app, what, name, obj, options, lines) -> None:
+    if what in ("data", "attribute") and obj.__doc__ == type(obj).__doc__:
+        lines[:] = data_docstring(name, obj)
+
 
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
@@ -153,7 +197,6 @@ for _nb in NOTEBOOKS:
 for _stale in _GALLERY.glob("*.ipynb"):
     if not (ROOT / "notebooks" / _stale.name).exists():
         _stale.unlink()
-
 
 
 def gallery_cards(notebooks: list[Path]) -> str:
@@ -265,3 +308,7 @@ html_favicon = "_static/favicon.svg"  # without one, browsers ask for /favicon.i
 html_context = {"default_mode": "auto"}  # the theme's script logs an error for an empty mode
 html_show_sourcelink = False
 html_copy_source = False
+
+
+def setup(app) -> None:
+    app.connect("autodoc-process-docstring", _data_docs)

@@ -134,6 +134,11 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
+def words(text: str) -> str:
+    """Lower-case letters and digits, one space between runs (HTML entities and smart quotes gone)."""
+    return re.sub(r"[^a-z0-9]+", " ", html.unescape(text).lower()).strip()
+
+
 def expected_pages() -> dict[str, str]:
     """``{page name: anchor}`` for every public name of the four packages (a module's anchor is ``module-NAME``)."""
     pages = {}
@@ -170,6 +175,15 @@ def test_every_public_name_has_an_api_page(site):
     for page, anchor in expected.items():
         text = (site / "api" / "generated" / f"{page}.html").read_text()
         assert f'id="{anchor}"' in text, f"{page}.html does not describe {anchor}"
+    # an object that is no function, class or module is described, not left with its type's docstring
+    for modname in API_MODULES:
+        module = importlib.import_module(modname)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.ismodule(obj) or inspect.isclass(obj) or callable(obj):
+                continue
+            text = words(re.sub(r"<[^>]+>", " ", (site / "api" / "generated" / f"{modname}.{name}.html").read_text()))
+            assert words(type(obj).__doc__.strip().splitlines()[0]) not in text, f"{modname}.{name}"
     # each package's reference page links every one of its names
     for modname in API_MODULES:
         text = (site / "api" / f"{modname}.html").read_text()
