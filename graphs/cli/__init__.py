@@ -2,6 +2,7 @@
 
 * ``apsp`` (:mod:`graphs.cli.apsp`): all-pairs shortest paths, checked against SciPy;
 * ``sssp`` (:mod:`graphs.cli.sssp`): distances from one source;
+* ``matrix`` (:mod:`graphs.cli.matrix`): distances from many sources to many targets;
 * ``path`` (:mod:`graphs.cli.path`): one shortest route (:func:`graphs.shortest_path`);
 * ``bfs`` (:mod:`graphs.cli.bfs`): breadth-first levels;
 * ``components`` (:mod:`graphs.cli.components`): weak or strong components;
@@ -33,14 +34,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import apsp, bfs, centrality, components, flow, mst, path, sssp
+from . import apsp, bfs, centrality, components, flow, matrix, mst, path, sssp
 from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, check_interrupted, failure, interrupt_latch
 from .apsp import run_apsp
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
 
-SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "bfs": bfs, "components": components, "mst": mst,
-               "flow": flow, "centrality": centrality}
+SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "matrix": matrix, "path": path, "bfs": bfs, "components": components,
+               "mst": mst, "flow": flow, "centrality": centrality}
 
 
 def build_parser() -> argparse.ArgumentParser:
