@@ -12,8 +12,8 @@ weights) with 64 sources when ``/work/shared/data/email-Enron.txt`` is there.
 Each round runs one process per tree, old then new (the order swaps every
 round); each process imports the library from its tree, warms every case up
 once and gives the median of ``--repeats`` calls per case.  The table gives the
-median over the rounds, the ratio new / old, and SciPy's time (the new tree's
-process).  Cases: ``dijkstra(A, indices=<100>)`` with ``limit`` 2000 (6% of the
+median over the rounds, the ratio new / old, and SciPy's time (timed after
+each case in both processes, so that both run the same sequence of work).  Cases: ``dijkstra(A, indices=<100>)`` with ``limit`` 2000 (6% of the
 vertices within it) and without, the same with predecessors and with
 ``min_only``, one source, and ``unweighted=True`` with hop limits.
 """
@@ -66,16 +66,14 @@ if "enron_indptr" in z:
         cases[f"enron: indices=64, limit={lim} (unit weights)"] = lambda f, lim=lim: f.dijkstra(E, indices=esrc,
                                                                                             limit=lim)
     cases["enron: indices=64 (unit weights)"] = lambda f: f.dijkstra(E, indices=esrc)
-with_scipy = len(sys.argv) > 4
 out = {}
 for name, case in cases.items():
     case(gcs)
     ts = []
     for _ in range(repeats):
         t = time.perf_counter(); case(gcs); ts.append(time.perf_counter() - t)
-    out[name] = {"ours": statistics.median(ts)}
-    if with_scipy:
-        t = time.perf_counter(); case(scs); out[name]["scipy"] = time.perf_counter() - t
+    t = time.perf_counter(); case(scs)
+    out[name] = {"ours": statistics.median(ts), "scipy": time.perf_counter() - t}
 print(json.dumps(out))
 """
 
@@ -96,8 +94,8 @@ def make_data(n: int, path: Path) -> None:
     np.savez(path, **arrays)
 
 
-def run(tree: str, data: Path, repeats: int, with_scipy: bool) -> dict:
-    argv = [sys.executable, "-c", CASES, tree, str(data), str(repeats)] + (["scipy"] if with_scipy else [])
+def run(tree: str, data: Path, repeats: int) -> dict:
+    argv = [sys.executable, "-c", CASES, tree, str(data), str(repeats)]
     out = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=tree)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -117,10 +115,9 @@ def main(argv: list[str] | None = None) -> None:
         for r in range(args.rounds):
             order = (("old", args.old), ("new", args.new)) if r % 2 == 0 else (("new", args.new), ("old", args.old))
             for tag, tree in order:
-                for k, v in run(tree, data, args.repeats, tag == "new").items():
+                for k, v in run(tree, data, args.repeats).items():
                     times[tag].setdefault(k, []).append(v["ours"])
-                    if "scipy" in v:
-                        times["scipy"].setdefault(k, []).append(v["scipy"])
+                    times["scipy"].setdefault(k, []).append(v["scipy"])
             print(f"round {r + 1} of {args.rounds} done ({time.strftime('%H:%M:%S')})", file=sys.stderr)
     print("| case | old (s) | new (s) | new / old | SciPy (s) |\n| --- | --- | --- | --- | --- |")
     for k in times["old"]:
