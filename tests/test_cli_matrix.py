@@ -156,7 +156,9 @@ def test_memory_limit_is_a_size():
 
 
 def test_large_matrix_median_from_evenly_spaced_rows(monkeypatch, capsys):
-    from graphs.cli import matrix
+    from graphs.cli import SUBCOMMANDS
+
+    matrix = SUBCOMMANDS["matrix"]  # the module main() runs (a doctest run may import the file a second time)
 
     monkeypatch.setattr(matrix, "MEDIAN_ENTRIES", 1000)
     monkeypatch.setattr(matrix, "BLOCK_BYTES", 3 * 240 * 8)  # blocks of 3 rows: the spacing crosses blocks

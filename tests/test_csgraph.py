@@ -661,16 +661,15 @@ def test_limit_on_a_deep_graph_matches_scipy(directed):
 
 def test_limit_goes_into_the_searches(monkeypatch):
     """dijkstra and shortest_path hand limit and the checked sources to the engine, which stops there."""
-    import graphs.csgraph._shortest_path as SP
-
+    here = gcs.shortest_path.__globals__  # the module gcs runs (a doctest run may import the file a second time)
     seen = []
-    real = SP.distance_rows
+    real = here["distance_rows"]
 
     def spy(G, src, cols, **kw):
         seen.append((src.tolist(), kw["limit"]))
         return real(G, src, cols, **kw)
 
-    monkeypatch.setattr(SP, "distance_rows", spy)
+    monkeypatch.setitem(here, "distance_rows", spy)
     G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]], dtype=float)
     np.testing.assert_array_equal(gcs.dijkstra(G, indices=[0, -1], limit=1.5),
                                   scs.dijkstra(G, indices=[0, -1], limit=1.5))
@@ -684,11 +683,10 @@ def test_limit_goes_into_the_searches(monkeypatch):
 
 def test_equal_weights_are_searched_breadth_first_when_the_limit_reaches_far(monkeypatch):
     """Unit weights: searches stopping at a limit that keeps them local; breadth-first ones (then cut) otherwise."""
-    import graphs.csgraph._shortest_path as SP
-
+    here = gcs.shortest_path.__globals__  # the module gcs runs (a doctest run may import the file a second time)
     calls = []
-    real = SP.bfs
-    monkeypatch.setattr(SP, "bfs", lambda G, s: calls.append(s) or real(G, s))
+    real = here["bfs"]
+    monkeypatch.setitem(here, "bfs", lambda G, s: calls.append(s) or real(G, s))
     A = graphs.generators.road_network(5000, seed=1).to_scipy()
     src = np.random.default_rng(4).choice(A.shape[0], 10, replace=False)
     for hops, searched in ((5, []), (60, src[1:].tolist()), (np.inf, src.tolist())):  # 1%, 84% of the vertices

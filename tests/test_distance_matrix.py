@@ -100,13 +100,13 @@ def test_road_network_renumbered_equals_scipy():
 def test_few_sources_on_a_fresh_graph_are_searched_without_renumbering(monkeypatch):
     """Making the order costs about three searches: one source on a fresh deep graph runs in its own numbering,
     and the graph is renumbered once the sources searched on it reach RENUMBER_SOURCES_PER_THREAD per thread."""
-    from graphs.paths import many_source
     from semiring.kernels import num_threads
 
+    engine = graphs.distance_matrix.__globals__["distance_rows"].__globals__  # the engine module in use
     made = []
-    real = many_source.renumbered
-    monkeypatch.setattr(many_source, "renumbered", lambda G: made.append(G.n) or real(G))
-    need = many_source.RENUMBER_SOURCES_PER_THREAD * num_threads()
+    real = engine["renumbered"]
+    monkeypatch.setitem(engine, "renumbered", lambda G: made.append(G.n) or real(G))
+    need = engine["RENUMBER_SOURCES_PER_THREAD"] * num_threads()
     G = graphs.generators.road_network(6000, seed=3)
     src = np.random.default_rng(5).choice(G.n, need, replace=False)
     assert np.array_equal(graphs.distance_matrix(G, src[:1]), expect(G, src[:1]))

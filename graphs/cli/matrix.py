@@ -74,6 +74,22 @@ def add_parser(sub) -> argparse.ArgumentParser:
 def memory_size(text: str) -> int:
     """Bytes of a size written as ``123``, ``64K``, ``500M``, ``2G`` or ``1T`` (powers of 1024; ``B``/``iB`` allowed).
 
+    Parameters
+    ----------
+    text : str
+        The ``--memory-limit`` argument.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        Not a size (argparse reports it and exits with status 2).
+
+    Examples
+    --------
     >>> memory_size("2G"), memory_size("1.5k"), memory_size("4096")
     (2147483648, 1536, 4096)
     >>> memory_size("lots")
@@ -91,8 +107,20 @@ def memory_size(text: str) -> int:
 def read_vertices(path: str, n: int, base: int = 0) -> np.ndarray:
     """The vertex ids of a text file, one per line, as 0-based int32 ids of a graph of ``n`` vertices.
 
-    Blank lines and ``#`` comments are skipped; ``base`` is 1 when the file's
-    ids count from 1 (``--one-based``).
+    Parameters
+    ----------
+    path : str
+        The text file: one id per line; blank lines and ``#`` comments are
+        skipped.
+    n : int
+        Vertices of the graph.
+    base : int
+        1 when the file's ids count from 1 (``--one-based``), else 0.
+
+    Returns
+    -------
+    int32 ndarray
+        The ids in the file's order (repeats kept), 0-based.
 
     Raises
     ------
