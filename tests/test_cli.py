@@ -70,7 +70,7 @@ def test_default_job_on_the_gpu(capsys):
 
 
 # -- every subcommand: generated default, real files, --json, --format, numbering, exit codes -------------------
-SUBCOMMANDS = ["apsp", "sssp", "path", "paths", "bfs", "components", "mst", "flow", "centrality"]
+SUBCOMMANDS = ["apsp", "sssp", "matrix", "path", "paths", "bfs", "components", "mst", "flow", "centrality"]
 
 
 def _json(capsys, argv):

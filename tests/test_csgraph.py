@@ -593,6 +593,135 @@ def test_equal_weights_search_breadth_first_with_exact_distances(c, directed):
                                   scs.dijkstra(A, directed=directed, indices=src, unweighted=True))
 
 
+# -- limit: the searches stop there (the many-source engine) ---------------------------------------------------
+
+def arc_weights(A, p, v, directed):
+    """The weight SciPy's search reads for each arc ``p[i] -> v[i]`` of the CSR matrix ``A`` (``inf``: none)."""
+    n = A.shape[0]
+    keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(A.indptr)) * n + A.indices
+    order = np.argsort(keys, kind="stable")
+    keys, data = keys[order], A.data[order]
+
+    def lookup(a, b):
+        q = a.astype(np.int64) * n + b
+        i = np.minimum(np.searchsorted(keys, q), keys.shape[0] - 1)
+        return np.where(keys[i] == q, data[i], np.inf)
+
+    w = lookup(p, v)
+    return w if directed else np.minimum(w, lookup(v, p))
+
+
+def assert_tree(A, D, P, src, directed):
+    """``P`` is a shortest-path tree of ``D`` (vectorized ``assert_valid_predecessors``), -9999 where none."""
+    rows, cols = np.nonzero(P != -9999)
+    assert np.all(np.isfinite(D[rows, cols])) and np.all(cols != np.asarray(src)[rows])
+    w = arc_weights(A, P[rows, cols], cols, directed)
+    np.testing.assert_allclose(D[rows, P[rows, cols]] + w, D[rows, cols], rtol=1e-12)
+    none = P == -9999
+    assert np.all(~np.isfinite(D[none]) | (D[none] == 0))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_limit_on_a_deep_graph_matches_scipy(directed):
+    """Sources on a 5,000-vertex road network (enough for the engine's renumbered route), searches stopping at limit;
+    unit weights: searches stopping at the limit while it keeps them local, else breadth-first ones cut there."""
+    from graphs.paths.many_source import RENUMBER_SOURCES_PER_THREAD
+    from semiring.kernels import num_threads
+
+    A = graphs.generators.road_network(5000, seed=1).to_scipy()  # integer lengths: float32 is exact
+    U = A.copy()
+    U.data[:] = 1.0
+    k = max(12, RENUMBER_SOURCES_PER_THREAD * num_threads())
+    src = np.random.default_rng(4).choice(A.shape[0], k, replace=False)
+    for limit, hops in ((0.0, 0), (250.0, 5), (1500.0, 40), (1e9, 10**6)):  # 5 hops: 1% of the vertices, 40: 48%
+        D0, P0 = scs.dijkstra(A, directed, src, True, limit=limit)
+        D1, P1 = gcs.dijkstra(A, directed, src, True, limit=limit)
+        assert D1.dtype == np.float64 and P1.dtype == np.int32
+        np.testing.assert_array_equal(D1, D0)
+        np.testing.assert_array_equal(P1 == -9999, P0 == -9999)
+        assert_tree(A, D1, P1, src, directed)
+        D32 = gcs.dijkstra(A, directed, src, limit=limit, dtype=np.float32)
+        assert D32.dtype == np.float32
+        np.testing.assert_array_equal(D32, D0.astype(np.float32))
+        H0, Q0 = scs.dijkstra(A, directed, src, True, unweighted=True, limit=hops)
+        H1, Q1 = gcs.dijkstra(A, directed, src, True, unweighted=True, limit=hops)
+        np.testing.assert_array_equal(H1, H0)
+        np.testing.assert_array_equal(Q1 == -9999, Q0 == -9999)
+        assert_tree(U, H1, Q1, src, directed)
+        d0, p0, s0 = scs.dijkstra(A, directed, src, True, limit=limit, min_only=True)
+        d1, p1, s1 = gcs.dijkstra(A, directed, src, True, limit=limit, min_only=True)
+        np.testing.assert_array_equal(d1, d0)
+        np.testing.assert_array_equal(s1 == -9999, s0 == -9999)
+        reached = s1 != -9999
+        row = {int(s): r for r, s in enumerate(src)}
+        rows = np.array([row[int(x)] for x in s1[reached]], dtype=np.int64)
+        np.testing.assert_array_equal(D0[rows, np.flatnonzero(reached)], d1[reached])  # a source at the least distance
+        assert_tree(A, d1[None, :], p1[None, :], [-1], directed)
+
+
+def test_limit_goes_into_the_searches(monkeypatch):
+    """dijkstra and shortest_path hand limit and the checked sources to the engine, which stops there."""
+    here = gcs.shortest_path.__globals__  # the module gcs runs (a doctest run may import the file a second time)
+    seen = []
+    real = here["distance_rows"]
+
+    def spy(G, src, cols, **kw):
+        seen.append((src.tolist(), kw["limit"]))
+        return real(G, src, cols, **kw)
+
+    monkeypatch.setitem(here, "distance_rows", spy)
+    G = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]], dtype=float)
+    np.testing.assert_array_equal(gcs.dijkstra(G, indices=[0, -1], limit=1.5),
+                                  scs.dijkstra(G, indices=[0, -1], limit=1.5))
+    np.testing.assert_array_equal(gcs.dijkstra(G, indices=2, limit=1.0, unweighted=True),
+                                  scs.dijkstra(G, indices=2, limit=1.0, unweighted=True))
+    np.testing.assert_array_equal(gcs.dijkstra(G, indices=[1, 2], limit=1.5, min_only=True),
+                                  scs.dijkstra(G, indices=[1, 2], limit=1.5, min_only=True))
+    np.testing.assert_array_equal(gcs.shortest_path(G, indices=[1]), scs.shortest_path(G, indices=[1]))
+    assert seen == [([0, 3], 1.5), ([2], 1.0), ([4], 1.5), ([1], None)]
+
+
+def test_equal_weights_are_searched_breadth_first_when_the_limit_reaches_far(monkeypatch):
+    """Unit weights: searches stopping at a limit that keeps them local; breadth-first ones (then cut) otherwise."""
+    here = gcs.shortest_path.__globals__  # the module gcs runs (a doctest run may import the file a second time)
+    calls = []
+    real = here["bfs"]
+    monkeypatch.setitem(here, "bfs", lambda G, s: calls.append(s) or real(G, s))
+    A = graphs.generators.road_network(5000, seed=1).to_scipy()
+    src = np.random.default_rng(4).choice(A.shape[0], 10, replace=False)
+    for hops, searched in ((5, []), (60, src[1:].tolist()), (np.inf, src.tolist())):  # 1%, 84% of the vertices
+        calls.clear()
+        np.testing.assert_array_equal(gcs.dijkstra(A, indices=src, unweighted=True, limit=hops),
+                                      scs.dijkstra(A, indices=src, unweighted=True, limit=hops))
+        assert calls == searched
+
+
+def test_limit_in_float32_is_compared_as_scipy_compares_it():
+    """A distance equal to limit is kept: in float32 the limit is rounded as the distances are (0.1 -> 0.1f)."""
+    G = sp.csr_array(np.array([[0, 0.1, 0], [0, 0, 0.2], [0, 0, 0]]))
+    want = scs.dijkstra(G, indices=0, limit=0.1)
+    assert np.isfinite(want[1]) and not np.isfinite(want[2])
+    for min_only in (False, True):
+        got = gcs.dijkstra(G, indices=0, limit=0.1, dtype=np.float32, min_only=min_only)
+        np.testing.assert_array_equal(got, want.astype(np.float32))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_nan_limit_reaches_only_the_sources_as_scipy(directed):
+    rng = np.random.default_rng(6)
+    W = dense_graph(rng, 9, density=0.5, specials=False)
+    W[W > 0.9] = 0.0  # some zero-weight edges are still no edges in a dense graph
+    A = sp.csr_array(W)
+    A.data[:3] = 0.0  # explicit zeros: arcs of weight 0, not followed either
+    for G in (W, A):
+        for kw in (dict(indices=[3, 0]), dict(indices=[3, 0], min_only=True), dict(indices=4)):
+            r0 = scs.dijkstra(G, directed, return_predecessors=True, limit=np.nan, **kw)
+            r1 = gcs.dijkstra(G, directed, return_predecessors=True, limit=np.nan, **kw)
+            for a, b in zip(r0, r1, strict=True):
+                assert a.dtype == b.dtype
+                np.testing.assert_array_equal(b, a)
+
+
 def test_bad_graph_reported_before_bad_method():
     for bad in (np.ones((2, 3)), sp.csr_array(np.ones((2, 3)))):
         with pytest.raises(ValueError) as theirs:

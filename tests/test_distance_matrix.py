@@ -97,6 +97,27 @@ def test_road_network_renumbered_equals_scipy():
     check_routes(G, src, D, P, tgt[:40])
 
 
+def test_few_sources_on_a_fresh_graph_are_searched_without_renumbering(monkeypatch):
+    """Making the order costs about three searches: one source on a fresh deep graph runs in its own numbering,
+    and the graph is renumbered once the sources searched on it reach RENUMBER_SOURCES_PER_THREAD per thread."""
+    from semiring.kernels import num_threads
+
+    engine = graphs.distance_matrix.__globals__["distance_rows"].__globals__  # the engine module in use
+    made = []
+    real = engine["renumbered"]
+    monkeypatch.setitem(engine, "renumbered", lambda G: made.append(G.n) or real(G))
+    need = engine["RENUMBER_SOURCES_PER_THREAD"] * num_threads()
+    G = graphs.generators.road_network(6000, seed=3)
+    src = np.random.default_rng(5).choice(G.n, need, replace=False)
+    assert np.array_equal(graphs.distance_matrix(G, src[:1]), expect(G, src[:1]))
+    assert made == []
+    assert np.array_equal(graphs.distance_matrix(G, src[1:]), expect(G, src[1:]))  # the count reaches need
+    assert made == [6000] and graphs.locality.renumbered(G) is not None
+    D, P = graphs.distance_matrix(G, src[:1], predecessors=True)  # the order is there now: used for one source too
+    assert made == [6000, 6000] and np.array_equal(D, expect(G, src[:1]))
+    check_routes(G, src[:1], D, P, src[1:9])
+
+
 def check_routes(G, src, D, P, targets):
     """Each route read from the predecessors weighs the distance."""
     A = scipy_of(G).tocsr()

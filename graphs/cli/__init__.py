@@ -2,6 +2,7 @@
 
 * ``apsp`` (:mod:`graphs.cli.apsp`): all-pairs shortest paths, checked against SciPy;
 * ``sssp`` (:mod:`graphs.cli.sssp`): distances from one source;
+* ``matrix`` (:mod:`graphs.cli.matrix`): distances from many sources to many targets;
 * ``path`` (:mod:`graphs.cli.path`): one shortest route (:func:`graphs.shortest_path`);
 * ``paths`` (:mod:`graphs.cli.paths`): the k shortest loopless routes (:func:`graphs.k_shortest_paths`);
 * ``bfs`` (:mod:`graphs.cli.bfs`): breadth-first levels;
@@ -34,14 +35,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import apsp, bfs, centrality, components, flow, mst, path, paths, sssp
+from . import apsp, bfs, centrality, components, flow, matrix, mst, path, paths, sssp
 from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, check_interrupted, failure, interrupt_latch
 from .apsp import run_apsp
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
 
-SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "path": path, "paths": paths, "bfs": bfs, "components": components,
-               "mst": mst, "flow": flow, "centrality": centrality}
+SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "matrix": matrix, "path": path, "paths": paths, "bfs": bfs,
+               "components": components, "mst": mst, "flow": flow, "centrality": centrality}
 
 
 def build_parser() -> argparse.ArgumentParser:
