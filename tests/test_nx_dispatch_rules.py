@@ -20,7 +20,11 @@ import pytest
 
 nx = pytest.importorskip("networkx")
 
-from graphs.nx_backend.interface import LINEAR_ON_NETWORKX, backend_interface  # noqa: E402
+import inspect  # noqa: E402
+import random  # noqa: E402
+
+from graphs.nx_backend.dispatch_hints import Binder  # noqa: E402
+from graphs.nx_backend.interface import FUNCTIONS, LINEAR_ON_NETWORKX, backend_interface  # noqa: E402
 
 B = "semiring_paths"
 
@@ -120,3 +124,19 @@ def test_sampled_edge_values_keep_the_calls_the_backend_would_give_back(ba, conv
     assert nx.maximum_flow_value(G, 0, 1, capacity="weight") == \
         nx.maximum_flow_value(G, 0, 1, capacity="weight", backend="networkx")
     assert conversions == []
+
+
+def test_the_binder_binds_as_inspect_does():
+    rng = random.Random(1)
+    for name, f in FUNCTIONS.items():
+        sig = inspect.signature(f)
+        binder = Binder(sig)
+        pool = [*sig.parameters, "zz", "kwargs"]
+        for _ in range(60):
+            args = tuple(range(rng.randint(0, len(sig.parameters) + 1)))
+            kwargs = dict.fromkeys(rng.sample(pool, rng.randint(0, min(4, len(pool)))), 1)
+            try:
+                expected = dict(sig.bind(*args, **kwargs).arguments)
+            except TypeError:
+                expected = None
+            assert binder.bind(args, kwargs) == expected, (name, args, kwargs)

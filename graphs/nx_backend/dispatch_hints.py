@@ -11,7 +11,10 @@ decides before that cost is paid, so what it reads must cost far less:
   few edges of a NetworkX graph (``G._adj`` read as NetworkX reads it), and
   :func:`tie_prone` / :func:`inexact_float`, what they say about the rest;
 * :func:`compiled_labels`: whether the node labels are of the kinds the
-  compiled reader converts (:mod:`._dict_reader`), the first few tuples read.
+  compiled reader converts (:mod:`._dict_reader`), the first few tuples read;
+* :class:`Binder`: a call's arguments by parameter name, as
+  ``inspect.Signature.bind`` gives them, without its cost (NetworkX asks
+  ``can_run`` at every dispatched call, nested ones included).
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+_P = inspect.Parameter
+
 __all__ = ["networkx_caller", "code_of", "sample_edge_values", "tie_prone", "inexact_float", "compiled_labels",
-           "SAMPLE_EDGES", "CALLER_DEPTH"]
+           "Binder", "SAMPLE_EDGES", "CALLER_DEPTH"]
 
 #: How many frames above ``should_run`` are searched for NetworkX's code (its dispatcher takes about four).
 CALLER_DEPTH = 16
@@ -152,3 +157,57 @@ def compiled_labels(G: Any, k: int = SAMPLE_EDGES) -> bool:
         return False
     first = [v for _, v in zip(range(k), G)]
     return len(set(map(len, first))) == 1 and all(type(x) is int for v in first for x in v)
+
+
+class Binder:
+    """``bind(args, kwargs)``: the arguments passed, by parameter name (``inspect.BoundArguments.arguments``), or
+    ``None`` where the call does not match the signature (Python would raise ``TypeError``).
+
+    Positional parameters are zipped with ``args`` and the keywords checked
+    against the names; a signature with ``*args``, and anything unusual, goes
+    to ``inspect.Signature.bind`` itself.  Defaults are not filled in.
+
+    Examples
+    --------
+    >>> def f(G, source, cutoff=None, *, weight="weight", **kw): ...
+    >>> b = Binder(inspect.signature(f))
+    >>> b.bind((1, 2), {"weight": "w", "x": 3}), b.bind((1,), {}), b.bind((1, 2, 3, 4), {})
+    ({'G': 1, 'source': 2, 'weight': 'w', 'kw': {'x': 3}}, None, None)
+    """
+
+    __slots__ = ("signature", "positional", "keywords", "var_keyword", "required", "simple")
+
+    def __init__(self, signature: inspect.Signature) -> None:
+        params = list(signature.parameters.values())
+        self.signature = signature
+        self.positional = [p.name for p in params if p.kind is _P.POSITIONAL_OR_KEYWORD]
+        self.keywords = frozenset(p.name for p in params if p.kind in (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY))
+        self.var_keyword = next((p.name for p in params if p.kind is _P.VAR_KEYWORD), None)
+        self.required = frozenset(p.name for p in params if p.default is _P.empty
+                                  and p.kind in (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY))
+        self.simple = all(p.kind in (_P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY, _P.VAR_KEYWORD) for p in params)
+
+    def bind(self, args: tuple, kwargs: dict) -> dict | None:
+        if not self.simple:
+            try:
+                return dict(self.signature.bind(*args, **kwargs).arguments)
+            except TypeError:
+                return None
+        if len(args) > len(self.positional):
+            return None
+        bound = dict(zip(self.positional, args))
+        extra = None
+        for key, value in kwargs.items():
+            if key in bound and key != self.var_keyword:
+                return None  # given twice
+            if key in self.keywords:
+                bound[key] = value
+            elif self.var_keyword is not None:
+                if extra is None:
+                    extra = bound[self.var_keyword] = {}
+                extra[key] = value
+            else:
+                return None
+        if not self.required <= bound.keys():
+            return None
+        return bound

@@ -34,7 +34,15 @@ import networkx as nx
 
 from . import centrality, components, dag, flow, structure, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
-from .dispatch_hints import code_of, compiled_labels, inexact_float, networkx_caller, sample_edge_values, tie_prone
+from .dispatch_hints import (
+    Binder,
+    code_of,
+    compiled_labels,
+    inexact_float,
+    networkx_caller,
+    sample_edge_values,
+    tie_prone,
+)
 from .graph import BackendGraph, paused_gc
 from .shortest import allpaths, bellman_ford_paths, bfs_paths, dijkstra_paths, measures, paths, shortest_paths
 
@@ -202,6 +210,7 @@ _FEW_SOURCES = ("u", "v", "sources")
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 _SIGNATURES = {name: inspect.signature(f) for name, f in FUNCTIONS.items()}
+_BINDERS = {name: Binder(sig) for name, sig in _SIGNATURES.items()}
 _WEIGHT = {"weight", "capacity", "distance"}
 #: Functions that take ``weight`` as a function (evaluated once per arc).
 CALLABLE_WEIGHTS = set(paths.__all__) | set(bfs_paths.__all__) | set(dijkstra_paths.__all__) | set(bellman_ford_paths.__all__) | {
@@ -255,11 +264,8 @@ def _has_none_key(G) -> bool:
 
 
 def _arguments(name: str, args: tuple, kwargs: dict) -> dict | None:
-    try:
-        bound = _SIGNATURES[name].bind(*args, **kwargs)
-    except TypeError:
-        return None  # NetworkX will raise its own TypeError
-    return bound.arguments
+    """The arguments by parameter name; ``None`` where they do not match (NetworkX will raise its own TypeError)."""
+    return _BINDERS[name].bind(args, kwargs)
 
 
 def _centrality_arguments(name: str, bound: dict, G) -> bool | str:
