@@ -39,10 +39,17 @@ import argparse
 import gc
 import json
 import logging
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+# OpenMP's threads wait passively: on a machine whose cores other processes share, GOMP's default active wait
+# makes every parallel region of the Numba kernels wait for a thread the OS has not scheduled (measured on this
+# 2-core machine while another process ran: NetworkX's ordered Floyd-Warshall recurrence, n = 1000, 4.6-12.8 s
+# with two threads waiting actively, 0.17-0.19 s passively, 0.30-0.35 s on one thread).  Set before Numba loads.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
@@ -322,7 +329,8 @@ def report(results: list[dict], before: dict | None, info: dict, args) -> tuple[
           "`nx.config.backend_priority = [\"semiring_paths\"]` and no `backend=` (what `should_run` decides), "
           "against `backend=\"networkx\"`; conversion cache off (every served call converts the graph); each "
           "ratio is the median NetworkX time over the median automatic-dispatch time, the two timed in turn, "
-          f"each call from a collected heap; answers checked equal. Command: `{args.command}`.\n\n"
+          f"each call from a collected heap; answers checked equal; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}"
+          f" (see the script). Command: `{args.command}`.\n\n"
           f"{summary}\n\n## Worst served cases\n\n")
     md += markdown_table(["family", "weights", "case", "automatic ms", "networkx ms", "ratio"],
                          [[r["family"], r["weights"], r["case"], f"{r['automatic_s'] * 1e3:.2f}",
