@@ -231,11 +231,12 @@ def test_can_run_refusals_and_should_run():
         assert "NetworkX" in bi.should_run(name, (big, 0), {})  # one search in NetworkX: stays there
         assert bi.should_run(name, (bi.convert_from_nx(big), 0), {}) is True  # already converted: runs here
     assert bi.should_run("single_source_dijkstra_path_length", (nx.path_graph(499), 0), {}) != True  # noqa: E712
-    # a whole-graph pass: served where the compiled reader converts the labels (ints, strings)
-    for labels in (big, nx.relabel_nodes(big, str)):
+    # a whole-graph pass: served where the compiled reader converts the labels (ints, strings, tuples of ints)
+    for labels in (big, nx.relabel_nodes(big, str), nx.relabel_nodes(big, lambda v: (v // 100, v % 100))):
         assert bi.should_run("connected_components", (labels,), {}) is True
-    tuples = nx.relabel_nodes(big, lambda v: (v, 0))
+    tuples = nx.relabel_nodes(big, lambda v: (str(v), 0))
     assert "NetworkX" in bi.should_run("connected_components", (tuples,), {})
+    assert "NetworkX" in bi.should_run("connected_components", (nx.relabel_nodes(big, float),), {})
     assert bi.should_run("connected_components", (bi.convert_from_nx(tuples),), {}) is True
     # a weight function: NetworkX's own code answers, with or without the backend configured
     f = lambda u, v, d: 2  # noqa: E731

@@ -37,8 +37,8 @@ OTHERS = st.sampled_from([2**63, 2**70, None, "x"])
 #: Per graph the values of one family: what the reader holds (ints, floats), or a mix it hands back.
 FAMILIES = {"ints": INTS, "floats": FLOATS, "numbers": INTS | FLOATS, "anything": INTS | FLOATS | OTHERS}
 DEFAULTS = st.sampled_from([1, 1.5, True, float("nan"), None, 2**64])
-LABELS = ["range", "range shuffled", "strings", "ints and strings", "tuples", "range, numpy keys",
-          "range, bool key", "big ints"]
+LABELS = ["range", "range shuffled", "strings", "ints and strings", "tuples", "grid tuples", "tuples of strings",
+          "range, numpy keys", "range, bool key", "big ints"]
 
 
 class DataDict(dict):
@@ -59,6 +59,10 @@ def graphs(draw):
         names = [i if i % 2 else f"v{i}" for i in range(n)]
     elif labels == "tuples":
         names = [(i, -i) for i in range(n)]
+    elif labels == "grid tuples":
+        names = [(i // 3, i % 3) for i in range(n)]
+    elif labels == "tuples of strings":
+        names = [(f"v{i}", i) for i in range(n)]
     elif labels == "big ints":
         names = [2**40 + i for i in range(n)]
     G = (nx.DiGraph if directed else nx.Graph)()
@@ -130,7 +134,8 @@ def test_the_reader_runs_where_it_applies(G):
     keys = {type(k) for nbrs in G._adj.values() for k in nbrs}
     index = None if list(G._adj) == list(range(len(nodes))) else {v: i for i, v in enumerate(nodes)}
     status, got = reader.read_adjacency(G._adj, ["weight"], index)
-    readable = keys <= {int} if index is None else keys | kinds <= {int, str}  # the index's keys are the nodes
+    neighbours = [k for nbrs in G._adj.values() for k in nbrs]
+    readable = keys <= {int} if index is None else reader.plain_labels(nodes + neighbours)  # the index: the nodes
     assert (status == reader.OK) == readable and (got is not None) == readable, (kinds, keys)
     if index is not None and kinds <= {int}:
         assert reader.read_adjacency(G._adj, [])[0] == reader.NOT_RANGE
@@ -178,7 +183,9 @@ def test_the_reader_stops_on_what_it_does_not_read():
     assert reader.read_adjacency({1: {}, 0: {1: {}}}, [])[0] == reader.NOT_RANGE  # rows out of order
     assert reader.read_adjacency({0: {}, 1.0: {}}, [])[0] == reader.NOT_RANGE  # a row key of another type
     named = {"a": {("t",): {}}, ("t",): {}}
-    assert reader.read_adjacency(named, [], {"a": 0, ("t",): 1}) == (reader.STOPPED, None)  # a tuple key
+    assert reader.read_adjacency(named, [], {"a": 0, ("t",): 1})[0] == reader.OK  # a tuple of a str: read
+    nested = {"a": {(("t",),): {}}, (("t",),): {}}
+    assert reader.read_adjacency(nested, [], {"a": 0, (("t",),): 1}) == (reader.STOPPED, None)  # a tuple in a tuple
 
 
 def test_the_reader_borrows_and_writes_nothing():
@@ -261,6 +268,37 @@ def test_the_reader_runs_no_python_code():
     G[1][2][CountedKey("w")] = 2.0
     H = convert.convert_from_nx(G, edge_attrs={"w": 1})
     assert H.values["w"].tolist() == [1.0, 2.0, 3.0] and CountedKey.calls
+
+
+def test_tuple_labels_are_read_by_their_items_and_hostile_items_stop_the_reader():
+    G = nx.grid_2d_graph(4, 5)
+    for k, (_, _, d) in enumerate(G.edges(data=True)):
+        d["weight"] = k
+    table = reader.tuple_id_table(list(G))
+    status, r = reader.read_adjacency(G._adj, ["weight"], table)
+    assert status == reader.OK and table.table.size == 20  # read compiled, through the box of (i, j)
+    with reader_off():
+        R = convert.convert_from_nx(G, edge_attrs={"weight": 1})
+    H = convert.convert_from_nx(G, edge_attrs={"weight": 1})
+    assert H.dst.tolist() == R.dst.tolist() == r.dst.tolist() and H.values["weight"].tolist() == R.values["weight"].tolist()
+    assert H.index[(3, 4)] == 19 and (4, 4) not in H.index and H.index[(3.0, 4)] == 19
+    named = {("a", 1): {("b", 2): {}}, ("b", 2): {("a", 1): {}}}
+    assert reader.read_adjacency(named, [], {("a", 1): 0, ("b", 2): 1})[1].dst.tolist() == [1, 0]
+    # a tuple holding a subclass (whose __eq__ is Python code), a bool, a float, a big int: not read compiled
+    CountedKey.calls = []
+    hostile = {("a", 1): {(CountedKey("b"), 2): {}}, ("b", 2): {}}
+    assert reader.read_adjacency(hostile, [], {("a", 1): 0, ("b", 2): 1})[0] == reader.STOPPED
+    assert reader.read_adjacency({("a", 1): {}, ("b", 2): {}}, [], {("a", 1): 0, (CountedKey("b"), 2): 1})[0] \
+        == reader.STOPPED
+    grid = {(0, 0): {(0, CountedInt(1)): {}}, (0, 1): {}}
+    assert reader.read_adjacency(grid, [], reader.tuple_id_table([(0, 0), (0, 1)]))[0] == reader.STOPPED
+    assert CountedKey.calls == []
+    assert reader.tuple_id_table([(0, 0), (0, True)]) is None and reader.tuple_id_table([(0, 0), (0, 1.5)]) is None
+    assert reader.tuple_id_table([(0, 0), (0, 2**70)]) is None and reader.tuple_id_table([(0, 0), (1,)]) is None
+    assert reader.tuple_id_table([(0, 0), (10**6, 0)]) is None  # a box far larger than the nodes
+    D = nx.DiGraph(nx.grid_2d_graph(3, 3))
+    ids = {v: i for i, v in enumerate(D)}
+    assert convert.convert_from_nx(D).pred_csr(arcs=False)[1].tolist() == [ids[u] for v in D for u in D._pred[v]]
 
 
 def test_the_reader_holds_what_compares_in_c():

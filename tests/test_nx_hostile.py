@@ -20,7 +20,8 @@ JSON verdict per call.  The hostile objects are armed only during the calls:
   ``__eq__`` clears the graph's edges, raises, returns a NumPy array, or
   returns an object whose ``__bool__`` raises;
 * nodes: ``str`` and ``int`` subclasses, and ones whose hashes collide (every
-  lookup compares) with the same four kinds of ``__eq__``;
+  lookup compares) with the same four kinds of ``__eq__``, alone and inside
+  tuples (tuples of exact ints and strs are read compiled);
 * dict subclasses: adjacency rows that iterate in reverse, edge data whose
   ``get`` and ``__getitem__`` scale the weight, a graph class whose three dict
   factories are such subclasses;
@@ -307,6 +308,12 @@ KINDS = {k.name: k for k in [
     Kind("nodes: int subclass", label=lambda i: IntKey(i) if i % 2 else i, served=True),
     *[Kind(f"nodes: colliding hashes, __eq__ {a}", label=lambda i: TrapName(f"t{i}"), action=a) for a in ACTIONS],
     Kind("nodes: int subclass, colliding hashes, __eq__ raises", label=TrapNum, action="raises"),
+    Kind("nodes: tuples of ints", label=lambda i: (i // 7, i % 7), served=True),
+    Kind("nodes: tuples holding a str subclass", label=lambda i: (Key(f"v{i}"), i) if i % 2 else (f"v{i}", i),
+         served=True),
+    Kind("nodes: tuples holding an int subclass", label=lambda i: (IntKey(i), 0) if i % 2 else (i, 0), served=True),
+    *[Kind(f"nodes: tuples holding colliding hashes, __eq__ {a}", label=lambda i: (TrapName(f"t{i}"), 0), action=a)
+      for a in ACTIONS],
     Kind("dicts: rows of a subclass", rows=_subclass_rows, served=True),
     Kind("dicts: edge data of a subclass", rows=_subclass_data, served=True),
     Kind("dicts: a graph class of subclass factories", factory=True, served=True),

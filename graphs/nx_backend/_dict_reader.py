@@ -40,11 +40,12 @@ references, so nothing it holds can be freed or changed under it:
   them: ``PyDict_Next`` and ``PyDict_Size`` on exact dicts,
   ``PyLong_AsLongLongAndOverflow`` on exact ints, and ``PyDict_GetItem`` only
   where the key looked up and every key stored in the dict are exact ``str``
-  or ``int`` (their hashes and comparisons are C code; a ``str`` compared
-  with an ``int`` is unequal in C).  Each type is checked by its type pointer
-  before the object is used: the rows must be exact dicts and their keys
-  (the neighbours) exact ints or strs, as must every key of the node -> id
-  dict; a data dict is looked up only when CPython marks its keys as all
+  or ``int``, or (node labels only) exact ``tuple`` of exact ``str`` and
+  ``int`` items (their hashes and comparisons are C code; a ``str`` compared
+  with an ``int`` or a ``tuple`` is unequal in C).  Each type is checked by
+  its type pointer before the object is used: the rows must be exact dicts
+  and their keys (the neighbours) such labels (:func:`plain_labels`), as must
+  every key of the node -> id dict; a data dict is looked up only when CPython marks its keys as all
   exact ``str`` (``dk_kind``) or when each of its keys, read with
   ``PyDict_Next``, is an exact ``str`` or ``int`` -- a ``str`` subclass key
   (whose own ``__eq__`` a lookup of the plain name would call) makes the
@@ -66,6 +67,7 @@ import os
 import platform
 import sys
 import sysconfig
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -77,8 +79,9 @@ from .._kernel_lib import prefetch
 
 # numba cache stamp of the kernel library: d90e55e47d0c8b74
 
-__all__ = ["available", "read_adjacency", "read_columns", "id_table", "Adjacency", "SUPPORTED_PYTHON", "OK", "STOPPED", "NOT_RANGE",
-           "FLAG_INT", "FLAG_BOOL", "FLAG_FLOAT", "FLAG_OTHER"]
+__all__ = ["available", "read_adjacency", "read_columns", "id_table", "tuple_id_table", "IdTable", "plain_labels",
+           "Adjacency", "SUPPORTED_PYTHON",
+           "OK", "STOPPED", "NOT_RANGE", "FLAG_INT", "FLAG_BOOL", "FLAG_FLOAT", "FLAG_OTHER"]
 
 _log = logging.getLogger("graphs.nx_backend")
 
@@ -99,7 +102,7 @@ _STOP_KEY = 4  # a neighbour key the reader does not read (type, range, not in t
 FLAG_INT, FLAG_BOOL, FLAG_FLOAT, FLAG_OTHER = 1, 2, 4, 8
 
 # Positions in the table of addresses the kernel gets.
-_NEXT, _GET, _AS_LL, _SIZE, _T_DICT, _T_INT, _T_BOOL, _T_FLOAT, _T_STR, _TRUE, _LIST_SIZE, _LIST_GET = range(12)
+_NEXT, _GET, _AS_LL, _SIZE, _T_DICT, _T_INT, _T_BOOL, _T_FLOAT, _T_STR, _TRUE, _LIST_SIZE, _LIST_GET, _T_TUPLE = range(13)
 # The layout facts the kernel reads (CPython 3.11-3.13, 64-bit; checked on live objects by _layout_holds):
 _OB_TYPE = 8  # PyObject.ob_type
 _FLOAT_VALUE = 16  # PyFloatObject.ob_fval
@@ -107,6 +110,7 @@ _MA_USED = 16  # PyDictObject.ma_used
 _MA_KEYS = 32  # PyDictObject.ma_keys
 _DK_KIND_WORD, _DK_KIND_SHIFT = 8, 16  # PyDictKeysObject.dk_kind: byte 10, bits 16..23 of the word at offset 8
 _DK_GENERAL, _DK_UNICODE, _DK_SPLIT = 0, 1, 2  # its values: any keys; exact str keys only (combined, split)
+_TUPLE_SIZE, _TUPLE_ITEMS = 16, 24  # PyTupleObject.ob_size, ob_item[0]
 _AHEAD = 16  # arcs prefetched ahead
 _ROWS_AHEAD = 4  # rows prefetched ahead (headers while sizing, their entries while reading)
 
@@ -158,6 +162,52 @@ def _call_2(typingctx, fn, a, b):
 # The kernel.
 # ----------------------------------------------------------------------------------------------
 
+@njit(cache=True, inline="always")
+def _plain_key(api, key):  # pragma: no cover - jitted
+    """Whether the object at ``key`` is an exact ``int`` or ``str``, or an exact ``tuple`` of those (by type pointers).
+
+    Such keys hash and compare in C: a dict of them is looked up without running Python code.
+    """
+    t = _load_word(key + _OB_TYPE)
+    if t == api[_T_INT] or t == api[_T_STR]:
+        return True
+    if t != api[_T_TUPLE]:
+        return False
+    for i in range(_load_word(key + _TUPLE_SIZE)):
+        ti = _load_word(_load_word(key + _TUPLE_ITEMS + 8 * i) + _OB_TYPE)
+        if ti != api[_T_INT] and ti != api[_T_STR]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _table_slot(api, key, tshape, ovf, scratch):  # pragma: no cover - jitted
+    """The slot of ``key`` in an id table, or -1: an exact ``int`` is its own slot (``tshape`` empty); with
+    ``tshape`` = ``(low, span, stride)`` per position, an exact ``tuple`` of that many exact ints within
+    ``low .. low + span - 1`` is at ``sum((item - low) * stride)`` (:func:`tuple_id_table`)."""
+    t = _load_word(key + _OB_TYPE)
+    k = tshape.shape[0] // 3
+    if k == 0:
+        if t != api[_T_INT]:
+            return -1
+        scratch[3] = 0
+        v = _call_2(api[_AS_LL], key, ovf)
+        return -1 if scratch[3] != 0 or v < 0 else v
+    if t != api[_T_TUPLE] or _load_word(key + _TUPLE_SIZE) != k:
+        return -1
+    slot = 0
+    for i in range(k):
+        item = _load_word(key + _TUPLE_ITEMS + 8 * i)
+        if _load_word(item + _OB_TYPE) != api[_T_INT]:
+            return -1
+        scratch[3] = 0
+        v = _call_2(api[_AS_LL], item, ovf) - tshape[3 * i]
+        if scratch[3] != 0 or v < 0 or v >= tshape[3 * i + 1]:
+            return -1
+        slot += v * tshape[3 * i + 2]
+    return slot
+
+
 @njit(cache=True)
 def _exact_keys(api, d, scratch):  # pragma: no cover - jitted
     """Whether every key of the exact dict at ``d`` is an exact ``str`` or ``int`` (by type pointer; no lookup)."""
@@ -188,13 +238,14 @@ def _lookup_safe(api, d, scratch):  # pragma: no cover - jitted
 
 
 @njit(cache=True)
-def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover - jitted
+def _read(api, adj, n, index, table, tshape, attrs, nodes, expect):  # pragma: no cover - jitted
     """Read ``G._adj`` (``adj``: its address, ``n`` rows expected): row ids, row sizes, neighbour ids, attributes.
 
     Returns ``(status, heads, counts, dst, vals, missing, flags)``: ``heads[i]``
     the id of the i-th row's key, ``counts[i]`` its arcs; ``dst`` each arc's
     neighbour id -- a key's id is its value in the dict at ``index``
-    (``index != 0``), else ``table[key]`` (``table`` not empty), else the key
+    (``index != 0``), else ``table[slot]`` (``table`` not empty; the slot of
+    an int or of a tuple of ints, :func:`_table_slot` with ``tshape``), else the key
     itself (the rows' keys must be ``0 .. n-1`` in order -- and, where the
     list at ``nodes`` is given (``nodes != 0``), the very objects it holds --
     else the status is ``NOT_RANGE``); every id is below ``n`` and the heads
@@ -215,7 +266,7 @@ def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover 
     ovf = sp + 24
     inner = np.zeros(3, np.int64)
     ip = inner.ctypes.data
-    t_dict, t_int, t_str = api[_T_DICT], api[_T_INT], api[_T_STR]
+    t_dict, t_int = api[_T_DICT], api[_T_INT]
     own = index == 0 and table.shape[0] == 0
     if own and nodes != 0 and _call_1(api[_LIST_SIZE], nodes) != n:
         return (NOT_RANGE,) + none
@@ -223,8 +274,7 @@ def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover 
     if index != 0:
         scratch[0] = 0
         while _call_next(api[_NEXT], index, sp, sp + 8, sp + 16):
-            t = _load_word(scratch[1] + _OB_TYPE)
-            if (t != t_int and t != t_str) or _load_word(scratch[2] + _OB_TYPE) != t_int:
+            if not _plain_key(api, scratch[1]) or _load_word(scratch[2] + _OB_TYPE) != t_int:
                 return (_STOP_KEY,) + none
             scratch[3] = 0
             v = _call_2(api[_AS_LL], scratch[2], ovf)
@@ -252,15 +302,12 @@ def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover 
                 return (NOT_RANGE,) + none
             h = i
         elif index == 0:
-            if t != t_int:
-                return (_STOP_KEY,) + none
-            scratch[3] = 0
-            v = _call_2(api[_AS_LL], key, ovf)
-            if scratch[3] != 0 or v < 0 or v >= table.shape[0] or table[v] < 0 or table[v] >= n:
+            v = _table_slot(api, key, tshape, ovf, scratch)
+            if v < 0 or v >= table.shape[0] or table[v] < 0 or table[v] >= n:
                 return (_STOP_KEY,) + none
             h = table[v]
         else:
-            if t != t_int and t != t_str:
+            if not _plain_key(api, key):
                 return (_STOP_KEY,) + none
             r = _call_2(api[_GET], index, key)
             if r == 0:
@@ -319,21 +366,20 @@ def _read(api, adj, n, index, table, attrs, nodes, expect):  # pragma: no cover 
         if a + _AHEAD < m:
             prefetch(keys[a + _AHEAD])
         key = keys[a]
-        t = _load_word(key + _OB_TYPE)
-        if index == 0:
-            if t != t_int:
+        if own:
+            if _load_word(key + _OB_TYPE) != t_int:
                 return (_STOP_KEY,) + none
             scratch[3] = 0
             v = _call_2(api[_AS_LL], key, ovf)
-            if own:
-                if scratch[3] != 0 or v < 0 or v >= n:
-                    return (_STOP_KEY,) + none
-            else:
-                if scratch[3] != 0 or v < 0 or v >= table.shape[0] or table[v] < 0 or table[v] >= n:
-                    return (_STOP_KEY,) + none
-                v = table[v]
+            if scratch[3] != 0 or v < 0 or v >= n:
+                return (_STOP_KEY,) + none
+        elif index == 0:
+            v = _table_slot(api, key, tshape, ovf, scratch)
+            if v < 0 or v >= table.shape[0] or table[v] < 0 or table[v] >= n:
+                return (_STOP_KEY,) + none
+            v = table[v]
         else:
-            if t != t_int and t != t_str:
+            if not _plain_key(api, key):
                 return (_STOP_KEY,) + none
             r = _call_2(api[_GET], index, key)
             if r == 0:
@@ -405,6 +451,30 @@ def _columns(api, datas, attrs):  # pragma: no cover - jitted
 
 
 @njit(cache=True)
+def _tuple_labels(api, nodes, n, k):  # pragma: no cover - jitted
+    """The items of the ``n`` nodes in the list at ``nodes`` (borrowed) as an ``n`` x ``k`` int64 array, and whether
+    every node is an exact ``tuple`` of ``k`` exact ``int`` items within int64 (by type pointers)."""
+    labels = np.empty((n, k), np.int64)
+    scratch = np.zeros(4, np.int64)
+    ovf = scratch.ctypes.data + 24
+    if _call_1(api[_LIST_SIZE], nodes) != n:
+        return False, labels
+    for i in range(n):
+        node = _call_2(api[_LIST_GET], nodes, i)
+        if _load_word(node + _OB_TYPE) != api[_T_TUPLE] or _load_word(node + _TUPLE_SIZE) != k:
+            return False, labels
+        for j in range(k):
+            item = _load_word(node + _TUPLE_ITEMS + 8 * j)
+            if _load_word(item + _OB_TYPE) != api[_T_INT]:
+                return False, labels
+            scratch[3] = 0
+            labels[i, j] = _call_2(api[_AS_LL], item, ovf)
+            if scratch[3] != 0:
+                return False, labels
+    return True, labels
+
+
+@njit(cache=True)
 def _read_list(api, data, attrs):  # pragma: no cover - jitted
     """:func:`_columns` of the items of the list at ``data`` (each borrowed from the list, which the caller holds)."""
     m = _call_1(api[_LIST_SIZE], data)
@@ -425,7 +495,7 @@ def _address(fn: Any) -> int:
 @functools.cache
 def _api() -> np.ndarray:
     api = ctypes.pythonapi
-    table = [0] * 12
+    table = [0] * 13
     table[_NEXT] = _address(api.PyDict_Next)
     table[_SIZE] = _address(api.PyDict_Size)
     table[_GET] = _address(api.PyDict_GetItem)
@@ -433,7 +503,7 @@ def _api() -> np.ndarray:
     table[_LIST_SIZE] = _address(api.PyList_Size)
     table[_LIST_GET] = _address(api.PyList_GetItem)
     table[_T_DICT], table[_T_INT], table[_T_BOOL] = id(dict), id(int), id(bool)
-    table[_T_FLOAT], table[_T_STR], table[_TRUE] = id(float), id(str), id(True)
+    table[_T_FLOAT], table[_T_STR], table[_TRUE], table[_T_TUPLE] = id(float), id(str), id(True), id(tuple)
     return np.array(table, dtype=np.int64)
 
 
@@ -456,6 +526,36 @@ class Adjacency(NamedTuple):
     columns: dict
 
 
+class IdTable(NamedTuple):
+    """Vertex ids of nodes that are tuples of ints (:func:`tuple_id_table`): ``table[slot]`` is the id of the node
+    whose items ``x[i]`` give ``slot = sum((x[i] - low[i]) * stride[i])``, ``shape`` = ``(low, span, stride)`` per
+    position, flat."""
+
+    table: np.ndarray
+    shape: np.ndarray
+
+    def slot(self, node: Any) -> int:
+        """The slot of ``node``, -1 where it is not an exact tuple of exact ints within the table's ranges.
+
+        Examples
+        --------
+        >>> t = tuple_id_table([(0, 0), (0, 1), (1, 0)])
+        >>> t.slot((1, 0)), int(t.table[t.slot((1, 0))]), t.slot((1, 0, 0)), t.slot((True, 0))
+        (2, 2, -1, -1)
+        """
+        shape = self.shape
+        k = shape.shape[0] // 3
+        if type(node) is not tuple or len(node) != k or not all(type(x) is int for x in node):
+            return -1
+        slot = 0
+        for i, x in enumerate(node):
+            v = x - int(shape[3 * i])
+            if not 0 <= v < int(shape[3 * i + 1]):
+                return -1
+            slot += v * int(shape[3 * i + 2])
+        return slot
+
+
 class _StrKey(str):
     """A ``str`` subclass: a dict holding one is not marked as of exact ``str`` keys (the layout probe)."""
 
@@ -476,6 +576,10 @@ def _layout_holds() -> bool:
     if any(word(id(o) + _OB_TYPE).value != id(type(o)) for o in (x, big, {}, "s", True)):
         return False
     if ctypes.c_double.from_address(id(x) + _FLOAT_VALUE).value != x or float.__basicsize__ != 24:
+        return False
+    pair = ("a", big)
+    if (word(id(pair) + _OB_TYPE).value != id(tuple) or word(id(pair) + _TUPLE_SIZE).value != 2
+            or [word(id(pair) + _TUPLE_ITEMS + 8 * i).value for i in range(2)] != [id("a"), id(big)]):
         return False
     holder = _StrKey("probe")
     holder.attribute = 1  # an instance dict: split keys
@@ -500,9 +604,10 @@ def read_adjacency(adj: dict, attrs: list, ids: dict | np.ndarray | None = None,
         ``G._adj`` (or ``G._pred``) of a NetworkX graph.
     attrs : list
         Edge attribute names to read (``str`` only).
-    ids : dict, numpy.ndarray or None
-        How a key becomes a vertex id: a dict node -> id (keys of type
-        ``int`` or ``str``, ids ``0 .. n-1``); an int64 table, ``ids[key]``
+    ids : dict, numpy.ndarray, IdTable or None
+        How a key becomes a vertex id: a dict node -> id (keys as
+        :func:`plain_labels` accepts them, ids ``0 .. n-1``); an
+        :class:`IdTable` for tuples of ints (:func:`tuple_id_table`); an int64 table, ``ids[key]``
         for int keys ``0 <= key < len(ids)`` (-1: not a node; see
         :func:`id_table`); or ``None``: the rows' keys are the ints
         ``0 .. n-1`` in order, each key its own id.
@@ -568,6 +673,23 @@ def read_columns(data: list, attrs: list) -> dict:
     return {a: None if f & FLAG_OTHER else (vals[j], missing[j], f) for j, (a, f) in enumerate(zip(attrs, flags.tolist()))}
 
 
+def plain_labels(nodes: list) -> bool:
+    """Whether every node is an exact ``int`` or ``str``, or an exact ``tuple`` of those (keys the reader looks up).
+
+    Examples
+    --------
+    >>> plain_labels([0, "a", (1, 2), ("b", 3)]), plain_labels([(1, (2,))]), plain_labels([1.5])
+    (True, False, False)
+    """
+    kinds = set(map(type, nodes))
+    if not kinds <= {int, str, tuple}:
+        return False
+    if tuple not in kinds:
+        return True
+    tuples = nodes if kinds == {tuple} else [v for v in nodes if type(v) is tuple]
+    return set(map(type, chain.from_iterable(tuples))) <= {int, str}
+
+
 def id_table(nodes: list) -> np.ndarray | None:
     """``table[label] = position`` for nodes that are distinct non-negative Python ints of a small range, else ``None``.
 
@@ -591,16 +713,65 @@ def id_table(nodes: list) -> np.ndarray | None:
     return table
 
 
+def tuple_id_table(nodes: list) -> IdTable | None:
+    """An :class:`IdTable` for nodes that are exact tuples of one length of exact ints whose ranges span a small
+    box (at most ``4 n + 1024`` slots: ``grid_2d_graph``'s ``(i, j)``), else ``None``.
+
+    Examples
+    --------
+    >>> t = tuple_id_table([(1, 5), (0, 5), (1, 6)])
+    >>> t.table.tolist(), t.shape.tolist(), tuple_id_table([(0, 1), (2,)]), tuple_id_table([(0, 0), (0, 10**9)])
+    ([1, -1, 0, 2], [0, 2, 2, 5, 2, 1], None, None)
+    """
+    return _tuple_id_table(nodes, available())
+
+
+def _tuple_id_table(nodes: list, compiled: bool) -> IdTable | None:
+    n = len(nodes)
+    if not n or type(nodes) is not list or type(nodes[0]) is not tuple or not 1 <= len(nodes[0]) <= 8:
+        return None
+    k = len(nodes[0])
+    if compiled:
+        ok, labels = _tuple_labels(_api(), id(nodes), n, k)
+    else:
+        ok = set(map(type, nodes)) == {tuple} and set(map(len, nodes)) == {k} and set(
+            map(type, chain.from_iterable(nodes))) <= {int}
+        try:
+            labels = np.fromiter(chain.from_iterable(nodes), np.int64, count=n * k).reshape(n, k) if ok else None
+        except OverflowError:
+            ok = False
+    if not ok:
+        return None
+    low = labels.min(axis=0)
+    span = [int(h) - int(lo) + 1 for lo, h in zip(low.tolist(), labels.max(axis=0).tolist())]
+    size = 1
+    for x in span:
+        size *= x
+    if size > 4 * n + 1024:
+        return None
+    stride = np.ones(k, np.int64)
+    for i in range(k - 2, -1, -1):
+        stride[i] = stride[i + 1] * span[i + 1]
+    table = np.full(size, -1, np.int64)
+    table[(labels - low) @ stride] = np.arange(n, dtype=np.int64)
+    return IdTable(table, np.stack([low, np.array(span, np.int64), stride], axis=1).reshape(-1))
+
+
 def _read_unchecked(adj, attrs, ids, n=None, nodes=None, data=None):
     if type(adj) is not dict or not set(map(type, attrs)) <= {str}:
         return STOPPED, None
+    tshape = _NO_TABLE
+    if type(ids) is IdTable:
+        ids, tshape = ids
+        if tshape.dtype != np.int64 or tshape.ndim != 1 or not tshape.size or tshape.size % 3:
+            return STOPPED, None
     if isinstance(ids, np.ndarray) and (ids.dtype != np.int64 or ids.ndim != 1):
         return STOPPED, None
     names = np.array(list(map(id, attrs)), dtype=np.int64)
     index = id(ids) if type(ids) is dict else 0
     table = ids if isinstance(ids, np.ndarray) else _NO_TABLE
     n = len(adj) if n is None else n
-    status, heads, counts, dst, vals, missing, flags = _read(_api(), id(adj), n, index, table, names,
+    status, heads, counts, dst, vals, missing, flags = _read(_api(), id(adj), n, index, table, tshape, names,
                                                              id(nodes) if type(nodes) is list else 0,
                                                              id(data) if type(data) is list else 0)
     if status != OK:
@@ -665,6 +836,12 @@ def _self_check() -> bool:
     status_q, q = _read_unchecked(named, [], index)
     not_range = _read_unchecked(named, [], None)[0]
     status_t, t = _read_unchecked({4: {0: {}}, 0: {4: {}, 0: {}}}, [], id_table([4, 0]))
+    pairs = {(0, "a"): {(1, "b"): {}}, (1, "b"): {(0, "a"): {}}}
+    status_p, p = _read_unchecked(pairs, [], {(0, "a"): 0, (1, "b"): 1})
+    grid = {(0, 1): {(1, 0): {}, (0, 0): {}}, (0, 0): {}, (1, 0): {(0, 1): {}}}
+    status_g, g = _read_unchecked(grid, [], _tuple_id_table(list(grid), True))
+    off_grid = _read_unchecked({(0, 1): {(0, 2.0): {}}, (0, 2): {}}, [], _tuple_id_table([(0, 1), (0, 2)], True))[0]
+    nested = _read_unchecked({(0, (1,)): {}}, [], {(0, (1,)): 0})[0]  # a tuple holding a tuple: refused
     subclass_key = _read_unchecked({0: {1: {_StrKey("w"): 1.0}}, 1: {}}, ["w"], None)  # a key whose type it refuses
     subclass_index = _read_unchecked(named, [], {_StrKey("a"): 0, 5: 1, "c": 2})[0]
     ok = (
@@ -675,6 +852,8 @@ def _self_check() -> bool:
         and r.columns["c"][0].tolist() == [3, 1, -(2**62)] and r.columns["c"][2] == FLAG_INT | FLAG_BOOL
         and q.heads.tolist() == [0, 1, 2] and q.counts.tolist() == [2, 0, 1] and q.dst.tolist() == [1, 2, 0]
         and status_t == OK and t.heads.tolist() == [0, 1] and t.dst.tolist() == [1, 0, 1]
+        and status_p == OK and p.dst.tolist() == [1, 0] and nested == STOPPED
+        and status_g == OK and g.dst.tolist() == [2, 1, 0] and off_grid == STOPPED
         and subclass_key[0] == OK and subclass_key[1].columns["w"] is None and subclass_index == STOPPED
         and other_data == STOPPED
     )

@@ -8,8 +8,8 @@ NetworkX graph and passes every other result through unchanged.
 Cost: a plain adjacency (``G._adj`` a dict of exact dicts, NetworkX's own
 classes) is read by one compiled pass (:mod:`._dict_reader`): the rows, each
 neighbour's vertex id (nodes ``0 .. n-1`` in order read as their own ids,
-other int nodes through a label -> id table, ``str`` and mixed int/str nodes
-through a node -> id dict) and every declared edge attribute held exactly as
+other int nodes through a label -> id table, ``str``, mixed int/str nodes and
+tuples of those -- ``grid_2d_graph``'s ``(i, j)`` -- through a node -> id dict) and every declared edge attribute held exactly as
 int64 or float64, without touching a reference count.  Whatever it does not
 read exactly (other key types, dict subclasses, values of other types,
 integers beyond int64, views) is read from Python, where every loop runs at C
@@ -57,8 +57,10 @@ from ._dict_reader import (
     STOPPED,
     Adjacency,
     id_table,
+    plain_labels,
     read_adjacency,
     read_columns,
+    tuple_id_table,
 )
 from ._dict_reader import available as reader_available
 from .attributes import INT64_MAX, INT64_MIN, ValueInfo, arc_column, dict_column
@@ -140,9 +142,11 @@ def _compiled_read(adj: Any, nodes: list, attrs: list,
     """The compiled reader's pass over a plain adjacency where it applies, and its ids.
 
     Nodes ``0 .. n-1`` in order (the rows' keys too) are read as their own ids
-    (``None``); other int nodes of a small range through a label -> id table;
-    other nodes of type ``int`` or ``str`` through a node -> id dict.  Nodes
-    of any other type (whose hash may run Python code) are not hashed here:
+    (``None``); other int nodes of a small range, and tuples of ints spanning a
+    small box, through a label -> id table (:class:`._dict_reader.IdTable`);
+    other nodes of type ``int`` or ``str``, or ``tuple`` of those
+    (:func:`._dict_reader.plain_labels`), through a node -> id dict.  Nodes of
+    any other type (whose hash may run Python code) are not hashed here:
     ``(None, None)``.  ``data`` (:func:`_data_dicts`): the pass must read
     those very data dicts, in that order (it then goes with them).
     """
@@ -156,14 +160,14 @@ def _compiled_read(adj: Any, nodes: list, attrs: list,
             return None, None
         if status == OK:
             return read, None
-    kinds = set(map(type, nodes))
-    if not kinds <= {int, str}:
-        return None, None
-    table = id_table(nodes) if kinds == {int} else None
+    first = type(nodes[0])
+    table = id_table(nodes) if first is int else tuple_id_table(nodes) if first is tuple else None
     if table is not None:
         status, read = read_adjacency(adj, attrs, table, n, None, data)
         return (read, table) if status == OK else (None, None)
-    index = {v: i for i, v in enumerate(nodes)}
+    if not plain_labels(nodes):
+        return None, None
+    index = dict(zip(nodes, range(n)))
     status, read = read_adjacency(adj, attrs, index, n, None, data)
     return (read, index) if status == OK else (None, index)
 

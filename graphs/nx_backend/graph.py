@@ -37,7 +37,7 @@ import numpy as np
 
 from ..csr_arrays import build_csr
 from ..graph import Graph
-from ._dict_reader import OK, read_adjacency
+from ._dict_reader import OK, IdTable, read_adjacency
 from .attributes import ValueInfo, arc_column, dict_column
 
 __all__ = ["paused_gc", "BackendGraph", "BackendDiGraph", "BackendMultiGraph", "BackendMultiDiGraph", "graph_class",
@@ -140,8 +140,9 @@ class BackendGraph:
         self._pred_arcs: np.ndarray | None = None
         #: The nodes are the Python ints ``0 .. n - 1`` in order (vertex ``i`` is node ``i``).
         self.range_nodes = False
-        #: For other int nodes of a small range, ``id_table[node]`` is the node's vertex id (-1: none).
-        self.id_table: np.ndarray | None = None
+        #: For other int nodes of a small range, ``id_table[node]`` is the node's vertex id (-1: none); for tuples of
+        #: ints spanning a small box, an :class:`._dict_reader.IdTable`.
+        self.id_table: np.ndarray | IdTable | None = None
         #: Every edge data is an exact ``dict`` (NetworkX's default factory): read at C speed.
         self.dict_edges = False
         #: Whether every edge data dict read at conversion was an exact ``dict`` (``None``: none was read).
@@ -476,29 +477,40 @@ class BackendGraph:
 
 
 class IntNodeIds(Mapping):
-    """Node -> vertex id of int nodes ``0 .. n-1`` in order (``table`` ``None``) or numbered by a table.
+    """Node -> vertex id of int nodes ``0 .. n-1`` in order (``table`` ``None``) or numbered by a table, or of
+    tuples of ints numbered by an :class:`._dict_reader.IdTable`.
 
-    An exact ``int`` is answered from the numbering; a key of another type
-    that may equal an int node (``1.0``, ``True``, a NumPy integer) goes
-    through a dict of every node, built the first time one is asked for, so
-    lookups agree with NetworkX's dict lookups.
+    An exact ``int`` (a tuple of exact ints) is answered from the numbering;
+    a key of another type that may equal a node (``1.0``, ``True``, a NumPy
+    integer) goes through a dict of every node, built the first time one is
+    asked for, so lookups agree with NetworkX's dict lookups.
 
     Examples
     --------
     >>> ids = IntNodeIds([5, 2], np.array([-1, -1, 1, -1, -1, 0]))
     >>> ids[2], ids[5.0], 3 in ids, len(ids), list(ids)
     (1, 0, False, 2, [5, 2])
+    >>> from ._dict_reader import tuple_id_table
+    >>> pairs = IntNodeIds([(0, 1), (0, 0)], tuple_id_table([(0, 1), (0, 0)]))
+    >>> pairs[(0, 0)], pairs[(0.0, 1)], (2, 2) in pairs
+    (1, 0, False)
     """
 
     __slots__ = ("_nodes", "_table", "_dict")
 
-    def __init__(self, nodes: list, table: np.ndarray | None = None) -> None:
+    def __init__(self, nodes: list, table: np.ndarray | IdTable | None = None) -> None:
         self._nodes = nodes
         self._table = table
         self._dict: dict | None = None
 
     def __getitem__(self, node: Any) -> int:
-        if type(node) is int:
+        if type(self._table) is IdTable:
+            slot = self._table.slot(node)
+            if slot >= 0 and self._table.table[slot] >= 0:
+                return int(self._table.table[slot])
+            if slot >= 0 or type(node) in (int, str) or (type(node) is tuple and all(type(x) is int for x in node)):
+                raise KeyError(node)  # every node is a tuple of exact ints: one equal to node is in the table
+        elif type(node) is int:
             table = self._table
             if table is None:
                 if 0 <= node < len(self._nodes):

@@ -14,7 +14,12 @@ algorithms under their NetworkX dispatch names, and three hooks:
   converting costs more than the library saves.  The thresholds
   (:data:`MIN_NODES`) are the crossovers measured by
   ``benchmarks/nx_backend.py --crossover`` (conversion included, first call
-  on a fresh graph);
+  on a fresh graph); functions whose NetworkX pass costs about what
+  converting costs stay there (:data:`LINEAR_ON_NETWORKX`), and so do the
+  calls NetworkX's own code of those makes, one-source searches told to stop
+  (a target, a cutoff), and calls whose sampled edge values say the backend
+  would convert and then give the call back (:data:`SAMPLED`); measured on
+  graph families with ``benchmarks/nx_dispatch_sweep.py``;
 * ``on_start_tests(items)``: marks NetworkX's own tests that test what this
   backend deliberately does differently (see :data:`KNOWN_DIFFERENCES`).
 """
@@ -25,8 +30,19 @@ import functools
 import inspect
 import random
 
+import networkx as nx
+
 from . import centrality, components, dag, flow, structure, traversal, tree
 from .convert import convert_from_nx, convert_to_nx
+from .dispatch_hints import (
+    Binder,
+    code_of,
+    compiled_labels,
+    inexact_float,
+    networkx_caller,
+    sample_edge_values,
+    tie_prone,
+)
 from .graph import BackendGraph, paused_gc
 from .shortest import (
     allpaths,
@@ -40,7 +56,7 @@ from .shortest import (
 )
 
 __all__ = ["BackendInterface", "backend_interface", "MIN_NODES", "LINEAR_ON_NETWORKX", "READER_LABELS_ONLY",
-           "KNOWN_DIFFERENCES"]
+           "KNOWN_DIFFERENCES", "SAMPLED", "STOPS_AT"]
 
 FUNCTIONS = {
     "floyd_warshall_numpy": shortest_paths.floyd_warshall_numpy,
@@ -110,10 +126,13 @@ LINEAR_ON_NETWORKX = {
 #: Whole-graph passes that win by a small margin where the compiled reader converts the graph (nodes of type
 #: ``int`` or ``str``; measured on gnm(20000, 100000), nodes 0..n-1 / shuffled ints / strings / tuples):
 #: connected_components 2.04x / 1.60x / 1.10x / 0.90x, number_connected_components 2.92x / 1.94x / 1.27x / 0.93x,
-#: number_weakly_connected_components 6.26x / 4.73x / 3.10x / 1.59x.  Served on int and str nodes only.
+#: number_weakly_connected_components 6.26x / 4.73x / 3.10x / 1.59x.  Tuples of ints spanning a small box are read
+#: compiled too (measured on grid_2d_graph(224, 224), 99,904 edges, 2-core Xeon: connected_components 2.28x,
+#: number_connected_components 2.98x, on a random orientation number_weakly_connected_components 6.04x; on
+#: grid_2d_graph(71, 71) 1.23x / 1.55x / 2.46x).  Served on those labels only (:func:`.dispatch_hints.compiled_labels`).
 READER_LABELS_ONLY = frozenset({"connected_components", "number_connected_components",
                                 "number_weakly_connected_components"})
-_OTHER_LABELS = "nodes other than ints and strings convert slower than NetworkX's own pass costs"
+_OTHER_LABELS = "nodes other than ints, strings and tuples of ints convert slower than NetworkX's own pass costs"
 # Measured the same way (nodes 0..n-1; source 0, target a node 4 hops away): point-to-point searches stop
 # at the target in NetworkX -- dijkstra_path 0.04x, dijkstra_path_length 0.03x, bidirectional_dijkstra and
 # bidirectional_shortest_path 0.00x (NetworkX < 0.1 ms), astar_path(_length) 0.03x, shortest_path and
@@ -152,6 +171,38 @@ LINEAR_ON_NETWORKX.update({
     "number_of_spanning_trees": "the backend's count is exact (integer determinant), NetworkX's floating-point "
                                 "determinant is much faster; backend='semiring_paths' asks for the exact count",
 })
+#: The code NetworkX runs for each function of :data:`LINEAR_ON_NETWORKX` (filled on first use): a call made from
+#: inside it is part of that function's work and stays on NetworkX too.  Measured (benchmarks/nx_dispatch_sweep.py,
+#: 2-core Xeon): is_strongly_connected, whose NetworkX code takes the first of ``strongly_connected_components``,
+#: 0.26x on a randomly oriented barabasi_albert(5000, 2) when that call converted the graph (NetworkX stops at
+#: the first component); is_connected likewise through ``connected_components``.
+_DECLINED_CODES: dict = {}
+_CALLER = "called by NetworkX's own code of {}, which runs on NetworkX"
+
+#: Arguments that make a one-source search stop early in NetworkX (a target it stops at, a cutoff or depth it
+#: does not pass): the backend converts the whole graph whatever they are.  Measured as dijkstra_path above
+#: (0.03x with the target 4 hops away).
+STOPS_AT = ("target", "cutoff", "depth_limit")
+_STOPS = "NetworkX's search stops at the {}; converting the whole graph costs more where that is near"
+
+#: Functions whose answer the backend gives back to NetworkX (after converting) where the edge values are of a
+#: kind it cannot reproduce; ``should_run`` reads the first edges' values (:func:`.dispatch_hints.sample_edge_values`)
+#: and leaves such calls on NetworkX.  Measured (benchmarks/nx_dispatch_sweep.py, 2-core Xeon, before this rule):
+#: goldberg_radzik 0.97x-0.99x on barabasi_albert(5000 and 50000, 2) with integer weights (NetworkX picks among
+#: equally short paths by a Python set's order; integers and few-decimal floats make equal sums common);
+#: maximum_flow 0.59x, minimum_cut 0.89x on barabasi_albert(50000 / 5000, 2) with capacities of two decimals
+#: (NetworkX's float value depends on its order of pushes where sums round).
+#: name -> (argument, default attribute, NetworkX's value where missing, test, reason)
+SAMPLED = {
+    "goldberg_radzik": ("weight", "weight", 1, tie_prone,
+                        "integer or few-decimal weights make equal path lengths common, among which NetworkX's "
+                        "choice follows a Python set's order (the backend would give the call back)"),
+}
+_FLOAT_CAPACITY = ("float capacities whose sums round: NetworkX's value follows its order of pushes (the backend "
+                   "would give the call back)")
+SAMPLED.update({name: ("capacity", "capacity", float("inf"), inexact_float, _FLOAT_CAPACITY)
+                for name in ("maximum_flow_value", "minimum_cut_value", "maximum_flow", "minimum_cut")})
+
 #: ``shortest_path`` / ``shortest_path_length``: what NetworkX runs depends on the arguments.
 _GENERIC_PATHS = {"shortest_path", "shortest_path_length"}
 
@@ -168,6 +219,7 @@ _FEW_SOURCES = ("u", "v", "sources")
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 _SIGNATURES = {name: inspect.signature(f) for name, f in FUNCTIONS.items()}
+_BINDERS = {name: Binder(sig) for name, sig in _SIGNATURES.items()}
 _WEIGHT = {"weight", "capacity", "distance"}
 #: Functions that take ``weight`` as a function (evaluated once per arc).
 CALLABLE_WEIGHTS = set(paths.__all__) | set(bfs_paths.__all__) | set(dijkstra_paths.__all__) | set(bellman_ford_paths.__all__) | {
@@ -179,8 +231,35 @@ _NBUNCH = {"v", "nbunch", "sources"}
 _CONTAINERS = (list, tuple, set, frozenset, range, dict)
 _FLOWS = {"maximum_flow_value", "minimum_cut_value", "maximum_flow", "minimum_cut"}
 _DENSE = {"transitive_closure", "transitive_closure_dag", "transitive_reduction"}
+#: Served one-source searches -> the arguments of :data:`STOPS_AT` that make NetworkX stop them early: a cutoff or
+#: depth limit wherever one is taken (a ``depth_limit`` only with a ``source``: without one every node starts a
+#: search), a target for Dijkstra (NetworkX's Bellman-Ford relaxes until nothing changes, whatever the target).
+_STOPPING = {name: tuple(key for key in STOPS_AT if key in sig.parameters and (key != "target" or "dijkstra" in name))
+             for name, sig in _SIGNATURES.items() if {"source", "sources"} & sig.parameters.keys()}
+_STOPPING = {name: keys for name, keys in _STOPPING.items() if keys}
 #: Cutoffs compared exactly as NetworkX compares them (Python numbers).
 _CUTOFF_TYPES = (int, bool, float)
+
+
+def _declined_codes() -> dict:
+    """Code object -> name for NetworkX's code of each function of :data:`LINEAR_ON_NETWORKX` (built once)."""
+    if not _DECLINED_CODES:
+        for name in LINEAR_ON_NETWORKX:
+            f = getattr(nx, name, None) or getattr(nx.algorithms.dag, name, None)
+            code = code_of(f)
+            if code is not None:
+                _DECLINED_CODES[code] = name
+    return _DECLINED_CODES
+
+
+def _sampled_reason(name: str, bound: dict, G) -> str | None:
+    """The :data:`SAMPLED` reason where the first edges' values are of the kind named there, else ``None``."""
+    arg, default_attr, missing, test, reason = SAMPLED[name]
+    attr = bound.get(arg, default_attr)
+    if attr is None or callable(attr):
+        return None
+    values = sample_edge_values(G, attr, missing)
+    return reason if values and test(values) else None
 
 
 def _has_none_key(G) -> bool:
@@ -194,11 +273,8 @@ def _has_none_key(G) -> bool:
 
 
 def _arguments(name: str, args: tuple, kwargs: dict) -> dict | None:
-    try:
-        bound = _SIGNATURES[name].bind(*args, **kwargs)
-    except TypeError:
-        return None  # NetworkX will raise its own TypeError
-    return bound.arguments
+    """The arguments by parameter name; ``None`` where they do not match (NetworkX will raise its own TypeError)."""
+    return _BINDERS[name].bind(args, kwargs)
 
 
 def _centrality_arguments(name: str, bound: dict, G) -> bool | str:
@@ -314,14 +390,28 @@ class BackendInterface:
             return True
         if name in LINEAR_ON_NETWORKX:
             return LINEAR_ON_NETWORKX[name]
-        if name in READER_LABELS_ONLY and not set(map(type, G)) <= {int, str}:
+        if name in READER_LABELS_ONLY and not compiled_labels(G):
             return _OTHER_LABELS
+        bound = None
         if name in _GENERIC_PATHS:
             bound = _arguments(name, args, kwargs) or {}
             if bound.get("target") is not None:
                 return _TARGET
             if bound.get("weight") is None and bound.get("source") is not None:
                 return _LINEAR  # one breadth-first search (single_source_shortest_path(_length))
+        if name in _STOPPING:
+            bound = bound if bound is not None else _arguments(name, args, kwargs) or {}
+            for key in _STOPPING[name]:
+                if bound.get(key) is not None and (key != "depth_limit" or bound.get("source") is not None):
+                    return _STOPS.format(key.replace("_", " "))
+        if name in SAMPLED:
+            bound = bound if bound is not None else _arguments(name, args, kwargs) or {}
+            reason = _sampled_reason(name, bound, G)
+            if reason is not None:
+                return reason
+        caller = networkx_caller(_declined_codes())
+        if caller is not None:
+            return _CALLER.format(caller)
         threshold = MIN_NODES.get(name, MIN_NODES_DEFAULT)
         if name in centrality.__all__:
             bound = _arguments(name, args, kwargs) or {}

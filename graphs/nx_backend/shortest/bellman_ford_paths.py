@@ -1,10 +1,17 @@
 """Bellman-Ford shortest paths with NetworkX's signatures and errors (the Bellman-Ford path family).
 
 NetworkX's Bellman-Ford picks among equally short paths by the order of its
-queue: the paths are returned when they are the only shortest ones (each
-node on them has one tight in-arc, :func:`.path_trees.unique_chain`), and
-otherwise the call goes back to NetworkX (``NotImplementedError``, before
-anything is returned).  Distances come from the engine (:func:`._engine.search`).
+queue.  Distances come from the engine (:func:`._engine.search`, which also
+finds a negative cycle); where every shortest path is the only one (each
+node has one tight in-arc, :func:`.path_trees.unique_chain`) the paths and
+predecessors are read off them, and elsewhere the path and predecessor
+functions replay NetworkX's queue compiled
+(:func:`._bf_kernels.replay_bellman_ford`: its relaxations in its order, so
+its predecessor lists, its paths and its dicts' order, ties included).  ``goldberg_radzik`` picks among equal paths by the
+iteration order of a Python set: its answer is returned when the paths are
+the only shortest ones (each node on them has one tight in-arc,
+:func:`.path_trees.unique_chain`), and otherwise the call goes back to
+NetworkX (``NotImplementedError``, before anything is returned).
 """
 
 from __future__ import annotations
@@ -19,8 +26,9 @@ from semiring.docstrings import fill_template
 
 from ...graph import Graph
 from ...paths.sssp import sssp
-from ..graph import BackendGraph
-from ._engine import length_to, search, search_plan, weight_values
+from ..graph import BackendGraph, paused_gc
+from ._bf_kernels import first_pred_depths, replay_bellman_ford
+from ._engine import Plan, arc_weights, length_to, search, search_plan, weight_values
 from .path_trees import TARGET_DOC, check_unique, tree_paths, unique_chain, walk_unique
 
 __all__ = [
@@ -56,17 +64,79 @@ def _bf(G: BackendGraph, source: Any, weight: Any):
     return d, reached, plan, s
 
 
+class _Replay:
+    """NetworkX's Bellman-Ford queue replayed from vertex ``s`` (:func:`._bf_kernels.replay_bellman_ford`).
+
+    ``order``: the vertices in the order NetworkX first reaches them (its dicts'
+    order); ``dist`` their lengths; ``poff``/``pflat`` their predecessor lists.
+    """
+
+    def __init__(self, G: BackendGraph, plan: Plan, s: int) -> None:
+        indptr, indices, w, ok = arc_weights(G, plan, False)
+        status, order, count, dist, poff, pflat = replay_bellman_ford(indptr, indices, w, ok, s)
+        if status:  # the engine found no negative cycle: not expected
+            raise NotImplementedError("NetworkX's Bellman-Ford queue did not settle")
+        self.G, self.s, self.order, self.dist, self.poff, self.pflat = G, s, order[:count], dist, poff, pflat
+        self.reached = np.zeros(len(G), bool)
+        self.reached[self.order] = True
+
+    def dist_dict(self) -> dict:
+        G, order = self.G, self.order
+        out = dict(zip(G.labels(order), self.dist[order].tolist()))
+        out[G.nodes[self.s]] = 0  # NetworkX's int 0, also among float weights
+        return out
+
+    def pred_dict(self) -> dict:
+        flat = self.G.labels(self.pflat)
+        poff = self.poff.tolist()
+        with paused_gc():
+            return dict(zip(self.G.labels(self.order), [flat[a:b] for a, b in zip(poff[:-1], poff[1:])]))
+
+    def first_preds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(parent, depth)`` of the first-predecessor tree, along which NetworkX builds its paths."""
+        parent, depth, ok = first_pred_depths(self.order, self.order.size, self.poff, self.pflat, self.s,
+                                              len(self.G))
+        if not ok:
+            raise NotImplementedError("a zero-length cycle among first predecessors: NetworkX's path search "
+                                      "backtracks to others")
+        return parent, depth
+
+    def paths(self) -> dict:
+        parent, depth = self.first_preds()
+        tree = self.order[np.argsort(depth[self.order], kind="stable")]
+        return tree_paths(self.G, tree, parent, keys=self.order)
+
+    def path_to(self, t: int) -> list:
+        parent, _ = self.first_preds()
+        chain = [t]
+        while chain[-1] != self.s:
+            chain.append(int(parent[chain[-1]]))
+        nodes = self.G.nodes
+        return [nodes[i] for i in reversed(chain)]
+
+
+def _unique(counts: np.ndarray, reached: np.ndarray, s: int) -> bool:
+    """Whether every reached node but ``s`` has one tight in-arc (:func:`.path_trees.check_unique`)."""
+    try:
+        check_unique(counts, reached, s)
+    except NotImplementedError:
+        return False
+    return True
+
+
 def single_source_bellman_ford(G: BackendGraph, source: Any, target: Any = None, weight: Any = "weight"):
     """``(lengths, paths)`` or ``(length, path)`` by Bellman-Ford (NetworkX's ``single_source_bellman_ford``).
 
-    Paths are returned where they are the only shortest ones (else NetworkX's queue decides: back to NetworkX).
+    Where every shortest path is the only one, they are read off the
+    engine's lengths; elsewhere NetworkX's queue is replayed
+    (:class:`_Replay`): its paths among equally short ones, its dicts' order.
 
     Examples
     --------
     >>> import networkx as nx
-    >>> G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": -1})])
+    >>> G = nx.DiGraph([(0, 1, {"weight": 2}), (1, 2, {"weight": -1}), (0, 2, {"weight": 1})])
     >>> nx.single_source_bellman_ford(G, 0, backend="semiring_paths")
-    ({0: 0, 1: 2, 2: 1}, {0: [0], 1: [0, 1], 2: [0, 1, 2]})
+    ({0: 0, 1: 2, 2: 1}, {0: [0], 1: [0, 1], 2: [0, 2]})
     """
     if source == target:
         if source not in G:
@@ -77,9 +147,14 @@ def single_source_bellman_ford(G: BackendGraph, source: Any, target: Any = None,
         if target not in G or not reached[G.index[target]]:
             raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
         t = G.index[target]
-        return (d[t].item(), walk_unique(G, d, reached, plan, s, t))
+        try:
+            return (d[t].item(), walk_unique(G, d, reached, plan, s, t))
+        except NotImplementedError:  # several shortest paths: NetworkX's queue picks one
+            return (d[t].item(), _Replay(G, plan, s).path_to(t))
     arcs, src, heads, counts = unique_chain(G, d, reached, plan, s)
-    check_unique(counts, reached, s)
+    if not _unique(counts, reached, s):
+        run = _Replay(G, plan, s)
+        return run.dist_dict(), run.paths()
     tail = np.full(len(G), -1, np.int64)
     tail[heads] = src[arcs]
     dist = _bf_dist(G, d, reached, s)
@@ -186,13 +261,14 @@ def _replay(items: list, err: Exception | None):
 
 def bellman_ford_predecessor_and_distance(G: BackendGraph, source: Any, target: Any = None, weight: Any = "weight",
                                           heuristic: bool = False):
-    """``(pred, dist)`` by Bellman-Ford, where each node has one shortest-path predecessor.
+    """``(pred, dist)`` by Bellman-Ford: one predecessor per node where shortest paths are unique, else NetworkX's
+    queue replayed (its predecessor lists, in its order).
 
     Examples
     --------
     >>> import networkx as nx
-    >>> nx.bellman_ford_predecessor_and_distance(nx.path_graph(3), 0, backend="semiring_paths")
-    ({0: [], 1: [0], 2: [1]}, {0: 0, 1: 1, 2: 2})
+    >>> nx.bellman_ford_predecessor_and_distance(nx.cycle_graph(4), 0, backend="semiring_paths")
+    ({0: [], 1: [0], 3: [0], 2: [1, 3]}, {0: 0, 1: 1, 3: 1, 2: 2})
     """
     if source not in G:
         raise nx.NodeNotFound(f"Node {source} is not found in the graph")
@@ -202,7 +278,9 @@ def bellman_ford_predecessor_and_distance(G: BackendGraph, source: Any, target: 
         return {source: []}, {source: 0}
     d, reached, plan, s = _bf(G, source, weight)
     arcs, src, heads, counts = unique_chain(G, d, reached, plan, s)
-    check_unique(counts, reached, s)
+    if not _unique(counts, reached, s):
+        run = _Replay(G, plan, s)
+        return run.pred_dict(), run.dist_dict()
     idx = np.flatnonzero(reached)
     parent = np.full(len(G), -1, np.int64)
     parent[heads] = src[arcs]  # one tight in-arc per reached node but the source (checked above)

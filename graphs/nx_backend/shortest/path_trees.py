@@ -34,8 +34,10 @@ TARGET_DOC = """The {what} from ``source`` to ``target`` (NetworkX's ``{name}``)
     """
 
 
-def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: bool = False) -> dict:
-    """Dict node -> path, in ``order`` (parents before children; ``parent`` -1 at the roots).
+def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: bool = False,
+               keys: np.ndarray | None = None) -> dict:
+    """Dict node -> path, in ``order`` (parents before children; ``parent`` -1 at the roots), or in the order of
+    ``keys`` (the same vertices) where given.
 
     A path is the parent's path and the node (``reverse``: the node and the
     parent's path), a new list each, as NetworkX builds them.
@@ -53,6 +55,9 @@ def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: 
             for v, x in zip(vs, labels):
                 p = plist[v]
                 per[v] = [x] if p < 0 else per[p] + [x]
+        if keys is not None:
+            vs = keys.tolist()
+            labels = G.labels(vs)
         return dict(zip(labels, map(per.__getitem__, vs)))
 
 

@@ -1,0 +1,142 @@
+"""``should_run``'s rules measured on graph families (benchmarks/nx_dispatch_sweep.py), on graphs of their sizes.
+
+* a call made by NetworkX's own code of a function left on NetworkX stays
+  there (``is_strongly_connected`` takes the first of
+  ``strongly_connected_components``: converting the graph for it lost 0.26x);
+* one-source searches told to stop (a Dijkstra target, a cutoff, a depth
+  limit from a source) stay on NetworkX; without them they are served;
+* ``goldberg_radzik`` on integer or few-decimal weights and the flows on
+  float capacities whose sums round stay on NetworkX (the backend would
+  convert, then give the call back); on other values they are served.
+
+Automatic dispatch is checked through the conversions NetworkX asks the
+backend for (none: NetworkX ran the call).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+nx = pytest.importorskip("networkx")
+
+import inspect  # noqa: E402
+import random  # noqa: E402
+
+from graphs.nx_backend.dispatch_hints import Binder  # noqa: E402
+from graphs.nx_backend.interface import FUNCTIONS, LINEAR_ON_NETWORKX, backend_interface  # noqa: E402
+
+B = "semiring_paths"
+
+
+@pytest.fixture(autouse=True)
+def _automatic_dispatch():
+    cache, priority = nx.config.cache_converted_graphs, nx.config.backend_priority.algos
+    nx.config.cache_converted_graphs = False
+    nx.config.backend_priority = [B]
+    yield
+    nx.config.cache_converted_graphs = cache
+    nx.config.backend_priority = priority
+
+
+@pytest.fixture
+def conversions():
+    """The names of the functions the backend converted a graph for, as automatic dispatch runs."""
+    names: list = []
+    convert = type(backend_interface).convert_from_nx
+
+    def spy(G, *args, **kwargs):
+        names.append(kwargs.get("name"))
+        return convert(G, *args, **kwargs)
+
+    backend_interface.convert_from_nx = spy
+    yield names
+    del backend_interface.convert_from_nx
+
+
+def oriented(G, seed=1):
+    rng = np.random.default_rng(seed)
+    D = nx.DiGraph()
+    D.add_nodes_from(G)
+    D.add_edges_from((v, u) if f else (u, v) for (u, v), f in zip(G.edges(), (rng.random(G.number_of_edges()) < 0.5)))
+    return D
+
+
+@pytest.fixture(scope="module")
+def ba():
+    return nx.barabasi_albert_graph(5000, 2, seed=1)  # 10^4 edges
+
+
+def test_calls_from_networkx_code_of_a_declined_function_stay_there(ba, conversions):
+    D = oriented(ba)
+    assert "is_strongly_connected" in LINEAR_ON_NETWORKX and "is_connected" in LINEAR_ON_NETWORKX
+    assert nx.is_strongly_connected(D) is False and nx.is_connected(ba) is True
+    assert conversions == []  # neither strongly_connected_components nor connected_components converted
+    assert len(list(nx.strongly_connected_components(D))) == nx.number_strongly_connected_components(D, backend=B)
+    assert conversions == ["strongly_connected_components", "number_strongly_connected_components"]
+    reason = backend_interface.should_run("strongly_connected_components", (D,), {})
+    assert reason is True  # called here, not from NetworkX's code
+
+
+def test_one_source_searches_told_to_stop_stay_on_networkx(ba, conversions):
+    G = ba.copy()
+    for k, (_, _, d) in enumerate(G.edges(data=True)):
+        d["weight"] = 1 + k % 7
+    run = backend_interface.should_run
+    assert run("single_source_dijkstra", (G, 0), {}) is True
+    assert run("multi_source_dijkstra", (G, {0, 1}), {}) is True
+    assert "target" in run("single_source_dijkstra", (G, 0), {"target": 5})
+    assert "target" in run("multi_source_dijkstra", (G, {0, 1}, 5), {})
+    assert "cutoff" in run("single_source_dijkstra_path_length", (G, 0, 3), {})
+    assert "cutoff" in run("dijkstra_predecessor_and_distance", (G, 0), {"cutoff": 3})
+    assert run("bfs_edges", (G, 0), {}) is True and "depth limit" in run("bfs_edges", (G, 0), {"depth_limit": 2})
+    assert run("dfs_edges", (G,), {"depth_limit": 2}) is True  # every node starts a search: the whole graph
+    assert "depth limit" in run("dfs_edges", (G, 0, 2), {})
+    assert run("bellman_ford_path", (G, 0, 5), {}) is True  # NetworkX's Bellman-Ford relaxes everything anyway
+    assert nx.dijkstra_path(G, 0, 5) == nx.dijkstra_path(G, 0, 5, backend="networkx")
+    assert nx.single_source_dijkstra_path_length(G, 0, cutoff=2) == \
+        nx.single_source_dijkstra_path_length(G, 0, cutoff=2, backend="networkx")
+    assert conversions == []
+    nx.single_source_dijkstra_path_length(G, 0)
+    assert conversions == ["single_source_dijkstra_path_length"]
+
+
+def test_sampled_edge_values_keep_the_calls_the_backend_would_give_back(ba, conversions):
+    G = ba.copy()
+    run = backend_interface.should_run
+    rng = np.random.default_rng(2)
+    real = rng.uniform(1, 100, G.number_of_edges()).tolist()
+    for kind, values in [("int", [1 + k % 9 for k in range(G.number_of_edges())]),
+                         ("decimal", np.round(real, 2).tolist()), ("real", real), ("dyadic", [k % 8 / 4 + 0.5 for k in
+                                                                                            range(len(real))])]:
+        for (_, _, d), w in zip(G.edges(data=True), values):
+            d["weight"] = w
+        gr = run("goldberg_radzik", (G, 0), {})
+        flow = run("maximum_flow_value", (G, 0, 1), {"capacity": "weight"})
+        assert (gr is True) == (kind == "real"), (kind, gr)
+        assert (flow is True) == (kind in ("int", "dyadic")), (kind, flow)
+        assert run("minimum_cut", (G, 0, 1, "weight"), {}) == flow
+    assert "Python set" in run("goldberg_radzik", (ba, 0), {})  # no weights: every edge 1
+    # through automatic dispatch: NetworkX answered, nothing was converted
+    for (_, _, d), w in zip(G.edges(data=True), np.round(real, 2).tolist()):
+        d["weight"] = w
+    assert nx.goldberg_radzik(G, 0) == nx.goldberg_radzik(G, 0, backend="networkx")
+    assert nx.maximum_flow_value(G, 0, 1, capacity="weight") == \
+        nx.maximum_flow_value(G, 0, 1, capacity="weight", backend="networkx")
+    assert conversions == []
+
+
+def test_the_binder_binds_as_inspect_does():
+    rng = random.Random(1)
+    for name, f in FUNCTIONS.items():
+        sig = inspect.signature(f)
+        binder = Binder(sig)
+        pool = [*sig.parameters, "zz", "kwargs"]
+        for _ in range(60):
+            args = tuple(range(rng.randint(0, len(sig.parameters) + 1)))
+            kwargs = dict.fromkeys(rng.sample(pool, rng.randint(0, min(4, len(pool)))), 1)
+            try:
+                expected = dict(sig.bind(*args, **kwargs).arguments)
+            except TypeError:
+                expected = None
+            assert binder.bind(args, kwargs) == expected, (name, args, kwargs)
