@@ -213,19 +213,27 @@ def _priority(names: list[str]):
 AUTOMATIC, PLAIN = _priority([B]), _priority([])
 
 
+#: Rounds of a case whose calls are quick: repeated up to this many while the case has run under a second.
+MAX_ROUNDS = 15
+
+
 def alternated(fns, repeats: int, budget_s: float) -> list[list[float]]:
     """Wall times of each ``(setup, fn)`` of ``fns``, called in turn round after round, each call from a collected
-    heap after its ``setup()`` (not timed)."""
+    heap after its ``setup()`` (not timed): ``repeats`` rounds (fewer past ``budget_s``), more -- up to
+    :data:`MAX_ROUNDS` -- while the case has run under a second (quick calls get steadier medians)."""
     times: list[list[float]] = [[] for _ in fns]
     start = time.perf_counter()
-    for _ in range(repeats):
+    rounds = 0
+    while rounds < MAX_ROUNDS:
         for k, (setup, fn) in enumerate(fns):
             setup()
             gc.collect()
             t = time.perf_counter()
             fn()
             times[k].append(time.perf_counter() - t)
-        if time.perf_counter() - start > budget_s:
+        rounds += 1
+        spent = time.perf_counter() - start
+        if spent > budget_s or (rounds >= repeats and spent > 1.0):
             break
     PLAIN()
     return times
