@@ -17,9 +17,11 @@ algorithms under their NetworkX dispatch names, and three hooks:
   on a fresh graph); functions whose NetworkX pass costs about what
   converting costs stay there (:data:`LINEAR_ON_NETWORKX`), and so do the
   calls NetworkX's own code of those makes, one-source searches told to stop
-  (a target, a cutoff), and calls whose sampled edge values say the backend
-  would convert and then give the call back (:data:`SAMPLED`); measured on
-  graph families with ``benchmarks/nx_dispatch_sweep.py``;
+  (a target, a cutoff) or whose sources reach a small part of the graph
+  (counted compiled: :data:`REACH_SEARCHES`), and calls whose sampled edge
+  values say the backend would convert and then give the call back
+  (:data:`SAMPLED`); measured on graph families with
+  ``benchmarks/nx_dispatch_sweep.py``;
 * ``on_start_tests(items)``: marks NetworkX's own tests that test what this
   backend deliberately does differently (see :data:`KNOWN_DIFFERENCES`).
 """
@@ -306,8 +308,8 @@ def _search_sources(G, value, many: bool) -> list | None:
 
 
 def _reach_decision(name: str, bound: dict, G) -> bool | str:
-    """:data:`REACH_SEARCHES`: ``True`` where the sources reach :data:`REACH_FRACTION` of the arcs (or where the
-    count cannot be taken and the search was served before), else the reason."""
+    """:data:`REACH_SEARCHES`: ``True`` where the sources reach more than :data:`REACH_FRACTION` of the nodes (or
+    where the count cannot be taken and the search was served before), else the reason."""
     kind, arg, backwards = REACH_SEARCHES[name]
     value = bound.get(arg)
     if value is None:
