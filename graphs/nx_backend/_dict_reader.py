@@ -11,7 +11,11 @@ reference (nothing is written into NetworkX's objects) and prefetching rows,
 data dicts and key objects ahead of their use, so that their cache misses
 overlap.  On a 10^5-arc gnm graph (2-core AMD EPYC) it reads the structure and
 a weight column in about 6 ms, where ``dict.get`` at C speed takes 40.
-:func:`read_columns` reads the columns alone, from a list of data dicts.
+:func:`read_columns` reads the columns alone, from a list of data dicts;
+:func:`reached_nodes` counts what a breadth-first search from some nodes
+reaches (for ``should_run``), reading only the rows it meets.  Node labels
+that are tuples of ints spanning a small box (``grid_2d_graph``'s) are
+numbered by their items (:func:`tuple_id_table`), without hashing.
 
 Rows and data dicts are prefetched in two stages: the object a few arcs
 ahead, then, once its header has arrived, the keys object its ``ma_keys``
