@@ -23,8 +23,9 @@ oriented at random.  Edge weights are integers 1..99 (``int``) or floats of two 
 decimal weights too only where the backend reads an edge attribute for it (seen in the conversion it asks
 for), and the Bellman-Ford family runs on the graph's own weights (ties included).
 
-Each case is called through automatic dispatch, as a user configures it
-(``nx.config.backend_priority = ["semiring_paths"]``, no ``backend=``), and through ``backend="networkx"``,
+Each case is called through automatic dispatch, as a user configures it (``nx.config.backend_priority`` naming
+the backend for algorithms and for the functions that return graphs, no ``backend=``), and through
+``backend="networkx"``,
 with NetworkX's conversion cache off (every served call converts the graph); the answers must agree
 (:func:`nx_backend.same`).  The two are timed in turn, each call from a collected heap, and the medians
 compared.  "served" says whether automatic dispatch converted the graph for the backend (``should_run``
@@ -195,31 +196,44 @@ class Probe:
 
 
 def _priority(names: list[str]):
-    """A setter of ``nx.config.backend_priority`` (run outside the timed calls: setting it costs about 0.2 ms)."""
+    """A setter of ``nx.config.backend_priority`` for algorithms and for the functions that return graphs (NetworkX
+    3.6 looks those up in ``backend_priority.generators``); run outside the timed calls (about 0.2 ms a setting)."""
     def set_it():
-        nx.config.backend_priority = names
+        nx.config.backend_priority.algos = names
+        nx.config.backend_priority.generators = names
     return set_it
 
 
-#: Automatic dispatch as a user configures it: the backend tried first.  The reference calls run with no
-#: priority, so that the NetworkX functions that call others through dispatch (``is_connected`` calls
+#: Automatic dispatch as a user configures it: the backend tried first, for algorithms
+#: (``nx.config.backend_priority = [...]``, ``NETWORKX_BACKEND_PRIORITY``) and for the functions that return
+#: graphs (``backend_priority.generators``: ``minimum_spanning_tree``, ``bfs_tree``, ``condensation``, ...;
+#: with the first alone those run NetworkX's code, whose inner calls are dispatched).  The reference calls run
+#: with no priority, so that the NetworkX functions that call others through dispatch (``is_connected`` calls
 #: ``connected_components``, ``single_source_dijkstra`` calls ``multi_source_dijkstra``) stay on NetworkX.
 AUTOMATIC, PLAIN = _priority([B]), _priority([])
 
 
+#: Rounds of a case whose calls are quick: repeated up to this many while the case has run under a second.
+MAX_ROUNDS = 15
+
+
 def alternated(fns, repeats: int, budget_s: float) -> list[list[float]]:
     """Wall times of each ``(setup, fn)`` of ``fns``, called in turn round after round, each call from a collected
-    heap after its ``setup()`` (not timed)."""
+    heap after its ``setup()`` (not timed): ``repeats`` rounds (fewer past ``budget_s``), more -- up to
+    :data:`MAX_ROUNDS` -- while the case has run under a second (quick calls get steadier medians)."""
     times: list[list[float]] = [[] for _ in fns]
     start = time.perf_counter()
-    for _ in range(repeats):
+    rounds = 0
+    while rounds < MAX_ROUNDS:
         for k, (setup, fn) in enumerate(fns):
             setup()
             gc.collect()
             t = time.perf_counter()
             fn()
             times[k].append(time.perf_counter() - t)
-        if time.perf_counter() - start > budget_s:
+        rounds += 1
+        spent = time.perf_counter() - start
+        if spent > budget_s or (rounds >= repeats and spent > 1.0):
             break
     PLAIN()
     return times
@@ -326,7 +340,8 @@ def report(results: list[dict], before: dict | None, info: dict, args) -> tuple[
     md = ("# NetworkX automatic dispatch to semiring_paths against NetworkX, graph families the main benchmark "
           f"never used\n\n{info['cpu']}; SIMD: {info['simd'] or 'none'}; {info['cores']} cores; networkx "
           f"{info['networkx']}; {info['date']}\n\n{lscpu()}\n\n"
-          "`nx.config.backend_priority = [\"semiring_paths\"]` and no `backend=` (what `should_run` decides), "
+          "`nx.config.backend_priority.algos` and `.generators` = `[\"semiring_paths\"]` and no `backend=` (what "
+          "`should_run` decides), "
           "against `backend=\"networkx\"`; conversion cache off (every served call converts the graph); each "
           "ratio is the median NetworkX time over the median automatic-dispatch time, the two timed in turn, "
           f"each call from a collected heap; answers checked equal; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}"

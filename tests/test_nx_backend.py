@@ -227,9 +227,11 @@ def test_can_run_refusals_and_should_run():
     assert bi.should_run("floyd_warshall_numpy", (nx.path_graph(100),), {}) is True
     big = nx.path_graph(5000)
     assert bi.should_run("single_source_dijkstra_path_length", (big, 0), {}) is True
-    for name in ("is_connected", "single_source_shortest_path_length", "has_path"):
+    for name in ("is_connected", "has_path"):
         assert "NetworkX" in bi.should_run(name, (big, 0), {})  # one search in NetworkX: stays there
         assert bi.should_run(name, (bi.convert_from_nx(big), 0), {}) is True  # already converted: runs here
+    assert bi.should_run("single_source_shortest_path_length", (big, 0), {}) is True  # 0 reaches every arc
+    assert "NetworkX" in bi.should_run("single_source_shortest_path_length", (nx.relabel_nodes(big, str), "0"), {})
     assert bi.should_run("single_source_dijkstra_path_length", (nx.path_graph(499), 0), {}) != True  # noqa: E712
     # a whole-graph pass: served where the compiled reader converts the labels (ints, strings, tuples of ints)
     for labels in (big, nx.relabel_nodes(big, str), nx.relabel_nodes(big, lambda v: (v // 100, v % 100))):

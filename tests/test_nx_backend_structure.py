@@ -186,19 +186,23 @@ def test_aperiodic_and_semiconnected_concrete():
 def test_should_run_routes_linear_passes_and_few_sources_to_networkx():
     from graphs.nx_backend.interface import backend_interface as bi
 
-    big, small = nx.empty_graph(5000), nx.empty_graph(16)
-    for name in ("is_connected", "single_target_shortest_path_length", "is_tree", "isolates", "has_cycle",
-                 "is_negatively_weighted", "is_strongly_connected", "single_source_shortest_path", "predecessor",
-                 "bfs_layers"):
+    big, small, path = nx.empty_graph(5000), nx.empty_graph(16), nx.path_graph(5000)
+    for name in ("is_connected", "is_tree", "isolates", "has_cycle", "is_negatively_weighted", "is_strongly_connected"):
         assert isinstance(bi.should_run(name, (big,), {}), str)
+    for name in ("single_target_shortest_path_length", "single_source_shortest_path", "predecessor", "bfs_layers"):
+        assert isinstance(bi.should_run(name, (big, 0), {}), str)  # the source reaches nothing: NetworkX's search
+        assert bi.should_run(name, (path, 0), {}) is True  # the source reaches the whole graph
     for name in ("dijkstra_path", "bidirectional_shortest_path", "astar_path_length", "descendants_at_distance",
                  "is_directed_acyclic_graph", "is_weakly_connected", "node_connected_component"):
         assert isinstance(bi.should_run(name, (big, 0, 1), {}), str)  # NetworkX stops early
     for name in ("shortest_path", "shortest_path_length"):  # by the arguments: what NetworkX would run
         assert isinstance(bi.should_run(name, (big, 0, 1), {}), str)  # stops at the target
         assert isinstance(bi.should_run(name, (big,), {"target": 1, "weight": "weight"}), str)
-        assert isinstance(bi.should_run(name, (big, 0), {}), str)  # one breadth-first search
-        assert bi.should_run(name, (big, 0), {"weight": "weight"}) is True  # Dijkstra over the graph
+        assert isinstance(bi.should_run(name, (big, 0), {}), str)  # a breadth-first search that reaches nothing
+        assert bi.should_run(name, (path, 0), {}) is True  # one that reaches every arc
+        assert bi.should_run(name, (path, 0), {"weight": "weight"}) is True  # Dijkstra over the graph
+        tail = nx.path_graph(5000, create_using=nx.DiGraph)
+        assert isinstance(bi.should_run(name, (tail, 4999), {"weight": "weight"}), str)  # the last node reaches nothing
         assert bi.should_run(name, (big,), {}) is True  # all pairs
     assert bi.should_run("betweenness_centrality", (nx.empty_graph(64),), {}) is True
     assert isinstance(bi.should_run("betweenness_centrality", (small,), {}), str)

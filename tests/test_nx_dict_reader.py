@@ -426,3 +426,31 @@ def test_columns_of_a_list_of_data_dicts():
     assert reader.read_columns([{"w": 1.0}, DataDict(w=2.0)], ["w"]) == {"w": None}  # a subclass: its own get
     assert reader.read_columns([{"w": 1.0}, ("w", 2.0)], ["w"]) == {"w": None}  # not a dict
     assert CountedKey.calls == []
+
+
+def _python_reach(adj, sources) -> int:
+    seen, queue = set(sources), list(dict.fromkeys(sources))
+    for v in queue:
+        for w in adj[v]:
+            if w not in seen:
+                seen.add(w)
+                queue.append(w)
+    return len(queue)
+
+
+def test_reached_nodes_counts_what_a_search_reaches_and_reads_only_exact_int_nodes():
+    for seed in range(40):
+        G = nx.gnm_random_graph(30, 20 + 2 * seed, seed=seed, directed=seed % 2 == 0)
+        if seed % 3 == 0:
+            G = nx.relabel_nodes(G, {v: 29 - v for v in G})  # rows in another order
+        for sources in ([0], [3, 7], [5, 5]):
+            assert reader.reached_nodes(G._adj, sources) == _python_reach(G._adj, sources)
+            reached = reader.reached_nodes(G._adj, sources, 0.2)  # stopped once past a fifth of the nodes
+            assert reached == _python_reach(G._adj, sources) or reached > 0.2 * len(G)
+    CountedKey.calls = []
+    assert reader.reached_nodes({0: {CountedInt(1): {}}, 1: {}}, [0]) == -1  # a neighbour of a subclass
+    assert reader.reached_nodes({0: {}, CountedInt(1): {}}, [0]) == -1  # a row key of a subclass
+    assert reader.reached_nodes({0: {1: {}}, 1: {}}, [CountedInt(0)]) == -1  # a source of a subclass
+    assert reader.reached_nodes({0: {5: {}}, 1: {}}, [0]) == -1  # a neighbour that is no node
+    assert reader.reached_nodes({0: {1: {}}, 1: DataDict()}, [0]) == -1  # a row met of a dict subclass
+    assert reader.reached_nodes({"a": {}}, ["a"]) == -1 and CountedKey.calls == []

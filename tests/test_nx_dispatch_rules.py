@@ -140,3 +140,40 @@ def test_the_binder_binds_as_inspect_does():
             except TypeError:
                 expected = None
             assert binder.bind(args, kwargs) == expected, (name, args, kwargs)
+
+
+def _reach_graph(reached: int, other: int) -> nx.DiGraph:
+    """A directed path 0 -> 1 -> ... of ``reached`` nodes, and a cycle of ``other`` nodes that 0 cannot reach."""
+    G = nx.path_graph(reached, create_using=nx.DiGraph)
+    nx.add_cycle(G, range(reached, reached + other))
+    for k, (_, _, d) in enumerate(G.edges(data=True)):
+        d["weight"] = 1 + k % 3
+    return G
+
+
+@pytest.mark.parametrize(("name", "fraction"), [("single_source_shortest_path_length", 0.4), ("descendants", 0.4),
+                                                ("bfs_edges", 0.4), ("single_source_dijkstra_path_length", 0.25),
+                                                ("single_source_bellman_ford", 0.2)])
+def test_one_source_searches_are_served_where_the_source_reaches_enough_of_the_graph(name, fraction):
+    run = backend_interface.should_run
+    total = 2000
+    below, above = int(fraction * total) - 20, int(fraction * total) + 20
+    assert run(name, (_reach_graph(below, total - below), 0), {}).startswith(f"the source reaches {below} of")
+    assert run(name, (_reach_graph(above, total - above), 0), {}) is True
+    G = _reach_graph(above, total - above)
+    assert isinstance(run(name, (G, above - 1), {}), str)  # the end of the path reaches itself alone
+    assert isinstance(run(name, (nx.relabel_nodes(G, str), "0"), {}), str if name.startswith("single_source_shortest")
+                      else bool)  # other labels: not counted, the earlier rule
+    H = _reach_graph(1800, 200)
+    assert run("ancestors", (H, 1799), {}) is True and isinstance(run("ancestors", (H, 0), {}), str)  # backwards
+
+
+def test_automatic_dispatch_converts_only_where_the_source_reaches_enough(conversions):
+    small, large = _reach_graph(200, 1800), _reach_graph(1800, 200)
+    assert nx.single_source_shortest_path_length(small, 0) == nx.single_source_shortest_path_length(small, 0,
+                                                                                                     backend="networkx")
+    assert nx.descendants(small, 0) == nx.descendants(small, 0, backend="networkx")
+    assert conversions == []
+    assert nx.single_source_shortest_path_length(large, 0) == nx.single_source_shortest_path_length(large, 0,
+                                                                                                     backend="networkx")
+    assert conversions == ["single_source_shortest_path_length"]

@@ -19,14 +19,16 @@ from itertools import chain
 import networkx as nx
 import numpy as np
 
-from ..traversal.components import connected_components as _components
+from ..graph import Graph
+from ..traversal.components import component_labels
 from ..traversal.search import bfs
 from ._dfs_kernels import dfs_order
 from .convert import build_nx
 from .graph import BackendGraph
 
 #: The NetworkX functions this module implements (:mod:`.interface` registers every name here); the helpers
-#: its siblings share (:func:`component_count` and :func:`networkx_component_order`) are public names outside it.
+#: its siblings share (:func:`component_count`, :func:`component_labels_of` and :func:`networkx_component_order`)
+#: are public names outside it.
 __all__ = [
     "connected_components", "strongly_connected_components", "number_connected_components", "is_connected",
     "node_connected_component", "number_strongly_connected_components", "is_strongly_connected",
@@ -40,10 +42,26 @@ def _grouping(labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return order, np.searchsorted(labels[order], np.arange(k + 1))
 
 
+def component_labels_of(G: BackendGraph, connection: str) -> tuple[int, np.ndarray]:
+    """The engine's component count and labels, on the CSR of NetworkX's order (:meth:`.graph.BackendGraph.csr`):
+    union-find and Tarjan's labels do not need the rows sorted, so the conversion's arcs are used as they are.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from .convert import convert_from_nx
+    >>> k, labels = component_labels_of(convert_from_nx(nx.DiGraph([(0, 1), (1, 0), (2, 1)])), "strong")
+    >>> k, labels.tolist()
+    (2, [0, 0, 1])
+    """
+    indptr, indices, _ = G.csr()
+    return component_labels(Graph(indptr, indices, None, directed=True, check=False), connection)
+
+
 def _sets(G: BackendGraph, connection: str) -> list[set]:
     if len(G) == 0:
         return []
-    k, labels = _components(G.graph_for(None), connection)
+    k, labels = component_labels_of(G, connection)
     order, starts = _grouping(labels, k)
     names = G.labels(order)
     bounds = starts.tolist()
@@ -98,7 +116,7 @@ def component_count(G: BackendGraph, connection: str) -> int:
     """The number of ``connection`` ("weak" or "strong") components of ``G``."""
     if len(G) == 0:
         return 0
-    return int(_components(G.graph_for(None), connection)[0])
+    return int(component_labels_of(G, connection)[0])
 
 
 def _connected(G: BackendGraph, connection: str) -> bool:
@@ -240,7 +258,7 @@ def condensation(G: BackendGraph, scc=None):
     if len(G) == 0:
         return C
     if scc is None:
-        k, labels = _components(G.graph_for(None), "strong")
+        k, labels = component_labels_of(G, "strong")
         rank = np.empty(k, np.int64)
         rank[networkx_component_order(G, labels, k)] = np.arange(k)
         comp = rank[labels]

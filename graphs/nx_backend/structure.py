@@ -29,10 +29,9 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..traversal.components import connected_components as _components
 from ..traversal.search import bfs
 from .attributes import numbers
-from .components import component_count, networkx_component_order
+from .components import component_count, component_labels_of, networkx_component_order
 from .dag import is_directed_acyclic_graph
 from .graph import BackendGraph
 
@@ -217,7 +216,7 @@ def is_aperiodic(G: BackendGraph) -> bool:
 
 def _condensation(G: BackendGraph):
     """``(k, labels, cu, cv)``: strong components and the distinct arcs between them."""
-    k, labels = _components(G.graph_for(None), "strong")
+    k, labels = component_labels_of(G, "strong")
     a, b = labels[G.src].astype(np.int64), labels[G.dst].astype(np.int64)
     between = a != b
     codes = np.unique(a[between] * max(k, 1) + b[between])
