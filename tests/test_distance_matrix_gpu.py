@@ -18,7 +18,7 @@ except Exception:  # noqa: BLE001 - no driver
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")]
 
-from test_distance_matrix import as_float, check_routes, expect, random_graph  # noqa: E402
+from test_distance_matrix import as_float, check_routes, expect, random_graph, scipy_of  # noqa: E402
 
 
 def BS():
@@ -77,6 +77,44 @@ def test_gpu_hops_negative_and_host_out(tmp_path):
     buf = np.full((src.shape[0], 100), -1.0)
     graphs.distance_matrix(G.to("gpu"), src, np.arange(100), out=buf)
     assert np.array_equal(buf, expect(G, src, np.arange(100)))
+
+
+def BB():
+    from graphs.cuda import bit_bfs
+
+    return bit_bfs
+
+
+@pytest.mark.parametrize("batch_bytes", [1, 1 << 40])
+@pytest.mark.parametrize("directed", [True, False])
+def test_gpu_hop_rows_of_the_bit_parallel_bfs(directed, batch_bytes, monkeypatch):
+    """Hop rows (weighted=False) run on the bit-parallel BFS: equal to SciPy's unweighted rows for sources that
+    repeat, fill part of a word or several batches, targets repeated and unordered, with and without limit,
+    into a device result and a host array; the CPU rows equal them."""
+    import scipy.sparse.csgraph as csg
+
+    monkeypatch.setattr(BB(), "ROW_BYTES", batch_bytes)  # 1: one word of 64 sources per batch
+    calls = []
+    real = BB().BitPlanes.step
+    monkeypatch.setattr(BB().BitPlanes, "step", lambda self, *a: calls.append(1) or real(self, *a))
+    G = random_graph(1237, 3000, 11, directed=directed)
+    rng = np.random.default_rng(12)
+    src = np.concatenate([rng.integers(0, G.n, 150), [5, 5, 5]])
+    tgt = rng.permutation(np.concatenate([rng.integers(0, G.n, 40), [3, 3]]))
+    A = (scipy_of(G) != 0).astype(np.float64)
+    ref = csg.shortest_path(A, method="D", directed=directed, unweighted=True, indices=src)
+    Gg = G.to("gpu")
+    D = graphs.distance_matrix(Gg, src, weighted=False)
+    assert isinstance(D, cp.ndarray) and D.dtype == np.float64
+    assert np.array_equal(D.get(), ref) and calls
+    assert np.array_equal(graphs.distance_matrix(Gg, src, tgt, weighted=False).get(), ref[:, tgt])
+    lim = csg.shortest_path(A, method="D", directed=directed, unweighted=True, indices=src, limit=3.5)
+    assert np.array_equal(graphs.distance_matrix(Gg, src, tgt, weighted=False, limit=3.5).get(), lim[:, tgt])
+    host = np.full((src.shape[0], G.n), -1.0)
+    graphs.distance_matrix(Gg, src, weighted=False, out=host)
+    assert np.array_equal(host, ref)
+    np.testing.assert_array_equal(graphs.distance_matrix(Gg, src, weighted=False).get(),
+                                  graphs.distance_matrix(G, src, weighted=False))
 
 
 def test_gpu_integer_sums_past_2_53_run_exactly():

@@ -23,12 +23,9 @@ are exact while they stay below 2**53.  Zero-weight arcs (tied distances along a
 arc, which the settled order of the CPU decides) run on the host:
 :mod:`graphs.centrality` sends them there.
 
-Distance statistics, hop counts: bit-parallel BFS (Then et al., "The More the
-Merrier", PVLDB 8(4), 2014), 64 sources per ``uint64`` word and many words per
-launch, in planes of words (``plane[j * n + v]``): a level is one pull launch over
-every (vertex, word) whose word is not yet full, ORing the in-neighbours' frontier
-words; each warp ORs its new words for the eccentricities (one ``atomicOr`` per
-warp), and a counting launch adds the new bits per source for closeness and
+Distance statistics, hop counts: the bit-parallel BFS of :mod:`graphs.cuda.bit_bfs`
+(64 sources per ``uint64`` word, many words per launch); each level's alive words give
+the eccentricities, and a counting launch adds the new bits per source for closeness and
 harmonic centrality.  (Weighted statistics read rows of
 :func:`graphs.multi_source_sssp` on the device: :mod:`graphs.centrality.distance_measures`.)
 """
@@ -42,11 +39,12 @@ from pathlib import Path
 import cupy as cp
 import numpy as np
 
-from semiring.cuda_kernels import BLOCK, NULL, build_module, source_of
+from semiring.cuda_kernels import BLOCK, build_module, source_of
 
 from .batched_search import BatchedSearch, replayable, resident_blocks
+from .bit_bfs import BitPlanes
 
-__all__ = ["brandes_gpu", "hop_stats_gpu", "kernel_function", "launch_items", "unpack_words"]
+__all__ = ["brandes_gpu", "hop_stats_gpu", "kernel_function", "launch_items"]
 
 #: Waves of the path counts (or of the dependencies) launched between two reads of their state on the host.
 STEPS_PER_CHECK = 32
@@ -156,12 +154,6 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     return bc, (eb if edges else None)
 
 
-def unpack_words(words: cp.ndarray) -> cp.ndarray:
-    """Bits of ``uint64`` words as a bool array of ``64 * len(words)`` (bit ``b`` of word ``j`` at ``64 j + b``)."""
-    shifts = cp.arange(64, dtype=cp.uint64)
-    return ((words[:, None] >> shifts[None, :]) & cp.uint64(1)).astype(bool).ravel()
-
-
 def hop_stats_gpu(H, need_sums: bool, bar):
     """Per source (every vertex of the host graph ``H``): hop-distance sum, reached count, sum of ``1/d``, eccentricity.
 
@@ -178,50 +170,18 @@ def hop_stats_gpu(H, need_sums: bool, bar):
     T = G.transpose()  # pulls run along in-arcs
     words = -(-n // 64)
     W = int(max(1, min(words, PLANE_BYTES // (24 * max(n, 1)))))
-    front = cp.empty(W * n, dtype=cp.uint64)
-    seen = cp.empty(W * n, dtype=cp.uint64)
-    nxt = cp.empty(W * n, dtype=cp.uint64)
-    alive = cp.empty(W, dtype=cp.uint64)
-    changed = cp.zeros(1, dtype=cp.int32)
-    count = cp.empty(W * 64, dtype=cp.uint64)
-    chunk = 4096
-    for w0 in range(0, words, W):
-        w1 = min(words, w0 + W)
-        nw = w1 - w0
-        s0, s1 = 64 * w0, min(n, 64 * w1)
-        ids = cp.arange(s0, s1, dtype=cp.int64)
-        rel = ids - 64 * w0
-        front.fill(0)
-        seen[: nw * n].fill(0)
-        if nw < W:
-            seen[nw * n:].fill(np.uint64(0xFFFFFFFFFFFFFFFF))  # unused planes: full, skipped
-        # source s sits in plane (s - s0) // 64 at vertex s, bit (s - s0) % 64
-        pos = (rel // 64) * n + ids
-        bit = cp.left_shift(cp.uint64(1), (rel % 64).astype(cp.uint64))
-        front[pos] = bit
-        seen[pos] = bit
-        tail = s1 - s0 - 64 * (nw - 1)  # the last word's unused high bits count as seen, so it can fill up
-        if tail < 64:
-            seen[(nw - 1) * n:nw * n] |= np.uint64(((1 << 64) - 1) ^ ((1 << tail) - 1))
-        level = 0
-        while True:
-            level += 1
-            alive.fill(0)
-            changed.fill(0)
-            launch_items("ms_pull", W * n, np.int64(n), np.int32(W), T.indptr, T.indices, front, seen, nxt, alive,
-                    changed, NULL, np.int32(0))
-            if int(changed.get()[0]) == 0:
-                break
-            live = unpack_words(alive[:nw])[: s1 - s0]
-            ecc[s0:s1] = cp.where(live, level, ecc[s0:s1])
+    planes = BitPlanes(T.indptr, T.indices, n, W)
+    for s0 in range(0, n, 64 * W):
+        s1 = min(n, s0 + 64 * W)
+        nw = -(-(s1 - s0) // 64)
+        planes.seed(np.arange(s0, s1, dtype=np.int64))
+        while planes.step():
+            level = planes.level
+            ecc[s0:s1] = cp.where(planes.alive_sources(), level, ecc[s0:s1])
             if need_sums:
-                count.fill(0)
-                grid = (max(1, -(-n // chunk)), nw)
-                kernel_function("ms_count")(grid, (64,), (np.int64(n), np.int32(nw), nxt, np.int64(chunk), count))
-                c = count[: 64 * nw].astype(cp.int64)[: s1 - s0]
+                c = planes.new_counts(nw).astype(cp.int64)[: s1 - s0]
                 total[s0:s1] += c * level
                 reached[s0:s1] += c
                 harmonic[s0:s1] += c / level
-            front, nxt = nxt, front
         bar.update(s1 - s0)
     return total, reached, harmonic, ecc

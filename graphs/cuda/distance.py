@@ -1,4 +1,4 @@
-"""GPU batches of the eccentricity-bounding search (CuPy; kernels in ``centrality.cu``).
+"""GPU batches of the eccentricity-bounding search (CuPy; the BFS of ``bit_bfs.cu``, the bounds in ``centrality.cu``).
 
 :func:`graphs.centrality.distance_measures.eccentricity` and the extremes (diameter, radius,
 center, periphery) of a connected undirected graph bound every vertex's
@@ -19,7 +19,8 @@ import numpy as np
 
 from semiring.cuda_kernels import BLOCK
 
-from .centrality import kernel_function, launch_items, unpack_words
+from .bit_bfs import BitPlanes
+from .centrality import kernel_function
 
 __all__ = ["hop_bounds_gpu", "BOUND_BYTES", "BOUND_SOURCES"]
 
@@ -49,37 +50,17 @@ def hop_bounds_gpu(G, src: np.ndarray, lo, hi):
     n = G.n
     B = int(src.shape[0])
     W = -(-B // 64)
-    ids = cp.asarray(src, dtype=cp.int64)
-    rel = cp.arange(B, dtype=cp.int64)
-    front = cp.zeros(W * n, dtype=cp.uint64)
-    seen = cp.zeros(W * n, dtype=cp.uint64)
-    nxt = cp.empty(W * n, dtype=cp.uint64)
-    alive = cp.empty(W, dtype=cp.uint64)
-    changed = cp.zeros(1, dtype=cp.int32)
+    planes = BitPlanes(G.indptr, G.indices, n, W)
     lev = cp.full(W * n * 64, UNREACHED, dtype=cp.uint16)
-    # source i sits in plane i // 64 at vertex src[i], bit i % 64 (the sources are distinct)
-    pos = (rel // 64) * n + ids
-    bit = cp.left_shift(cp.uint64(1), (rel % 64).astype(cp.uint64))
-    front[pos] = bit
-    seen[pos] = bit
+    pos, _ = planes.seed(cp.asnumpy(src).astype(np.int64))
+    rel = cp.arange(B, dtype=cp.int64)
     lev[pos * 64 + rel % 64] = 0
-    tail = B - 64 * (W - 1)  # the last word's unused high bits count as seen, so it can fill up
-    if tail < 64:
-        seen[(W - 1) * n:W * n] |= np.uint64(((1 << 64) - 1) ^ ((1 << tail) - 1))
     ecc = cp.zeros(B, dtype=cp.int64)
-    level = 0
     while True:
-        level += 1
-        if level >= UNREACHED:
+        if planes.level + 1 >= UNREACHED:
             return None
-        alive.fill(0)
-        changed.fill(0)
-        launch_items("ms_pull", W * n, np.int64(n), np.int32(W), G.indptr, G.indices, front, seen, nxt, alive,
-                changed, lev, np.int32(level))
-        if int(changed.get()[0]) == 0:
+        if not planes.step(lev):
             break
-        live = unpack_words(alive)[:B]
-        ecc = cp.where(live, level, ecc)
-        front, nxt = nxt, front
+        ecc = cp.where(planes.alive_sources(), planes.level, ecc)
     kernel_function("ecc_bounds")((-(-n // BLOCK),), (BLOCK,), (np.int64(n), np.int32(W), np.int32(B), lev, ecc, lo, hi))
     return ecc

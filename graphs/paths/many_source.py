@@ -239,6 +239,15 @@ def _rows_gpu(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit, out, P,
         if Pr is not None:
             P[r0:r1] = Pr.get() if isinstance(P, np.ndarray) else Pr
 
+    if H.weights is None and P is None:
+        # hop counts: the bit-parallel BFS over the in-arcs, rows straight into a float64 device result
+        from ..cuda.bit_bfs import hop_rows_gpu
+
+        T = G.transpose()
+        direct = out if (cols is None and not host_out and dtype == np.float64 and out.flags.c_contiguous) else None
+        hop_rows_gpu(T.indptr, T.indices, G.n, src, cols, lim, lambda r0, r1, D: write(r0, r1, D, None),
+                     direct=direct, bar=bar)
+        return
     distance_rows_gpu(H.indptr, H.indices, H.weights, src, cols, lim, predecessors=P is not None and positive,
                       write=write, bar=bar, ren=graph_order(G))
     if P is not None and not positive:
