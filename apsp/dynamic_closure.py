@@ -14,7 +14,10 @@ closure ``M*``,
 two thin semiring products and a ``|S| x |S|`` closure (the endpoint-block
 form of the rank-k update; Ausiello, Italiano, Marchetti-Spaccamela & Nanni,
 "Incremental algorithms for minimal length paths", J. Algorithms 12, 1991,
-for one arc).  A cycle that the batch makes improve without bound is found in
+for one arc).  Only a row that now reaches an endpoint better, and a column
+that an endpoint now reaches better, can change: the second product runs on
+that block alone (on the GPU, without predecessors, in three fused launches:
+:mod:`apsp.cuda.closure_update`).  A cycle that the batch makes improve without bound is found in
 ``M*`` before anything is written: the closure is left as it was and
 :class:`~apsp.errors.NegativeCycleError` names the cycle.
 
@@ -109,6 +112,8 @@ DYNAMIC_SEMIRINGS = tuple(name for name, S in sr.BUILTIN.items() if absorbs_upda
 
 #: Recompute everything when more than this share of the rows (or columns) must be redone.
 RECOMPUTE_SHARE = 1 / 3
+#: Blocks of at most this many vertices have their closures computed on the host when the closure lives on the GPU.
+HOST_CLOSURE_MAX = 64
 
 
 def _semiring(semiring: Semiring | str) -> Semiring:
@@ -486,12 +491,12 @@ class Closure:
         xp, S = self._xp, self._S
         zero = S.zero_value(Wq.dtype)
         Wc = Wq[:, cd]
-        if witness or xp is not np:
-            return self._product(Wc, D[cd, :], witness)
         arcs = Wc != zero
-        nnz = int(np.count_nonzero(arcs))
+        nnz = int(arcs.sum())
         if nnz * 16 > Wc.size:
             return self._product(Wc, D[cd, :], witness)
+        if witness or xp is not np:
+            return self._leave_by_arcs(Wc, arcs, cd, D, witness)
         from scipy.sparse import csr_matrix
 
         from semiring.sparse import mxm
@@ -500,6 +505,39 @@ class Closure:
         used = np.unique(k)  # only the rows of D that an arc reaches
         A = csr_matrix((Wc[r, k], (r, np.searchsorted(used, k))), shape=(Wc.shape[0], used.size))
         return mxm(S, A, np.ascontiguousarray(D[cd[used], :]), check=False), None
+
+    def _leave_by_arcs(self, Wc, arcs, cd, D, witness: bool):
+        """:meth:`_leave` for sparse rows, arc by arc: the ``t``-th arc of every row at once, ``t`` up to the
+        largest row's arc count (``nnz x n`` work), with the witness (the first arc, in column order, of the best
+        value, as the product's)."""
+        xp, S = self._xp, self._S
+        r, k = xp.nonzero(arcs)  # row-major: each row's arcs in column order
+        q = Wc.shape[0]
+        B = xp.full((q, D.shape[1]), S.zero_value(D.dtype), dtype=D.dtype)
+        K = xp.full(B.shape, -1, dtype=WITNESS_DTYPE) if witness else None
+        if not r.size:
+            return B, K
+        start = xp.searchsorted(r, xp.arange(q))
+        rank = xp.arange(r.size) - start[r]
+        for t in range(int(rank.max()) + 1):
+            at = xp.nonzero(rank == t)[0]
+            rt, kt = r[at], k[at]
+            cand = S.mul(Wc[rt, kt][:, None], D[cd[kt], :])
+            cur = B[rt]
+            better = S.add(cand, cur) != cur
+            B[rt] = xp.where(better, cand, cur)
+            if witness:
+                K[rt] = xp.where(better, kt[:, None].astype(WITNESS_DTYPE), K[rt])
+        return B, K
+
+    def _small_closure(self, M, witness: bool):
+        """The closure of a small block (and its predecessors): on the host when it lives on the GPU and has at
+        most :data:`HOST_CLOSURE_MAX` vertices (a few kernel launches and copies cost more than the work)."""
+        xp = self._xp
+        if xp is np or M.shape[0] > HOST_CLOSURE_MAX:
+            return shortest_paths(M, semiring=self._S, predecessors=witness)
+        out = shortest_paths(to_device(M, "cpu"), semiring=self._S, predecessors=witness)
+        return tuple(xp.asarray(x) for x in out) if witness else xp.asarray(out)
 
     def _product(self, A, B, witness: bool):
         """``A (x) B`` (and its witness) of checked operands, through the unchecked product."""
@@ -567,7 +605,7 @@ class Closure:
         B, KB = self._leave(W[qd], cd, D, witness)  # |Q| x n: leave Q by one arc, then an old row
         r = xp.arange(Q.size)
         B[r, qd] = one  # staying put: a path back to itself is no better than one (no improving cycle)
-        inner = shortest_paths(W[qd][:, qd], semiring=S, predecessors=witness)
+        inner = self._small_closure(W[qd][:, qd], witness)
         Astar, PA = inner if witness else (inner, None)
         Dq, KA = self._product(Astar, B, witness)
         D[qd, :] = Dq
@@ -605,21 +643,44 @@ class Closure:
         M = S.add(DS, A)
         witness = P is not None
         try:
-            inner = shortest_paths(M, semiring=S, predecessors=witness)
+            inner = self._small_closure(M, witness)
         except NegativeCycleError as exc:
             raise_for_cycle(S, W, int(ends[exc.vertex]))
             raise  # pragma: no cover - raise_for_cycle always raises
         Mstar, PM = inner if witness else (inner, None)
-        X, KX = self._product(D[:, ed], Mstar, witness)  # n x k: to an endpoint, then through M*
+        if not witness and xp is not np:
+            from .cuda.closure_update import fused_update_applies, improve_block_gpu
+
+            if fused_update_applies(S, D):  # the same block, in three launches
+                improve_block_gpu(S, D, ed, Mstar)
+                return
+        DE = D[:, ed]
+        X, KX = self._product(DE, Mstar, witness)  # n x k: to an endpoint, then through M*
         rows = D[ed, :]  # a copy (fancy indexing): D is written below
+        # Only a row that now reaches some endpoint better, and a column some endpoint now reaches better, can
+        # improve (D[i, j] is no worse than D[i, e] (x) D[e, j] for every e): the product runs on that block.
+        Y = self._product(Mstar, rows, False)[0]
+        R = xp.nonzero((S.add(X, DE) != DE).any(axis=1))[0]
+        Cc = xp.nonzero((S.add(Y, rows) != rows).any(axis=0))[0]
+        if not R.size or not Cc.size:
+            return
+        whole = R.size * Cc.size > D.size // 4  # a block that large: the in-place product over all of D
+        if whole:
+            R, Cc = xp.arange(D.shape[0]), xp.arange(D.shape[1])
+            T, XR, rows_c = D, X, rows
+        else:
+            T = D[R[:, None], Cc[None, :]]
+            XR, rows_c = X[R], xp.ascontiguousarray(rows[:, Cc])
+        KY = xp.empty(T.shape, dtype=WITNESS_DTYPE) if witness else None
+        matmul_into(S, XR, rows_c, T, KY, True)
+        if not whole:
+            D[R[:, None], Cc[None, :]] = T
         if not witness:
-            matmul_into(S, X, rows, D, None, True)
             return
         old_rows = P[ed, :]
-        KY = xp.empty(D.shape, dtype=WITNESS_DTYPE)
-        matmul_into(S, X, rows, D, KY, True)
-        ii, jj = xp.nonzero(KY >= 0)  # strictly improved
-        b = KY[ii, jj]
+        si, sj = xp.nonzero(KY >= 0)  # strictly improved
+        ii, jj = R[si], Cc[sj]
+        b = KY[si, sj]
         pred = old_rows[b, jj]
         home = ed[b] == jj  # the route ends at an endpoint j: its last step is M*'s
         if bool(home.any()):

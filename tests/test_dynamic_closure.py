@@ -200,6 +200,44 @@ def test_larger_graph_mixed_batches_against_scipy():
             assert np.isclose(sum(A[a, b] for a, b in zip(route, route[1:])), C.distances[i, j])
 
 
+@pytest.mark.parametrize("predecessors", [False, True])
+def test_road_closure_updates_touch_only_the_block_that_can_improve(predecessors, monkeypatch):
+    """Single arcs decreased, inserted and removed on a sparse road closure with integer weights: bit-equal to
+    recomputation after every step, routes weighing their distances; the decreases ran their product on a
+    block smaller than the matrix, and the removals left the changed rows arc by arc."""
+    import graphs
+    from apsp import dynamic_closure as DC
+
+    G = graphs.generators.road_network(400, seed=3)
+    W = np.full((G.n, G.n), np.iinfo(np.int64).max, dtype=np.int64)
+    r, c, w = G.edges()
+    W[r, c] = np.maximum(1, np.round(w)).astype(np.int64)
+    np.fill_diagonal(W, 0)
+    shapes, by_arcs = [], []
+    real, real_leave = DC.matmul_into, DC.Closure._leave_by_arcs
+    monkeypatch.setattr(DC, "matmul_into", lambda S, A, B, C, *a: shapes.append(C.shape) or real(S, A, B, C, *a))
+    monkeypatch.setattr(DC.Closure, "_leave_by_arcs", lambda self, *a: by_arcs.append(1) or real_leave(self, *a))
+    C = Closure(W, predecessors=predecessors)
+    rng = np.random.default_rng(4)
+    for step in range(24):
+        i = int(rng.integers(0, r.shape[0]))
+        u, v = int(r[i]), int(c[i])
+        if step % 3 == 0:
+            C.update([u], [v], [max(1, int(C.arcs[u, v]) // 3)])
+        elif step % 3 == 1:
+            C.update([int(rng.integers(0, G.n))], [int(rng.integers(0, G.n))], [int(rng.integers(1, 30))])
+        else:
+            C.remove([u], [v])
+        D = np.array(C.distances)
+        np.testing.assert_array_equal(D, _recomputed(C))
+        for a, b in rng.integers(0, G.n, (60, 2)) if predecessors else ():
+            route, A = C.path(int(a), int(b)), np.array(C.arcs)
+            assert route[0] == a and route[-1] == b and sum(int(A[x, y]) for x, y in zip(route, route[1:])) == D[a, b]
+    assert any(0 < a * b < G.n * G.n for a, b in shapes), shapes
+    if predecessors:
+        assert by_arcs
+
+
 def test_bad_input_leaves_the_closure_unchanged():
     W = np.array([[0.0, 1.0, np.inf], [np.inf, 0.0, 2.0], [3.0, np.inf, 0.0]])
     C = Closure(W)

@@ -97,3 +97,44 @@ def test_gpu_road_closure_decrease_and_removal():
     ref = apsp.shortest_paths(C.arcs.get())
     np.testing.assert_allclose(C.distances.get(), ref, rtol=1e-12)
     _check(C, True)
+
+
+@pytest.mark.parametrize("fused_ends", [16, 0])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32])
+def test_gpu_fused_block_update_on_a_road_closure(dtype, fused_ends, monkeypatch):
+    """Decreases and insertions without predecessors run on the fused endpoint-block kernels (one thread per
+    pair up to FUSED_ENDS endpoints, the GEMM engine on the gathered block above): equal to recomputation after
+    every step (bit-equal for integers), and the block examined is smaller than the matrix."""
+    import graphs
+    from apsp.cuda import closure_update as CU
+
+    monkeypatch.setattr(CU, "FUSED_ENDS", fused_ends)
+    pairs = []
+    real = CU.improve_block_gpu
+    monkeypatch.setattr(CU, "improve_block_gpu", lambda *a: pairs.append(real(*a)) or pairs[-1])
+    G = graphs.generators.road_network(700, seed=5)
+    r, c, w = G.edges()
+    big = np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).max
+    W = np.full((G.n, G.n), big, dtype=dtype)
+    W[r, c] = np.maximum(1, np.round(w)).astype(dtype)
+    np.fill_diagonal(W, 0)
+    C = Closure(cp.asarray(W))
+    rng = np.random.default_rng(9)
+    for step in range(12):
+        if step % 2 == 0:
+            i = rng.integers(0, r.shape[0], 1 if step % 4 == 0 else 20)
+            us, vs = r[i], c[i]
+            keep = np.unique(us * G.n + vs, return_index=True)[1]
+            us, vs = us[keep], vs[keep]
+            ws = np.maximum(1, C.arcs[cp.asarray(us), cp.asarray(vs)].get() // 3).astype(dtype)
+        else:
+            flat = rng.choice(G.n * G.n, size=6, replace=False)
+            us, vs = flat // G.n, flat % G.n
+            keep = us != vs
+            us, vs = us[keep], vs[keep]
+            ws = rng.integers(1, 40, us.size).astype(dtype)
+        C.update(us, vs, ws)
+        _check(C, False)
+        if dtype == np.float32:  # sums of whole numbers below 2**24: exact
+            np.testing.assert_array_equal(C.distances.get(), apsp.shortest_paths(C.arcs.get()))
+    assert pairs and all(p < G.n * G.n for p in pairs) and any(p > 0 for p in pairs)
