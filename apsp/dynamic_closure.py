@@ -71,7 +71,7 @@ Examples
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -86,6 +86,9 @@ from .api import shortest_paths
 from .errors import NegativeCycleError, VertexError
 from .negative_cycle import raise_for_cycle
 from .paths.predecessors import path as _route
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array
 
 __all__ = ["Closure", "DYNAMIC_SEMIRINGS", "absorbs_updates"]
 
@@ -255,19 +258,19 @@ class Closure:
         return self._D.dtype
 
     @property
-    def distances(self):
+    def distances(self) -> Array:
         """The closure ``D`` (n, n); a read-only view on the CPU."""
         return self._view(self._D)
 
     @property
-    def predecessors(self):
+    def predecessors(self) -> Array:
         """``P`` (n, n, int32): ``P[i, j]`` the vertex before ``j`` on the route from ``i``, ``-1`` if none."""
         if self._P is None:
             raise ValueError("this Closure keeps no predecessors: build it with predecessors=True")
         return self._view(self._P)
 
     @property
-    def arcs(self):
+    def arcs(self) -> Array:
         """The arc matrix ``W`` (n, n) as updated; a read-only view on the CPU."""
         return self._view(self._W)
 
