@@ -51,6 +51,8 @@ Weights must be non-negative; parallel arcs count with their least weight.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from semiring.docstrings import fill_template
@@ -63,6 +65,9 @@ from ..paths.many_source import search_rows
 from ..traversal.components import component_labels
 from . import _centrality_kernels as K
 from .engine import PreparedGraph, kernel_threads, prepare, progress_bar
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
 
 __all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
            "periphery", "NotConnectedError"]
@@ -166,8 +171,8 @@ def _out_dtype(P: PreparedGraph, G: Graph):
 
 
 @fill_template(options=_OPTIONS)
-def closeness_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None,
-                         wf_improved: bool = True):
+def closeness_centrality(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+                         wf_improved: bool = True) -> Array:
     """Closeness centrality of every vertex (distances into the vertex), as NetworkX computes it.
 
     Parameters
@@ -209,7 +214,7 @@ def closeness_centrality(G, *, weighted: bool = True, device: str = "auto", prog
 
 
 @fill_template(options=_OPTIONS)
-def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def harmonic_centrality(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     """Harmonic centrality of every vertex: ``sum 1 / d(v, u)`` over the vertices ``v`` that reach ``u``.
 
     Distances of 0 (the vertex itself, zero-weight paths) are left out, as in
@@ -258,7 +263,7 @@ def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
 
 
 @fill_template(options=_OPTIONS)
-def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def eccentricity(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     """Eccentricity of every vertex: its largest distance to another vertex.
 
     The graph must be connected (a directed graph: strongly connected).
@@ -447,14 +452,14 @@ _VERTICES = "int64 array\n    The vertex ids, ascending."
         notes="A connected undirected graph with integer lengths is searched from a few\n"
               "batches of sources, bounding the others (the module's notes); other graphs\n"
               "from every vertex.\n\n")
-def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def diameter(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> float:
     _, lo, _ = _extreme(G, weighted, device, progress, "diameter")
     return _scalar(lo.max())
 
 
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The least eccentricity.", notes="", returns=_VALUE, name="radius",
         weights="[1.0, 1.0, 5.0], ", result="5.0")
-def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def radius(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> float:
     _, _, hi = _extreme(G, weighted, device, progress, "radius")
     return _scalar(hi.min())
 
@@ -469,12 +474,12 @@ def _attaining(G, weighted, device, progress, which: str):
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES,
         name="center",
         weights="", result="array([1, 2])")
-def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def center(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     return _attaining(G, weighted, device, progress, "center")
 
 
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES,
         name="periphery",
         weights="", result="array([0, 3])")
-def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def periphery(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     return _attaining(G, weighted, device, progress, "periphery")

@@ -113,7 +113,7 @@ def all_pairs_shortest_paths(
     pl = plan if plan is not None else plan_graph(
         G, dtype=dtype, out=out, device=device, memory_limit=memory_limit, method=method)
     if pl.route != "sparse":
-        return apsp.shortest_paths(G, method=method, dtype=pl.dtype, out=out, device=pl.device,
+        return apsp.shortest_paths(G, method=method, dtype=pl.dtype, out=out, device=pl.device,  # type: ignore[call-overload]  # method and device: strings the plan checked
                                    memory_limit=memory_limit, progress=progress)  # (which notes a partial out=)
     n = G.n
     G = G.to("cpu")
@@ -132,7 +132,7 @@ def all_pairs_shortest_paths(
 
 
 def _bar(total: int, show: bool | None, desc: str):
-    from apsp.progress import tqdm  # the text bar, or the Jupyter widget where ipywidgets is present
+    from apsp.progress import tqdm  # type: ignore[attr-defined]  # apsp.progress imports tqdm for its users; the text bar, or the Jupyter widget where ipywidgets is present
 
     return tqdm(total=total, desc=desc, unit="rows", disable=not show, mininterval=0.5, leave=False)
 

@@ -213,7 +213,7 @@ def plan_graph(G: Graph, *, dtype=None, out=None, device: str = "cpu", memory_li
         return best
     dt = np.dtype(min((p for p, _ in cands), key=lambda p: p.est_host_bytes).dtype)
     unmappable = budget.mappable is not None and n * n * dt.itemsize > budget.mappable
-    note = (f"; a result mapped from disk needs address space, and {format_bytes(budget.mappable)} of it is left "
+    note = (f"; a result mapped from disk needs address space, and {format_bytes(budget.mappable)} of it is left "  # type: ignore[arg-type]  # only reached when a mapped result was planned: mappable is set
             "(ulimit -v)" if unmappable and on_disk and method == "auto" else "")
     rows = ("only the rows you need: graphs.multi_source_sssp(G, sources) "
             f"({format_bytes(n * (dt.itemsize + 4))} per source row)")

@@ -238,7 +238,7 @@ class AStarSpurs:
         rank = self._rank
         rank[path] = np.arange(path.shape[0], dtype=np.int32)
         try:
-            parts = run_batch(lambda sc, j0, j1: (j0, K.spur_searches(
+            parts = run_batch(lambda sc, j0, j1: (j0, K.spur_searches(  # type: ignore[call-arg]  # a Numba jitclass method: its stub is not the Python signature
                 self._indptr, self._indices, self._w, self._h, self._order, rank, path, prefix, spurs, ban_ptr,
                 ban_next, self.end, limit, self._lo, self.hi, *sc, j0, j1)), nj, nj * self._work * 16, self._pool)
         finally:
@@ -503,10 +503,10 @@ def k_shortest_paths(G: Any, source: Any, target: Any, k: int, *, weighted: bool
     H = _host(G)
     if not weighted or H.weights is None:
         H = _unweighted_view(H)
-    elif P.facts.negative_at >= 0:
-        e = P.facts.negative_at
+    elif P.facts.negative_at >= 0:  # type: ignore[union-attr]  # weighted graph: facts were read
+        e = P.facts.negative_at  # type: ignore[union-attr]  # weighted graph: facts were read
         tails, heads, w = H.edges()
-        raise GraphError(f"weights must be non-negative for k shortest paths (Yen): weights[{e}] = {w[e].item()!r} "
+        raise GraphError(f"weights must be non-negative for k shortest paths (Yen): weights[{e}] = {w[e].item()!r} "  # type: ignore[index]  # weighted graph: w is not None
                          f"on the arc {int(tails[e])} -> {int(heads[e])}")
     labels = G.node_labels
     found = YenSearch(AStarSpurs(H, s, t), k=k).take(k)

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,6 +56,9 @@ from ..errors import GraphError
 from ..graph import Graph
 from ..validate import cast_weights, check_weights
 from . import _mst_kernels as K
+
+if TYPE_CHECKING:
+    from semiring.array_types import Device
 
 __all__ = ["SpanningForest", "minimum_spanning_tree", "forest_arcs_cpu", "forest_arcs_all_ties"]
 
@@ -166,7 +169,7 @@ class SpanningForest:
         return T
 
 
-def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
+def minimum_spanning_tree(G: Any, *, device: Device = "auto") -> SpanningForest:
     """Minimum spanning forest of ``G`` read as undirected (a tree per component).
 
     Parameters
