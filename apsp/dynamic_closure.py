@@ -88,7 +88,7 @@ from .negative_cycle import raise_for_cycle
 from .paths.predecessors import path as _route
 
 if TYPE_CHECKING:
-    from semiring.array_types import Array
+    from semiring.array_types import Array, Device
 
 __all__ = ["Closure", "DYNAMIC_SEMIRINGS", "absorbs_updates"]
 
@@ -212,7 +212,7 @@ class Closure:
         W: Any,
         *,
         predecessors: bool = False,
-        device: str = "auto",
+        device: Device = "auto",
         semiring: Semiring | str = "min_plus",
     ) -> None:
         if not isinstance(predecessors, bool):
@@ -234,8 +234,11 @@ class Closure:
             W = to_device(W, "gpu")
         elif device == "cpu" and array_module(W) is not np:
             W = to_device(W, "cpu")
-        out = shortest_paths(W, semiring=self._S, predecessors=predecessors, device=device)
-        D, P = out if predecessors else (out, None)
+        P: Array | None
+        if predecessors:
+            D, P = shortest_paths(W, semiring=self._S, predecessors=True, device=device)
+        else:
+            D, P = shortest_paths(W, semiring=self._S, device=device), None
         self._xp = array_module(D)
         self._W = self._xp.array(to_device(W, "cpu" if self._xp is np else "gpu"), dtype=D.dtype, copy=True)
         self._D, self._P = D, P
@@ -575,6 +578,7 @@ class Closure:
         Dq, KA = self._product(Astar, B, witness)
         D[qd, :] = Dq
         if witness:
+            assert PA is not None  # the inner closure's predecessors, computed with witness
             Pq = xp.full(Dq.shape, -1, dtype=P.dtype)
             ii, jj = xp.nonzero(KA >= 0)
             q = KA[ii, jj]
@@ -627,6 +631,7 @@ class Closure:
         home = ed[b] == jj  # the route ends at an endpoint j: its last step is M*'s
         if bool(home.any()):
             h = xp.nonzero(home)[0]
+            assert PM is not None  # witness: M*'s predecessors were computed
             a = KX[ii[h], b[h]]
             c = PM[a, b[h]]
             new_arc = (A[c, b[h]] != zero) & (S.add(A[c, b[h]], DS[c, b[h]]) == A[c, b[h]]) & (A[c, b[h]] != DS[c, b[h]])
