@@ -18,7 +18,7 @@ __all__ = ["maximum_flow", "MaximumFlowResult"]
 METHODS = ("dinic", "edmonds_karp")
 
 
-class MaximumFlowResult(_ScipyMaximumFlowResult):
+class MaximumFlowResult(_ScipyMaximumFlowResult):  # type: ignore[misc]  # SciPy has no stubs: its class reads as Any
     """SciPy's ``MaximumFlowResult`` (a subclass), with the minimum cut added.
 
     Attributes
