@@ -164,7 +164,7 @@ def _check_limit(limit: Any) -> float | None:
     return value
 
 
-def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype):
+def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype) -> Any:
     """``out`` as given: ``None``, a path of a ``.npy`` file, or an array of ``shape`` and ``dtype``."""
     if out is None or isinstance(out, (str, os.PathLike)):
         return out
@@ -178,7 +178,8 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype):
     return out
 
 
-def _request(G, sources, targets, weighted, predecessors, limit, device, out, memory_limit):
+def _request(G: Any, sources: Any, targets: Any, weighted: bool, predecessors: bool, limit: Any, device: str, out: Any,
+             memory_limit: int | None) -> tuple[Graph, np.ndarray, np.ndarray | None, float | None, Any, MatrixPlan]:
     """The checked arguments of a distance matrix and its plan (a refusal raised here)."""
     for name, flag in (("weighted", weighted), ("predecessors", predecessors)):
         if not isinstance(flag, (bool, np.bool_)):

@@ -92,7 +92,7 @@ class SpanningForest:
     """
 
     weight: Any
-    edges: tuple
+    edges: tuple[Any, Any, Any]
     graph: Graph
     n_components: int
 
@@ -101,7 +101,7 @@ class SpanningForest:
         """Number of vertices."""
         return self.graph.n
 
-    def to_scipy(self):
+    def to_scipy(self) -> Any:
         """The forest in the layout of SciPy's ``minimum_spanning_tree``, its weights exact.
 
         A ``scipy.sparse.csr_matrix`` (``cupyx.scipy.sparse.csr_matrix`` on the
@@ -242,7 +242,7 @@ def forest_arcs_cpu(G: Graph) -> np.ndarray:
     tree = np.empty(max(n - 1, 0), dtype=np.int64)
     k = 0
     spare = [(np.zeros(n, dtype=ew.dtype), np.full(n, K.NONE, dtype=np.int64)) for _ in range(num_threads())]
-    kept: list = []  # (start, end of the kept part, minima) of each chunk of a round
+    kept: list[Any] = []  # (start, end of the kept part, minima) of each chunk of a round
 
     def filter_rows(lo: int, hi: int) -> None:
         best = spare.pop()  # one pair of minima arrays per worker; list.pop is atomic
@@ -285,7 +285,7 @@ def forest_arcs_all_ties(indptr: np.ndarray, indices: np.ndarray, undirected: bo
     return tree[:k]
 
 
-def forest_from_arcs(G: Graph, tree) -> SpanningForest:
+def forest_from_arcs(G: Graph, tree: Any) -> SpanningForest:
     """The :class:`SpanningForest` of ``G`` whose edges are the arcs ``tree`` (sorted arc ids).
 
     Parameters
@@ -317,7 +317,7 @@ def forest_from_arcs(G: Graph, tree) -> SpanningForest:
     return SpanningForest(total, (u, v, ww), F, G.n - int(tree.shape[0]))
 
 
-def _total(w):
+def _total(w: Any) -> Any:
     """The forest's total weight: exact, as :attr:`SpanningForest.weight` describes it.
 
     Examples

@@ -79,7 +79,7 @@ def graph_algorithms() -> None:
     assert_type(M, Array)
     M2, MP = graphs.distance_matrix(G, [0, 1], [2], predecessors=True)
     assert_type(MP, Array)
-    assert_type(graphs.all_pairs_shortest_paths(G), Any)
+    assert_type(graphs.all_pairs_shortest_paths(G), Array)
     assert_type(csgraph.dijkstra(np.array([[0.0, 1.0], [0.0, 0.0]]), indices=0), Any)
     assert dist.shape == (3,)
     assert np.array_equal(M, M2)
