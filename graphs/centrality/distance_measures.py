@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from semiring.backend import to_device
 from semiring.docstrings import fill_template
 from semiring.kernels import run_parallel
 
@@ -103,7 +104,7 @@ class NotConnectedError(GraphError):
 class _Stats:
     """Per-source reductions of the distance rows: sum, count reached (the source included), sum of ``1/d``, max."""
 
-    def __init__(self, total, reached, harmonic, ecc):
+    def __init__(self, total: Any, reached: Any, harmonic: Any, ecc: Any) -> None:
         self.total, self.reached, self.harmonic, self.ecc = total, reached, harmonic, ecc
 
 
@@ -114,7 +115,7 @@ def _row_graph(P: PreparedGraph, reverse: bool) -> Graph:
     return H.transpose() if reverse and P.G.directed else H
 
 
-def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
+def _stats(P: PreparedGraph, reverse: bool, progress: bool | None, label: str) -> _Stats:
     """Per-vertex statistics of the rows from every vertex (of the reversed graph with ``reverse``)."""
     n = P.G.n
     H = _row_graph(P, reverse)
@@ -163,7 +164,7 @@ def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
     return _Stats(total, reached, harmonic, ecc)
 
 
-def _out_dtype(P: PreparedGraph, G: Graph):
+def _out_dtype(P: PreparedGraph, G: Graph) -> np.dtype:
     """Distances in the weights' units: int64 hops, the weights' kind otherwise (int64 or float64)."""
     if P.weights is None:
         return np.dtype(np.int64)
@@ -303,7 +304,7 @@ def eccentricity(G: Any, *, weighted: bool = True, device: Device = "auto", prog
     return _all_eccentricities(P, progress)
 
 
-def _all_eccentricities(P: PreparedGraph, progress):
+def _all_eccentricities(P: PreparedGraph, progress: bool | None) -> Array:
     """Every vertex's eccentricity from a search from every vertex (NotConnectedError if one is infinite)."""
     st = _stats(P, False, progress, "eccentricity")
     short = st.reached < P.G.n
@@ -324,7 +325,7 @@ def _bounds_apply(P: PreparedGraph) -> bool:
     return 2 * wmax * max(P.G.n - 1, 1) < 2**62
 
 
-def _candidates(which: str, lo, hi):
+def _candidates(which: str, lo: Array, hi: Array) -> Array:
     """The vertices whose bounds could still change the answer of ``which`` (a bool mask)."""
     if which == "diameter":  # ecc(v) <= hi[v] <= max lo <= diameter: v cannot raise it
         return hi > lo.max()
@@ -337,7 +338,7 @@ def _candidates(which: str, lo, hi):
     return lo < hi  # eccentricity
 
 
-def _pick(xp, cand, lo, hi, deg, high: bool, B: int):
+def _pick(xp: Any, cand: Array, lo: Array, hi: Array, deg: Array, high: bool, B: int) -> Array:
     """Up to ``B`` candidates: greatest upper bounds (``high``) or least lower bounds; ties, most arcs first."""
     idx = xp.flatnonzero(cand)
     if idx.shape[0] <= B:
@@ -347,7 +348,7 @@ def _pick(xp, cand, lo, hi, deg, high: bool, B: int):
     return idx[xp.argsort(key)[:B]]
 
 
-def _bounded(P: PreparedGraph, which: str, progress):
+def _bounded(P: PreparedGraph, which: str, progress: bool | None) -> tuple[Array, Array] | None:
     """``(lo, hi)``: int64 eccentricity bounds of every vertex of a connected undirected ``P``, tight where
     ``which`` needs them (every vertex for ``"eccentricity"``); None where a GPU batch cannot hold its hop
     distances (then every vertex is searched).  NotConnectedError if the graph is not connected."""
@@ -382,7 +383,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
             if P.weights is None and gpu:
                 from ..cuda.distance import hop_bounds_gpu
 
-                if hop_bounds_gpu(R, batch.get().astype(np.int32), lo, hi) is None:
+                if hop_bounds_gpu(R, to_device(batch, "cpu").astype(np.int32), lo, hi) is None:
                     return None
             elif P.weights is None:
                 src = batch.astype(np.int32)
@@ -393,7 +394,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
                 run_parallel(K.hop_ecc_bounds, H.indptr, H.indices, src, HOP_WIDTH, ecc, los, his)
                 lo, hi = los.max(axis=0), his.min(axis=0)
             else:
-                D, _ = search_rows(R, np.asarray(batch.get() if gpu else batch, dtype=np.int32), predecessors=False)
+                D, _ = search_rows(R, np.asarray(to_device(batch, "cpu"), dtype=np.int32), predecessors=False)
                 D = D.astype(np.int64, copy=False)
                 e = D.max(axis=1)
                 lo = xp.maximum(lo, xp.maximum(D, e[:, None] - D).max(axis=0))
@@ -401,7 +402,8 @@ def _bounded(P: PreparedGraph, which: str, progress):
             bar.update(int(batch.shape[0]))
 
 
-def _extreme(G, weighted, device, progress, which: str):
+def _extreme(G: Any, weighted: bool, device: Device, progress: bool | None,
+             which: str) -> tuple[PreparedGraph, Array, Array]:
     """The prepared graph and its eccentricity bounds, tight for ``which`` (or every eccentricity, exact)."""
     P = prepare(G, weighted, device)
     if P.G.n == 0:
@@ -414,7 +416,7 @@ def _extreme(G, weighted, device, progress, which: str):
     return P, bounds[0].astype(dt, copy=False), bounds[1].astype(dt, copy=False)
 
 
-def _scalar(x):
+def _scalar(x: Any) -> Any:
     return x.item() if hasattr(x, "item") else x
 
 
@@ -464,7 +466,7 @@ def radius(G: Any, *, weighted: bool = True, device: Device = "auto", progress: 
     return _scalar(hi.min())
 
 
-def _attaining(G, weighted, device, progress, which: str):
+def _attaining(G: Any, weighted: bool, device: Device, progress: bool | None, which: str) -> Array:
     """The vertices whose eccentricity is the least (``"center"``) or the largest (``"periphery"``)."""
     P, lo, hi = _extreme(G, weighted, device, progress, which)
     extreme = hi == hi.min() if which == "center" else lo == lo.max()
