@@ -14,7 +14,7 @@ minimum) when building ``W``.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
 import semiring as sr
 from semiring import Semiring
@@ -24,6 +24,14 @@ from .driver import SMALL_JOB_BYTES, choose_method, solve
 from .methods import NAMES
 from .partial_out import noting_partial_out
 from .request import DOOR_DOCS, Request, make_request, unmasked
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from semiring.array_types import Array, Device, DTypeLike
+
+#: The ``method=`` values (:data:`METHODS`), for type checkers.
+ClosureMethod: TypeAlias = Literal["auto", "rkleene", "blocked-fw", "squaring", "fw", "multi-gpu"]
 
 __all__ = [
     "METHODS",
@@ -43,22 +51,73 @@ METHODS = NAMES
 
 
 # -- the driver ------------------------------------------------------------------------
+@overload
 def shortest_paths(
-    W,
-    method: str = "auto",
+    W: Any,
+    method: ClosureMethod = "auto",
     *,
     semiring: Semiring | str = sr.min_plus,
-    predecessors: bool = False,
-    device: str = "auto",
+    predecessors: Literal[False] = False,
+    device: Device = "auto",
     memory_budget: int | None = None,
     block_size: int | None = None,
     progress: bool | None = None,
-    out=None,
-    dtype=None,
+    out: Array | None = None,
+    dtype: DTypeLike | None = None,
     memory_limit: int | None = None,
-    client=None,
-    devices=None,
-):
+    client: Any = None,
+    devices: Literal["all"] | Sequence[int] | None = None,
+) -> Array: ...
+@overload
+def shortest_paths(
+    W: Any,
+    method: ClosureMethod = "auto",
+    *,
+    semiring: Semiring | str = sr.min_plus,
+    predecessors: Literal[True],
+    device: Device = "auto",
+    memory_budget: int | None = None,
+    block_size: int | None = None,
+    progress: bool | None = None,
+    out: Array | None = None,
+    dtype: DTypeLike | None = None,
+    memory_limit: int | None = None,
+    client: Any = None,
+    devices: Literal["all"] | Sequence[int] | None = None,
+) -> tuple[Array, Array]: ...
+@overload
+def shortest_paths(
+    W: Any,
+    method: ClosureMethod = "auto",
+    *,
+    semiring: Semiring | str = sr.min_plus,
+    predecessors: bool = False,
+    device: Device = "auto",
+    memory_budget: int | None = None,
+    block_size: int | None = None,
+    progress: bool | None = None,
+    out: Array | None = None,
+    dtype: DTypeLike | None = None,
+    memory_limit: int | None = None,
+    client: Any = None,
+    devices: Literal["all"] | Sequence[int] | None = None,
+) -> Array | tuple[Array, Array]: ...
+def shortest_paths(
+    W: Any,
+    method: ClosureMethod = "auto",
+    *,
+    semiring: Semiring | str = sr.min_plus,
+    predecessors: bool = False,
+    device: Device = "auto",
+    memory_budget: int | None = None,
+    block_size: int | None = None,
+    progress: bool | None = None,
+    out: Array | None = None,
+    dtype: DTypeLike | None = None,
+    memory_limit: int | None = None,
+    client: Any = None,
+    devices: Literal["all"] | Sequence[int] | None = None,
+) -> Array | tuple[Array, Array]:
     """All-pairs shortest paths: the closure ``W* = I (+) W (+) W^2 (+) ...`` of a dense matrix or a graph.
 
     Before anything is allocated, :func:`apsp.plan` estimates the memory and
@@ -228,7 +287,7 @@ def shortest_paths(
 
 
 @fill_doc(DOOR_DOCS)
-def prepare(W, method: str = "auto", **options: Any) -> Request:
+def prepare(W: Any, method: ClosureMethod = "auto", **options: Any) -> Request:
     """Check the arguments of :func:`shortest_paths` once and return the :class:`~apsp.request.Request` they make.
 
     Takes the arguments of :func:`shortest_paths`, with its defaults, and
@@ -254,7 +313,7 @@ def prepare(W, method: str = "auto", **options: Any) -> Request:
     ...
     semiring.errors.ShapeError: W must be square (an adjacency matrix), got shape (2, 3)
     """
-    return make_request(W, method, **{**shortest_paths.__kwdefaults__, **options})  # the defaults: shortest_paths'
+    return make_request(W, method, **{**shortest_paths.__kwdefaults__, **options})  # type: ignore[dict-item]  # the defaults: shortest_paths' (never None: it has keyword-only arguments)
 
 
 # -- conveniences ----------------------------------------------------------------------
@@ -273,7 +332,7 @@ InvalidEntryError, ShapeError, DTypeError""",
 }
 
 
-def closure(A, semiring: Semiring | str = sr.min_plus, **kwargs: Any):
+def closure(A: Any, semiring: Semiring | str = sr.min_plus, **kwargs: Any) -> Any:
     """The closure ``A* = I (+) A (+) A^2 (+) ...`` over an idempotent semiring.
 
     What :meth:`semiring.Semiring.closure` and ``SemiringArray.star()`` call
@@ -316,7 +375,7 @@ def closure(A, semiring: Semiring | str = sr.min_plus, **kwargs: Any):
 
 
 @fill_doc(_DOCS)
-def transitive_closure(A, method: str = "auto", **kwargs: Any):
+def transitive_closure(A: Any, method: ClosureMethod = "auto", **kwargs: Any) -> Any:
     """Reachability: ``R[i, j]`` is True when ``j`` can be reached from ``i`` (``R[i, i]`` always).
 
     The closure over ``lor_land``; its products run in the bit-packed Boolean
@@ -353,7 +412,7 @@ def transitive_closure(A, method: str = "auto", **kwargs: Any):
 
 
 @fill_doc(_DOCS)
-def widest_paths(C, method: str = "auto", **kwargs: Any):
+def widest_paths(C: Any, method: ClosureMethod = "auto", **kwargs: Any) -> Any:
     """Widest (bottleneck) paths: the largest, over paths, of the smallest capacity along the path.
 
     The closure over ``max_min`` (Pollack, "The maximum capacity through a
@@ -386,7 +445,7 @@ def widest_paths(C, method: str = "auto", **kwargs: Any):
 
 
 @fill_doc(_DOCS)
-def minimax_paths(C, method: str = "auto", **kwargs: Any):
+def minimax_paths(C: Any, method: ClosureMethod = "auto", **kwargs: Any) -> Any:
     """Minimax paths: the smallest, over paths, of the largest edge weight along the path.
 
     The closure over ``min_max`` (the bottleneck shortest path problem).

@@ -16,6 +16,7 @@ from contextlib import nullcontext
 import numpy as np
 
 from semiring import Semiring
+from semiring.array_types import Where
 from semiring.backend import array_module, is_cupy_array, to_device
 from semiring.errors import DeviceError
 from semiring.validate import check_matrix
@@ -129,7 +130,7 @@ def _widened(req: Request):
     return (D, res[1]) if req.predecessors else D
 
 
-def choose_method(n: int, device: str, fits: bool) -> str:
+def choose_method(n: int, device: Where, fits: bool) -> str:
     """What ``method="auto"`` runs.
 
     R-Kleene everywhere it fits: it does exactly ``n^3`` multiply-adds, almost
@@ -183,7 +184,7 @@ def _check_in_blocks(D, S: Semiring) -> None:
         check_matrix(f"W[{r0}:{r1}]", D[r0:r1], S)
 
 
-def _result_buffer(src, W, out, dtype: np.dtype, dev: str, xp):
+def _result_buffer(src, W, out, dtype: np.dtype, dev: Where, xp):
     """The buffer the closure runs in, filled with the matrix, and what a cycle search reads.
 
     Returns ``(D, original, copy)``.  One ``n x n`` buffer: ``out`` when given,
@@ -238,7 +239,7 @@ def _sync_for(xp):
     return lambda: xp.cuda.get_current_stream().synchronize()
 
 
-def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, progress: bool | None,
+def _run(S: Semiring, D, P, W, method: str, dev: Where, block_size: int | None, progress: bool | None,
          widen: bool = False) -> bool:
     """Run ``method`` on the prepared buffers and check the diagonal of the result.
 
@@ -286,7 +287,7 @@ def _run(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, pr
     return True
 
 
-def _distances(S: Semiring, D, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> str:
+def _distances(S: Semiring, D, W, method: str, dev: Where, block_size: int | None, base: int, bar: Progress) -> str:
     """Close ``D`` without predecessors; the route taken (``"float"`` for floats).
 
     Integer weights go by the exact route :mod:`apsp.paths.exact_integers` picks.
@@ -332,11 +333,13 @@ def _packed(S: Semiring, D, bar: Progress) -> bool:
     return True
 
 
-def _closure(S: Semiring, D, P, W, method: str, dev: str, block_size: int | None, base: int, bar: Progress) -> None:
+def _closure(S: Semiring, D, P, W, method: str, dev: Where, block_size: int | None, base: int, bar: Progress) -> None:
     """Close ``D`` (and ``P``, by the Pi update) in place with ``method``."""
     if method == "rkleene" and P is None and dev == "gpu" and _packed(S, D, bar):
         return
     job = Job(S, D, P, W, base_size=max(1, base), progress=bar)
-    TABLE[method].run(job, block_size if method == "blocked-fw" else None)
+    run = TABLE[method].run
+    assert run is not None  # every method but multi-gpu (its own driver, _multi_gpu) has one
+    run(job, block_size if method == "blocked-fw" else None)
 
 

@@ -74,7 +74,7 @@ Examples
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -89,6 +89,9 @@ from .api import shortest_paths
 from .errors import NegativeCycleError, VertexError
 from .negative_cycle import raise_for_cycle
 from .paths.predecessors import path as _route
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
 
 __all__ = ["Closure", "DYNAMIC_SEMIRINGS", "absorbs_updates"]
 
@@ -214,7 +217,7 @@ class Closure:
         W: Any,
         *,
         predecessors: bool = False,
-        device: str = "auto",
+        device: Device = "auto",
         semiring: Semiring | str = "min_plus",
     ) -> None:
         if not isinstance(predecessors, bool):
@@ -236,8 +239,11 @@ class Closure:
             W = to_device(W, "gpu")
         elif device == "cpu" and array_module(W) is not np:
             W = to_device(W, "cpu")
-        out = shortest_paths(W, semiring=self._S, predecessors=predecessors, device=device)
-        D, P = out if predecessors else (out, None)
+        P: Array | None
+        if predecessors:
+            D, P = shortest_paths(W, semiring=self._S, predecessors=True, device=device)
+        else:
+            D, P = shortest_paths(W, semiring=self._S, device=device), None
         self._xp = array_module(D)
         self._W = self._xp.array(to_device(W, "cpu" if self._xp is np else "gpu"), dtype=D.dtype, copy=True)
         self._D, self._P = D, P
@@ -260,19 +266,19 @@ class Closure:
         return self._D.dtype
 
     @property
-    def distances(self):
+    def distances(self) -> Array:
         """The closure ``D`` (n, n); a read-only view on the CPU."""
         return self._view(self._D)
 
     @property
-    def predecessors(self):
+    def predecessors(self) -> Array:
         """``P`` (n, n, int32): ``P[i, j]`` the vertex before ``j`` on the route from ``i``, ``-1`` if none."""
         if self._P is None:
             raise ValueError("this Closure keeps no predecessors: build it with predecessors=True")
         return self._view(self._P)
 
     @property
-    def arcs(self):
+    def arcs(self) -> Array:
         """The arc matrix ``W`` (n, n) as updated; a read-only view on the CPU."""
         return self._view(self._W)
 
@@ -610,6 +616,7 @@ class Closure:
         Dq, KA = self._product(Astar, B, witness)
         D[qd, :] = Dq
         if witness:
+            assert PA is not None  # the inner closure's predecessors, computed with witness
             Pq = xp.full(Dq.shape, -1, dtype=P.dtype)
             ii, jj = xp.nonzero(KA >= 0)
             q = KA[ii, jj]
@@ -685,6 +692,7 @@ class Closure:
         home = ed[b] == jj  # the route ends at an endpoint j: its last step is M*'s
         if bool(home.any()):
             h = xp.nonzero(home)[0]
+            assert PM is not None  # witness: M*'s predecessors were computed
             a = KX[ii[h], b[h]]
             c = PM[a, b[h]]
             new_arc = (A[c, b[h]] != zero) & (S.add(A[c, b[h]], DS[c, b[h]]) == A[c, b[h]]) & (A[c, b[h]] != DS[c, b[h]])

@@ -9,6 +9,8 @@ predecessor array) are too.
 
 from __future__ import annotations
 
+from typing import Any
+
 from semiring.errors import SemiringError
 
 __all__ = ["NegativeCycleError", "VertexError", "PredecessorError"]
@@ -43,7 +45,9 @@ class NegativeCycleError(SemiringError):
     True
     """
 
-    def __init__(self, vertex: int, cycle: list[int] | None = None, weight=None, message: str | None = None) -> None:
+    def __init__(
+        self, vertex: int, cycle: list[int] | None = None, weight: Any = None, message: str | None = None
+    ) -> None:
         self.vertex = int(vertex)
         self.cycle = [int(v) for v in cycle] if cycle else [self.vertex]
         self.weight = weight
@@ -53,7 +57,7 @@ class NegativeCycleError(SemiringError):
             message += f", weight {weight!r})" if weight is not None else ")"
         super().__init__(message)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[NegativeCycleError], tuple[int, list[int], Any, str]]:
         # picklable (an error raised on a Dask worker or in a subprocess reaches the caller whole)
         return (type(self), (self.vertex, self.cycle, self.weight, str(self)))
 

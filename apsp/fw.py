@@ -25,12 +25,12 @@ from .elementwise import elementwise_ops
 if TYPE_CHECKING:
     from semiring import Semiring
 
-    from .progress import Progress
+    from .progress import WorkCounter
 
 __all__ = ["floyd_warshall_inplace", "floyd_warshall_panel_inplace"]
 
 
-def floyd_warshall_inplace(S: "Semiring", D, P=None, progress: "Progress | None" = None) -> None:
+def floyd_warshall_inplace(S: "Semiring", D, P=None, progress: "WorkCounter | None" = None) -> None:
     """Replace the square ``D`` (diagonal already ``add``-ed with ``one``) by its closure, in place.
 
     Parameters
@@ -41,8 +41,8 @@ def floyd_warshall_inplace(S: "Semiring", D, P=None, progress: "Progress | None"
         NumPy or CuPy; overwritten with the closure.
     P : array (n, n) of int32, optional
         Predecessors, updated in place.
-    progress : Progress, optional
-        Updated by ``n^2`` work units per step.
+    progress : WorkCounter, optional
+        Updated by ``n^2`` work units per step (a :class:`~apsp.progress.Progress`).
 
     Examples
     --------

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from semiring.array_types import Where
 from semiring.backend import is_cupy_array
 from semiring.errors import DTypeError
 
@@ -78,7 +79,7 @@ class MatrixSource:
 
     n: int
     dtype: np.dtype
-    device: str
+    device: Where
     nnz: int | None
     float32_exact: bool
     fill: Callable[[Any], Any]
@@ -115,7 +116,7 @@ def matrix_source(name: str, W: Any, S: "Semiring", dtype=None) -> MatrixSource:
     apsp.matrix_input.InputTypeError: W must be ... got csr_array (a sparse matrix or a NetworkX graph is a graph: read it with graphs.as_graph (a graphs.Graph has __semiring_matrix__), or call graphs.all_pairs_shortest_paths)
     """
     if isinstance(W, np.ndarray) or is_cupy_array(W):
-        dev = "gpu" if is_cupy_array(W) else "cpu"
+        dev: Where = "gpu" if is_cupy_array(W) else "cpu"
         return MatrixSource(int(W.shape[0]) if W.ndim == 2 else 0, W.dtype, dev, None, False,
                             lambda out: W if out is None else _copy_into(out, W), dense=W)
     if hasattr(W, "__semiring_matrix__"):
@@ -162,7 +163,7 @@ def _protocol_source(obj: Any, S: "Semiring", dtype) -> MatrixSource:
     info = obj.__semiring_matrix_info__(S) if hasattr(obj, "__semiring_matrix_info__") else None
     if info is None:  # no metadata: build the matrix now, plan with it
         D = obj.__semiring_matrix__(S, dtype=dtype)
-        dev = "gpu" if is_cupy_array(D) else "cpu"
+        dev: Where = "gpu" if is_cupy_array(D) else "cpu"
         return MatrixSource(int(D.shape[0]), D.dtype, dev, None, False,
                             lambda out: D if out is None else _copy_into(out, D))
     dt = np.dtype(dtype) if dtype is not None else np.dtype(info["dtype"])

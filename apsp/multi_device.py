@@ -49,7 +49,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -218,7 +218,7 @@ class RowBlocks:
 
     def __init__(self, n: int, block: int, lanes: Sequence, local: list, pred: list | None = None) -> None:
         self.n, self.block, self.lanes, self.local = int(n), int(block), list(lanes), local
-        self.pred = pred if pred is not None else [None] * len(self.lanes)
+        self.pred: list[Any | None] = pred if pred is not None else [None] * len(self.lanes)
 
     # layout
     @property
@@ -287,9 +287,21 @@ class RowBlocks:
             W.device.synchronize()
         return cls.from_rows(W.shape[0], lambda a, b, xp: _onto(W[a:b], xp), lanes, block, dtype=W.dtype)
 
-    def gather(self, xp=np, which: str = "D"):
+    def _buffers(self, which: str) -> list[Any]:
+        """The lanes' buffers of the matrix (``which="D"``) or of its predecessors (``"P"``)."""
+        if which == "D":
+            return self.local
+        if which != "P":
+            raise ValueError(f"which={which!r}: expected 'D' (the matrix) or 'P' (its predecessors)")
+        pred = [P for P in self.pred if P is not None]
+        if len(pred) != len(self.pred):
+            raise ValueError("which='P': these row blocks carry no predecessors (prepare_row_blocks with "
+                             "predecessors=True makes them)")
+        return pred
+
+    def gather(self, xp=np, which: Literal["D", "P"] = "D"):
         """The whole matrix (or the predecessors, ``which="P"``) in module ``xp`` (CuPy: on the current GPU)."""
-        bufs = self.local if which == "D" else self.pred
+        bufs = self._buffers(which)
         out = xp.empty((self.n, self.n), dtype=bufs[0].dtype if bufs else np.float64)
         for g, lane in enumerate(self.lanes):
             lane.synchronize()
@@ -298,9 +310,9 @@ class RowBlocks:
                 out[a:b] = _onto(bufs[g][slice(*self.local_span(k))], xp)
         return out
 
-    def rows(self, r0: int, r1: int, which: str = "D") -> np.ndarray:
+    def rows(self, r0: int, r1: int, which: Literal["D", "P"] = "D") -> np.ndarray:
         """Rows ``r0:r1`` of the matrix (or of the predecessors) as a NumPy array."""
-        bufs = self.local if which == "D" else self.pred
+        bufs = self._buffers(which)
         out = []
         for k in range(r0 // self.block, -(-r1 // self.block)):
             a, b = self.span(k)
@@ -516,7 +528,9 @@ def _lane_schedule(S, blocks: RowBlocks, g: int, board: _Board, lookahead: bool,
             done = lane.receive(dst, src, blocks.lanes[o], after=(ready, slot_free[k % 2]))
             if PL is not None:
                 dstp = recv_p[k % 2][: b - a]
-                srcp = blocks.pred[o][slice(*blocks.local_span(k))]
+                Po = blocks.pred[o]
+                assert Po is not None  # prepare_row_blocks gives every lane predecessors, or none
+                srcp = Po[slice(*blocks.local_span(k))]
                 done = lane.receive(dstp, srcp, blocks.lanes[o], after=(ready, slot_free[k % 2]))
             board.post(("copied", k, g), done)
             lane.wait(done)

@@ -270,7 +270,7 @@ def _budget_of(limits: dict[str, int]) -> tuple[int, str]:
     usable = min(limits.values()) if limits else FALLBACK_MEMORY
     note = f"{HOST_HEADROOM:.0%} of {format_bytes(usable)} usable"
     if limits:
-        note += f": {SOURCES[min(limits, key=limits.get)]}"
+        note += f": {SOURCES[min(limits, key=limits.__getitem__)]}"
     return int(HOST_HEADROOM * usable), note
 
 
@@ -520,7 +520,8 @@ class _StepClock:
 
     def __init__(self, warmup: int, steps: int, seconds: float, sync) -> None:
         self.warmup, self.steps, self.seconds, self.sync = warmup, steps, seconds, sync
-        self.done, self.start, self.per_step = 0, 0.0, None
+        self.done, self.start = 0, 0.0
+        self.per_step: float | None = None
 
     def update(self, _work: float) -> None:
         self.sync()
@@ -863,9 +864,10 @@ def _limit(name: str, value) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number of bytes, got {type(value).__name__}")
-    if int(value) <= 0:
+    count = int(value)  # type: ignore[call-overload]  # a Real has __int__ at run time; typeshed's Real lacks it
+    if count <= 0:
         raise SemiringError(f"{name} must be a positive number of bytes, got {value!r}")
-    return int(value)
+    return count
 
 
 def refusal(n: int, semiring: str, cands: list[tuple[Plan, bool]], budget: Budgets, device: str,

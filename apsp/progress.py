@@ -20,7 +20,7 @@ the library adds to it:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TextIO
+from typing import Protocol, TextIO, runtime_checkable
 
 try:  # the Jupyter widget needs ipywidgets; without it tqdm.auto warns at import: use the text bar quietly
     import ipywidgets  # noqa: F401
@@ -29,7 +29,7 @@ except ImportError:
 else:
     from tqdm.auto import tqdm
 
-__all__ = ["Progress", "DELAY", "QUIET"]
+__all__ = ["Progress", "WorkCounter", "DELAY", "QUIET"]
 
 #: Seconds a run must take before ``progress=None`` shows anything.
 DELAY = 2.0
@@ -101,6 +101,18 @@ class Progress(tqdm):
         if exc_type is None and not self.disable and self.n < self.total:
             self.n = self.total  # finished: the last draw says 100%
         return super().__exit__(exc_type, exc_value, traceback)
+
+
+@runtime_checkable
+class WorkCounter(Protocol):
+    """What a closure counts its finished work units on: a :class:`Progress`, or anything with its ``update``.
+
+    >>> isinstance(Progress(1, enabled=False), WorkCounter)
+    True
+    """
+
+    def update(self, n: float, /) -> object:
+        """Count ``n`` more finished work units."""
 
 
 #: A bar that never draws, shared by the runs that show none (a closure's sub-jobs, the small jobs of

@@ -31,6 +31,7 @@ import numpy as np
 import semiring as sr
 from semiring import Semiring
 from semiring.algebra import VALUE_KINDS, Algebra
+from semiring.array_types import Device, Where
 from semiring.backend import is_cupy_array, resolve_device
 from semiring.docstrings import fill_doc
 from semiring.errors import DeviceError, DTypeError, SemiringError, ShapeError, UnsupportedOperationError
@@ -85,7 +86,7 @@ class Request:
     S: Semiring
     src: MatrixSource
     dtype: np.dtype
-    device: str
+    device: Where
     method: str = "auto"
     predecessors: bool = False
     out: Any = None
@@ -157,7 +158,7 @@ ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceErro
 
 
 @fill_doc(DOOR_DOCS)
-def make_request(W, method: str, *, semiring: Semiring | str, predecessors: bool, device: str,
+def make_request(W, method: str, *, semiring: Semiring | str, predecessors: bool, device: Device,
                  memory_budget: int | None, block_size: int | None, progress: bool | None, out, dtype,
                  memory_limit: int | None, devices, client) -> Request:
     """Check the arguments of :func:`apsp.shortest_paths` once and return the :class:`Request` they make.
@@ -198,6 +199,7 @@ def make_request(W, method: str, *, semiring: Semiring | str, predecessors: bool
              and (dtype is None or np.dtype(dtype) == W.dtype))
     if devices is not None and device == "auto":
         device = "gpu"  # GPUs named: a GPU run, whatever kind of array W is
+    dev: Where
     if device in ("auto", "cpu") and src.device == "cpu":
         dev = "cpu"
     else:
@@ -219,7 +221,7 @@ def make_request(W, method: str, *, semiring: Semiring | str, predecessors: bool
                    block_size, memory_budget, memory_limit, progress, widen)
 
 
-def _dask_request(W, S: Semiring, method: str, predecessors: bool, device: str, block_size: int | None,
+def _dask_request(W, S: Semiring, method: str, predecessors: bool, device: Device, block_size: int | None,
                   progress: bool | None, out, dtype, client) -> Request:
     """The :class:`Request` of a run on a Dask cluster (:mod:`apsp.distributed`), its arguments checked.
 
@@ -242,7 +244,7 @@ def _dask_request(W, S: Semiring, method: str, predecessors: bool, device: str, 
     if dask_array:  # its shape and dtype here, its entries on the workers
         S.check_dtype("W", W.dtype)
         src = MatrixSource(int(W.shape[0]) if W.ndim == 2 else 0, W.dtype,
-                           "gpu" if is_cupy_array(getattr(W, "_meta", None)) else "cpu", None, False, None)
+                           "gpu" if is_cupy_array(getattr(W, "_meta", None)) else "cpu", None, False, _built_on_workers)
     else:
         src = matrix_source("W", W, S, dtype)
         if src.dense is not None:
@@ -259,6 +261,11 @@ def _dask_request(W, S: Semiring, method: str, predecessors: bool, device: str, 
         _check_out(out, src.n, rdtype, "cpu", in_place=False)
     return Request(S, src, rdtype, dev, method, bool(predecessors), out, (), False, block_size, None, None, progress,
                    False, dask_client(client), W)
+
+
+def _built_on_workers(out: Any) -> Any:
+    """The ``fill`` of a dask array's :class:`MatrixSource`: its matrix is built on the workers, never here."""
+    raise UnsupportedOperationError("a dask array's matrix is built on the Dask workers, not in this process")
 
 
 def dask_client(client):
@@ -283,7 +290,7 @@ def dask_client(client):
     return client
 
 
-def prepared_matrix(D, *, predecessors: bool = False, device: str = "cpu", out=None,
+def prepared_matrix(D, *, predecessors: bool = False, device: Where = "cpu", out=None,
                     semiring: Semiring = sr.min_plus) -> Request:
     """A :class:`Request` for a dense matrix that the caller built and checked (no entry checks run).
 

@@ -38,7 +38,7 @@ import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -290,6 +290,7 @@ def run_streamed(S: "Semiring", W: np.ndarray, lanes: list, predecessors: bool, 
     raise_if_diverged(S, D, original, whole=False)
     if n == 0:
         return (D, P) if predecessors else D
+    assert pl is not None  # planned for every n > 0
     b, t = pl.block, pl.rows
     buffers = [_LaneBuffers(lane, n, b, t, W.dtype, predecessors) for lane in lanes]
     bar = Progress(float(n) ** 3, f"apsp streamed n={n}" + (f" on {len(lanes)} devices" if len(lanes) > 1 else ""),
@@ -304,10 +305,12 @@ def run_streamed(S: "Semiring", W: np.ndarray, lanes: list, predecessors: bool, 
                 R, RP = first.R[:bb], (None if first.RP is None else first.RP[:bb])
                 dev.upload(R, D[r0:r1])
                 if RP is not None:
+                    assert P is not None  # RP and P both exist exactly with predecessors
                     dev.upload(RP, P[r0:r1])
                 _close_panel(S, R, RP, r0, original, dev, bar)
                 dev.download(D[r0:r1], R)
                 if RP is not None:
+                    assert P is not None
                     dev.download(P[r0:r1], RP)
                 dev.synchronize()
             slabs = _slabs(n, r0, r1, t)
@@ -333,8 +336,8 @@ class _LaneBuffers:
             self.RP = lane.empty((b, n), np.int32) if predecessors else None
             self.streams = lane.streams(2)
             self.slab_d = [lane.empty((t, n), dtype) for _ in self.streams]
-            self.slab_p = [lane.empty((t, n), np.int32) for _ in self.streams] if predecessors else [None, None]
-            self.wit = [lane.empty((t, n), WITNESS_DTYPE) for _ in self.streams] if predecessors else [None, None]
+            self.slab_p: list[Any] = [lane.empty((t, n), np.int32) for _ in self.streams] if predecessors else [None, None]
+            self.wit: list[Any] = [lane.empty((t, n), WITNESS_DTYPE) for _ in self.streams] if predecessors else [None, None]
             self.acol = [lane.empty((t, b), dtype) for _ in self.streams]
 
 

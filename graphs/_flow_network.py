@@ -109,7 +109,7 @@ def capacities(G: Graph):
     return cap
 
 
-def fixed_point(xp, cap):
+def fixed_point(xp: Any, cap: Any) -> tuple[Any, Any]:
     """Float capacities as exact integers: ``cap == icap * 2**emin``.
 
     A finite float64 is an integer of at most 53 bits times a power of two, so all

@@ -8,6 +8,8 @@ ours).  :class:`graphs.Graph` and its conversions use these.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from semiring.backend import is_cupy_array
@@ -17,7 +19,7 @@ from . import _csr
 __all__ = ["build_csr", "row_ids"]
 
 
-def row_ids(indptr):
+def row_ids(indptr: Any) -> Any:
     """The row (int32) of every stored entry of a CSR, on its device.
 
     >>> row_ids(np.array([0, 2, 2, 3]))

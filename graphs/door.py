@@ -70,6 +70,14 @@ class WeightFacts:
     """
 
     __slots__ = ("lo", "hi", "neginf_at", "negative_at", "least", "mean", "avg_degree", "wmax")
+    lo: Any
+    hi: Any
+    neginf_at: int
+    negative_at: int
+    least: float
+    mean: float
+    avg_degree: float
+    wmax: float
 
 
 class Prepared(NamedTuple):

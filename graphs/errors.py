@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from apsp.errors import NegativeCycleError
 from apsp.errors import VertexError as _MatrixVertexError
 
@@ -68,12 +70,12 @@ class GraphFormatError(GraphError):
             where += f" (byte offset {offset})"
         super().__init__(f"{where}: {what}")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # picklable (an error raised in a worker process reaches the caller whole)
         return (type(self), (self.path, self.line, self.what, self.offset))
 
 
-def negative_cycle(vertex: int, cycle: list[int] | None = None, weight=None) -> Exception:
+def negative_cycle(vertex: int, cycle: list[int] | None = None, weight: Any = None) -> Exception:
     """A :class:`NegativeCycleError` for ``vertex`` (and the ``cycle`` through it, in arc order).
 
     >>> negative_cycle(2, [2, 5], -1.0).cycle

@@ -42,6 +42,7 @@ arc are rounded once, to the nearest float64, at the end.
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -59,6 +60,9 @@ from ._flow_network import (
 from .door import prepare
 from .errors import GraphError, VertexError
 
+if TYPE_CHECKING:
+    from semiring.array_types import Device
+
 __all__ = ["maximum_flow", "FlowResult"]
 
 #: Global relabelling after relabel work above ``GLOBAL_FREQ * (n + m)`` (HIPR uses 0.5; 1.0 measured
@@ -66,7 +70,9 @@ __all__ = ["maximum_flow", "FlowResult"]
 GLOBAL_FREQ = 1.0
 
 
-def maximum_flow(G, s, t, *, device: str = "auto", method: str = "push_relabel") -> FlowResult:
+def maximum_flow(
+    G: Any, s: Any, t: Any, *, device: Device = "auto", method: Literal["push_relabel"] = "push_relabel"
+) -> FlowResult:
     """The maximum flow from ``s`` to ``t`` and a minimum cut.
 
     Parameters
@@ -156,7 +162,7 @@ def maximum_flow(G, s, t, *, device: str = "auto", method: str = "push_relabel")
     return _maximum_flow_cpu(G, s, t, cap, icap, emin)
 
 
-def _maximum_flow_cpu(G, s: int, t: int, cap, icap, emin) -> FlowResult:
+def _maximum_flow_cpu(G: Any, s: int, t: int, cap: Any, icap: Any, emin: Any) -> FlowResult:
     """Two-phase HIPR push-relabel on the residual network of ``G`` (Numba).
 
     ``icap`` holds the capacities as exact integers (int64, or rows of limbs) and

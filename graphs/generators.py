@@ -295,14 +295,14 @@ def ssca2(
     n = 1 << scale
     C = max(1, int(2 ** (scale / 3))) if max_clique_size is None else _check_counts(1, max_clique_size=max_clique_size)[0]
     rng = _Rng(seed, "cpu")
-    sizes = []
+    counts: list[int] = []
     total = 0
     while total < n:
         s = int(rng.integers(1, C + 1, 1)[0])
         s = min(s, n - total)
-        sizes.append(s)
+        counts.append(s)
         total += s
-    sizes = np.asarray(sizes, dtype=np.int64)
+    sizes = np.asarray(counts, dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(sizes)))
     clique = np.repeat(np.arange(sizes.size), sizes)
     # Intra-clique arcs: every ordered pair of distinct members.

@@ -43,7 +43,8 @@ array([[ 0.,  2., inf],
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -57,6 +58,9 @@ from .convert import GraphConversions, is_cupy_sparse, is_scipy_sparse
 from .csr_arrays import build_csr, row_ids
 from .errors import GraphError
 from .validate import INDEX_LIMIT, WEIGHT_DTYPES, check_coords, check_ids, check_size, check_weight_dtype, check_weights
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array
 
 __all__ = ["Graph", "as_graph", "WEIGHT_DTYPES"]
 
@@ -98,13 +102,13 @@ class Graph(GraphConversions):
 
     def __init__(
         self,
-        indptr,
-        indices,
-        weights=None,
+        indptr: Any,
+        indices: Any,
+        weights: Any = None,
         *,
         directed: bool = True,
-        coords=None,
-        node_labels: list | None = None,
+        coords: Any = None,
+        node_labels: list[Any] | None = None,
         check: bool = True,
     ) -> None:
         if isinstance(indptr, np.ndarray) and isinstance(indices, np.ndarray) and (
@@ -155,14 +159,14 @@ class Graph(GraphConversions):
     @classmethod
     def from_edges(
         cls,
-        src,
-        dst,
-        weights=None,
+        src: Any,
+        dst: Any,
+        weights: Any = None,
         n: int | None = None,
         *,
         directed: bool = True,
-        coords=None,
-        device: str | None = None,
+        coords: Any = None,
+        device: Literal["cpu", "gpu"] | None = None,
     ) -> "Graph":
         """Graph of the arcs ``src[e] -> dst[e]`` (both directions if ``directed=False``).
 
@@ -220,7 +224,7 @@ class Graph(GraphConversions):
         if device == "gpu" or (device is None and xp is not np):
             if not gpu_available():
                 raise DeviceError("device='gpu' was requested but no CUDA GPU is usable")
-            import cupy as xp
+            import cupy as xp  # type: ignore[no-redef]  # CuPy in NumPy's place (untyped: Any)
         else:
             xp = np
         src = xp.asarray(src) if xp is np or is_cupy_array(src) else xp.asarray(np.asarray(src))
@@ -269,7 +273,7 @@ class Graph(GraphConversions):
 
     # -- basic properties -------------------------------------------------------------
     @property
-    def xp(self):
+    def xp(self) -> ModuleType:
         """``numpy`` or ``cupy``."""
         return array_module(self.indptr)
 
@@ -308,11 +312,11 @@ class Graph(GraphConversions):
             self._cache["negative"] = bool(self.weights is not None and self.nnz and (self.weights < 0).any())
         return self._cache["negative"]
 
-    def out_degree(self):
+    def out_degree(self) -> Array:
         """Out-degree of every vertex (int64)."""
         return self.xp.diff(self.indptr)
 
-    def in_degree(self):
+    def in_degree(self) -> Array:
         """In-degree of every vertex (int64)."""
         return self.transpose().out_degree()
 
@@ -324,7 +328,7 @@ class Graph(GraphConversions):
         return self.n
 
     # -- derived graphs ---------------------------------------------------------------
-    def edges(self):
+    def edges(self) -> tuple[Array, Array, Array | None]:
         """COO view: ``(src int32, dst int32, weights or None)``, in CSR order.
 
         >>> Graph.from_edges([1, 0], [0, 1]).edges()
@@ -376,7 +380,7 @@ class Graph(GraphConversions):
         G._cache["simple"] = True
         return G
 
-    def _combined(self, S: Semiring):
+    def _combined(self, S: Semiring) -> tuple[Array, Array, Array | None]:
         """CSR arrays with parallel arcs combined by ``S.add`` (CPU; GPU goes through the host)."""
         if self._cache.get("simple"):
             return self.indptr, self.indices, self.weights
@@ -415,7 +419,7 @@ class Graph(GraphConversions):
 
             move = cp.asarray
         else:
-            def move(a):
+            def move(a: Any) -> Any:
                 return a.get()
 
         G = Graph(

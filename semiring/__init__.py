@@ -11,6 +11,8 @@ array([[0., 2., 5.],
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import errors
 from ._version import __version__
 from .builtin import BUILTIN, get
@@ -23,6 +25,18 @@ from .wrapped import SemiringArray
 # The built-in semirings (min_plus, tropical, max_plus, ...), one per entry of the
 # family table (semiring.families.FAMILIES) plus aliases.
 globals().update(BUILTIN)
+if TYPE_CHECKING:  # the semirings bound above, for type checkers
+    from .builtin import lor_land as lor_land
+    from .builtin import max_min as max_min
+    from .builtin import max_plus as max_plus
+    from .builtin import max_times as max_times
+    from .builtin import min_max as min_max
+    from .builtin import min_plus as min_plus
+    from .builtin import min_second as min_second
+    from .builtin import min_times as min_times
+    from .builtin import plus_pair as plus_pair
+    from .builtin import plus_times as plus_times
+    from .builtin import tropical as tropical
 
 
 __all__ = [

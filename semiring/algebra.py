@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,13 +39,16 @@ from .dtypes import NUMERIC_DTYPES
 from .errors import DTypeError, SemiringError
 from .families import Capabilities, Family, exact_ufuncs, family_of, improving_cycle
 
+if TYPE_CHECKING:
+    from .array_types import DTypeLike
+
 __all__ = ["Algebra", "DtypeValues", "abstract_value", "value_dtype", "VALUE_KINDS"]
 
 #: The dtype kinds a semiring's values can have: bool, signed and unsigned integers, floats.
 VALUE_KINDS = "biuf"
 
 
-def value_dtype(dtype, name: str = "dtype") -> np.dtype:
+def value_dtype(dtype: DTypeLike, name: str = "dtype") -> np.dtype[Any]:
     """``dtype`` as a :class:`numpy.dtype` whose kind can hold a semiring's values, else :class:`DTypeError`.
 
     Semiring values are bools, integers (whose infinities are the saturating
@@ -66,7 +69,7 @@ def value_dtype(dtype, name: str = "dtype") -> np.dtype:
     return dt
 
 
-def abstract_value(value: Any, dtype) -> np.generic:
+def abstract_value(value: Any, dtype: DTypeLike) -> np.generic[Any]:
     """Map an abstract constant (``inf``, ``-inf``, a number, a bool) to a scalar of ``dtype``.
 
     Infinities become the float infinities or, for integers, the saturating
@@ -111,15 +114,17 @@ class DtypeValues:
         then looks for each).
     """
 
-    dtype: np.dtype
-    zero: np.generic
-    one: np.generic
-    forbidden: tuple
+    dtype: np.dtype[Any]
+    zero: np.generic[Any]
+    one: np.generic[Any]
+    forbidden: tuple[np.generic[Any], ...]
     accepted: bool
-    one_pass: tuple | None = None
+    one_pass: tuple[tuple[np.ufunc, Any], ...] | None = None
 
 
-def _one_pass(dt: np.dtype, forbidden: tuple, nonnegative: bool) -> tuple | None:
+def _one_pass(
+    dt: np.dtype[Any], forbidden: tuple[Any, ...], nonnegative: bool
+) -> tuple[tuple[np.ufunc, Any], ...] | None:
     """The :attr:`DtypeValues.one_pass` comparisons of ``dt`` (decided once per semiring and dtype).
 
     >>> _one_pass(np.dtype(np.float64), (np.float64(-np.inf),), False)
@@ -166,14 +171,14 @@ class Algebra:
     one: Any
     idempotent: bool = False
     selective: bool = False
-    dtypes: tuple = NUMERIC_DTYPES
+    dtypes: tuple[DTypeLike, ...] = NUMERIC_DTYPES
     family: str | None = None
-    numba_add: Callable | None = field(default=None, repr=False)
-    numba_mul: Callable | None = field(default=None, repr=False)
+    numba_add: Callable[..., Any] | None = field(default=None, repr=False)
+    numba_mul: Callable[..., Any] | None = field(default=None, repr=False)
     cuda_add: str | None = field(default=None, repr=False)
     cuda_mul: str | None = field(default=None, repr=False)
     nonnegative: bool = False
-    forbidden: tuple = ()
+    forbidden: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -206,7 +211,7 @@ class Algebra:
         return f"Semiring({self.name!r}, add={self.add_ufunc.__name__}, mul={self.mul_ufunc.__name__})"
 
     # -- values of the semiring in a dtype --------------------------------------------
-    def in_dtype(self, dtype) -> DtypeValues:
+    def in_dtype(self, dtype: DTypeLike) -> DtypeValues:
         """The semiring's constants in ``dtype``, computed on first use and kept (one dict lookup after).
 
         A dtype that holds no semiring values (complex, object, strings,
@@ -230,7 +235,7 @@ class Algebra:
             cache[dtype] = found
         return found
 
-    def zero_value(self, dtype) -> np.generic:
+    def zero_value(self, dtype: DTypeLike) -> np.generic[Any]:
         """The semiring zero (identity of add) as a scalar of ``dtype``.
 
         >>> from semiring import min_plus
@@ -239,7 +244,7 @@ class Algebra:
         """
         return abstract_value(self.zero, dtype)
 
-    def one_value(self, dtype) -> np.generic:
+    def one_value(self, dtype: DTypeLike) -> np.generic[Any]:
         """The semiring one (identity of mul) as a scalar of ``dtype``.
 
         >>> from semiring import max_min
@@ -248,7 +253,7 @@ class Algebra:
         """
         return abstract_value(self.one, dtype)
 
-    def forbidden_values(self, dtype) -> tuple:
+    def forbidden_values(self, dtype: DTypeLike) -> tuple[np.generic[Any], ...]:
         """The values entries may not hold in ``dtype`` (floats only; integers saturate).
 
         >>> from semiring import min_plus
@@ -257,7 +262,7 @@ class Algebra:
         """
         return self.in_dtype(dtype).forbidden
 
-    def check_dtype(self, name: str, dtype) -> np.dtype:
+    def check_dtype(self, name: str, dtype: DTypeLike) -> np.dtype[Any]:
         """Raise :class:`DTypeError` unless ``dtype`` is one this semiring accepts.
 
         >>> from semiring import lor_land
@@ -323,7 +328,7 @@ class Algebra:
         """
         return improving_cycle(self)
 
-    def exact_ufuncs(self, dtype) -> bool:
+    def exact_ufuncs(self, dtype: DTypeLike) -> bool:
         """Whether ``add_ufunc`` / ``mul_ufunc`` compute this semiring's add and mul exactly in ``dtype``.
 
         Always true for custom semirings (their ufuncs are their definition);

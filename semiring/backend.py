@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import DeviceError
+
+if TYPE_CHECKING:
+    from .array_types import Array, Device, Where
 
 __all__ = [
     "cupy_available",
@@ -71,7 +75,7 @@ def is_cupy_array(x: Any) -> bool:
     return isinstance(x, cupy.ndarray)
 
 
-def array_module(x: Any):
+def array_module(x: Any) -> ModuleType:
     """Return ``numpy`` or ``cupy``, whichever ``x`` belongs to.
 
     >>> array_module(np.zeros(2)).__name__
@@ -84,7 +88,7 @@ def array_module(x: Any):
     return np
 
 
-def common_module(**arrays: Any):
+def common_module(**arrays: Any) -> ModuleType:
     """The array module shared by all non-None ``arrays``; :class:`DeviceError` if they mix.
 
     >>> common_module(A=np.zeros(1), B=np.zeros(1)).__name__
@@ -98,7 +102,7 @@ def common_module(**arrays: Any):
     return next(iter(mods.values())) if mods else np
 
 
-def resolve_device(device: str, *arrays: Any) -> str:
+def resolve_device(device: Device, *arrays: Any) -> Where:
     """Turn ``"auto" | "cpu" | "gpu"`` into ``"cpu"`` or ``"gpu"``.
 
     ``"auto"`` means where the input lives; ``"gpu"`` without a usable GPU raises
@@ -116,7 +120,7 @@ def resolve_device(device: str, *arrays: Any) -> str:
     return device
 
 
-def to_device(x: Any, device: str):
+def to_device(x: Any, device: Where) -> Array:
     """Return ``x`` as a NumPy (``"cpu"``) or CuPy (``"gpu"``) array, copying only if needed.
 
     >>> to_device(np.ones(2), "cpu")

@@ -13,6 +13,8 @@ rules of each operation: :data:`semiring.families.PRIMITIVES`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .core import Semiring
 from .errors import SemiringError
 from .families import FAMILIES, PRIMITIVES, Family, rst_table
@@ -38,6 +40,18 @@ del _f, _alias
 
 # The semirings as module attributes: min_plus, tropical, max_plus, max_min, ...
 globals().update(BUILTIN)
+if TYPE_CHECKING:  # the names bound above, for type checkers (tests/test_typing.py checks the list)
+    lor_land: Semiring
+    max_min: Semiring
+    max_plus: Semiring
+    max_times: Semiring
+    min_max: Semiring
+    min_plus: Semiring
+    min_second: Semiring
+    min_times: Semiring
+    plus_pair: Semiring
+    plus_times: Semiring
+    tropical: Semiring
 
 __all__ = [*BUILTIN, "BUILTIN", "get"]
 

@@ -146,4 +146,4 @@ def closure_provider() -> ClosureProvider:
         )
     if _provider is None:  # loading the entry point may have registered it already
         register_closure(fn)
-    return _provider
+    return _provider  # type: ignore[return-value]  # set by register_closure (mypy keeps the narrowing above)

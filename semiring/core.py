@@ -23,7 +23,7 @@ adds the operations, each a call into the module that implements it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from .closure_hook import closure_provider
 from .dense.einsum_engine import einsum as _einsum
 from .validate import check_array
 from .wrapped import SemiringArray
+
+if TYPE_CHECKING:
+    from .array_types import Array, Device, DTypeLike
 
 __all__ = ["Semiring"]
 
@@ -88,16 +91,50 @@ class Semiring(Algebra):
     """
 
     # -- dense operations -----------------------------------------------------------
+    @overload
     def matmul(
         self,
-        A,
-        B,
-        out=None,
+        A: Array,
+        B: Array,
+        out: Array | None = None,
+        accumulate: bool = False,
+        witness: Literal[False] = False,
+        device: Device = "auto",
+        memory_budget: int | None = None,
+    ) -> Array: ...
+    @overload
+    def matmul(
+        self,
+        A: Array,
+        B: Array,
+        out: Array | None = None,
+        accumulate: bool = False,
+        *,
+        witness: Literal[True],
+        device: Device = "auto",
+        memory_budget: int | None = None,
+    ) -> tuple[Array, Array]: ...
+    @overload
+    def matmul(
+        self,
+        A: Array,
+        B: Array,
+        out: Array | None = None,
         accumulate: bool = False,
         witness: bool = False,
-        device: str = "auto",
+        device: Device = "auto",
         memory_budget: int | None = None,
-    ):
+    ) -> Array | tuple[Array, Array]: ...
+    def matmul(
+        self,
+        A: Array,
+        B: Array,
+        out: Array | None = None,
+        accumulate: bool = False,
+        witness: bool = False,
+        device: Device = "auto",
+        memory_budget: int | None = None,
+    ) -> Array | tuple[Array, Array]:
         """Semiring matrix product ``C = A (x) B``; see :func:`semiring.dense.matmul`.
 
         >>> from semiring import min_plus
@@ -108,7 +145,7 @@ class Semiring(Algebra):
             self, A, B, out=out, accumulate=accumulate, witness=witness, device=device, memory_budget=memory_budget
         )
 
-    def einsum(self, subscripts: str, *operands, optimize: Any = "greedy"):
+    def einsum(self, subscripts: str, *operands: Array, optimize: Any = "greedy") -> Array:
         """Einstein summation over this semiring; see :func:`semiring.einsum_api.einsum`.
 
         Every index not in the output is summed with ``add`` over the ``mul`` of
@@ -125,7 +162,10 @@ class Semiring(Algebra):
         return _einsum(self, subscripts, *operands, optimize=optimize)
 
     # -- sparse operations (GraphBLAS style); see semiring.sparse --------------------
-    def mxv(self, A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+    def mxv(
+        self, A: Any, x: Any, out: Array | None = None, mask: Any = None, complement: bool = False,
+        accumulate: bool = False,
+    ) -> Any:
         """Sparse matrix times vector ``y = A (x) x``; see :func:`semiring.sparse.mxv`.
 
         >>> import scipy.sparse as sp
@@ -136,7 +176,10 @@ class Semiring(Algebra):
         """
         return sparse.mxv(self, A, x, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
-    def vxm(self, x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+    def vxm(
+        self, x: Any, A: Any, out: Array | None = None, mask: Any = None, complement: bool = False,
+        accumulate: bool = False,
+    ) -> Any:
         """Vector times sparse matrix ``y = x (x) A`` (one relaxation step from ``x``); see :func:`semiring.sparse.vxm`.
 
         >>> import scipy.sparse as sp
@@ -147,7 +190,10 @@ class Semiring(Algebra):
         """
         return sparse.vxm(self, x, A, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
-    def mxm(self, A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False):
+    def mxm(
+        self, A: Any, B: Array, out: Array | None = None, mask: Any = None, complement: bool = False,
+        accumulate: bool = False,
+    ) -> Array:
         """Sparse times dense (many vectors at once); see :func:`semiring.sparse.mxm`.
 
         >>> import scipy.sparse as sp
@@ -160,7 +206,7 @@ class Semiring(Algebra):
         """
         return sparse.mxm(self, A, B, out=out, mask=mask, complement=complement, accumulate=accumulate)
 
-    def add(self, A, B, out=None):
+    def add(self, A: Array, B: Array, out: Array | None = None) -> Array:
         """Elementwise semiring add ``A (+) B`` (broadcasting).
 
         >>> from semiring import min_plus
@@ -169,7 +215,7 @@ class Semiring(Algebra):
         """
         return dense.elementwise(self, "add", A, B, out=out)
 
-    def mul(self, A, B, out=None):
+    def mul(self, A: Array, B: Array, out: Array | None = None) -> Array:
         """Elementwise semiring mul ``A (x) B`` (broadcasting).
 
         >>> from semiring import min_plus
@@ -178,7 +224,7 @@ class Semiring(Algebra):
         """
         return dense.elementwise(self, "mul", A, B, out=out)
 
-    def identity(self, n: int, dtype=np.float64, like=None):
+    def identity(self, n: int, dtype: DTypeLike = np.float64, like: Array | None = None) -> Array:
         """The ``n x n`` identity: ``one`` on the diagonal, ``zero`` elsewhere.
 
         >>> from semiring import min_plus
@@ -188,7 +234,7 @@ class Semiring(Algebra):
         """
         return dense.identity(self, n, dtype, like=like)
 
-    def zeros(self, shape, dtype=np.float64, like=None):
+    def zeros(self, shape: int | tuple[int, ...], dtype: DTypeLike = np.float64, like: Array | None = None) -> Array:
         """An array filled with the semiring zero (no edges).
 
         >>> from semiring import max_plus
@@ -197,7 +243,7 @@ class Semiring(Algebra):
         """
         return dense.zeros(self, shape, dtype, like=like)
 
-    def power(self, A, k: int):
+    def power(self, A: Array, k: int) -> Array:
         """``A`` to the ``k``-th semiring power by repeated squaring (``k = 0`` gives the identity).
 
         >>> from semiring import min_plus
@@ -208,7 +254,7 @@ class Semiring(Algebra):
         """
         return dense.power(self, A, k)
 
-    def closure(self, A, **kwargs):
+    def closure(self, A: Any, **kwargs: Any) -> Any:
         """The closure ``A* = I (+) A (+) A^2 (+) ...``, computed by the registered provider.
 
         The algorithms live one layer up, in :mod:`apsp` (:func:`apsp.closure`),
@@ -232,7 +278,7 @@ class Semiring(Algebra):
             self.check_dtype("A", A.dtype)
         return closure_provider()(A, semiring=self, **kwargs)
 
-    def array(self, A):
+    def array(self, A: Array) -> SemiringArray:
         """Wrap ``A`` so that ``@``, ``+``, ``*``, ``**`` and ``.star()`` use this semiring.
 
         >>> from semiring import min_plus

@@ -7,16 +7,19 @@ and looks names up (``semiring="max_plus"``); the engine is
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .builtin import get, min_plus
 from .core import Semiring
 from .dense.einsum_engine import einsum as _einsum
 
+if TYPE_CHECKING:
+    from .array_types import Array
+
 __all__ = ["einsum"]
 
 
-def einsum(subscripts: str, *operands, semiring: Semiring | str = min_plus, optimize: Any = "greedy"):
+def einsum(subscripts: str, *operands: Array, semiring: Semiring | str = min_plus, optimize: Any = "greedy") -> Array:
     """Einstein summation ``subscripts`` of ``operands`` over ``semiring``.
 
     Every index that is not in the output is summed with the semiring's ``add``

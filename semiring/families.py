@@ -83,11 +83,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from .dtypes import BOOL_DTYPES, NUMERIC_DTYPES
+
+if TYPE_CHECKING:
+    from .array_types import DTypeLike
 
 __all__ = [
     "Primitive",
@@ -157,15 +160,15 @@ class Primitive:
     picks: str | None = None
     sum: bool = False
     absorbs: float | None = None
-    distributes_over: frozenset = frozenset()
+    distributes_over: frozenset[str] = frozenset()
 
 
-def second(a, b):
+def second(a: Any, b: Any) -> Any:
     """GraphBLAS's SECOND on dense operands: ``b``, or ``+inf`` where ``a`` is ``+inf`` (missing)."""
     return a if a == INF else b
 
 
-def first(a, b):
+def first(a: Any, b: Any) -> Any:
     """GraphBLAS's FIRST on dense operands: ``a``, or ``+inf`` where ``b`` is ``+inf`` (missing)."""
     return b if b == INF else a
 
@@ -350,12 +353,12 @@ class Family:
     mul: str
     zero: Any
     one: Any
-    dtypes: tuple
+    dtypes: tuple[np.dtype[Any], ...]
     doc: str
-    forbidden: tuple = ()
+    forbidden: tuple[float, ...] = ()
     nonnegative: bool = False
     improving_cycle: str | None = None
-    aliases: tuple = ()
+    aliases: tuple[str, ...] = ()
 
     @property
     def idempotent(self) -> bool:
@@ -423,7 +426,7 @@ class Family:
                          for role, p in (("add", PRIMITIVES[self.add]), ("mul", PRIMITIVES[self.mul])))
 
 
-def _same(a, b) -> bool:
+def _same(a: Any, b: Any) -> bool:
     """Equal abstract constants of one kind (``True`` is not ``1``, ``False`` is not ``0``)."""
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
@@ -459,8 +462,11 @@ FAMILIES: dict[str, Family] = {
 class Keyed(Protocol):
     """What the functions below read of a semiring: its name and its family key (``None``: custom)."""
 
-    name: str
-    family: str | None
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def family(self) -> str | None: ...
 
 
 def family_of(S: Keyed) -> Family | None:
@@ -484,7 +490,7 @@ def improving_cycle(S: Keyed) -> str:
     return fam.cycle_name if fam is not None else f"cycle better than the identity ({S.name})"
 
 
-def exact_ufuncs(S: Keyed, dtype) -> bool:
+def exact_ufuncs(S: Keyed, dtype: DTypeLike) -> bool:
     """Whether ``S.add_ufunc`` / ``S.mul_ufunc`` compute ``S``'s add and mul exactly on arrays of ``dtype``.
 
     Always for custom semirings (their ufuncs are their definition); for a
@@ -518,7 +524,7 @@ def bitpacked_boolean(S: Keyed) -> bool:
     return fam is not None and fam.capabilities.bitpacked
 
 
-def _abstract(v) -> str:
+def _abstract(v: Any) -> str:
     if isinstance(v, bool):
         return str(v)
     if isinstance(v, float) and v in (INF, -INF):

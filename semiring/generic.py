@@ -12,22 +12,29 @@ none, a running ``add`` over ``k``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .algebra import Algebra
 from .backend import array_module
 
+if TYPE_CHECKING:
+    from .array_types import Array
+
 __all__ = ["generic_matmul", "TEMP_BYTES"]
 
 TEMP_BYTES = 64 << 20
 
-_CUPY_REDUCTIONS = {
+_CUPY_REDUCTIONS: dict[Any, str] = {
     np.minimum: "min", np.maximum: "max", np.fmin: "min", np.fmax: "max", np.add: "sum",
     np.multiply: "prod", np.logical_or: "any", np.logical_and: "all",
 }
 
 
-def _slab_reducer(S: Algebra, xp):
+def _slab_reducer(S: Algebra, xp: ModuleType) -> Callable[[Any], Any] | None:
     """``f(prod) -> add-reduction over axis 1``, or None when only a running add will do."""
     if xp is np:
         return lambda prod: S.add_ufunc.reduce(prod, axis=1)
@@ -35,7 +42,7 @@ def _slab_reducer(S: Algebra, xp):
     return None if name is None else (lambda prod: getattr(xp, name)(prod, axis=1))
 
 
-def generic_matmul(S: Algebra, A, B, C, W, accumulate: bool) -> None:
+def generic_matmul(S: Algebra, A: Array, B: Array, C: Array, W: Array | None, accumulate: bool) -> None:
     """Write ``C (+)= A (x) B`` using only the semiring's ufuncs; fill ``W`` if given.
 
     >>> import numpy as np

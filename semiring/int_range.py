@@ -30,10 +30,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .families import FAMILIES
+
+if TYPE_CHECKING:
+    from .array_types import DTypeLike, NDArray
 
 __all__ = ["PLAIN_FAMILIES", "PLAIN_DTYPES", "counts", "plain_sums_exact", "operand_extremes",
            "plain_path_applies", "padding_value", "sums_in_range", "sums_known_in_range"]
@@ -87,7 +91,7 @@ def sums_known_in_range() -> bool:
     return _PROVED.get()
 
 
-def plain_sums_exact(amin: int, amax: int, bmin: int, bmax: int, dtype) -> bool:
+def plain_sums_exact(amin: int, amax: int, bmin: int, bmax: int, dtype: DTypeLike) -> bool:
     """True when plain sums of entries in ``[amin, amax]`` and ``[bmin, bmax]`` equal the saturating ones.
 
     That holds when no entry is a sentinel (``iinfo.min`` / ``iinfo.max`` of
@@ -124,7 +128,7 @@ def plain_sums_exact(amin: int, amax: int, bmin: int, bmax: int, dtype) -> bool:
     return amin + bmin > lo and amax + bmax < hi
 
 
-def padding_value(dtype) -> int:
+def padding_value(dtype: DTypeLike) -> int:
     """A value ``P`` with ``P + P`` at least every sum the plain kernel can meet, and no wrap-around.
 
     The GPU kernel pads partial ``k`` tiles of both operands with it; under
@@ -137,7 +141,7 @@ def padding_value(dtype) -> int:
     return (int(np.iinfo(dtype).max) - 1) // 2
 
 
-def operand_extremes(X) -> tuple[int, int]:
+def operand_extremes(X: NDArray[Any]) -> tuple[int, int]:
     """``(min, max)`` of a non-empty NumPy array, as Python ints.
 
     >>> operand_extremes(np.array([[3, -2], [7, 0]], np.int32))
@@ -146,7 +150,7 @@ def operand_extremes(X) -> tuple[int, int]:
     return int(X.min()), int(X.max())
 
 
-def plain_path_applies(family: str | None, A, B) -> bool:
+def plain_path_applies(family: str | None, A: NDArray[Any], B: NDArray[Any]) -> bool:
     """The CPU decision: does ``A (x) B`` (NumPy operands) run exactly on plain sums?
 
     True when ``family``'s capabilities say ``plain_sums``, the dtype has a plain kernel, and

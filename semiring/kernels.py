@@ -44,6 +44,8 @@ array([2147483647,          7], dtype=int32)
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ._cpu.threads import num_threads, run_chunks, run_parallel, run_rows
@@ -72,7 +74,9 @@ __all__ = [
 ]
 
 
-def elementwise_apply(op, X: np.ndarray, Y: np.ndarray, out: np.ndarray, lo, hi) -> np.ndarray:
+def elementwise_apply(
+    op: Any, X: np.ndarray, Y: np.ndarray, out: np.ndarray, lo: np.generic[Any], hi: np.generic[Any]
+) -> np.ndarray:
     """``out[...] = op(X, Y, lo, hi)`` over the broadcast NumPy arrays ``X`` and ``Y``, in Numba.
 
     ``op`` is a scalar op of :func:`cpu_scalar_ops` (arity 4); ``lo`` / ``hi``

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -127,7 +128,7 @@ def check_matrix(name: str, X: Any, S: Algebra, entries: bool = True) -> None:
         check_entries(name, X, S)
 
 
-def _first_index(mask, xp) -> tuple[int, ...]:
+def _first_index(mask: Any, xp: ModuleType) -> tuple[int, ...]:
     flat = int(xp.argmax(mask.ravel()))
     return tuple(int(i) for i in np.unravel_index(flat, mask.shape))
 
@@ -175,7 +176,7 @@ def check_entries(name: str, X: Any, S: Algebra) -> None:
 
 
 @functools.cache
-def _gpu_bad_entry_kernel(dtype: np.dtype, n_forbidden: int, nonnegative: bool):
+def _gpu_bad_entry_kernel(dtype: np.dtype[Any], n_forbidden: int, nonnegative: bool) -> Any:
     """A CuPy kernel that sets ``flag[0]`` if an entry is NaN, equals a forbidden value, or (``nonnegative``) is < 0.
 
     Elementwise with a shared flag rather than a reduction: CuPy's generic

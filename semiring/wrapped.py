@@ -23,30 +23,34 @@ this module.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from .errors import SemiringError
 from .validate import check_array
 
+if TYPE_CHECKING:
+    from .array_types import Array, DTypeLike, NDArray
+
 
 class Operations(Protocol):
     """The methods of :class:`semiring.Semiring` the wrapper calls (a semiring's value plus its operations)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
-    def check_dtype(self, name: str, dtype) -> np.dtype: ...
+    def check_dtype(self, name: str, dtype: DTypeLike) -> np.dtype[Any]: ...
 
-    def matmul(self, A, B): ...
+    def matmul(self, A: Array, B: Array) -> Array: ...
 
-    def add(self, A, B): ...
+    def add(self, A: Array, B: Array) -> Array: ...
 
-    def mul(self, A, B): ...
+    def mul(self, A: Array, B: Array) -> Array: ...
 
-    def power(self, A, k: int): ...
+    def power(self, A: Array, k: int) -> Array: ...
 
-    def closure(self, A, **kwargs): ...
+    def closure(self, A: Array, **kwargs: Any) -> Any: ...
 
 __all__ = ["SemiringArray", "Operations"]
 
@@ -75,7 +79,7 @@ class SemiringArray:
         self._semiring = semiring
 
     @property
-    def data(self):
+    def data(self) -> Array:
         """The wrapped plain array."""
         return self._data
 
@@ -85,18 +89,18 @@ class SemiringArray:
         return self._semiring
 
     @property
-    def shape(self) -> tuple:
+    def shape(self) -> tuple[int, ...]:
         return tuple(self._data.shape)
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype[Any]:
         return self._data.dtype
 
     @property
     def T(self) -> "SemiringArray":
         return SemiringArray(self._data.T, self._semiring)
 
-    def _unwrap(self, other: Any):
+    def _unwrap(self, other: Any) -> Any:
         if isinstance(other, SemiringArray):
             if other._semiring != self._semiring:
                 raise SemiringError(
@@ -105,7 +109,7 @@ class SemiringArray:
             return other._data
         return other
 
-    def _wrap(self, data) -> "SemiringArray":
+    def _wrap(self, data: Array) -> "SemiringArray":
         return SemiringArray(data, self._semiring)
 
     def __matmul__(self, other: Any) -> "SemiringArray":
@@ -132,12 +136,12 @@ class SemiringArray:
         """The closure ``X*`` (:meth:`Semiring.closure`); keyword arguments go to the closure provider, :func:`apsp.closure`."""
         return self._wrap(self._semiring.closure(self._data, **kwargs))
 
-    def __eq__(self, other: Any):  # elementwise, like the arrays it wraps
+    def __eq__(self, other: Any) -> Any:  # elementwise, like the arrays it wraps
         return self._data == self._unwrap(other)
 
-    __hash__ = None  # mutable container, like ndarray
+    __hash__ = None  # type: ignore[assignment]  # mutable container, like ndarray
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> NDArray[Any]:
         if dtype is not None and np.dtype(dtype) != self._data.dtype:
             raise SemiringError(f"refusing to cast a {self._data.dtype} semiring array to {np.dtype(dtype)}")
         data = self._data.get() if hasattr(self._data, "get") and not isinstance(self._data, np.ndarray) else self._data

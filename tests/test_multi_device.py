@@ -80,6 +80,18 @@ def test_rows_built_on_their_lanes_and_read_back():
     np.testing.assert_array_equal(R.rows(5, 17), expected[5:17])
 
 
+def test_reading_predecessors_that_were_not_computed_is_a_clear_error():
+    W = np.ones((5, 5))
+    R = multi_device_closure(sr.min_plus, W, _lanes(2), block=2)
+    for read in (lambda: R.gather(which="P"), lambda: R.rows(0, 3, which="P")):
+        with pytest.raises(ValueError, match="no predecessors"):
+            read()
+    with pytest.raises(ValueError, match="which='Q'"):
+        R.gather(which="Q")  # type: ignore[arg-type]  # a wrong value on purpose
+    R = multi_device_closure(sr.min_plus, W, _lanes(2), block=2, predecessors=True)
+    np.testing.assert_array_equal(R.rows(0, 5, which="P"), R.gather(which="P"))
+
+
 def test_a_failing_lane_fails_the_closure_without_hanging():
     class Broken(HostLane):
         def receive(self, dst, src, source, after=()):

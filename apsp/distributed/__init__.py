@@ -92,6 +92,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import semiring as sr
+from semiring.array_types import Device
 from semiring.backend import is_cupy_array
 from semiring.errors import DeviceError, UnsupportedOperationError
 from semiring.validate import check_matrix
@@ -196,7 +197,7 @@ def distributed_shortest_paths(
     *,
     semiring: "Semiring | str" = sr.min_plus,
     predecessors: bool = False,
-    device: str = "auto",
+    device: Device = "auto",
     block_size: int | None = None,
     progress: bool | None = None,
     out=None,
@@ -331,6 +332,7 @@ def distributed_closure(req: Request, gather: bool | None = None):
             if run is not None:
                 run.forget()
             raise
+    assert run is not None  # each attempt either made a run and broke out, or raised
     results = run.results
     try:
         _raise_if_stopped(S, inp, bad)
@@ -376,7 +378,7 @@ class _Run:
                  predecessors: bool, home) -> None:
         self.client, self.S, self.inp, self.workers, self.layout = client, S, inp, workers, layout
         self.dev, self.predecessors, self.home = dev, predecessors, home
-        self.token = uuid.uuid4().hex[:12]
+        self.token: str | None = uuid.uuid4().hex[:12]
         self.infos = _survey(client, workers, dev)
         self.share = _panel_sharing(client, workers, self.infos, dev, self.token)
         self.wide = False
@@ -418,6 +420,7 @@ class _Run:
         pieces, kind = self._pieces()
         self.wide = _wide_int32(inp, S, client, pieces, kind)
         dtype = np.dtype(np.int64) if self.wide else inp.dtype
+        assert self.token is not None  # submitted once, right after it is made (forget() comes after)
         spec = RunSpec(self.token, lay, S, dtype, self.predecessors, self.dev, self.share)
         check = inp.kind != "dense" or inp.data.dtype != inp.dtype  # dense input was validated on the client
         t = self.token
@@ -592,7 +595,9 @@ def _raise_if_stopped(S: "Semiring", inp: _Input, checks: list) -> None:
         if stop.error is not None:
             raise stop.error
     if stops:
-        raise_for_cycle(S, _cycle_source(inp), stops[0].vertex, None)
+        vertex = stops[0].vertex
+        assert vertex is not None  # no error: a diagonal went bad (only a dropped run's tasks stop bare)
+        raise_for_cycle(S, _cycle_source(inp), vertex, None)
 
 
 class WorkerLostError(RuntimeError):
@@ -716,12 +721,12 @@ def _cycle_source(inp: _Input):
 
 def _dask_array(futures: list, layout: RowLayout, dtype, dev: str):
     """A :class:`dask.array.Array` over the row blocks' futures (chunks: the row blocks; they stay where they are)."""
-    import dask
     import dask.array as da
+    from dask.delayed import delayed
 
     meta = _cupy().empty((0, 0), dtype) if dev == "gpu" else np.empty((0, 0), dtype)
     n = layout.n
-    blocks = [da.from_delayed(dask.delayed(f), (b - a, n), dtype=dtype, meta=meta)
+    blocks = [da.from_delayed(delayed(f), (b - a, n), dtype=dtype, meta=meta)
               for f, (a, b) in zip(futures, map(layout.span, range(layout.count)))]
     return da.concatenate(blocks, axis=0)
 

@@ -25,7 +25,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from distributed import SpecCluster
 
 __all__ = ["threaded_cluster", "gpu_process_cluster"]
 
@@ -37,7 +40,8 @@ def _use_device(device: int) -> None:
 
 
 def threaded_cluster(n_workers: int | None = None, *, devices: Sequence[int] | None = None,
-                     memory_limit: int | str | None, threads_per_worker: int = 1, **scheduler_options: Any):
+                     memory_limit: int | str | None, threads_per_worker: int = 1,
+                     **scheduler_options: Any) -> SpecCluster:
     """A cluster of worker threads in this process (Dask's ``inproc`` transport: data moves by reference).
 
     Parameters
@@ -85,11 +89,11 @@ def threaded_cluster(n_workers: int | None = None, *, devices: Sequence[int] | N
         workers[f"worker-{i}"] = {"cls": Worker, "options": {"nthreads": threads_per_worker, "executor": pool,
                                                               "memory_limit": memory_limit}}
     options = {"dashboard_address": None, "protocol": "inproc", **scheduler_options}
-    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})
+    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})  # type: ignore[no-untyped-call]  # distributed leaves SpecCluster unannotated
 
 
 def gpu_process_cluster(devices: Sequence[int], *, memory_limit: int | str, protocol: str = "tcp",
-                        **scheduler_options: Any):
+                        **scheduler_options: Any) -> SpecCluster:
     """One worker process per GPU, without dask-cuda: a ``SpecCluster`` of nannies, each with its ``CUDA_VISIBLE_DEVICES``.
 
     What ``dask_cuda.LocalCUDACluster(CUDA_VISIBLE_DEVICES=devices,
@@ -108,4 +112,4 @@ def gpu_process_cluster(devices: Sequence[int], *, memory_limit: int | str, prot
                                                           "protocol": protocol,
                                                           "env": {"CUDA_VISIBLE_DEVICES": order}}}
     options = {"dashboard_address": None, "protocol": protocol, **scheduler_options}
-    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})
+    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})  # type: ignore[no-untyped-call]  # distributed leaves SpecCluster unannotated

@@ -16,6 +16,7 @@ pauses during a run anyway is reported the same way
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from semiring.errors import SemiringError
 
@@ -100,7 +101,7 @@ def worker_needs(layout: RowLayout, g: int, itemsize: int, input_itemsize: int, 
     return Needs(host, matrix + scratch + panels + (piece if input_on_worker == "gpu" else 0), what)
 
 
-def check_workers(infos: list[dict], needs: list[Needs]) -> None:
+def check_workers(infos: list[dict[str, Any]], needs: list[Needs]) -> None:
     """Raise :class:`WorkerMemoryError` if a worker is paused, or its share does not fit its limit or its GPU.
 
     ``infos[g]`` is what :func:`apsp.distributed.rows.survey` read on worker
@@ -139,7 +140,7 @@ def check_workers(infos: list[dict], needs: list[Needs]) -> None:
                 f"{gib(info['gpu_total'])} are free: add GPU workers, use a smaller block_size, or free the GPU")
 
 
-def paused_error(info: dict, seconds: float | None = None) -> WorkerMemoryError:
+def paused_error(info: dict[str, Any], seconds: float | None = None) -> WorkerMemoryError:
     """The error for a worker that is paused (its process memory above its pause fraction of its limit).
 
     >>> print(paused_error({"address": "tcp://w", "memory_limit": 2**30, "process": 900 * 2**20, "pause": 0.8}, 6))

@@ -37,6 +37,8 @@ Which predecessor, among equally short routes.  Two rules, by case:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
 import numpy as np
 
 from semiring.backend import array_module
@@ -45,13 +47,16 @@ from semiring.kernels import run_parallel
 from ..arguments import as_vertex
 from ..errors import PredecessorError
 
+if TYPE_CHECKING:
+    from semiring.array_types import Array
+
 __all__ = ["initial_predecessors", "update_predecessors", "path", "NO_PREDECESSOR"]
 
 NO_PREDECESSOR = -1
 PRED_DTYPE = np.dtype(np.int32)
 
 
-def initial_predecessors(D, zero):
+def initial_predecessors(D: Array, zero: Any) -> Array:
     """``P[i, j] = i`` where ``D[i, j]`` is an edge (not ``zero``, ``i != j``), else ``-1``.
 
     Examples
@@ -70,7 +75,7 @@ def initial_predecessors(D, zero):
     return P
 
 
-def update_predecessors(PC, PB, K) -> None:
+def update_predecessors(PC: Array, PB: Array, K: Array) -> None:
     """The Pi update: ``PC[i, j] = PB[K[i, j], j]`` wherever ``K[i, j] >= 0``.
 
     ``K`` is the witness of ``C (+)= A (x) B`` (``-1`` where ``C`` did not
@@ -96,7 +101,7 @@ def update_predecessors(PC, PB, K) -> None:
     xp.copyto(PC, src, where=changed)
 
 
-def path(pred, s, t=None) -> list[int]:
+def path(pred: Array, s: SupportsIndex, t: SupportsIndex | None = None) -> list[int]:
     """The vertices of a route, read from predecessors: ``path(P, s, t)``, ``path(pred, s, t)`` or ``path(pred, t)``.
 
     One helper for both kinds of predecessors the library returns:
@@ -166,7 +171,7 @@ def path(pred, s, t=None) -> list[int]:
         row = P[s]
     else:
         if t is None:
-            s, t = None, as_vertex("t", s, n)
+            s, t = None, as_vertex("t", s, n)  # type: ignore[assignment]  # path(pred, t): no source
         else:
             s, t = as_vertex("s", s, n), as_vertex("t", t, n)
         name = "pred"
@@ -201,7 +206,7 @@ def path(pred, s, t=None) -> list[int]:
     return out
 
 
-def _host_predecessors(pred) -> np.ndarray:
+def _host_predecessors(pred: Any) -> np.ndarray:
     """``pred`` as a NumPy integer array of shape (n,) or (n, n), or an error naming it."""
     if hasattr(pred, "get") and not isinstance(pred, np.ndarray):
         pred = pred.get()

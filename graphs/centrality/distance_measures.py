@@ -51,8 +51,11 @@ Weights must be non-negative; parallel arcs count with their least weight.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
+from semiring.backend import to_device
 from semiring.docstrings import fill_template
 from semiring.kernels import run_parallel
 
@@ -63,6 +66,9 @@ from ..paths.many_source import search_rows
 from ..traversal.components import component_labels
 from . import _centrality_kernels as K
 from .engine import PreparedGraph, kernel_threads, prepare, progress_bar
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
 
 __all__ = ["closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius", "center",
            "periphery", "NotConnectedError"]
@@ -98,7 +104,7 @@ class NotConnectedError(GraphError):
 class _Stats:
     """Per-source reductions of the distance rows: sum, count reached (the source included), sum of ``1/d``, max."""
 
-    def __init__(self, total, reached, harmonic, ecc):
+    def __init__(self, total: Any, reached: Any, harmonic: Any, ecc: Any) -> None:
         self.total, self.reached, self.harmonic, self.ecc = total, reached, harmonic, ecc
 
 
@@ -109,7 +115,7 @@ def _row_graph(P: PreparedGraph, reverse: bool) -> Graph:
     return H.transpose() if reverse and P.G.directed else H
 
 
-def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
+def _stats(P: PreparedGraph, reverse: bool, progress: bool | None, label: str) -> _Stats:
     """Per-vertex statistics of the rows from every vertex (of the reversed graph with ``reverse``)."""
     n = P.G.n
     H = _row_graph(P, reverse)
@@ -158,7 +164,7 @@ def _stats(P: PreparedGraph, reverse: bool, progress, label: str) -> _Stats:
     return _Stats(total, reached, harmonic, ecc)
 
 
-def _out_dtype(P: PreparedGraph, G: Graph):
+def _out_dtype(P: PreparedGraph, G: Graph) -> np.dtype:
     """Distances in the weights' units: int64 hops, the weights' kind otherwise (int64 or float64)."""
     if P.weights is None:
         return np.dtype(np.int64)
@@ -166,8 +172,8 @@ def _out_dtype(P: PreparedGraph, G: Graph):
 
 
 @fill_template(options=_OPTIONS)
-def closeness_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None,
-                         wf_improved: bool = True):
+def closeness_centrality(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+                         wf_improved: bool = True) -> Array:
     """Closeness centrality of every vertex (distances into the vertex), as NetworkX computes it.
 
     Parameters
@@ -209,7 +215,7 @@ def closeness_centrality(G, *, weighted: bool = True, device: str = "auto", prog
 
 
 @fill_template(options=_OPTIONS)
-def harmonic_centrality(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def harmonic_centrality(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     """Harmonic centrality of every vertex: ``sum 1 / d(v, u)`` over the vertices ``v`` that reach ``u``.
 
     Distances of 0 (the vertex itself, zero-weight paths) are left out, as in
@@ -258,7 +264,7 @@ def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
 
 
 @fill_template(options=_OPTIONS)
-def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def eccentricity(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     """Eccentricity of every vertex: its largest distance to another vertex.
 
     The graph must be connected (a directed graph: strongly connected).
@@ -298,7 +304,7 @@ def eccentricity(G, *, weighted: bool = True, device: str = "auto", progress: bo
     return _all_eccentricities(P, progress)
 
 
-def _all_eccentricities(P: PreparedGraph, progress):
+def _all_eccentricities(P: PreparedGraph, progress: bool | None) -> Array:
     """Every vertex's eccentricity from a search from every vertex (NotConnectedError if one is infinite)."""
     st = _stats(P, False, progress, "eccentricity")
     short = st.reached < P.G.n
@@ -319,7 +325,7 @@ def _bounds_apply(P: PreparedGraph) -> bool:
     return 2 * wmax * max(P.G.n - 1, 1) < 2**62
 
 
-def _candidates(which: str, lo, hi):
+def _candidates(which: str, lo: Array, hi: Array) -> Array:
     """The vertices whose bounds could still change the answer of ``which`` (a bool mask)."""
     if which == "diameter":  # ecc(v) <= hi[v] <= max lo <= diameter: v cannot raise it
         return hi > lo.max()
@@ -332,7 +338,7 @@ def _candidates(which: str, lo, hi):
     return lo < hi  # eccentricity
 
 
-def _pick(xp, cand, lo, hi, deg, high: bool, B: int):
+def _pick(xp: Any, cand: Array, lo: Array, hi: Array, deg: Array, high: bool, B: int) -> Array:
     """Up to ``B`` candidates: greatest upper bounds (``high``) or least lower bounds; ties, most arcs first."""
     idx = xp.flatnonzero(cand)
     if idx.shape[0] <= B:
@@ -342,7 +348,7 @@ def _pick(xp, cand, lo, hi, deg, high: bool, B: int):
     return idx[xp.argsort(key)[:B]]
 
 
-def _bounded(P: PreparedGraph, which: str, progress):
+def _bounded(P: PreparedGraph, which: str, progress: bool | None) -> tuple[Array, Array] | None:
     """``(lo, hi)``: int64 eccentricity bounds of every vertex of a connected undirected ``P``, tight where
     ``which`` needs them (every vertex for ``"eccentricity"``); None where a GPU batch cannot hold its hop
     distances (then every vertex is searched).  NotConnectedError if the graph is not connected."""
@@ -377,7 +383,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
             if P.weights is None and gpu:
                 from ..cuda.distance import hop_bounds_gpu
 
-                if hop_bounds_gpu(R, batch.get().astype(np.int32), lo, hi) is None:
+                if hop_bounds_gpu(R, to_device(batch, "cpu").astype(np.int32), lo, hi) is None:
                     return None
             elif P.weights is None:
                 src = batch.astype(np.int32)
@@ -388,7 +394,7 @@ def _bounded(P: PreparedGraph, which: str, progress):
                 run_parallel(K.hop_ecc_bounds, H.indptr, H.indices, src, HOP_WIDTH, ecc, los, his)
                 lo, hi = los.max(axis=0), his.min(axis=0)
             else:
-                D, _ = search_rows(R, np.asarray(batch.get() if gpu else batch, dtype=np.int32), predecessors=False)
+                D, _ = search_rows(R, np.asarray(to_device(batch, "cpu"), dtype=np.int32), predecessors=False)
                 D = D.astype(np.int64, copy=False)
                 e = D.max(axis=1)
                 lo = xp.maximum(lo, xp.maximum(D, e[:, None] - D).max(axis=0))
@@ -396,7 +402,8 @@ def _bounded(P: PreparedGraph, which: str, progress):
             bar.update(int(batch.shape[0]))
 
 
-def _extreme(G, weighted, device, progress, which: str):
+def _extreme(G: Any, weighted: bool, device: Device, progress: bool | None,
+             which: str) -> tuple[PreparedGraph, Array, Array]:
     """The prepared graph and its eccentricity bounds, tight for ``which`` (or every eccentricity, exact)."""
     P = prepare(G, weighted, device)
     if P.G.n == 0:
@@ -409,7 +416,7 @@ def _extreme(G, weighted, device, progress, which: str):
     return P, bounds[0].astype(dt, copy=False), bounds[1].astype(dt, copy=False)
 
 
-def _scalar(x):
+def _scalar(x: Any) -> Any:
     return x.item() if hasattr(x, "item") else x
 
 
@@ -447,19 +454,19 @@ _VERTICES = "int64 array\n    The vertex ids, ascending."
         notes="A connected undirected graph with integer lengths is searched from a few\n"
               "batches of sources, bounding the others (the module's notes); other graphs\n"
               "from every vertex.\n\n")
-def diameter(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def diameter(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> float:
     _, lo, _ = _extreme(G, weighted, device, progress, "diameter")
     return _scalar(lo.max())
 
 
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The least eccentricity.", notes="", returns=_VALUE, name="radius",
         weights="[1.0, 1.0, 5.0], ", result="5.0")
-def radius(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def radius(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> float:
     _, _, hi = _extreme(G, weighted, device, progress, "radius")
     return _scalar(hi.min())
 
 
-def _attaining(G, weighted, device, progress, which: str):
+def _attaining(G: Any, weighted: bool, device: Device, progress: bool | None, which: str) -> Array:
     """The vertices whose eccentricity is the least (``"center"``) or the largest (``"periphery"``)."""
     P, lo, hi = _extreme(G, weighted, device, progress, which)
     extreme = hi == hi.min() if which == "center" else lo == lo.max()
@@ -469,12 +476,12 @@ def _attaining(G, weighted, device, progress, which: str):
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES,
         name="center",
         weights="", result="array([1, 2])")
-def center(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def center(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     return _attaining(G, weighted, device, progress, "center")
 
 
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES,
         name="periphery",
         weights="", result="array([0, 3])")
-def periphery(G, *, weighted: bool = True, device: str = "auto", progress: bool | None = None):
+def periphery(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
     return _attaining(G, weighted, device, progress, "periphery")

@@ -40,7 +40,7 @@ heap order).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -53,6 +53,9 @@ from .engine import (
     prepare,
     progress_bar,
 )
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
 
 __all__ = ["betweenness_centrality", "edge_betweenness_centrality", "EdgeBetweenness", "prepare", "PreparedGraph",
            "progress_bar", "kernel_threads", "pick_sources"]
@@ -70,7 +73,7 @@ class EdgeBetweenness(NamedTuple):
     value: object
 
 
-def _vertex_scale(n: int, k: int | None, directed: bool, normalized: bool, endpoints: bool, sampled):
+def _vertex_scale(n: int, k: int | None, directed: bool, normalized: bool, endpoints: bool, sampled: bool) -> Any:
     """NetworkX's ``_rescale`` of vertex betweenness: a scalar, or ``(source scale, other scale)`` when sampled."""
     N = n if endpoints else n - 1
     if N < 2:
@@ -89,16 +92,16 @@ def _vertex_scale(n: int, k: int | None, directed: bool, normalized: bool, endpo
 
 
 def betweenness_centrality(
-    G,
+    G: Any,
     *,
-    sources=None,
+    sources: Any = None,
     weighted: bool = True,
     normalized: bool = True,
     endpoints: bool = False,
-    seed=None,
-    device: str = "auto",
+    seed: Any = None,
+    device: Device = "auto",
     progress: bool | None = None,
-):
+) -> Array:
     """Betweenness centrality of every vertex (exact, or estimated from sampled sources).
 
     Parameters
@@ -177,13 +180,13 @@ def betweenness_centrality(
 
 
 def edge_betweenness_centrality(
-    G,
+    G: Any,
     *,
-    sources=None,
+    sources: Any = None,
     weighted: bool = True,
     normalized: bool = True,
-    seed=None,
-    device: str = "auto",
+    seed: Any = None,
+    device: Device = "auto",
     progress: bool | None = None,
 ) -> EdgeBetweenness:
     """Betweenness centrality of every edge: the shortest paths through it.

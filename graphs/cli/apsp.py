@@ -226,7 +226,7 @@ def _plan(G, args: argparse.Namespace, dtype, device: str, rows: int):
     from apsp.planner import memory_budget
 
     budget, _ = memory_budget()
-    measured = {"sparse_rate": _sparse_rate(G) if args.method == "auto" and G.n else None,
+    measured: dict[str, Any] = {"sparse_rate": _sparse_rate(G) if args.method == "auto" and G.n else None,
                 "path_arcs": _path_arcs(G) if args.method == "squaring" and G.n else None}
 
     def plan(limit: int | None):
@@ -268,7 +268,7 @@ def _hints(err, args: argparse.Namespace, device: str) -> str:
         hints.append("--out D.npy (the result on disk, written row by row)")
     if device == "cpu":
         hints.append("--device gpu")
-    if limits and min(limits, key=limits.get) in ("address_space", "data"):
+    if limits and min(limits, key=limits.__getitem__) in ("address_space", "data"):
         hints.append("a higher limit (ulimit -v, ulimit -d)")
     return "; ".join(hints) if hints else "none: the result itself does not fit"
 
@@ -372,7 +372,7 @@ def _run(args: argparse.Namespace, G, pl, device: str, dtype: np.dtype, rows: in
         t_run = time.perf_counter() - t1
         t1 = time.perf_counter()
         if result is not None:
-            Dd.get(out=result)
+            Dd.get(out=result)  # type: ignore[union-attr]  # device="gpu": a CuPy array, which has get()
             D = result
         else:
             D = to_device(Dd, "cpu")

@@ -8,17 +8,18 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph._flow import MaximumFlowResult as _ScipyMaximumFlowResult
 
+from ..convert import is_cupy_sparse
 from ..errors import CapacityError
 from ..flow import maximum_flow as _maximum_flow
 from ..graph import Graph
-from ._input import as_index, from_pydata, is_cupy_sparse, is_pydata, like_pydata, resolve_device
+from ._input import as_index, from_pydata, is_pydata, like_pydata, resolve_device
 
 __all__ = ["maximum_flow", "MaximumFlowResult"]
 
 METHODS = ("dinic", "edmonds_karp")
 
 
-class MaximumFlowResult(_ScipyMaximumFlowResult):
+class MaximumFlowResult(_ScipyMaximumFlowResult):  # type: ignore[misc]  # SciPy has no stubs: its class reads as Any
     """SciPy's ``MaximumFlowResult`` (a subclass), with the minimum cut added.
 
     Attributes
@@ -32,7 +33,7 @@ class MaximumFlowResult(_ScipyMaximumFlowResult):
         Added: ``(u, v)`` of the cut's arcs.
     """
 
-    def __init__(self, flow_value, flow, source_side=None, cut_edges=None) -> None:
+    def __init__(self, flow_value: Any, flow: Any, source_side: Any = None, cut_edges: Any = None) -> None:
         super().__init__(flow_value, flow)
         self.source_side = source_side
         self.cut_edges = cut_edges

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import operator
 import sys
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import scipy
@@ -36,6 +36,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph as _scipy_csgraph
 from scipy.sparse.csgraph import csgraph_from_masked as _csgraph_from_masked
 
+from semiring.array_types import Where
 from semiring.backend import array_module
 from semiring.errors import InvalidEntryError
 
@@ -58,7 +59,7 @@ DEVICES = ("auto", "cpu", "gpu")
 NegativeCycleError = _scipy_csgraph.NegativeCycleError
 
 
-class CsgraphNegativeCycleError(_scipy_csgraph.NegativeCycleError, _GraphsNegativeCycleError):
+class CsgraphNegativeCycleError(_scipy_csgraph.NegativeCycleError, _GraphsNegativeCycleError):  # type: ignore[misc]  # SciPy has no stubs: its class reads as Any
     """The negative cycles :mod:`graphs.csgraph` reports: SciPy's ``NegativeCycleError`` and :class:`graphs.NegativeCycleError`.
 
     Every function of the drop-in raises this class, so ``except
@@ -261,13 +262,13 @@ def is_gpu_input(obj: Any) -> bool:
     return is_cupy_sparse(obj) or is_cupy_array(obj)
 
 
-def resolve_device(csgraph: Any, device: str) -> str:
+def resolve_device(csgraph: Any, device: str) -> Where:
     """``"cpu"`` or ``"gpu"``: where a function runs for ``device`` ("auto" follows the input)."""
     if not isinstance(device, str) or device not in DEVICES:
         raise GraphError(f"device must be one of {', '.join(DEVICES)}, got {device!r}")
     if device == "auto":
         return "gpu" if is_gpu_input(csgraph) else "cpu"
-    return device
+    return cast(Where, device)  # checked above: "cpu" or "gpu"
 
 
 def result_dtype(dtype) -> np.dtype:

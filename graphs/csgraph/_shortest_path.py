@@ -249,7 +249,7 @@ def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
     return D
 
 
-def _coo(A, keep):
+def _coo(A, keep) -> tuple[Any, Any, Any]:
     """Rows, columns and values of the entries ``keep`` of a ``cupyx`` CSR matrix."""
     rows = row_ids(A.indptr)
     return rows[keep], A.indices[keep], A.data[keep]
@@ -384,6 +384,9 @@ class _Input:
     """
 
     __slots__ = ("X", "array", "sparse", "gpu", "masked", "_null")
+    X: Any  # the input as given (pydata sparse read as SciPy's): any array or sparse matrix
+    array: Any  # the dense input, once read
+    _null: Any  # its null mask, once read
 
     def __init__(self, X: Any) -> None:
         self._null = None

@@ -16,11 +16,13 @@ traversals and strong components run on a host copy and return CuPy arrays.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
 
+from semiring.backend import to_device
 from semiring.docstrings import fill, fill_template
 
 from ..graph import Graph
@@ -128,7 +130,10 @@ SciPy's result; added: ``device`` as in :func:`breadth_first_tree`.
 }
 
 
-def _walk_doc(f):
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _walk_doc(f: _F) -> _F:
     """Give the walk ``f`` its docstring: :data:`_WALK_DOC` filled from its entry in :data:`_WALKS`."""
     kind, summary, notes, result = _WALKS[f.__name__]
     example = fill(kind["example"], name=f.__name__, result=result)
@@ -213,7 +218,7 @@ def connected_components(csgraph: Any, directed: bool = True, connection: str = 
         k, labels = _components(G, "weak")
         labels = labels.astype(np.int32, copy=False)
         if not gpu:
-            labels = labels.get()
+            labels = to_device(labels, "cpu")
         return (int(k), labels) if return_labels else int(k)
     host = to_host(csgraph)
     A = _strong_csr(host) if directed else scipy_csr(host, True, dtype=None)

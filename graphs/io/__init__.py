@@ -114,6 +114,7 @@ import gzip
 import operator
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -124,6 +125,9 @@ from ..errors import GraphFormatError
 from ..graph import WEIGHT_DTYPES, Graph
 from ._formats import READERS
 from ._text_chunks import BUFFER_SIZE, MIN_BUFFER_SIZE, TextChunks
+
+if TYPE_CHECKING:
+    from semiring.array_types import DTypeLike
 
 __all__ = ["read", "write", "format_of", "FORMATS", "BUFFER_SIZE"]
 
@@ -156,7 +160,7 @@ def format_of(path: Path, fmt: str | None) -> str:
     return _EXT[ext]
 
 
-def _weight_dtype(dtype) -> np.dtype:
+def _weight_dtype(dtype: DTypeLike | None) -> np.dtype:
     """The weight dtype asked for (default float64); reject the others before reading anything."""
     if dtype is None:
         return np.dtype(np.float64)
@@ -167,7 +171,7 @@ def _weight_dtype(dtype) -> np.dtype:
     return dt
 
 
-def _buffer_size(size) -> int:
+def _buffer_size(size: Any) -> int:
     if size is None:
         return BUFFER_SIZE
     if isinstance(size, (bool, np.bool_)):
@@ -181,7 +185,7 @@ def _buffer_size(size) -> int:
     return size
 
 
-def read(path: str | os.PathLike, format: str | None = None, dtype=None, directed: bool | None = None, *,
+def read(path: str | os.PathLike[str], format: str | None = None, dtype: DTypeLike | None = None, directed: bool | None = None, *,
          buffer_size: int | None = None) -> Graph:
     """Read a graph file (DIMACS ``.gr``, SNAP edge list, Matrix Market; ``.gz`` too).
 
@@ -264,7 +268,7 @@ def _fmt_weights(w: np.ndarray) -> list[str]:
     return [str(x) for x in w.tolist()]
 
 
-def _edge_lines(src, dst, w, base: int, prefix: str = "") -> str:
+def _edge_lines(src: np.ndarray, dst: np.ndarray, w: np.ndarray | None, base: int, prefix: str = "") -> str:
     s = (src.astype(np.int64) + base).tolist()
     d = (dst.astype(np.int64) + base).tolist()
     if w is None:
@@ -272,7 +276,7 @@ def _edge_lines(src, dst, w, base: int, prefix: str = "") -> str:
     return "".join(f"{prefix}{u} {v} {x}\n" for u, v, x in zip(s, d, _fmt_weights(w)))
 
 
-def write(G: Graph, path: str | os.PathLike, format: str | None = None) -> None:
+def write(G: Graph, path: str | os.PathLike[str], format: str | None = None) -> None:
     """Write ``G`` as DIMACS ``.gr``, a SNAP edge list or Matrix Market (gzip if ``.gz``), atomically.
 
     DIMACS lists every stored arc (an unweighted arc weighs 1; DIMACS weights

@@ -31,6 +31,8 @@ from __future__ import annotations
 import functools
 import inspect
 import random
+from collections.abc import Callable
+from typing import Any
 
 import networkx as nx
 
@@ -61,7 +63,7 @@ from .shortest import (
 __all__ = ["BackendInterface", "backend_interface", "MIN_NODES", "LINEAR_ON_NETWORKX", "READER_LABELS_ONLY",
            "KNOWN_DIFFERENCES", "SAMPLED", "STOPS_AT", "REACH_SEARCHES", "REACH_FRACTION"]
 
-FUNCTIONS = {
+FUNCTIONS: dict[str, Callable[..., Any]] = {
     "floyd_warshall_numpy": shortest_paths.floyd_warshall_numpy,
     "floyd_warshall": shortest_paths.floyd_warshall,
     "all_pairs_shortest_path_length": shortest_paths.all_pairs_shortest_path_length,
@@ -191,7 +193,7 @@ _STOPS = "NetworkX's search stops at the {}; converting the whole graph costs mo
 #: maximum_flow 0.59x, minimum_cut 0.89x on barabasi_albert(50000 / 5000, 2) with capacities of two decimals
 #: (NetworkX's float value depends on its order of pushes where sums round).
 #: name -> (argument, default attribute, NetworkX's value where missing, test, reason)
-SAMPLED = {
+SAMPLED: dict[str, tuple[str, str, float, Callable[[list[Any]], bool], str]] = {
     "goldberg_radzik": ("weight", "weight", 1, tie_prone,
                         "integer or few-decimal weights make equal path lengths common, among which NetworkX's "
                         "choice follows a Python set's order (the backend would give the call back)"),
@@ -329,9 +331,10 @@ def _reach_decision(name: str, bound: dict, G) -> bool | str:
     backwards = backwards or (bool(bound.get("reverse")) and name in ("bfs_edges", "bfs_tree"))
     sources = _search_sources(G, value, arg == "sources")
     adj = getattr(G, "_pred" if backwards and G.is_directed() else "_adj", None)
-    reached = -1 if sources is None else reached_nodes(adj, sources, REACH_FRACTION[kind])
+    reached = -1 if sources is None or adj is None else reached_nodes(adj, sources, REACH_FRACTION[kind])
     if reached < 0:  # not counted: what was decided without the count
         return _ONE_SOURCE if (name in _UNCOUNTED_ON_NETWORKX or kind == "bfs" and name in _GENERIC_PATHS) else True
+    assert adj is not None  # counted: adj is a dict
     if reached > REACH_FRACTION[kind] * len(adj):
         return True
     return _SMALL_REACH.format(reached, len(adj))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from .all_pairs_plan import plan_all_pairs, plan_graph, sparse_batch
 from .engine import hop_weights
 from .many_source import search_rows
 
+if TYPE_CHECKING:
+    from semiring.array_types import Array, DTypeLike
+
 __all__ = ["all_pairs_shortest_paths", "plan_all_pairs"]
 
 #: Seconds of estimated work above which a progress bar is shown (on a terminal).
@@ -45,14 +48,14 @@ PROGRESS_AFTER = 2.0
 def all_pairs_shortest_paths(
     G: Any,
     *,
-    dtype=None,
-    out=None,
+    dtype: DTypeLike | None = None,
+    out: Any = None,
     device: str = "cpu",
     memory_limit: int | None = None,
     method: str = "auto",
     plan: Plan | None = None,
     progress: bool | None = None,
-):
+) -> Array:
     """Distances between all pairs of vertices, by the route that fits (see the module docstring).
 
     Parameters
@@ -113,7 +116,7 @@ def all_pairs_shortest_paths(
     pl = plan if plan is not None else plan_graph(
         G, dtype=dtype, out=out, device=device, memory_limit=memory_limit, method=method)
     if pl.route != "sparse":
-        return apsp.shortest_paths(G, method=method, dtype=pl.dtype, out=out, device=pl.device,
+        return apsp.shortest_paths(G, method=method, dtype=pl.dtype, out=out, device=pl.device,  # type: ignore[call-overload]  # method and device: strings the plan checked
                                    memory_limit=memory_limit, progress=progress)  # (which notes a partial out=)
     n = G.n
     G = G.to("cpu")
@@ -131,13 +134,13 @@ def all_pairs_shortest_paths(
     return D
 
 
-def _bar(total: int, show: bool | None, desc: str):
-    from apsp.progress import tqdm  # the text bar, or the Jupyter widget where ipywidgets is present
+def _bar(total: int, show: bool | None, desc: str) -> Any:
+    from apsp.progress import tqdm  # type: ignore[attr-defined]  # apsp.progress imports tqdm for its users; the text bar, or the Jupyter widget where ipywidgets is present
 
     return tqdm(total=total, desc=desc, unit="rows", disable=not show, mininterval=0.5, leave=False)
 
 
-def _dijkstra_rows(G: Graph, out: np.ndarray, batch: int, bar) -> None:
+def _dijkstra_rows(G: Graph, out: np.ndarray, batch: int, bar: Any) -> None:
     """Rows of ``out`` from the shortest-path engine's Dijkstra (:func:`graphs.multi_source_sssp`'s) over batches
     of sources."""
     n = G.n
@@ -155,7 +158,7 @@ def _dijkstra_rows(G: Graph, out: np.ndarray, batch: int, bar) -> None:
         bar.update(r1 - r0)
 
 
-def _bfs_rows(G: Graph, out: np.ndarray, bar) -> None:
+def _bfs_rows(G: Graph, out: np.ndarray, bar: Any) -> None:
     """Rows of ``out`` as hop counts, one direction-optimising BFS per source, sources on all cores."""
     n = G.n
     T = G.transpose()

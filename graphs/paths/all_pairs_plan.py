@@ -20,7 +20,7 @@ apsp`` does), since a search's speed depends on the graph.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +42,10 @@ from semiring.errors import DTypeError, SemiringError
 from ..door import prepare
 from ..graph import Graph
 
+if TYPE_CHECKING:
+    from apsp.planner import Budgets
+    from semiring.array_types import DTypeLike
+
 __all__ = ["plan_all_pairs", "plan_graph", "sparse_batch", "sparse_bytes", "sparse_seconds", "SPARSE_RATE", "BFS_RATE"]
 
 #: Arcs (plus vertices) per second per CPU core of many-source Dijkstra (measured: 37 M/s).
@@ -54,7 +58,7 @@ SPARSE_BATCH_BYTES = 256 * 2**20
 ORDER = ROUTES[:2] + ("sparse",) + ROUTES[2:]
 
 
-def sparse_batch(n: int, dtype) -> int:
+def sparse_batch(n: int, dtype: DTypeLike) -> int:
     """Sources per batch of the sparse Dijkstra route: buffers (distances, predecessors) of at most
     256 MiB and a 32nd of the rows (at least 16): an eighth of a float32 result at most.
 
@@ -65,7 +69,7 @@ def sparse_batch(n: int, dtype) -> int:
     return int(max(1, min(max(n, 1), SPARSE_BATCH_BYTES // per_row, max(16, n // 32))))
 
 
-def sparse_bytes(n: int, nnz: int, dtype, result_in_memory: bool = True, weighted: bool = True) -> int:
+def sparse_bytes(n: int, nnz: int, dtype: DTypeLike, result_in_memory: bool = True, weighted: bool = True) -> int:
     """Peak host bytes of the sparse route: the result (unless on disk), one batch of rows, the graph.
 
     A batch is :func:`sparse_batch` rows of distances and predecessors for
@@ -105,8 +109,8 @@ def sparse_seconds(n: int, nnz: int, weighted: bool = True, k: int | None = None
 def plan_all_pairs(
     G: Any,
     *,
-    dtype=None,
-    out=None,
+    dtype: DTypeLike | None = None,
+    out: Any = None,
     device: str = "cpu",
     memory_limit: int | None = None,
     method: str = "auto",
@@ -175,7 +179,7 @@ def plan_all_pairs(
                       method=method, on_disk=on_disk, sparse_rate=sparse_rate, path_arcs=path_arcs)
 
 
-def plan_graph(G: Graph, *, dtype=None, out=None, device: str = "cpu", memory_limit: int | None = None,
+def plan_graph(G: Graph, *, dtype: DTypeLike | None = None, out: Any = None, device: str = "cpu", memory_limit: int | None = None,
                method: str = "auto", on_disk: bool = False, sparse_rate: float | None = None,
                path_arcs: int | None = None) -> Plan:
     """:func:`plan_all_pairs` of a graph that passed the door (:func:`graphs.door.prepare`): its arguments
@@ -213,7 +217,7 @@ def plan_graph(G: Graph, *, dtype=None, out=None, device: str = "cpu", memory_li
         return best
     dt = np.dtype(min((p for p, _ in cands), key=lambda p: p.est_host_bytes).dtype)
     unmappable = budget.mappable is not None and n * n * dt.itemsize > budget.mappable
-    note = (f"; a result mapped from disk needs address space, and {format_bytes(budget.mappable)} of it is left "
+    note = (f"; a result mapped from disk needs address space, and {format_bytes(budget.mappable)} of it is left "  # type: ignore[arg-type]  # only reached when a mapped result was planned: mappable is set
             "(ulimit -v)" if unmappable and on_disk and method == "auto" else "")
     rows = ("only the rows you need: graphs.multi_source_sssp(G, sources) "
             f"({format_bytes(n * (dt.itemsize + 4))} per source row)")
@@ -225,8 +229,8 @@ def plan_graph(G: Graph, *, dtype=None, out=None, device: str = "cpu", memory_li
     raise refusal(n, "min_plus", cands, budget, device, info["float32_exact"], note, (rows, disk))
 
 
-def _search_candidates(G: Graph, dtypes, budget, on_disk: bool, allocated: bool,
-                       sparse_rate) -> list[tuple[Plan, bool]]:
+def _search_candidates(G: Graph, dtypes: Any, budget: Budgets, on_disk: bool, allocated: bool,
+                       sparse_rate: float | None) -> list[tuple[Plan, bool]]:
     """The sparse route in each dtype, with whether it fits the budget (and, on disk, the address space)."""
     n, nnz, weighted = G.n, G.nnz, G.weights is not None
     out = []

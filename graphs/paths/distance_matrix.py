@@ -17,7 +17,7 @@ import numbers
 import os
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from ..errors import GraphError
 from ..graph import Graph
 from .all_pairs_plan import SPARSE_RATE
 from .many_source import ROW_BATCH_BYTES, distance_rows
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
 
 __all__ = ["distance_matrix", "plan_distance_matrix", "matrix_plan", "MatrixPlan", "GPU_PAIR_RATE", "PROGRESS_AFTER"]
 
@@ -161,7 +164,7 @@ def _check_limit(limit: Any) -> float | None:
     return value
 
 
-def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype):
+def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype) -> Any:
     """``out`` as given: ``None``, a path of a ``.npy`` file, or an array of ``shape`` and ``dtype``."""
     if out is None or isinstance(out, (str, os.PathLike)):
         return out
@@ -175,7 +178,8 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype):
     return out
 
 
-def _request(G, sources, targets, weighted, predecessors, limit, device, out, memory_limit):
+def _request(G: Any, sources: Any, targets: Any, weighted: bool, predecessors: bool, limit: Any, device: str, out: Any,
+             memory_limit: int | None) -> tuple[Graph, np.ndarray, np.ndarray | None, float | None, Any, MatrixPlan]:
     """The checked arguments of a distance matrix and its plan (a refusal raised here)."""
     for name, flag in (("weighted", weighted), ("predecessors", predecessors)):
         if not isinstance(flag, (bool, np.bool_)):
@@ -226,9 +230,21 @@ def plan_distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted:
     return _request(G, sources, targets, weighted, predecessors, None, device, out, memory_limit)[-1]
 
 
+@overload
+def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: Literal[False] = False,
+                    limit: float | None = None, device: Device = "auto", out: Any = None,
+                    progress: bool | None = None, memory_limit: int | None = None) -> Array: ...
+@overload
+def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: Literal[True],
+                    limit: float | None = None, device: Device = "auto", out: Any = None,
+                    progress: bool | None = None, memory_limit: int | None = None) -> tuple[Array, Array]: ...
+@overload
 def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: bool = False,
-                    limit: float | None = None, device: str = "auto", out: Any = None, progress: bool | None = None,
-                    memory_limit: int | None = None):
+                    limit: float | None = None, device: Device = "auto", out: Any = None,
+                    progress: bool | None = None, memory_limit: int | None = None) -> Array | tuple[Array, Array]: ...
+def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: bool = False,
+                    limit: float | None = None, device: Device = "auto", out: Any = None,
+                    progress: bool | None = None, memory_limit: int | None = None) -> Array | tuple[Array, Array]:
     """Shortest-path distances from each source to each target: a ``len(sources) x len(targets)`` matrix.
 
     Each source's search stops once all its targets are settled or its
@@ -322,7 +338,7 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
     dtype = plan.dtype
     to_file = isinstance(out, (str, os.PathLike))
     show = bool(progress) if progress is not None else plan.est_seconds > PROGRESS_AFTER
-    from apsp.progress import tqdm  # the text bar, or the Jupyter widget where ipywidgets is present
+    from apsp.progress import tqdm  # type: ignore[attr-defined]  # apsp.progress imports tqdm for its users; the text bar, or the Jupyter widget where ipywidgets is present
 
     bar = tqdm(total=k, desc=f"distance matrix {k:,} x {t:,}", unit="sources", disable=not show, mininterval=0.5,
                leave=False)

@@ -140,7 +140,7 @@ class DynamicSSSP:
         v.flags.writeable = False
         return v
 
-    def weight(self, u: int, v: int):
+    def weight(self, u: int, v: int) -> Any:
         """The current weight of the arc ``u -> v`` (``inf`` when closed or absent)."""
         e = self._arc_positions(np.array([u]), np.array([v]))[0]
         return self._w.dtype.type(self._inf) if e < 0 else self._w[e]

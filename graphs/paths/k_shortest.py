@@ -129,21 +129,21 @@ class ScratchPool:
 
     def __init__(self, make: Callable[[], Any]) -> None:
         self._make = make
-        self._free: queue.SimpleQueue = queue.SimpleQueue()
+        self._free: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
-    def get(self):
+    def get(self) -> Any:
         """A free set (a new one when none is free)."""
         try:
             return self._free.get_nowait()
         except queue.Empty:
             return self._make()
 
-    def put(self, scratch) -> None:
+    def put(self, scratch: Any) -> None:
         """Give a set back."""
         self._free.put(scratch)
 
 
-def run_batch(kernel: Callable[[Any, int, int], Any], m: int, work: int, pool: ScratchPool) -> list:
+def run_batch(kernel: Callable[[Any, int, int], Any], m: int, work: int, pool: ScratchPool) -> list[Any]:
     """``kernel(scratch, j0, j1)`` over the searches ``[0, m)`` on the CPU threads; the results in order of ``j0``.
 
     >>> run_batch(lambda scratch, a, b: (a, b), 3, 0, ScratchPool(lambda: None))
@@ -218,14 +218,14 @@ class AStarSpurs:
         self._pool = ScratchPool(self._scratch)
         self._work = max(64, G.nnz // 16)  # arcs a search scans, on average (updated as they run)
 
-    def _scratch(self) -> tuple:
+    def _scratch(self) -> tuple[np.ndarray, ...]:
         n = self.n
         return (np.full(n, self.hi, dtype=self.dtype), np.full(n, -1, dtype=np.int32), np.full(n, -1, dtype=np.int32),
                 np.empty(n, dtype=self.dtype), np.empty(n, dtype=self.dtype), np.empty(n, dtype=np.int32),
                 np.empty(n, dtype=np.int32))
 
     def run(self, path: np.ndarray, prefix: np.ndarray, spurs: np.ndarray, ban_ptr: np.ndarray,
-            ban_next: np.ndarray, limit) -> list[tuple]:
+            ban_next: np.ndarray, limit: Any) -> list[tuple[Any, ...]]:
         """The spur searches of a round: from ``path[spurs[j]]`` at distance ``prefix[spurs[j]]``, never into
         ``path[:spurs[j] + 1]`` nor along an arc to ``ban_next[ban_ptr[j]:ban_ptr[j + 1]]`` from the spur.
 
@@ -238,7 +238,7 @@ class AStarSpurs:
         rank = self._rank
         rank[path] = np.arange(path.shape[0], dtype=np.int32)
         try:
-            parts = run_batch(lambda sc, j0, j1: (j0, K.spur_searches(
+            parts = run_batch(lambda sc, j0, j1: (j0, K.spur_searches(  # type: ignore[call-arg]  # a Numba jitclass method: its stub is not the Python signature
                 self._indptr, self._indices, self._w, self._h, self._order, rank, path, prefix, spurs, ban_ptr,
                 ban_next, self.end, limit, self._lo, self.hi, *sc, j0, j1)), nj, nj * self._work * 16, self._pool)
         finally:
@@ -287,7 +287,7 @@ class YenSearch:
     [(2.5, [0, 1, 2, 3]), (3.0, [0, 1, 3]), (3.0, [0, 2, 3])]
     """
 
-    def __init__(self, spurs, *, ties: str = "sequence", k: int | None = None) -> None:
+    def __init__(self, spurs: Any, *, ties: str = "sequence", k: int | None = None) -> None:
         if ties not in TIES:
             raise GraphError(f"ties must be one of {TIES}, got {ties!r}")
         self._spurs = spurs
@@ -295,13 +295,13 @@ class YenSearch:
         self._k = k
         self._dtype = np.dtype(spurs.dtype)
         self._accepted = 0
-        self._pending: tuple | None = None  # the last accepted path, whose round has not run yet
+        self._pending: tuple[Any, ...] | None = None  # the last accepted path, whose round has not run yet
         # The accepted paths as a trie: children[node] maps a next vertex to its node (node 0: the start).
-        self._children: list[dict] = [{}]
+        self._children: list[dict[int, int]] = [{}]
         self._branching: set[int] = set()  # the nodes with more than one child
-        self._cands: dict[int, tuple] = {}  # id -> (path, prefix sums, deviation index, settled, trie nodes)
-        self._heap: list[tuple] = []  # (length, tie key, id)
-        self._seen: set = set()
+        self._cands: dict[int, tuple[Any, ...]] = {}  # id -> (path, prefix sums, deviation index, settled, trie nodes)
+        self._heap: list[tuple[Any, ...]] = []  # (length, tie key, id)
+        self._seen: set[Any] = set()
         self._count = 0
         self._cut = None  # with k known: the length no candidate past it can be returned (None: not known yet)
         self._started = not spurs.reachable  # the target cannot be reached: nothing to find
@@ -321,7 +321,7 @@ class YenSearch:
             out.append(got)
         return out
 
-    def _next(self):
+    def _next(self) -> tuple[Any, np.ndarray, int] | None:
         if not self._started:
             self._started = True
             path = np.array([self._spurs.start], dtype=np.int32)
@@ -360,7 +360,7 @@ class YenSearch:
         through each root (the trie's children; one, the path's own next vertex, but where paths branch)."""
         m = path.shape[0] - 1
         counts = np.ones(m - dev, dtype=np.int64)
-        extra: dict[int, list] = {}
+        extra: dict[int, list[Any]] = {}
         if self._branching:
             for i in np.flatnonzero(np.isin(nodes[dev:m], np.fromiter(self._branching, dtype=np.int64))).tolist():
                 kids = list(self._children[int(nodes[dev + i])])
@@ -387,7 +387,7 @@ class YenSearch:
             self._push(full, np.concatenate((prefix[:i], dists)), i, length, settled, nodes)
         self._prune()
 
-    def _push(self, full: np.ndarray, prefix: np.ndarray, dev: int, length, settled: int, nodes: np.ndarray) -> None:
+    def _push(self, full: np.ndarray, prefix: np.ndarray, dev: int, length: Any, settled: int, nodes: np.ndarray) -> None:
         if self._by_sequence:  # the ids from the source, big-endian: bytes compare as the sequences do
             key = tie = self._spurs.original(full).astype(">u4").tobytes()
         else:
@@ -503,10 +503,10 @@ def k_shortest_paths(G: Any, source: Any, target: Any, k: int, *, weighted: bool
     H = _host(G)
     if not weighted or H.weights is None:
         H = _unweighted_view(H)
-    elif P.facts.negative_at >= 0:
-        e = P.facts.negative_at
+    elif P.facts.negative_at >= 0:  # type: ignore[union-attr]  # weighted graph: facts were read
+        e = P.facts.negative_at  # type: ignore[union-attr]  # weighted graph: facts were read
         tails, heads, w = H.edges()
-        raise GraphError(f"weights must be non-negative for k shortest paths (Yen): weights[{e}] = {w[e].item()!r} "
+        raise GraphError(f"weights must be non-negative for k shortest paths (Yen): weights[{e}] = {w[e].item()!r} "  # type: ignore[index]  # weighted graph: w is not None
                          f"on the arc {int(tails[e])} -> {int(heads[e])}")
     labels = G.node_labels
     found = YenSearch(AStarSpurs(H, s, t), k=k).take(k)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from ..graph import Graph
 from ..traversal.engine import st_search
 from . import _pair_kernels as K
 from .engine import search
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["ShortestPath", "shortest_path", "HEURISTICS", "euclidean_scale"]
 
@@ -114,7 +117,7 @@ def euclidean_scale(G: Graph) -> float:
         xy = np.asarray(Gc.coords, dtype=np.float64)
         length = np.sqrt(((xy[src] - xy[dst]) ** 2).sum(axis=1))
         pos = length > 0
-        ratio = w[pos].astype(np.float64) / length[pos]
+        ratio = w[pos].astype(np.float64) / length[pos]  # type: ignore[index]  # weighted here: w is not None
         c = float(ratio.min()) * (1.0 - 1e-9) if ratio.size else 0.0
         typical = float(np.median(ratio)) if ratio.size else 0.0
         G._cache["euclidean_scale"] = (max(c, 0.0), typical)
@@ -154,7 +157,9 @@ def _route(pred: np.ndarray, s: int, t: int) -> list[int]:
     return out[::-1]
 
 
-def shortest_path(G, source, target, *, heuristic: str | None = "auto") -> ShortestPath:
+def shortest_path(
+    G: Any, source: Any, target: Any, *, heuristic: Literal["auto", "euclidean"] | None = "auto"
+) -> ShortestPath:
     """Length and vertices of one shortest route from ``source`` to ``target``.
 
     Parameters

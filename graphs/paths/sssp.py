@@ -13,6 +13,8 @@ here too.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Literal
+
 import numpy as np
 
 from .._arguments import check_sources, check_vertex
@@ -32,6 +34,9 @@ from .engine import (
 )
 from .many_source import MULTI_SEARCHES, search_many
 
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
+
 __all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS", "MULTI_METHODS", "check_weights", "weight_facts",
            "WeightFacts", "default_delta", "bounded_delta", "bucket_width", "light_heavy_rows", "johnson_potentials",
            "GPU_DELTA_WIDTH", "LABEL_CORRECTING_BUDGET", "LOW_DIAMETER_DEGREE"]
@@ -40,7 +45,10 @@ SSSP_METHODS = tuple(SEARCHES)
 MULTI_METHODS = tuple(MULTI_SEARCHES)
 
 
-def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, device: str = "auto"):
+def sssp(
+    G: Any, source: Any, method: Literal["auto", "bellman-ford", "delta-stepping", "dijkstra", "label-correcting"] = "auto",
+    *, delta: float | None = None, device: Device = "auto",
+) -> tuple[Array, Array]:
     """Shortest-path distances and predecessors from ``source``.
 
     Parameters
@@ -117,8 +125,9 @@ def sssp(G, source: int, method: str = "auto", *, delta: float | None = None, de
     return search(P, s, method, delta)
 
 
-def multi_source_sssp(G, sources=None, method: str = "auto", *, device: str = "auto", client=None,
-                      predecessors: bool = True):
+def multi_source_sssp(G: Any, sources: Any = None, method: Literal["auto", "dijkstra", "spmm"] = "auto", *,
+                      device: Device = "auto", client: Any = None,
+                      predecessors: bool = True) -> tuple[Array, Array | None]:
     """Shortest paths from many sources at once (all vertices by default: sparse APSP).
 
     Parameters

@@ -16,16 +16,23 @@ so they are deterministic; the partition equals SciPy's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Literal
+
 import numpy as np
 
 from ..door import prepare
 from ..errors import GraphError
 from . import _cc_kernels as K
 
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
+
 __all__ = ["connected_components", "component_labels"]
 
 
-def connected_components(G, connection: str = "weak", *, device: str = "auto"):
+def connected_components(
+    G: Any, connection: Literal["weak", "strong"] = "weak", *, device: Device = "auto"
+) -> tuple[int, Array]:
     """Number of components and a component label per vertex.
 
     Parameters
@@ -61,7 +68,7 @@ def connected_components(G, connection: str = "weak", *, device: str = "auto"):
     return component_labels(prepare(G, device).graph, connection)
 
 
-def component_labels(G, connection: str):
+def component_labels(G: Any, connection: str) -> tuple[int, Array]:
     """:func:`connected_components` of a graph that passed the door (``connection`` checked): the engine.
 
     >>> from graphs import Graph
@@ -82,7 +89,7 @@ def component_labels(G, connection: str):
     return _components_cpu(G, connection)
 
 
-def _components_cpu(G, connection: str):
+def _components_cpu(G: Any, connection: str) -> tuple[int, Array]:
     """The number of components and the labels (first seen first) of a host graph."""
     if G.n == 0:
         return 0, np.zeros(0, dtype=np.int32)

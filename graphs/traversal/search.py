@@ -26,24 +26,62 @@ form): the two searches meet in about the square root of the work of one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Literal, overload
+
 from .._arguments import check_vertex
 from ..door import prepare
 from ..errors import GraphError
 from .engine import DIRECTIONS, bfs_search, st_search
 
+if TYPE_CHECKING:
+    from semiring.array_types import Array, Device
+
 __all__ = ["bfs", "st_connectivity", "DIRECTIONS"]
 
 
+@overload
 def bfs(
-    G,
-    source: int,
+    G: Any,
+    source: Any,
     *,
-    direction: str = "auto",
+    direction: Literal["auto", "push", "pull"] = "auto",
+    return_trace: Literal[False] = False,
+    alpha: float | None = None,
+    beta: float | None = None,
+    device: Device = "auto",
+) -> tuple[Array, Array]: ...
+@overload
+def bfs(
+    G: Any,
+    source: Any,
+    *,
+    direction: Literal["auto", "push", "pull"] = "auto",
+    return_trace: Literal[True],
+    alpha: float | None = None,
+    beta: float | None = None,
+    device: Device = "auto",
+) -> tuple[Array, Array, list[Any]]: ...
+@overload
+def bfs(
+    G: Any,
+    source: Any,
+    *,
+    direction: Literal["auto", "push", "pull"] = "auto",
     return_trace: bool = False,
     alpha: float | None = None,
     beta: float | None = None,
-    device: str = "auto",
-):
+    device: Device = "auto",
+) -> tuple[Array, Array] | tuple[Array, Array, list[Any]]: ...
+def bfs(
+    G: Any,
+    source: Any,
+    *,
+    direction: Literal["auto", "push", "pull"] = "auto",
+    return_trace: bool = False,
+    alpha: float | None = None,
+    beta: float | None = None,
+    device: Device = "auto",
+) -> tuple[Array, Array] | tuple[Array, Array, list[Any]]:
     """Breadth-first search from ``source``: hop levels and a BFS tree.
 
     Parameters
@@ -105,7 +143,7 @@ def bfs(
     return bfs_search(G, s, direction, alpha, beta, bool(return_trace))
 
 
-def st_connectivity(G, s: int, t: int, *, device: str = "auto"):
+def st_connectivity(G: Any, s: Any, t: Any, *, device: Device = "auto") -> tuple[int, Array]:
     """Hop distance and one shortest path from ``s`` to ``t`` by bidirectional BFS.
 
     Parameters

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,6 +56,9 @@ from ..errors import GraphError
 from ..graph import Graph
 from ..validate import cast_weights, check_weights
 from . import _mst_kernels as K
+
+if TYPE_CHECKING:
+    from semiring.array_types import Device
 
 __all__ = ["SpanningForest", "minimum_spanning_tree", "forest_arcs_cpu", "forest_arcs_all_ties"]
 
@@ -89,7 +92,7 @@ class SpanningForest:
     """
 
     weight: Any
-    edges: tuple
+    edges: tuple[Any, Any, Any]
     graph: Graph
     n_components: int
 
@@ -98,7 +101,7 @@ class SpanningForest:
         """Number of vertices."""
         return self.graph.n
 
-    def to_scipy(self):
+    def to_scipy(self) -> Any:
         """The forest in the layout of SciPy's ``minimum_spanning_tree``, its weights exact.
 
         A ``scipy.sparse.csr_matrix`` (``cupyx.scipy.sparse.csr_matrix`` on the
@@ -166,7 +169,7 @@ class SpanningForest:
         return T
 
 
-def minimum_spanning_tree(G, *, device: str = "auto") -> SpanningForest:
+def minimum_spanning_tree(G: Any, *, device: Device = "auto") -> SpanningForest:
     """Minimum spanning forest of ``G`` read as undirected (a tree per component).
 
     Parameters
@@ -239,7 +242,7 @@ def forest_arcs_cpu(G: Graph) -> np.ndarray:
     tree = np.empty(max(n - 1, 0), dtype=np.int64)
     k = 0
     spare = [(np.zeros(n, dtype=ew.dtype), np.full(n, K.NONE, dtype=np.int64)) for _ in range(num_threads())]
-    kept: list = []  # (start, end of the kept part, minima) of each chunk of a round
+    kept: list[Any] = []  # (start, end of the kept part, minima) of each chunk of a round
 
     def filter_rows(lo: int, hi: int) -> None:
         best = spare.pop()  # one pair of minima arrays per worker; list.pop is atomic
@@ -282,7 +285,7 @@ def forest_arcs_all_ties(indptr: np.ndarray, indices: np.ndarray, undirected: bo
     return tree[:k]
 
 
-def forest_from_arcs(G: Graph, tree) -> SpanningForest:
+def forest_from_arcs(G: Graph, tree: Any) -> SpanningForest:
     """The :class:`SpanningForest` of ``G`` whose edges are the arcs ``tree`` (sorted arc ids).
 
     Parameters
@@ -314,7 +317,7 @@ def forest_from_arcs(G: Graph, tree) -> SpanningForest:
     return SpanningForest(total, (u, v, ww), F, G.n - int(tree.shape[0]))
 
 
-def _total(w):
+def _total(w: Any) -> Any:
     """The forest's total weight: exact, as :attr:`SpanningForest.weight` describes it.
 
     Examples

@@ -11,7 +11,7 @@ thousands of times on views of one buffer.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -21,17 +21,22 @@ from ..errors import SemiringError, ShapeError, UnsupportedOperationError
 from ..validate import as_integer, check_array, check_entries, check_matrix, check_out, check_same_dtype
 from .dispatch import cpu_scalar_ops, gemm_kernel_for, sentinels
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from ..array_types import Array, Device, DTypeLike
+
 __all__ = ["matmul", "matmul_into", "elementwise", "elementwise_into", "identity", "zeros", "power", "scatter_add", "WITNESS_DTYPE"]
 
 WITNESS_DTYPE = np.dtype(np.int32)
 
 
-def _may_overlap(X, Y) -> bool:
+def _may_overlap(X: Array, Y: Array) -> bool:
     xp = array_module(X)
     return bool(xp.may_share_memory(X, Y))
 
 
-def matmul_into(S: Algebra, A, B, C, W=None, accumulate: bool = False) -> None:
+def matmul_into(S: Algebra, A: Array, B: Array, C: Array, W: Array | None = None, accumulate: bool = False) -> None:
     """Unchecked ``C (+)= A (x) B`` (and the witness ``W``) on views; no allocation of C.
 
     The caller guarantees shapes, dtypes, valid entries, a common device, and
@@ -46,14 +51,14 @@ def matmul_into(S: Algebra, A, B, C, W=None, accumulate: bool = False) -> None:
 
 def matmul(
     S: Algebra,
-    A,
-    B,
-    out=None,
+    A: Array,
+    B: Array,
+    out: Array | None = None,
     accumulate: bool = False,
     witness: bool = False,
-    device: str = "auto",
+    device: Device = "auto",
     memory_budget: int | None = None,
-):
+) -> Array | tuple[Array, Array]:
     """Semiring matrix product ``C = A (x) B``, or ``out (+)= A (x) B`` with ``accumulate``.
 
     Parameters
@@ -133,7 +138,7 @@ def matmul(
     return (C, W) if witness else C
 
 
-def _as_operand(name: str, X: Any, S: Algebra, dtype=None):
+def _as_operand(name: str, X: Any, S: Algebra, dtype: np.dtype[Any] | None = None) -> Any:
     """Scalars become 0-d arrays of the other operand's dtype only if exactly representable."""
     if isinstance(X, (int, float, bool, np.generic)) and dtype is not None:
         v = np.asarray(X)
@@ -146,7 +151,7 @@ def _as_operand(name: str, X: Any, S: Algebra, dtype=None):
     return X
 
 
-def elementwise(S: Algebra, which: str, A, B, out=None):
+def elementwise(S: Algebra, which: Literal["add", "mul"], A: Array, B: Array, out: Array | None = None) -> Array:
     """Elementwise ``A (+) B`` (``which="add"``) or ``A (x) B`` (``"mul"``) with broadcasting.
 
     Integer results saturate at the dtype's sentinels as in the GEMM kernels.
@@ -178,7 +183,7 @@ def elementwise(S: Algebra, which: str, A, B, out=None):
     return elementwise_into(S, which, A, B, out)
 
 
-def elementwise_into(S: Algebra, which: str, A, B, out):
+def elementwise_into(S: Algebra, which: Literal["add", "mul"], A: Array, B: Array, out: Array) -> Array:
     """Unchecked ``out = A (+) B`` or ``A (x) B``, broadcast: :func:`elementwise` after its checks.
 
     The caller guarantees arrays of one dtype that ``S`` accepts, on one
@@ -195,7 +200,7 @@ def elementwise_into(S: Algebra, which: str, A, B, out):
     if array_module(out) is np and S.family is not None:
         from .._cpu.elementwise import apply
 
-        op = cpu_scalar_ops(S, out.dtype)[which][0]
+        op = cpu_scalar_ops(S, out.dtype)[which][0]  # type: ignore[index]  # a built-in family has its Numba ops
         lo, hi = sentinels(out.dtype)
         return apply(op, A, B, out, lo, hi)
     if S.family is not None and not S.exact_ufuncs(out.dtype):
@@ -207,7 +212,7 @@ def elementwise_into(S: Algebra, which: str, A, B, out):
     return out
 
 
-def zeros(S: Algebra, shape, dtype=np.float64, like=None):
+def zeros(S: Algebra, shape: int | tuple[int, ...], dtype: DTypeLike = np.float64, like: Array | None = None) -> Array:
     """An array of ``shape`` filled with the semiring zero, on ``like``'s device.
 
     >>> from semiring import min_plus
@@ -219,7 +224,7 @@ def zeros(S: Algebra, shape, dtype=np.float64, like=None):
     return xp.full(shape, S.zero_value(dtype), dtype=dtype)
 
 
-def identity(S: Algebra, n: int, dtype=np.float64, like=None):
+def identity(S: Algebra, n: int, dtype: DTypeLike = np.float64, like: Array | None = None) -> Array:
     """The ``n x n`` semiring identity matrix.
 
     >>> from semiring import lor_land
@@ -237,7 +242,7 @@ def identity(S: Algebra, n: int, dtype=np.float64, like=None):
     return M
 
 
-def power(S: Algebra, A, k: int):
+def power(S: Algebra, A: Array, k: int) -> Array:
     """``A`` to the ``k``-th semiring power by binary exponentiation.
 
     >>> from semiring import plus_times
@@ -263,13 +268,13 @@ def power(S: Algebra, A, k: int):
     return identity(S, A.shape[0], A.dtype, like=A) if result is None else result
 
 
-def _product(S: Algebra, X, Y, xp):
+def _product(S: Algebra, X: Array, Y: Array, xp: ModuleType) -> Array:
     C = xp.empty((X.shape[0], Y.shape[1]), dtype=X.dtype)
     matmul_into(S, X, Y, C)
     return C
 
 
-def _scatter_extreme_gpu(ufunc, D, rows, cols, vals) -> None:
+def _scatter_extreme_gpu(ufunc: np.ufunc, D: Array, rows: Array, cols: Array, vals: Array) -> None:
     """``D[r, c] = ufunc(D[r, c], v)`` on CuPy arrays for ``ufunc`` minimum / maximum, exact in every dtype.
 
     ``cupyx.scatter_min`` rounds float64 values through float32 (seen with
@@ -297,7 +302,7 @@ def _scatter_extreme_gpu(ufunc, D, rows, cols, vals) -> None:
     D[r, c] = ufunc(D[r, c], v)
 
 
-def scatter_add(S: Algebra, D, rows, cols, vals) -> None:
+def scatter_add(S: Algebra, D: Any, rows: Any, cols: Any, vals: Any) -> None:
     """``D[r, c] = D[r, c] (+) v`` for every ``(r, c, v)``, repeated positions included, in place.
 
     How a matrix is built from arcs: parallel arcs meet in the semiring's

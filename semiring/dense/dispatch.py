@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +28,7 @@ __all__ = ["gemm_kernel_for", "cpu_scalar_ops", "cpu_kernels", "numba_array_type
 GemmKernel = Callable[..., None]
 
 
-def sentinels(dtype: np.dtype) -> tuple:
+def sentinels(dtype: np.dtype[Any]) -> tuple[np.generic[Any], np.generic[Any]]:
     """``(lo, hi)``: the values standing for -inf and +inf in ``dtype``.
 
     >>> sentinels(np.dtype(np.int32))
@@ -35,7 +37,7 @@ def sentinels(dtype: np.dtype) -> tuple:
     return neginf(dtype), posinf(dtype)
 
 
-def cpu_scalar_ops(S: Algebra, dtype: np.dtype) -> dict | None:
+def cpu_scalar_ops(S: Algebra, dtype: np.dtype[Any]) -> dict[str, tuple[Any, int]] | None:
     """The Numba scalar ops of ``S`` in ``dtype`` as ``{"add": (fn, arity), "mul": ...}``.
 
     ``None`` means there are none and the generic NumPy path runs.  Built-in
@@ -57,8 +59,8 @@ def cpu_scalar_ops(S: Algebra, dtype: np.dtype) -> dict | None:
     return None
 
 
-def cpu_kernels(S: Algebra, dtype: np.dtype, template: str = "semiring._cpu.gemm_template",
-                plain: bool = False):
+def cpu_kernels(S: Algebra, dtype: np.dtype[Any], template: str = "semiring._cpu.gemm_template",
+                plain: bool = False) -> ModuleType:
     """The module ``template`` specialised to ``S``'s scalar ops and ``dtype``'s register width.
 
     Built-in families with vector operations (:func:`semiring._cpu.scalar_ops.vector_ops_for`)
@@ -91,7 +93,7 @@ def cpu_kernels(S: Algebra, dtype: np.dtype, template: str = "semiring._cpu.gemm
     if plain:
         if not S.capabilities.plain_sums or np.dtype(dtype) not in PLAIN_DTYPES:
             raise TypeError(f"{S.name} has no plain-sum kernel in {np.dtype(dtype)}")
-        add, mul, vadd, vmul = PLAIN_OPS[S.family]
+        add, mul, vadd, vmul = PLAIN_OPS[S.family]  # type: ignore[index]  # plain sums: a built-in family
         ops, vops = {"add": (add, 4), "mul": (mul, 4)}, (vadd, vmul)
     if vops is not None:
         ops = {**ops, "vadd": (vops[0], 4), "vmul": (vops[1], 4)}
@@ -100,7 +102,7 @@ def cpu_kernels(S: Algebra, dtype: np.dtype, template: str = "semiring._cpu.gemm
     return specialize(template, ops, consts)
 
 
-def numba_array_type(dtype: np.dtype, ndim: int = 2):
+def numba_array_type(dtype: np.dtype[Any], ndim: int = 2) -> Any:
     """The Numba type of an any-layout array of ``dtype`` (what the kernels are compiled for).
 
     >>> numba_array_type(np.dtype(np.float32))
@@ -112,7 +114,7 @@ def numba_array_type(dtype: np.dtype, ndim: int = 2):
 
 
 @functools.cache
-def numba_plan(S: Algebra, dtype: np.dtype, witness: bool, plain: bool = False) -> tuple:
+def numba_plan(S: Algebra, dtype: np.dtype[Any], witness: bool, plain: bool = False) -> tuple[Any, Any, Any, Any]:
     """``(kernel, zero, lo, hi)`` for ``S`` in ``dtype``: compiled once, then a dictionary hit per call.
 
     Recursive algorithms call the GEMM thousands of times on small blocks, where
@@ -143,7 +145,7 @@ def numba_plan(S: Algebra, dtype: np.dtype, witness: bool, plain: bool = False) 
 PLAIN_MIN_WORK = 1 << 21
 
 
-def _numba_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
+def _numba_gemm(S: Algebra, A: Any, B: Any, C: Any, W: Any, accumulate: bool) -> None:
     work = A.shape[0] * A.shape[1] * B.shape[1]
     plain = W is None and work >= PLAIN_MIN_WORK and plain_path_applies(S.family, A, B)
     fn, zero, lo, hi = numba_plan(S, C.dtype, W is not None, plain)
@@ -153,23 +155,23 @@ def _numba_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
         run_rows(lambda r0, r1: fn(A, B, C, W, r0, r1, accumulate, zero, lo, hi), A.shape[0], work)
 
 
-def _bool_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
+def _bool_gemm(S: Algebra, A: Any, B: Any, C: Any, W: Any, accumulate: bool) -> None:
     from .._cpu.boolean import bool_matmul
 
     bool_matmul(A, B, C, accumulate)
 
 
-def _generic_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
+def _generic_gemm(S: Algebra, A: Any, B: Any, C: Any, W: Any, accumulate: bool) -> None:
     generic_matmul(S, A, B, C, W, accumulate)
 
 
-def _cuda_gemm(S: Algebra, A, B, C, W, accumulate: bool) -> None:
+def _cuda_gemm(S: Algebra, A: Any, B: Any, C: Any, W: Any, accumulate: bool) -> None:
     from ..cuda import matmul_into
 
     matmul_into(S, A, B, C, W, accumulate)
 
 
-def gemm_kernel_for(S: Algebra, A, witness: bool) -> GemmKernel:
+def gemm_kernel_for(S: Algebra, A: Any, witness: bool) -> GemmKernel:
     """Pick the GEMM implementation for semiring ``S`` on operand ``A``.
 
     >>> from semiring import lor_land, min_plus

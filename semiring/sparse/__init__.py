@@ -50,6 +50,8 @@ array([inf,  2., inf])
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..algebra import Algebra
@@ -60,10 +62,16 @@ from .dispatch import kernels_for
 from .validate import check_dense_operand, check_out_operand, is_sparse, mask_allow, sparse_parts
 from .vector import SparseVector
 
+if TYPE_CHECKING:
+    from ..array_types import Array
+
 __all__ = ["SparseVector", "mxv", "vxm", "mxm", "kernels_for"]
 
 
-def _vector_product(op: str, S: Algebra, A, x, out, mask, complement: bool, accumulate: bool, check: bool):
+def _vector_product(
+    op: str, S: Algebra, A: Any, x: Any, out: Array | None, mask: Any, complement: bool,
+    accumulate: bool, check: bool,
+) -> Any:
     ptr, idx, val, shape, fmt, xp = sparse_parts("A", A, S, False)
     # On the GPU a full gather product into a fresh vector checks A's values as it reads
     # them (one pass instead of two); anything else checks them first.
@@ -140,8 +148,8 @@ def _vector_product(op: str, S: Algebra, A, x, out, mask, complement: bool, accu
     return y
 
 
-def mxv(S: Algebra, A, x, out=None, mask=None, complement: bool = False, accumulate: bool = False,
-        check: bool = True):
+def mxv(S: Algebra, A: Any, x: Array | SparseVector, out: Array | None = None, mask: Any = None,
+        complement: bool = False, accumulate: bool = False, check: bool = True) -> Any:
     """Matrix times vector: ``y[i] = add_j A[i, j] (x) x[j]``.
 
     Parameters
@@ -182,8 +190,8 @@ def mxv(S: Algebra, A, x, out=None, mask=None, complement: bool = False, accumul
     return _vector_product("mxv", S, A, x, out, mask, complement, accumulate, check)
 
 
-def vxm(S: Algebra, x, A, out=None, mask=None, complement: bool = False, accumulate: bool = False,
-        check: bool = True):
+def vxm(S: Algebra, x: Array | SparseVector, A: Any, out: Array | None = None, mask: Any = None,
+        complement: bool = False, accumulate: bool = False, check: bool = True) -> Any:
     """Vector times matrix: ``y[j] = add_i x[i] (x) A[i, j]`` (a push step on CSR).
 
     Parameters and returns as :func:`mxv`, with ``x`` of length ``A.shape[0]``.
@@ -203,8 +211,8 @@ def vxm(S: Algebra, x, A, out=None, mask=None, complement: bool = False, accumul
     return _vector_product("vxm", S, A, x, out, mask, complement, accumulate, check)
 
 
-def mxm(S: Algebra, A, B, out=None, mask=None, complement: bool = False, accumulate: bool = False,
-        check: bool = True):
+def mxm(S: Algebra, A: Any, B: Any, out: Array | None = None, mask: Any = None, complement: bool = False,
+        accumulate: bool = False, check: bool = True) -> Array:
     """Sparse times dense ``C = A (x) B`` (or dense times sparse): many vectors at once.
 
     Parameters

@@ -12,7 +12,7 @@ never ask again where they run.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,14 +20,17 @@ from .._cpu.sparse_kernels import GenericSparseKernels, NumbaSparseKernels
 from ..algebra import Algebra
 from ..dense.dispatch import cpu_kernels, cpu_scalar_ops, sentinels
 
+if TYPE_CHECKING:
+    from ..array_types import DTypeLike, Where
+
 __all__ = ["kernels_for"]
 
 TEMPLATE = "semiring._cpu.sparse_template"
 
-_KERNELS: dict[tuple, Any] = {}
+_KERNELS: dict[tuple[Any, ...], Any] = {}
 
 
-def kernels_for(S: Algebra, dtype, device: str = "cpu"):
+def kernels_for(S: Algebra, dtype: DTypeLike, device: Where = "cpu") -> Any:
     """The sparse kernel set of ``S`` for ``dtype`` on ``"cpu"`` or ``"gpu"`` (built once, kept).
 
     Parameters

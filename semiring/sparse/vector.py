@@ -77,7 +77,7 @@ class SparseVector:
         """The values' dtype."""
         return np.dtype(self.values.dtype)
 
-    def to_dense(self, S: Algebra):
+    def to_dense(self, S: Algebra) -> Any:
         """Dense vector with the semiring zero off the pattern."""
         xp = array_module(self.values)
         x = xp.full(self.n, S.zero_value(self.dtype), dtype=self.dtype)
@@ -85,7 +85,7 @@ class SparseVector:
         return x
 
     @classmethod
-    def from_dense(cls, x, S: Algebra) -> "SparseVector":
+    def from_dense(cls, x: Any, S: Algebra) -> "SparseVector":
         """The entries of a dense vector that differ from the semiring zero."""
         xp = array_module(x)
         idx = xp.flatnonzero(x != S.zero_value(x.dtype))
