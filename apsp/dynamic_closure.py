@@ -532,7 +532,7 @@ class Closure:
             cur = B[rt]
             better = S.add(cand, cur) != cur
             B[rt] = xp.where(better, cand, cur)
-            if witness:
+            if K is not None:
                 K[rt] = xp.where(better, kt[:, None].astype(WITNESS_DTYPE), K[rt])
         return B, K
 
@@ -682,7 +682,7 @@ class Closure:
         matmul_into(S, XR, rows_c, T, KY, True)
         if not whole:
             D[R[:, None], Cc[None, :]] = T
-        if not witness:
+        if KY is None:
             return
         old_rows = P[ed, :]
         si, sj = xp.nonzero(KY >= 0)  # strictly improved
