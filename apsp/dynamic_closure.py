@@ -32,7 +32,10 @@ computed again from the unchanged rest ``C``:
     ``D'[Q, :] = (W'[Q, Q])* (x) (I (+) W'[Q, C] (x) D[C, :])``
 
 (a path from ``Q`` stays in ``Q``, then leaves it for good at a vertex whose
-row is still right).  When the columns are fewer than the rows the same is
+row is still right).  Without predecessors only the columns for which an
+old arc was tight too (``W[u, v] (x) D[v, j] == D[u, j]``) are computed: a
+pair changes only if the arc lay on its best path, so the block is ``Q``
+times those columns.  When the columns are fewer than the rows the same is
 done on the transpose; when either is large (more than a third of the
 vertices) the whole closure is recomputed, which is then cheaper; so it is
 when a batch of better arcs has more endpoints than a third of the vertices.
@@ -588,13 +591,16 @@ class Closure:
         if P is None and Q.size:
             cols = to_device(self._tight(S.mul(wd[:, None], D[vd, :]), D[ud, :]).any(axis=0), "cpu")
             Qc = np.flatnonzero(cols)
+            # a pair can change only if the arc was tight for its row and for its column: the block Q x Qc
             if Qc.size < Q.size:
-                Dt, _ = self._settle_rows(W.T, D.T, None, Qc)
+                Dt, _ = self._settle_rows(W.T, D.T, None, Qc, Q)
                 return Dt.T, None
+            return self._settle_rows(W, D, None, Q, Qc)
         return self._settle_rows(W, D, P, Q)
 
-    def _settle_rows(self, W, D, P, Q: np.ndarray):
-        """``D`` and ``P`` with the rows ``Q`` computed again from ``W`` and the other rows (right as they are)."""
+    def _settle_rows(self, W, D, P, Q: np.ndarray, cols: np.ndarray | None = None):
+        """``D`` and ``P`` with the rows ``Q`` computed again from ``W`` and the other rows (right as they are); only
+        the columns ``cols`` (sorted) where given (without predecessors: the others cannot change)."""
         xp, S = self._xp, self._S
         n = W.shape[0]
         if not Q.size:
@@ -608,13 +614,26 @@ class Closure:
         C = np.setdiff1d(np.arange(n), Q)
         qd, cd = xp.asarray(Q), xp.asarray(C)
         witness = P is not None
-        B, KB = self._leave(W[qd], cd, D, witness)  # |Q| x n: leave Q by one arc, then an old row
+        if cols is not None and cols.size == 0:
+            return D, P
+        kd = None if cols is None else xp.asarray(cols)
+        # |Q| x n (or x |cols|): leave Q by one arc, then an old row
+        B, KB = self._leave(W[qd], cd, D if kd is None else D[:, kd], witness)
         r = xp.arange(Q.size)
-        B[r, qd] = one  # staying put: a path back to itself is no better than one (no improving cycle)
+        # staying put: a path back to itself is no better than one (no improving cycle)
+        if cols is None:
+            B[r, qd] = one
+        else:
+            pos = np.minimum(np.searchsorted(cols, Q), cols.size - 1)
+            inside = np.flatnonzero(cols[pos] == Q)
+            B[xp.asarray(inside), xp.asarray(pos[inside])] = one
         inner = self._small_closure(W[qd][:, qd], witness)
         Astar, PA = inner if witness else (inner, None)
         Dq, KA = self._product(Astar, B, witness)
-        D[qd, :] = Dq
+        if kd is None:
+            D[qd, :] = Dq
+        else:
+            D[qd[:, None], kd[None, :]] = Dq  # (Q x cols: the block that can change)
         if witness:
             assert PA is not None  # the inner closure's predecessors, computed with witness
             Pq = xp.full(Dq.shape, -1, dtype=P.dtype)
