@@ -16,8 +16,8 @@ form of the rank-k update; Ausiello, Italiano, Marchetti-Spaccamela & Nanni,
 "Incremental algorithms for minimal length paths", J. Algorithms 12, 1991,
 for one arc).  Only a row that now reaches an endpoint better, and a column
 that an endpoint now reaches better, can change: the second product runs on
-that block alone (on the GPU, without predecessors, in three fused launches:
-:mod:`apsp.cuda.closure_update`).  A cycle that the batch makes improve without bound is found in
+that block alone (on the GPU, without predecessors and for a few endpoints, in three
+fused launches: :mod:`apsp.cuda.closure_update`).  A cycle that the batch makes improve without bound is found in
 ``M*`` before anything is written: the closure is left as it was and
 :class:`~apsp.errors.NegativeCycleError` names the cycle.
 
@@ -677,7 +677,7 @@ class Closure:
         if not witness and xp is not np:
             from .cuda.closure_update import fused_update_applies, improve_block_gpu
 
-            if fused_update_applies(S, D):  # the same block, in three launches
+            if fused_update_applies(S, D, k):  # the same block, in three launches
                 improve_block_gpu(S, D, ed, Mstar)
                 return
         DE = D[:, ed]

@@ -108,7 +108,7 @@ def test_gpu_hop_rows_of_the_bit_parallel_bfs(directed, batch_bytes, monkeypatch
     assert isinstance(D, cp.ndarray) and D.dtype == np.float64
     assert np.array_equal(D.get(), ref) and calls
     assert np.array_equal(graphs.distance_matrix(Gg, src, tgt, weighted=False).get(), ref[:, tgt])
-    lim = csg.shortest_path(A, method="D", directed=directed, unweighted=True, indices=src, limit=3.5)
+    lim = csg.dijkstra(A, directed=directed, unweighted=True, indices=src, limit=3.5)
     assert np.array_equal(graphs.distance_matrix(Gg, src, tgt, weighted=False, limit=3.5).get(), lim[:, tgt])
     host = np.full((src.shape[0], G.n), -1.0)
     graphs.distance_matrix(Gg, src, weighted=False, out=host)
