@@ -1,6 +1,6 @@
 """The type checker (mypy, configured in pyproject.toml) passes on the typed public API and a user's code.
 
-``[tool.mypy]`` lists the public modules (strict, a few in basic mode) and
+``[tool.mypy]`` lists the public modules (all in strict mode) and
 tests/typing/usage.py, whose ``typing.assert_type`` calls state the types a
 user's checker infers.  The usage functions also run here, so they stay valid.
 """
