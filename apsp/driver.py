@@ -11,7 +11,9 @@ built.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +38,9 @@ from .progress import QUIET, Progress
 from .request import Request
 from .streaming import CupyDevice, run_streamed
 
+if TYPE_CHECKING:
+    from .matrix_input import MatrixSource
+
 __all__ = ["solve", "choose_method", "SMALL_JOB_BYTES"]
 
 #: A CPU job whose in-core footprint is at most this many bytes runs without a plan (any machine has that much).
@@ -45,7 +50,7 @@ SMALL_JOB_BYTES = 64 * 2**20
 QUIET_N = 256
 
 
-def solve(req: Request):
+def solve(req: Request) -> Any:
     """The closure ``req`` asks for: ``D``, or ``(D, P)`` with predecessors, in the input's kind (``req.out`` when given).
 
     Examples
@@ -114,7 +119,7 @@ def solve(req: Request):
     return _as_input_kind(result, req.on_host_input)
 
 
-def _widened(req: Request):
+def _widened(req: Request) -> Any:
     """An int32 closure whose sums could leave the range: exact in int64, then clamped to the int32 sentinels."""
     W = req.src.dense
     wide = widen(W)
@@ -147,7 +152,7 @@ def choose_method(n: int, device: Where, fits: bool) -> str:
     return auto_method(device, fits)
 
 
-def _multi_gpu(req: Request):
+def _multi_gpu(req: Request) -> Any:
     """The closure over the GPUs ``req.gpu_ids`` (:mod:`apsp.multi_device`), returned in the input's kind."""
     S, src, W, dtype, predecessors = req.S, req.src, req.src.dense, req.dtype, req.predecessors
     block_size, progress, gpu_ids = req.block_size, req.progress, list(req.gpu_ids)
@@ -169,7 +174,7 @@ def _multi_gpu(req: Request):
     return (D, R.gather(xp, which="P")) if predecessors else D
 
 
-def _check_in_blocks(D, S: Semiring) -> None:
+def _check_in_blocks(D: Any, S: Semiring) -> None:
     """Validate the built matrix in row blocks, so the check's boolean temporaries stay small.
 
     A bad entry is named as ``W[r0:r1][i, j]`` (row ``r0 + i``, column ``j``).
@@ -184,7 +189,9 @@ def _check_in_blocks(D, S: Semiring) -> None:
         check_matrix(f"W[{r0}:{r1}]", D[r0:r1], S)
 
 
-def _result_buffer(src, W, out, dtype: np.dtype, dev: Where, xp):
+def _result_buffer(
+    src: MatrixSource, W: Any, out: Any, dtype: np.dtype, dev: Where, xp: Any
+) -> tuple[Any, Any, bool]:
     """The buffer the closure runs in, filled with the matrix, and what a cycle search reads.
 
     Returns ``(D, original, copy)``.  One ``n x n`` buffer: ``out`` when given,
@@ -215,31 +222,31 @@ def _result_buffer(src, W, out, dtype: np.dtype, dev: Where, xp):
     else:
         src.fill(D)
 
-    def rebuild():
+    def rebuild() -> Any:
         return src.fill(None)
 
     return D, rebuild, False
 
 
-def _cupy():
+def _cupy() -> Any:
     import cupy
 
     return cupy
 
 
-def _as_input_kind(result, on_host: bool):
+def _as_input_kind(result: Any, on_host: bool) -> Any:
     if isinstance(result, tuple):
         return tuple(_as_input_kind(r, on_host) for r in result)
     return to_device(result, "cpu" if on_host else "gpu")
 
 
-def _sync_for(xp):
+def _sync_for(xp: Any) -> Callable[[], None] | None:
     if xp is np:
         return None
     return lambda: xp.cuda.get_current_stream().synchronize()
 
 
-def _run(S: Semiring, D, P, W, method: str, dev: Where, block_size: int | None, progress: bool | None,
+def _run(S: Semiring, D: Any, P: Any, W: Any, method: str, dev: Where, block_size: int | None, progress: bool | None,
          widen: bool = False) -> bool:
     """Run ``method`` on the prepared buffers and check the diagonal of the result.
 
@@ -287,7 +294,8 @@ def _run(S: Semiring, D, P, W, method: str, dev: Where, block_size: int | None, 
     return True
 
 
-def _distances(S: Semiring, D, W, method: str, dev: Where, block_size: int | None, base: int, bar: Progress) -> str:
+def _distances(S: Semiring, D: Any, W: Any, method: str, dev: Where,
+               block_size: int | None, base: int, bar: Progress) -> str:
     """Close ``D`` without predecessors; the route taken (``"float"`` for floats).
 
     Integer weights go by the exact route :mod:`apsp.paths.exact_integers` picks.
@@ -303,7 +311,7 @@ def _distances(S: Semiring, D, W, method: str, dev: Where, block_size: int | Non
     return exact_closure(S, D, W, lambda X: _closure(S, X, None, W, method, dev, block_size, base, bar))
 
 
-def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
+def _use_last_hops(S: Semiring, D: Any, W: Any, method: str) -> bool:
     """Whether the predecessors are read off the distances (:mod:`apsp.paths.last_hop`) rather than carried."""
     if method == "fw" or W is None or not D.flags.c_contiguous:
         return False
@@ -314,7 +322,7 @@ def _use_last_hops(S: Semiring, D, W, method: str) -> bool:
     return applies(S, D)
 
 
-def _last_hops(S: Semiring, D, W, P):
+def _last_hops(S: Semiring, D: Any, W: Any, P: Any) -> Any:
     """The last-hop predecessors of the closure ``D`` into ``P`` on ``D``'s device, or ``None`` (Pi update)."""
     if is_cupy_array(D):
         from .cuda.last_hop import last_hop_predecessors_gpu
@@ -323,7 +331,7 @@ def _last_hops(S: Semiring, D, W, P):
     return last_hop_predecessors(S, D, W, out=P)
 
 
-def _packed(S: Semiring, D, bar: Progress) -> bool:
+def _packed(S: Semiring, D: Any, bar: Progress) -> bool:
     """Close ``D`` on packed 16-bit lanes when that is exact (:mod:`apsp.cuda.packed_closure`); whether it did."""
     from .cuda.packed_closure import packed_applies, packed_closure
 
@@ -333,7 +341,8 @@ def _packed(S: Semiring, D, bar: Progress) -> bool:
     return True
 
 
-def _closure(S: Semiring, D, P, W, method: str, dev: Where, block_size: int | None, base: int, bar: Progress) -> None:
+def _closure(S: Semiring, D: Any, P: Any, W: Any, method: str, dev: Where,
+             block_size: int | None, base: int, bar: Progress) -> None:
     """Close ``D`` (and ``P``, by the Pi update) in place with ``method``."""
     if method == "rkleene" and P is None and dev == "gpu" and _packed(S, D, bar):
         return

@@ -285,7 +285,7 @@ class Closure:
         """The arc matrix ``W`` (n, n) as updated; a read-only view on the CPU."""
         return self._view(self._W)
 
-    def _view(self, X):
+    def _view(self, X: Array) -> Array:
         if self._xp is np:
             X = X.view()
             X.flags.writeable = False
@@ -490,7 +490,7 @@ class Closure:
             D, P = shortest_paths(W, semiring=S, predecessors=True)
         self._W, self._D, self._P = W, D, P
 
-    def _leave(self, Wq, cd, D, witness: bool):
+    def _leave(self, Wq: Array, cd: Array, D: Array, witness: bool) -> tuple[Array, Array | None]:
         """``Wq[:, C] (x) D[C, :]``: the best way from each row of ``Wq`` to leave for a vertex of ``C``, then its row.
 
         Sparse rows (few arcs, as in road networks) go through the sparse
@@ -515,7 +515,9 @@ class Closure:
         A = csr_matrix((Wc[r, k], (r, np.searchsorted(used, k))), shape=(Wc.shape[0], used.size))
         return mxm(S, A, np.ascontiguousarray(D[cd[used], :]), check=False), None
 
-    def _leave_by_arcs(self, Wc, arcs, cd, D, witness: bool):
+    def _leave_by_arcs(
+        self, Wc: Array, arcs: Array, cd: Array, D: Array, witness: bool
+    ) -> tuple[Array, Array | None]:
         """:meth:`_leave` for sparse rows, arc by arc: the ``t``-th arc of every row at once, ``t`` up to the
         largest row's arc count (``nnz x n`` work), with the witness (the first arc, in column order, of the best
         value, as the product's)."""
@@ -539,7 +541,7 @@ class Closure:
                 K[rt] = xp.where(better, kt[:, None].astype(WITNESS_DTYPE), K[rt])
         return B, K
 
-    def _small_closure(self, M, witness: bool):
+    def _small_closure(self, M: Array, witness: bool) -> Any:
         """The closure of a small block (and its predecessors): on the host when it lives on the GPU and has at
         most :data:`HOST_CLOSURE_MAX` vertices (a few kernel launches and copies cost more than the work)."""
         xp = self._xp
@@ -548,7 +550,7 @@ class Closure:
         out = shortest_paths(to_device(M, "cpu"), semiring=self._S, predecessors=witness)
         return tuple(xp.asarray(x) for x in out) if witness else xp.asarray(out)
 
-    def _product(self, A, B, witness: bool):
+    def _product(self, A: Array, B: Array, witness: bool) -> tuple[Array, Array | None]:
         """``A (x) B`` (and its witness) of checked operands, through the unchecked product."""
         xp = self._xp
         A, B = xp.ascontiguousarray(A), xp.ascontiguousarray(B)
@@ -557,7 +559,7 @@ class Closure:
         matmul_into(self._S, A, B, C, K)
         return C, K
 
-    def _is_forest(self, P, rows: np.ndarray) -> bool:
+    def _is_forest(self, P: Array, rows: np.ndarray) -> bool:
         """Whether the rows ``rows`` of ``P`` are trees (each route reaches its root in fewer than ``n`` steps)."""
         xp = self._xp
         n = P.shape[0]
@@ -571,7 +573,7 @@ class Closure:
             steps *= 2
         return not bool((J >= 0).any())
 
-    def _tight(self, through, D):
+    def _tight(self, through: Array, D: Array) -> Array:
         """Where ``through`` (a path's value) is as good as ``D`` (and not ``zero``); rounding allowed for floats."""
         xp, S = self._xp, self._S
         zero = S.zero_value(D.dtype)
@@ -582,7 +584,9 @@ class Closure:
                 return (through <= D + slack) & (through != zero)
         return (S.add(through, D) == through) & (through != zero)
 
-    def _worsen(self, W, D, P, us, vs, w_old):
+    def _worsen(
+        self, W: Array, D: Array, P: Array | None, us: np.ndarray, vs: np.ndarray, w_old: np.ndarray
+    ) -> tuple[Array, Array | None]:
         """Recompute the rows (or columns) that may have used the worsened arcs ``us -> vs`` (old values ``w_old``)."""
         xp, S = self._xp, self._S
         ud, vd, wd = xp.asarray(us), xp.asarray(vs), xp.asarray(w_old)
@@ -598,7 +602,9 @@ class Closure:
             return self._settle_rows(W, D, None, Q, Qc)
         return self._settle_rows(W, D, P, Q)
 
-    def _settle_rows(self, W, D, P, Q: np.ndarray, cols: np.ndarray | None = None):
+    def _settle_rows(
+        self, W: Array, D: Array, P: Array | None, Q: np.ndarray, cols: np.ndarray | None = None
+    ) -> tuple[Array, Array | None]:
         """``D`` and ``P`` with the rows ``Q`` computed again from ``W`` and the other rows (right as they are); only
         the columns ``cols`` (sorted) where given (without predecessors: the others cannot change)."""
         xp, S = self._xp, self._S
@@ -606,8 +612,9 @@ class Closure:
         if not Q.size:
             return D, P
         if Q.size > RECOMPUTE_SHARE * n:  # predecessors computed anew: trees by construction
-            out = shortest_paths(W, semiring=S, predecessors=P is not None)
-            return out if P is not None else (out, None)
+            if P is not None:
+                return shortest_paths(W, semiring=S, predecessors=True)
+            return shortest_paths(W, semiring=S), None
         if P is not None:
             self._touched[Q] = True
         one = S.one_value(D.dtype)
@@ -635,7 +642,8 @@ class Closure:
         else:
             D[qd[:, None], kd[None, :]] = Dq  # (Q x cols: the block that can change)
         if witness:
-            assert PA is not None  # the inner closure's predecessors, computed with witness
+            # witness is P is not None: the inner closure's predecessors and both witnesses were computed
+            assert P is not None and PA is not None and KA is not None and KB is not None
             Pq = xp.full(Dq.shape, -1, dtype=P.dtype)
             ii, jj = xp.nonzero(KA >= 0)
             q = KA[ii, jj]
@@ -649,7 +657,9 @@ class Closure:
             P[qd, :] = Pq
         return D, P
 
-    def _improve(self, W, D, P, us, vs, ws) -> None:
+    def _improve(
+        self, W: Array, D: Array, P: Array | None, us: np.ndarray, vs: np.ndarray, ws: np.ndarray
+    ) -> None:
         """``D (+)= D[:, S] (x) M* (x) D[S, :]`` for the better arcs ``us -> vs`` (in place, after checking ``M*``)."""
         xp, S = self._xp, self._S
         ends = np.unique(np.concatenate([us, vs]))
@@ -703,6 +713,7 @@ class Closure:
             D[R[:, None], Cc[None, :]] = T
         if KY is None:
             return
+        assert P is not None and KX is not None  # KY is there: witness, so P is kept and X's witness computed
         old_rows = P[ed, :]
         si, sj = xp.nonzero(KY >= 0)  # strictly improved
         ii, jj = R[si], Cc[sj]

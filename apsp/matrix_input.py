@@ -87,7 +87,7 @@ class MatrixSource:
     weighted: bool = True
 
 
-def matrix_source(name: str, W: Any, S: "Semiring", dtype=None) -> MatrixSource:
+def matrix_source(name: str, W: Any, S: "Semiring", dtype: Any = None) -> MatrixSource:
     """The :class:`MatrixSource` of an input, or a ``TypeError`` naming ``name`` for an unsupported type.
 
     Parameters
@@ -134,7 +134,7 @@ def is_dask_array(W: Any) -> bool:
     return (type(W).__module__ or "").startswith("dask.") and hasattr(W, "chunks") and hasattr(W, "dask")
 
 
-def dask_distributed():
+def dask_distributed() -> Any:
     """The ``distributed`` package (Dask's clusters), or an ``ImportError`` naming the extra to install.
 
     >>> dask_distributed().__name__
@@ -153,13 +153,13 @@ def _is_graph(obj: Any) -> bool:
     return module.startswith(("scipy.sparse", "cupyx.scipy.sparse", "networkx", "sparse"))
 
 
-def _copy_into(out, W):
+def _copy_into(out: Any, W: Any) -> Any:
     out[...] = W
     return out
 
 
 # -- the protocol ----------------------------------------------------------------------
-def _protocol_source(obj: Any, S: "Semiring", dtype) -> MatrixSource:
+def _protocol_source(obj: Any, S: "Semiring", dtype: Any) -> MatrixSource:
     info = obj.__semiring_matrix_info__(S) if hasattr(obj, "__semiring_matrix_info__") else None
     if info is None:  # no metadata: build the matrix now, plan with it
         D = obj.__semiring_matrix__(S, dtype=dtype)
@@ -168,7 +168,7 @@ def _protocol_source(obj: Any, S: "Semiring", dtype) -> MatrixSource:
                             lambda out: D if out is None else _copy_into(out, D))
     dt = np.dtype(dtype) if dtype is not None else np.dtype(info["dtype"])
 
-    def fill(out):
+    def fill(out: Any) -> Any:
         return obj.__semiring_matrix__(S, dtype=dt, device=None, out=out)
 
     return MatrixSource(int(info["n"]), dt, info.get("device", "cpu"), info.get("nnz"),

@@ -47,8 +47,8 @@ GPU.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -65,7 +65,10 @@ from .paths.predecessors import NO_PREDECESSOR, PRED_DTYPE
 from .progress import Progress
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from semiring import Semiring
+    from semiring.array_types import DTypeLike
 
 __all__ = ["HostLane", "CudaLane", "cuda_lanes", "RowBlocks", "default_block", "prepare_row_blocks", "close_row_blocks",
            "bad_diagonal_vertices", "multi_device_closure", "ranges_without"]
@@ -89,7 +92,7 @@ class HostLane:
     def __init__(self, index: int) -> None:
         self.index = int(index)
 
-    def active(self):
+    def active(self) -> AbstractContextManager[None]:
         """A context in which this lane's work is issued (nothing to set on the host)."""
         return nullcontext()
 
@@ -97,14 +100,14 @@ class HostLane:
         """A point in this lane's work that others can wait for (host work is done when issued)."""
         return None
 
-    def wait(self, marker) -> None:
+    def wait(self, marker: Any) -> None:
         """Order this lane's next work after ``marker`` (nothing to do on the host)."""
 
-    def receive(self, dst, src, source: "HostLane", after: Sequence = ()) -> None:
+    def receive(self, dst: Any, src: Any, source: Lane, after: Sequence[Any] = ()) -> None:
         """Copy ``src`` (on ``source``) into ``dst`` (on this lane) after ``after``; returns a marker."""
         np.copyto(dst, src)
 
-    def empty(self, shape, dtype):
+    def empty(self, shape: tuple[int, ...], dtype: DTypeLike) -> Any:
         return np.empty(shape, dtype)
 
     def synchronize(self) -> None:
@@ -134,21 +137,21 @@ class CudaLane:
             self.copies = cupy.cuda.Stream(non_blocking=True)
 
     @contextmanager
-    def active(self):
+    def active(self) -> Iterator[None]:
         """This GPU current and its compute stream the current stream (both per host thread)."""
         with self.device, self.compute:
             yield
 
-    def marker(self, stream=None):
+    def marker(self, stream: Any = None) -> Any:
         ev = self.xp.cuda.Event(block=False, disable_timing=True)
         ev.record(stream if stream is not None else self.compute)
         return ev
 
-    def wait(self, marker) -> None:
+    def wait(self, marker: Any) -> None:
         if marker is not None:
             self.compute.wait_event(marker)
 
-    def receive(self, dst, src, source: "CudaLane", after: Sequence = ()):
+    def receive(self, dst: Any, src: Any, source: Lane, after: Sequence[Any] = ()) -> Any:
         """Copy ``src`` (contiguous, on ``source``'s GPU) into ``dst`` (contiguous, here) on the copy stream."""
         rt = self.xp.cuda.runtime
         with self.device:
@@ -158,7 +161,7 @@ class CudaLane:
             rt.memcpyPeerAsync(dst.data.ptr, self.index, src.data.ptr, source.index, dst.nbytes, self.copies.ptr)
             return self.marker(self.copies)
 
-    def empty(self, shape, dtype):
+    def empty(self, shape: tuple[int, ...], dtype: DTypeLike) -> Any:
         with self.device:
             return self.xp.empty(shape, dtype)
 
@@ -168,6 +171,11 @@ class CudaLane:
 
     def __repr__(self) -> str:
         return f"CudaLane({self.index})"
+
+
+if TYPE_CHECKING:
+    #: A lane of the row-block closure: the host (tests) or one GPU.
+    Lane: TypeAlias = HostLane | CudaLane
 
 
 def cuda_lanes(devices: Sequence[int]) -> list[CudaLane]:
@@ -216,7 +224,8 @@ class RowBlocks:
     True
     """
 
-    def __init__(self, n: int, block: int, lanes: Sequence, local: list, pred: list | None = None) -> None:
+    def __init__(self, n: int, block: int, lanes: Sequence[Lane], local: list[Any],
+                 pred: list[Any | None] | None = None) -> None:
         self.n, self.block, self.lanes, self.local = int(n), int(block), list(lanes), local
         self.pred: list[Any | None] = pred if pred is not None else [None] * len(self.lanes)
 
@@ -251,8 +260,8 @@ class RowBlocks:
 
     # building and reading
     @classmethod
-    def from_rows(cls, n: int, rows: Callable[[int, int, Any], Any], lanes: Sequence, block: int | None = None,
-                  dtype=None) -> "RowBlocks":
+    def from_rows(cls, n: int, rows: Callable[[int, int, Any], Any], lanes: Sequence[Lane],
+                  block: int | None = None, dtype: DTypeLike | None = None) -> "RowBlocks":
         """Build each block on its lane: ``rows(r0, r1, xp)`` returns rows ``r0:r1`` (an ``(r1 - r0, n)`` array of ``xp``).
 
         Used to make a matrix larger than one device on the devices themselves
@@ -276,7 +285,7 @@ class RowBlocks:
         return cls(n, block, lanes, local)
 
     @classmethod
-    def scatter(cls, W, lanes: Sequence, block: int | None = None) -> "RowBlocks":
+    def scatter(cls, W: Any, lanes: Sequence[Lane], block: int | None = None) -> "RowBlocks":
         """Copy the rows of the square matrix ``W`` (NumPy, or CuPy on any GPU) to their lanes.
 
         A CuPy ``W`` is read by the lanes' own streams: its GPU is synchronised
@@ -299,7 +308,7 @@ class RowBlocks:
                              "predecessors=True makes them)")
         return pred
 
-    def gather(self, xp=np, which: Literal["D", "P"] = "D"):
+    def gather(self, xp: Any = np, which: Literal["D", "P"] = "D") -> Any:
         """The whole matrix (or the predecessors, ``which="P"``) in module ``xp`` (CuPy: on the current GPU)."""
         bufs = self._buffers(which)
         out = xp.empty((self.n, self.n), dtype=bufs[0].dtype if bufs else np.float64)
@@ -324,7 +333,7 @@ class RowBlocks:
         return np.concatenate(out) if out else np.empty((0, self.n))
 
 
-def _onto(X, xp):
+def _onto(X: Any, xp: Any) -> Any:
     """``X`` (NumPy, or CuPy on any GPU) as a contiguous array of ``xp`` (CuPy: on the current GPU).
 
     A CuPy ``X`` must be complete (its GPU's work on it finished); the copy is
@@ -355,15 +364,15 @@ class _Board:
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._posted: dict = {}
+        self._posted: dict[tuple[Any, ...], Any] = {}
         self._failed: BaseException | None = None
 
-    def post(self, key, value) -> None:
+    def post(self, key: tuple[Any, ...], value: Any) -> None:
         with self._cond:
             self._posted[key] = value
             self._cond.notify_all()
 
-    def take(self, key):
+    def take(self, key: tuple[Any, ...]) -> Any:
         with self._cond:
             while key not in self._posted:
                 if self._failed is not None:
@@ -465,7 +474,8 @@ def close_row_blocks(S: "Semiring", blocks: RowBlocks, *, lookahead: bool = True
             lane.synchronize()
 
 
-def _lane_schedule(S, blocks: RowBlocks, g: int, board: _Board, lookahead: bool, progress, lock) -> None:
+def _lane_schedule(S: Semiring, blocks: RowBlocks, g: int, board: _Board, lookahead: bool, progress: Progress | None,
+                   lock: threading.Lock) -> None:
     lane = blocks.lanes[g]
     L, PL = blocks.local[g], blocks.pred[g]
     n, K, p = blocks.n, blocks.count, len(blocks.lanes)
@@ -474,7 +484,7 @@ def _lane_schedule(S, blocks: RowBlocks, g: int, board: _Board, lookahead: bool,
     width = min(blocks.block, n)
     recv = [lane.empty((width, n), L.dtype) for _ in range(2)] if p > 1 else []
     recv_p = [lane.empty((width, n), PRED_DTYPE) for _ in range(2)] if (p > 1 and PL is not None) else []
-    slot_free: list = [None, None]
+    slot_free: list[Any] = [None, None]
     sent: list[int] = []  # my panels whose copies I have not yet waited for
 
     def close_panel(k: int) -> None:
@@ -493,7 +503,7 @@ def _lane_schedule(S, blocks: RowBlocks, g: int, board: _Board, lookahead: bool,
             panel_closure_pred(S, L[la:lb, :], PL[la:lb, :], a)
         board.post(("ready", k), lane.marker())
 
-    def update(local_ranges, k: int, R, PR) -> None:
+    def update(local_ranges: list[tuple[int, int]], k: int, R: Any, PR: Any) -> None:
         a, b = blocks.span(k)
         for r0, r1 in local_ranges:
             C = L[r0:r1, :]
@@ -574,8 +584,8 @@ def bad_diagonal_vertices(S: "Semiring", blocks: RowBlocks) -> np.ndarray:
     return np.sort(np.concatenate(found)) if found else np.zeros(0, np.int64)
 
 
-def multi_device_closure(S: "Semiring", W, lanes: Sequence, *, predecessors: bool = False,
-                         block: int | None = None, lookahead: bool = True, original=None,
+def multi_device_closure(S: "Semiring", W: Any, lanes: Sequence[Lane], *, predecessors: bool = False,
+                         block: int | None = None, lookahead: bool = True, original: Any = None,
                          progress: Progress | None = None) -> RowBlocks:
     """The closure of ``W`` (a square NumPy/CuPy matrix, or a :class:`RowBlocks`) over ``lanes``, as row blocks.
 

@@ -72,7 +72,9 @@ import numbers
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -87,6 +89,9 @@ from .memory import SOURCES, memory_limits, usable_memory
 from .methods import MULTI_GPU, TABLE
 from .methods.squaring import most_squarings
 from .multi_device import default_block
+
+if TYPE_CHECKING:
+    from semiring.array_types import DTypeLike
 
 __all__ = [
     "Plan",
@@ -298,7 +303,7 @@ def cpu_cores() -> int:
 
 
 # -- exactness ------------------------------------------------------------------------
-def float32_exact(semiring_name: str, n: int, weights=None) -> bool:
+def float32_exact(semiring_name: str, n: int, weights: Any = None) -> bool:
     """True when every closure entry is exact in float32.
 
     Sums (``min_plus``, ``max_plus``): integer weights (or none: weight 1)
@@ -346,7 +351,7 @@ def float32_exact(semiring_name: str, n: int, weights=None) -> bool:
 
 
 # -- estimates ----------------------------------------------------------------------------
-def in_core_bytes(n: int, dtype, predecessors: bool, method: str) -> int:
+def in_core_bytes(n: int, dtype: DTypeLike, predecessors: bool, method: str) -> int:
     """Bytes an in-core run needs: the matrix, its scratch copies, predecessors and witnesses.
 
     >>> in_core_bytes(1024, np.float32, False, "rkleene")
@@ -363,7 +368,7 @@ def in_core_bytes(n: int, dtype, predecessors: bool, method: str) -> int:
     return nn * s + nn * s // 4  # matrix + one quadrant of scratch
 
 
-def dense_bytes(n: int, dtype, predecessors: bool, method: str, result_allocated: bool = False) -> int:
+def dense_bytes(n: int, dtype: DTypeLike, predecessors: bool, method: str, result_allocated: bool = False) -> int:
     """Peak host bytes of the in-core route on the CPU.
 
     The result plus, for R-Kleene without predecessors, the strip of scratch
@@ -401,7 +406,7 @@ def squarings(n: int, path_arcs: int | None = None) -> int:
     return int(min(most, max(1, int(np.ceil(np.log2(max(int(path_arcs), 1))))) + 1))
 
 
-def _rate_key(dtype) -> str:
+def _rate_key(dtype: DTypeLike) -> str:
     dt = np.dtype(dtype)
     if dt.kind == "b":
         return "bool"
@@ -410,7 +415,7 @@ def _rate_key(dtype) -> str:
     return "float32" if dt.itemsize <= 4 else "float64"
 
 
-def dense_seconds(n: int, dtype, device: str, method: str = "rkleene", *, semiring: str = "min_plus",
+def dense_seconds(n: int, dtype: DTypeLike, device: str, method: str = "rkleene", *, semiring: str = "min_plus",
                   predecessors: bool = False, calibrate: bool | None = None, path_arcs: int | None = None) -> float:
     """Estimated seconds of the dense closure of ``n`` vertices by ``method``.
 
@@ -456,13 +461,13 @@ def dense_seconds(n: int, dtype, device: str, method: str = "rkleene", *, semiri
 # -- measured rates ---------------------------------------------------------------------------
 #: Rates measured in this process: ``("gemm", semiring, dtype, device) -> multiply-adds/s`` and
 #: ``("fw", semiring, dtype, device, m, predecessors) -> seconds per step``.  Clear it to measure again.
-MEASURED: dict[tuple, float] = {}
+MEASURED: dict[tuple[Any, ...], float] = {}
 #: Held while a rate is measured: threads planning at once measure each rate once, one probe at a time
 #: (probes running side by side would time each other), and all plan with the same figure.
 _MEASURE_LOCK = threading.RLock()
 
 
-def measured_gemm_rate(dtype, device: str = "cpu", semiring: str = "min_plus") -> float:
+def measured_gemm_rate(dtype: DTypeLike, device: str = "cpu", semiring: str = "min_plus") -> float:
     """Multiply-adds per second of the closure's GEMM (``C (+)= A (x) B``), measured once per process.
 
     :data:`GEMM_PROBE`-sized products, repeated for at least
@@ -499,7 +504,7 @@ def measured_gemm_rate(dtype, device: str = "cpu", semiring: str = "min_plus") -
     return _measured_once(("gemm", semiring, dt.name, device), measure)
 
 
-def _measured_once(key: tuple, measure) -> float:
+def _measured_once(key: tuple[Any, ...], measure: Callable[[], float]) -> float:
     """``MEASURED[key]``, from ``measure()`` the first time: once per process, by one thread at a time."""
     found = MEASURED.get(key)
     if found is None:
@@ -518,7 +523,7 @@ class _StepClock:
     """A progress object for :func:`apsp.fw.floyd_warshall_inplace`: after ``warmup`` steps, times at least
     ``steps`` more for at least ``seconds``, then stops the run."""
 
-    def __init__(self, warmup: int, steps: int, seconds: float, sync) -> None:
+    def __init__(self, warmup: int, steps: int, seconds: float, sync: Callable[[], object]) -> None:
         self.warmup, self.steps, self.seconds, self.sync = warmup, steps, seconds, sync
         self.done, self.start = 0, 0.0
         self.per_step: float | None = None
@@ -536,7 +541,7 @@ class _StepClock:
                 raise _StopProbe
 
 
-def measured_fw_step(m: int, dtype, device: str = "cpu", semiring: str = "min_plus",
+def measured_fw_step(m: int, dtype: DTypeLike, device: str = "cpu", semiring: str = "min_plus",
                      predecessors: bool = False) -> float:
     """Seconds of one rank-1 step of the reference Floyd-Warshall (``"fw"``) on an ``m x m`` matrix.
 
@@ -571,14 +576,14 @@ def measured_fw_step(m: int, dtype, device: str = "cpu", semiring: str = "min_pl
     return _measured_once(("fw", semiring, dt.name, device, int(m), bool(predecessors)), measure)
 
 
-def _builtin(semiring: str):
+def _builtin(semiring: str) -> sr.Semiring | None:
     try:
         return sr.get(semiring)
     except SemiringError:
         return None
 
 
-def _device_module(device: str):
+def _device_module(device: str) -> tuple[Any, Callable[[], object]]:
     """The array module of ``device`` and a function that waits for it."""
     if device == "gpu":
         import cupy
@@ -596,7 +601,7 @@ def _probe_matrix(m: int, dtype: np.dtype, seed: int) -> np.ndarray:
 
 
 # -- the decision ------------------------------------------------------------------------
-def multi_gpu_bytes(n: int, dtype, predecessors: bool, gpus: int, block: int) -> int:
+def multi_gpu_bytes(n: int, dtype: DTypeLike, predecessors: bool, gpus: int, block: int) -> int:
     """GPU bytes each of ``gpus`` GPUs needs for the multi-GPU route: its rows, two receive buffers, scratch.
 
     >>> multi_gpu_bytes(65536, np.float32, False, 4, 4096) / 2**30  # 4 GiB of rows, 2 GiB received, scratch
@@ -637,7 +642,7 @@ def budgets(memory_limit: int | None = None, device_memory_limit: int | None = N
     return Budgets(host, host_note, dev_budget, None if room is None else int(HOST_HEADROOM * room))
 
 
-def candidate_dtypes(dtype, exact_float32: bool, semiring: sr.Semiring | str = "min_plus",
+def candidate_dtypes(dtype: DTypeLike | None, exact_float32: bool, semiring: sr.Semiring | str = "min_plus",
                      name: str = "dtype") -> list[np.dtype]:
     """The result dtypes a plan weighs, the asked (or default) one first.
 
@@ -679,7 +684,7 @@ def candidates(n: int, dtypes: list[np.dtype], budget: Budgets, *, predecessors:
     dense_method = "rkleene" if method in ("auto", MULTI_GPU) else method
     host, dev_budget = budget.host, budget.device
 
-    def seconds(dt, dev, m, fits):
+    def seconds(dt: np.dtype, dev: str, m: str, fits: bool) -> float:
         return dense_seconds(n, dt, dev, m, semiring=semiring, predecessors=predecessors,
                              calibrate=None if fits else False, path_arcs=path_arcs)
 
@@ -721,7 +726,7 @@ def candidates(n: int, dtypes: list[np.dtype], budget: Budgets, *, predecessors:
     return out
 
 
-def choose(cands: list[tuple[Plan, bool]], dtype=None, order: tuple[str, ...] = ROUTES) -> Plan | None:
+def choose(cands: list[tuple[Plan, bool]], dtype: DTypeLike | None = None, order: tuple[str, ...] = ROUTES) -> Plan | None:
     """The fastest candidate that fits (ties to the earlier route of ``order``), or ``None``.
 
     A ``dtype`` that was asked for is kept whenever one of its routes fits.
@@ -741,7 +746,7 @@ def choose(cands: list[tuple[Plan, bool]], dtype=None, order: tuple[str, ...] = 
 
 def plan(
     n: int,
-    dtype=None,
+    dtype: DTypeLike | None = None,
     semiring: str = "min_plus",
     *,
     predecessors: bool = False,
@@ -846,7 +851,7 @@ def plan(
     raise refusal(n, semiring, cands, budget, device, exact_float32)
 
 
-def check_path_arcs(path_arcs) -> None:
+def check_path_arcs(path_arcs: Any) -> None:
     """``path_arcs`` is ``None`` or a non-negative integer, else a ``ValueError`` naming it.
 
     >>> check_path_arcs(-1)
@@ -859,7 +864,7 @@ def check_path_arcs(path_arcs) -> None:
         raise SemiringError(f"path_arcs must be a non-negative integer, got {path_arcs!r}")
 
 
-def _limit(name: str, value) -> int | None:
+def _limit(name: str, value: Any) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

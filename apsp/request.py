@@ -90,7 +90,7 @@ class Request:
     method: str = "auto"
     predecessors: bool = False
     out: Any = None
-    gpu_ids: tuple = ()
+    gpu_ids: tuple[int, ...] = ()
     several_gpus: bool = False
     block_size: int | None = None
     memory_budget: int | None = None
@@ -111,7 +111,7 @@ class Request:
         return self.src.device == "cpu"
 
 
-def unmasked(W, S: Semiring):
+def unmasked(W: Any, S: Semiring) -> Any:
     """``W`` as a plain array: a :class:`numpy.ma.MaskedArray`'s masked entries become the semiring ``zero``.
 
     Masked means "no edge", as in SciPy's ``csgraph_from_masked`` (the data
@@ -158,9 +158,9 @@ ShapeError, DTypeError, InvalidEntryError, UnsupportedOperationError, DeviceErro
 
 
 @fill_doc(DOOR_DOCS)
-def make_request(W, method: str, *, semiring: Semiring | str, predecessors: bool, device: Device,
-                 memory_budget: int | None, block_size: int | None, progress: bool | None, out, dtype,
-                 memory_limit: int | None, devices, client) -> Request:
+def make_request(W: Any, method: str, *, semiring: Semiring | str, predecessors: bool, device: Device,
+                 memory_budget: int | None, block_size: int | None, progress: bool | None, out: Any, dtype: Any,
+                 memory_limit: int | None, devices: Any, client: Any) -> Request:
     """Check the arguments of :func:`apsp.shortest_paths` once and return the :class:`Request` they make.
 
     Every argument is required (the defaults are :func:`apsp.shortest_paths`'s,
@@ -221,8 +221,8 @@ def make_request(W, method: str, *, semiring: Semiring | str, predecessors: bool
                    block_size, memory_budget, memory_limit, progress, widen)
 
 
-def _dask_request(W, S: Semiring, method: str, predecessors: bool, device: Device, block_size: int | None,
-                  progress: bool | None, out, dtype, client) -> Request:
+def _dask_request(W: Any, S: Semiring, method: str, predecessors: bool, device: Device, block_size: int | None,
+                  progress: bool | None, out: Any, dtype: Any, client: Any) -> Request:
     """The :class:`Request` of a run on a Dask cluster (:mod:`apsp.distributed`), its arguments checked.
 
     The route runs blocked Floyd-Warshall; ``device`` is where the workers
@@ -268,7 +268,7 @@ def _built_on_workers(out: Any) -> Any:
     raise UnsupportedOperationError("a dask array's matrix is built on the Dask workers, not in this process")
 
 
-def dask_client(client):
+def dask_client(client: Any) -> Any:
     """``client``, checked to be a :class:`distributed.Client`; ``None``: the default client, which must exist.
 
     >>> dask_client(object())
@@ -290,7 +290,7 @@ def dask_client(client):
     return client
 
 
-def prepared_matrix(D, *, predecessors: bool = False, device: Where = "cpu", out=None,
+def prepared_matrix(D: Any, *, predecessors: bool = False, device: Where = "cpu", out: Any = None,
                     semiring: Semiring = sr.min_plus) -> Request:
     """A :class:`Request` for a dense matrix that the caller built and checked (no entry checks run).
 
@@ -327,7 +327,7 @@ def prepared_matrix(D, *, predecessors: bool = False, device: Where = "cpu", out
 
 
 # -- the checks ------------------------------------------------------------------------
-def _check(S: Semiring, predecessors: bool, method: str, W=None) -> None:
+def _check(S: Semiring, predecessors: bool, method: str, W: Any = None) -> None:
     """The semiring has a closure, the method exists; a dense ``W``: 2-D, square, of a dtype ``S`` accepts, every entry valid."""
     if W is not None:
         if W.ndim != 2:
@@ -358,7 +358,7 @@ def _accepted(S: Semiring, dtype: np.dtype) -> bool:
     return dtype.kind in VALUE_KINDS and S.in_dtype(dtype).accepted
 
 
-def _check_out(out, n: int, dtype: np.dtype, dev: str, in_place: bool = True) -> None:
+def _check_out(out: Any, n: int, dtype: np.dtype, dev: str, in_place: bool = True) -> None:
     """``out`` must be a NumPy array (n, n) of the result's dtype (CPU runs only); C-contiguous and writeable when the closure runs in it."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy.ndarray or numpy.memmap, got {type(out).__name__}")
@@ -372,7 +372,7 @@ def _check_out(out, n: int, dtype: np.dtype, dev: str, in_place: bool = True) ->
         raise ShapeError("out must be C-contiguous and writeable")
 
 
-def _gpu_ids(devices) -> list[int]:
+def _gpu_ids(devices: Any) -> list[int]:
     """The GPU ids ``devices`` names (``None``: all GPUs, for the planner to consider)."""
     count = _cupy().cuda.runtime.getDeviceCount()
     if devices is None or (isinstance(devices, str) and devices == "all"):
@@ -390,7 +390,7 @@ def _gpu_ids(devices) -> list[int]:
     return ids
 
 
-def _fill_from(W, out):
+def _fill_from(W: Any, out: Any) -> Any:
     """The ``fill`` of a dense input ``W`` (bound with :func:`functools.partial`): ``W``, or ``W`` copied into ``out``."""
     if out is None:
         return W
@@ -398,12 +398,12 @@ def _fill_from(W, out):
     return out
 
 
-def _placeholder(device: str):
+def _placeholder(device: str) -> Any:
     """An empty array on ``device``, for :func:`resolve_device`'s ``"auto"``."""
     return np.empty(0) if device == "cpu" else _cupy().empty(0)
 
 
-def _cupy():
+def _cupy() -> Any:
     import cupy
 
     return cupy

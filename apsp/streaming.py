@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -55,7 +56,10 @@ from .paths.working_matrix import working_matrix
 from .progress import Progress
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from semiring import Semiring
+    from semiring.array_types import DTypeLike
 
 __all__ = ["Plan", "plan", "streamed_closure", "run_streamed", "NumpyDevice", "CupyDevice"]
 
@@ -66,28 +70,28 @@ class NumpyDevice:
     xp = np
     base_size = 96
 
-    def empty(self, shape, dtype):
+    def empty(self, shape: tuple[int, ...], dtype: DTypeLike) -> np.ndarray:
         return np.empty(shape, dtype=dtype)
 
-    def host_empty(self, shape, dtype):
+    def host_empty(self, shape: tuple[int, ...], dtype: DTypeLike) -> np.ndarray:
         return np.empty(shape, dtype=dtype)
 
-    def upload(self, dev, host, stream=None) -> None:
+    def upload(self, dev: Any, host: np.ndarray, stream: Any = None) -> None:
         dev[...] = host
 
-    def download(self, host, dev, stream=None) -> None:
+    def download(self, host: np.ndarray, dev: Any, stream: Any = None) -> None:
         host[...] = dev
 
-    def streams(self, count: int) -> list:
+    def streams(self, count: int) -> list[Any]:
         return [contextlib.nullcontext() for _ in range(count)]
 
     def synchronize(self) -> None:
         pass
 
-    def sync_fn(self):
+    def sync_fn(self) -> Callable[[], None] | None:
         return None
 
-    def activate(self):
+    def activate(self) -> contextlib.AbstractContextManager[Any]:
         """The context the device's calls run in (nothing for the host)."""
         return contextlib.nullcontext()
 
@@ -108,14 +112,14 @@ class CupyDevice:
         self.base_size = GPU_BASE
         self.id = int(cupy.cuda.runtime.getDevice()) if device_id is None else int(device_id)
 
-    def activate(self):
+    def activate(self) -> Any:
         """``with device.activate():`` makes this GPU current for the calls inside."""
         return self.cupy.cuda.Device(self.id)
 
-    def empty(self, shape, dtype):
+    def empty(self, shape: tuple[int, ...], dtype: DTypeLike) -> Any:
         return self.cupy.empty(shape, dtype=dtype)
 
-    def host_empty(self, shape, dtype):
+    def host_empty(self, shape: tuple[int, ...], dtype: DTypeLike) -> Any:
         """Page-locked host memory (asynchronous DMA), or ordinary memory if it cannot be pinned."""
         import cupyx
 
@@ -124,20 +128,25 @@ class CupyDevice:
         except Exception:  # pragma: no cover - pinned memory exhausted
             return np.empty(shape, dtype=dtype)
 
-    def upload(self, dev, host, stream=None) -> None:
+    def upload(self, dev: Any, host: np.ndarray, stream: Any = None) -> None:
         dev.set(host, stream=stream)
 
-    def download(self, host, dev, stream=None) -> None:
+    def download(self, host: np.ndarray, dev: Any, stream: Any = None) -> None:
         dev.get(stream=stream, out=host)
 
-    def streams(self, count: int) -> list:
+    def streams(self, count: int) -> list[Any]:
         return [self.cupy.cuda.Stream(non_blocking=True) for _ in range(count)]
 
     def synchronize(self) -> None:
         self.cupy.cuda.Device(self.id).synchronize()
 
-    def sync_fn(self):
+    def sync_fn(self) -> Callable[[], None] | None:
         return self.synchronize
+
+
+if TYPE_CHECKING:
+    #: A device the rounds run on.
+    Lane: TypeAlias = NumpyDevice | CupyDevice
 
 
 @dataclass(frozen=True)
@@ -195,10 +204,10 @@ def streamed_closure(
     memory_budget: int = 1 << 30,
     block_size: int | None = None,
     progress: bool | None = None,
-    device=None,
-    devices=None,
+    device: Lane | None = None,
+    devices: Sequence[Lane] | None = None,
     overwrite: bool = False,
-):
+) -> Any:
     """The closure of the host matrix ``W`` through the device(s), streaming row slabs.
 
     Parameters
@@ -256,8 +265,8 @@ def streamed_closure(
     return run_streamed(S, W, lanes, predecessors, memory_budget, block_size, progress, overwrite)
 
 
-def run_streamed(S: "Semiring", W: np.ndarray, lanes: list, predecessors: bool, memory_budget: int,
-                 block_size: int | None, progress: bool | None, overwrite: bool = False):
+def run_streamed(S: "Semiring", W: np.ndarray, lanes: Sequence[Lane], predecessors: bool, memory_budget: int,
+                 block_size: int | None, progress: bool | None, overwrite: bool = False) -> Any:
     """:func:`streamed_closure` with its arguments checked: what :func:`apsp.driver.solve` runs.
 
     ``lanes``: the devices (at least one), the first closing the panels;
@@ -329,7 +338,7 @@ def run_streamed(S: "Semiring", W: np.ndarray, lanes: list, predecessors: bool, 
 class _LaneBuffers:
     """One device's buffers for the rounds: the panel, two slabs (with predecessors and witnesses), two streams."""
 
-    def __init__(self, lane, n: int, b: int, t: int, dtype, predecessors: bool) -> None:
+    def __init__(self, lane: Lane, n: int, b: int, t: int, dtype: DTypeLike, predecessors: bool) -> None:
         self.lane = lane
         with lane.activate():
             self.R = lane.empty((b, n), dtype)
@@ -341,7 +350,8 @@ class _LaneBuffers:
             self.acol = [lane.empty((t, b), dtype) for _ in self.streams]
 
 
-def _update_slabs(S: "Semiring", buf: _LaneBuffers, D, P, r0: int, r1: int, slabs, fetch_panel: bool,
+def _update_slabs(S: "Semiring", buf: _LaneBuffers, D: np.ndarray, P: np.ndarray | None, r0: int, r1: int,
+                  slabs: list[tuple[int, int]], fetch_panel: bool,
                   bar: Progress, lock: threading.Lock) -> None:
     """``D[I, :] (+)= D[I, r] (x) R`` for this device's slabs ``I`` of round ``r = [r0, r1)``, on its two streams.
 
@@ -349,12 +359,12 @@ def _update_slabs(S: "Semiring", buf: _LaneBuffers, D, P, r0: int, r1: int, slab
     """
     lane = buf.lane
     bb = r1 - r0
-    predecessors = P is not None
     with lane.activate():
         R, RP = buf.R[:bb], (None if buf.RP is None else buf.RP[:bb])
         if fetch_panel and slabs:
             lane.upload(R, D[r0:r1])
             if RP is not None:
+                assert P is not None  # the buffers hold RP exactly when the run keeps predecessors
                 lane.upload(RP, P[r0:r1])
             lane.synchronize()
         for idx, (i0, i1) in enumerate(slabs):
@@ -364,12 +374,12 @@ def _update_slabs(S: "Semiring", buf: _LaneBuffers, D, P, r0: int, r1: int, slab
                 Sd = buf.slab_d[k][:rows]
                 lane.upload(Sd, D[i0:i1], buf.streams[k])
                 Sp = None
-                if predecessors:
+                if P is not None:  # predecessors
                     Sp = buf.slab_p[k][:rows]
                     lane.upload(Sp, P[i0:i1], buf.streams[k])
                 A = buf.acol[k][:rows, :bb]
                 A[...] = Sd[:, r0:r1]
-                if predecessors:
+                if P is not None:  # predecessors
                     K = buf.wit[k][:rows]
                     matmul_into(S, A, R, Sd, K, True)
                     update_predecessors(Sp, RP, K)
@@ -382,7 +392,7 @@ def _update_slabs(S: "Semiring", buf: _LaneBuffers, D, P, r0: int, r1: int, slab
         lane.synchronize()
 
 
-def _close_panel(S: "Semiring", R, RP, r0: int, W, dev, bar: Progress) -> None:
+def _close_panel(S: "Semiring", R: Any, RP: Any, r0: int, W: Any, dev: Lane, bar: Progress) -> None:
     """Close the device row panel ``R`` (rows ``r0..``) over its own pivots; check its diagonal."""
     bb, n = R.shape
     r1 = r0 + bb

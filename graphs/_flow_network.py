@@ -56,16 +56,16 @@ class FlowResult:
     flow_value: Any
     flow: Any
     source_side: Any
-    cut_edges: tuple
+    cut_edges: tuple[Any, Any]
 
 
-def tails(xp, indptr):
+def tails(xp: Any, indptr: Any) -> Any:
     """The tail of every arc of the CSR rows ``indptr`` (int32)."""
     n = int(indptr.shape[0]) - 1
     return xp.repeat(xp.arange(n, dtype=np.int32), xp.diff(indptr).astype(np.int64))
 
 
-def capacities(G: Graph):
+def capacities(G: Graph) -> Any:
     """The capacities of ``G``'s arcs.
 
     Parameters
@@ -188,7 +188,7 @@ def to_float(value: int, emin: int) -> float:
         ) from None
 
 
-def check_flow_range(xp, data) -> None:
+def check_flow_range(xp: Any, data: Any) -> None:
     """Refuse a float flow with an arc whose flow is beyond the largest float64 (parallel arcs summed past it).
 
     Examples
@@ -206,12 +206,12 @@ def check_flow_range(xp, data) -> None:
         )
 
 
-def _exact_sum(values) -> int:
+def _exact_sum(values: Any) -> int:
     """Exact sum of int64 values as a Python int."""
     return sum(int(x) for x in np.asarray(values).tolist())
 
 
-def check_int64_room(G: Graph, cap, s: int) -> None:
+def check_int64_room(G: Graph, cap: Any, s: int) -> None:
     """Refuse integer capacities whose sums may overflow int64.
 
     Every excess is at most the capacity out of ``s``, and every residual capacity
@@ -260,7 +260,7 @@ def check_int64_room(G: Graph, cap, s: int) -> None:
             )
 
 
-def residual_arrays(xp, G: Graph, cap):
+def residual_arrays(xp: Any, G: Graph, cap: Any) -> tuple[Any, Any, Any, Any]:
     """The residual network of ``G`` by sorting (NumPy or CuPy): ``(ptr, head, mate, cap0)``.
 
     One arc per direction of every vertex pair joined by an arc (parallel arcs
@@ -299,7 +299,7 @@ def residual_arrays(xp, G: Graph, cap):
         cba = xp.bincount(seg, weights=cb, minlength=P)
     else:
         # Segment sums as differences of prefix sums: exact modulo 2**64, hence exact.
-        def seg_sum(x):
+        def seg_sum(x: Any) -> Any:
             cs = xp.cumsum(x)
             ends = xp.concatenate((starts[1:], xp.asarray([m], dtype=starts.dtype))) - 1
             tot = cs[ends]
@@ -323,7 +323,7 @@ def residual_arrays(xp, G: Graph, cap):
     return ptr, head.astype(np.int32), mate, cap0
 
 
-def flood_from_sink(ptr, mate, cap0, s: int, t: int) -> bool:
+def flood_from_sink(ptr: Any, mate: Any, cap0: Any, s: int, t: int) -> bool:
     """Whether to solve the reverse problem (``t`` to ``s`` on the transposed network).
 
     Push-relabel starts by flooding every arc out of its source; when less capacity
@@ -343,7 +343,7 @@ def flood_from_sink(ptr, mate, cap0, s: int, t: int) -> bool:
     lo_s, hi_s = int(ptr[s]), int(ptr[s + 1])
     lo_t, hi_t = int(ptr[t]), int(ptr[t + 1])
 
-    def total(c):
+    def total(c: Any) -> float:
         c = c.astype(np.float64)
         if c.ndim == 2:
             c = c @ 2.0 ** (-_LIMB * np.arange(c.shape[1]))
@@ -352,7 +352,7 @@ def flood_from_sink(ptr, mate, cap0, s: int, t: int) -> bool:
     return total(cap0[mate[lo_t:hi_t]]) < total(cap0[lo_s:hi_s])
 
 
-def cut_of(xp, G: Graph, cap, source_side):
+def cut_of(xp: Any, G: Graph, cap: Any, source_side: Any) -> tuple[Any, Any]:
     """``(u, v)`` of the arcs of positive capacity from ``source_side`` to its complement."""
     src = tails(xp, G.indptr)
     dst = G.indices

@@ -20,6 +20,7 @@ References
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +31,9 @@ from .csr_arrays import build_csr
 from .errors import GraphError
 from .graph import WEIGHT_DTYPES, Graph
 from .validate import INDEX_LIMIT, check_size, check_weights
+
+if TYPE_CHECKING:
+    from semiring.array_types import Array, DTypeLike, Where
 
 __all__ = ["erdos_renyi", "rmat", "kronecker", "ssca2", "grid_2d", "road_network", "random_dag"]
 
@@ -57,16 +61,16 @@ class _Rng:
         #: ``integers(low, high, size)``: uniform int64 integers in ``[low, high)``.
         self.integers = functools.partial(self.r.randint if device == "gpu" else self.r.integers, dtype=np.int64)
 
-    def random(self, size: int):
+    def random(self, size: int) -> Array:
         if self.device == "gpu":
             return self.r.random_sample(size, dtype=np.float32)
         return self.r.random(size, dtype=np.float32)
 
-    def permutation(self, n: int):
+    def permutation(self, n: int) -> Array:
         return self.r.permutation(n)
 
 
-def _make_weights(rng: _Rng, m: int, weights, dtype):
+def _make_weights(rng: _Rng, m: int, weights: tuple[int, int] | None, dtype: DTypeLike) -> Array | None:
     if weights is None:
         return None
     dtype = np.dtype(dtype)
@@ -85,7 +89,7 @@ def _make_weights(rng: _Rng, m: int, weights, dtype):
     return w
 
 
-def _check_counts(lo: int = 0, /, **counts) -> list[int]:
+def _check_counts(lo: int = 0, /, **counts: Any) -> list[int]:
     """The generator's count arguments (``name=value``) as ints, each a whole number ``>= lo``."""
     out = []
     for name, v in counts.items():
@@ -95,7 +99,7 @@ def _check_counts(lo: int = 0, /, **counts) -> list[int]:
     return out
 
 
-def _graph(n: int, src, dst, w, directed: bool, coords=None) -> Graph:
+def _graph(n: int, src: Array, dst: Array, w: Array | None, directed: bool, coords: Array | None = None) -> Graph:
     """The generated arcs (valid by construction) as a Graph through the trusted constructor.
 
     Only the size is checked (:func:`graphs.validate.check_size`: the vertex
@@ -113,9 +117,9 @@ def erdos_renyi(
     seed: int = 0,
     *,
     directed: bool = True,
-    weights=(1, 100),
-    dtype=np.float64,
-    device: str = "cpu",
+    weights: tuple[int, int] | None = (1, 100),
+    dtype: DTypeLike = np.float64,
+    device: Where = "cpu",
 ) -> Graph:
     """Uniform random graph G(n, m): ``m`` distinct arcs (edges if undirected), no self loops.
 
@@ -192,10 +196,10 @@ def rmat(
     seed: int = 0,
     *,
     directed: bool = False,
-    weights=(1, 100),
-    dtype=np.float32,
+    weights: tuple[int, int] | None = (1, 100),
+    dtype: DTypeLike = np.float32,
     permute: bool = True,
-    device: str = "cpu",
+    device: Where = "cpu",
 ) -> Graph:
     """R-MAT / Kronecker graph with ``2**scale`` vertices and ``edge_factor * 2**scale`` edges.
 
@@ -258,7 +262,7 @@ def rmat(
     return _graph(n, src, dst, w, directed)
 
 
-def kronecker(scale: int, edge_factor: int = 16, seed: int = 0, **kwargs) -> Graph:
+def kronecker(scale: int, edge_factor: int = 16, seed: int = 0, **kwargs: Any) -> Graph:
     """Graph500's Kronecker generator: :func:`rmat` with a = 0.57, b = c = 0.19.
 
     >>> kronecker(6, seed=0).n
@@ -273,9 +277,9 @@ def ssca2(
     seed: int = 0,
     *,
     p_inter: float = 0.5,
-    weights=(1, 100),
-    dtype=np.float64,
-    device: str = "cpu",
+    weights: tuple[int, int] | None = (1, 100),
+    dtype: DTypeLike = np.float64,
+    device: Where = "cpu",
 ) -> Graph:
     """SSCA#2 graph: random-sized cliques joined by sparse inter-clique arcs (directed).
 
@@ -337,9 +341,9 @@ def grid_2d(
     cols: int | None = None,
     seed: int = 0,
     *,
-    weights=(1, 100),
-    dtype=np.float64,
-    device: str = "cpu",
+    weights: tuple[int, int] | None = (1, 100),
+    dtype: DTypeLike = np.float64,
+    device: Where = "cpu",
 ) -> Graph:
     """Undirected ``rows x cols`` 4-neighbour grid; vertex ``(i, j)`` is ``i * cols + j``.
 
@@ -384,8 +388,8 @@ def road_network(
     *,
     extent: float = 10_000.0,
     keep: float = 0.3,
-    dtype=np.float64,
-    device: str = "cpu",
+    dtype: DTypeLike = np.float64,
+    device: Where = "cpu",
 ) -> Graph:
     """Road-like graph: random junctions in a square, planar streets, lengths as weights.
 
@@ -461,9 +465,9 @@ def random_dag(
     m: int,
     seed: int = 0,
     *,
-    weights=(1, 100),
-    dtype=np.float64,
-    device: str = "cpu",
+    weights: tuple[int, int] | None = (1, 100),
+    dtype: DTypeLike = np.float64,
+    device: Where = "cpu",
 ) -> Graph:
     """Random directed acyclic graph: G(n, m) edges oriented along a random vertex order.
 

@@ -1,6 +1,6 @@
 """The type checker (mypy, configured in pyproject.toml) passes on the typed public API and a user's code.
 
-``[tool.mypy]`` lists the public modules (strict, a few in basic mode) and
+``[tool.mypy]`` lists the public modules (all in strict mode) and
 tests/typing/usage.py, whose ``typing.assert_type`` calls state the types a
 user's checker infers.  The usage functions also run here, so they stay valid.
 """
@@ -46,12 +46,16 @@ def test_a_wrong_type_is_caught(tmp_path):
         "assert_type(graphs.diameter(G), int)\n"
         "assert_type(sr.min_plus, int)\n"
         "graphs.sssp(G, 0, device='tpu')\n"
+        "graphs.all_pairs_shortest_paths(G, device='tpu')\n"
+        "graphs.io.read('roads.gr', format='gml')\n"
     )
     run = _mypy("--strict", "--follow-imports=silent", str(bad), cache=tmp_path / "cache")
     out = run.stdout
     assert run.returncode == 1, out + run.stderr
     assert out.count("[assert-type]") == 2, out
     assert '"device" to "sssp" has incompatible type "Literal[\'tpu\']"' in out, out
+    assert '"device" to "all_pairs_shortest_paths" has incompatible type "Literal[\'tpu\']"' in out, out
+    assert '"format" to "read" has incompatible type "Literal[\'gml\']"' in out, out
 
 
 def test_usage_runs():

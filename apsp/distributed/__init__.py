@@ -121,6 +121,9 @@ if TYPE_CHECKING:
     from distributed import Client
 
     from semiring import Semiring
+    from semiring.array_types import DTypeLike
+
+    from ..matrix_input import MatrixSource
 
 __all__ = ["distributed_shortest_paths", "distributed_closure", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
            "WorkerMemoryError", "ATTEMPTS", "PAUSE_S", "CYCLE_SEARCH_MAX"]
@@ -160,14 +163,15 @@ def default_block_size(n: int, workers: int, device: str) -> int:
     return max(1, min(b, n))
 
 
-def _distributed():
+def _distributed() -> Any:
     return dask_distributed()
 
 
 class _Input:
     """What the driver needs of ``W``: size, dtype, device and how to make tile ``(I, J)`` on its owner."""
 
-    def __init__(self, kind: str, n: int, dtype, device: str, data: Any, original: Any, src=None) -> None:
+    def __init__(self, kind: str, n: int, dtype: DTypeLike, device: str, data: Any, original: Any,
+                 src: MatrixSource | None = None) -> None:
         self.kind, self.n, self.dtype, self.device = kind, n, np.dtype(dtype), device
         self.data, self.original, self.src = data, original, src
 
@@ -192,7 +196,7 @@ def _input(req: Request) -> _Input:
 
 
 def distributed_shortest_paths(
-    W,
+    W: Any,
     method: str = "auto",
     *,
     semiring: "Semiring | str" = sr.min_plus,
@@ -200,12 +204,12 @@ def distributed_shortest_paths(
     device: Device = "auto",
     block_size: int | None = None,
     progress: bool | None = None,
-    out=None,
-    dtype=None,
-    client=None,
+    out: Any = None,
+    dtype: DTypeLike | None = None,
+    client: Client | None = None,
     gather: bool | None = None,
     **ignored: Any,
-):
+) -> Any:
     """The closure of ``W`` (and its predecessors) on a Dask cluster: what ``apsp.shortest_paths(W, client=...)`` runs.
 
     Parameters
@@ -282,7 +286,7 @@ def distributed_shortest_paths(
     return distributed_closure(req, gather)
 
 
-def distributed_closure(req: Request, gather: bool | None = None):
+def distributed_closure(req: Request, gather: bool | None = None) -> Any:
     """The closure a checked Dask :class:`~apsp.request.Request` asks for (``req.client`` set): the route below the door.
 
     What :func:`apsp.shortest_paths` runs for ``client=`` or a dask array,
@@ -357,7 +361,7 @@ def distributed_closure(req: Request, gather: bool | None = None):
         run.forget()  # the results hold views of the rows they need; the registry lets go of the rest
 
 
-def _empty(inp: _Input, predecessors: bool, gather: bool, home, out):
+def _empty(inp: _Input, predecessors: bool, gather: bool, home: str | None, out: Any) -> Any:
     """The closure of a 0 x 0 matrix, in the kind of result asked for."""
     parts = [np.empty((0, 0), inp.dtype), np.empty((0, 0), np.int32)][: 2 if predecessors else 1]
     if out is not None:
@@ -374,20 +378,20 @@ def _empty(inp: _Input, predecessors: bool, gather: bool, home, out):
 class _Run:
     """One attempt: the layout, the run's token, its input on the workers, its futures."""
 
-    def __init__(self, client, S: "Semiring", inp: _Input, workers: list[str], layout: RowLayout, dev: str,
-                 predecessors: bool, home) -> None:
+    def __init__(self, client: Client, S: "Semiring", inp: _Input, workers: list[str], layout: RowLayout, dev: str,
+                 predecessors: bool, home: str | None) -> None:
         self.client, self.S, self.inp, self.workers, self.layout = client, S, inp, workers, layout
         self.dev, self.predecessors, self.home = dev, predecessors, home
         self.token: str | None = uuid.uuid4().hex[:12]
         self.infos = _survey(client, workers, dev)
         self.share = _panel_sharing(client, workers, self.infos, dev, self.token)
         self.wide = False
-        self.checks: list = []
-        self.results: list[list] = []
-        self._all: list = []
+        self.checks: list[Any] = []
+        self.results: list[list[Any]] = []
+        self._all: list[Any] = []
         self._check_memory()
 
-    def _pin(self, g: int, **kw) -> dict:
+    def _pin(self, g: int, **kw: Any) -> dict[str, Any]:
         return {"workers": [self.workers[g]], "allow_other_workers": False, "pure": False, **kw}
 
     def _check_memory(self) -> None:
@@ -411,7 +415,7 @@ class _Run:
         client_here = (info["host"], info["pid"]) == (socket.gethostname(), os.getpid())
         return info["threads"] if alone and not client_here else None
 
-    def futures(self) -> list:
+    def futures(self) -> list[Any]:
         return self._all + self.checks + [f for part in self.results for f in part]
 
     def submit(self) -> None:
@@ -424,7 +428,7 @@ class _Run:
         spec = RunSpec(self.token, lay, S, dtype, self.predecessors, self.dev, self.share)
         check = inp.kind != "dense" or inp.data.dtype != inp.dtype  # dense input was validated on the client
         t = self.token
-        chain = [client.submit(build, spec, g, pieces[g], check, self.wide, kind, self._own_threads(g),
+        chain: list[Any] = [client.submit(build, spec, g, pieces[g], check, self.wide, kind, self._own_threads(g),
                                key=f"apsp-build-{t}-{g}", **self._pin(g, priority=10)) for g in range(p)]
         del pieces
         built = list(chain)  # a worker receives panels once its rows (and streams) exist
@@ -451,7 +455,7 @@ class _Run:
                                        self.checks[lay.owner(k)], key=f"apsp-{name}-{t}-{k}", **self._pin(lay.owner(k)))
                          for k in range(K)] for part, name in parts]
 
-    def _pieces(self):
+    def _pieces(self) -> tuple[list[Any], str]:
         """Per worker, the futures of its row blocks of the input (in block order), and their kind."""
         client, inp, lay = self.client, self.inp, self.layout
         p, K, n = len(self.workers), lay.count, lay.n
@@ -496,7 +500,7 @@ class _Run:
             pass
 
 
-def _panel_sharing(client, workers: list[str], infos: list[dict], dev: str, token: str) -> str:
+def _panel_sharing(client: Client, workers: list[str], infos: list[dict[str, Any]], dev: str, token: str) -> str:
     """How panels travel between the run's workers: ``"ipc"`` (CUDA IPC handles) or ``"copy"`` (Dask's comm).
 
     ``"ipc"`` when the workers are GPU workers of one host in more than one
@@ -529,7 +533,7 @@ def _panel_sharing(client, workers: list[str], infos: list[dict], dev: str, toke
     return "ipc"
 
 
-def _survey(client, workers: list[str], dev: str) -> list[dict]:
+def _survey(client: Client, workers: list[str], dev: str) -> list[dict[str, Any]]:
     """:func:`apsp.distributed.rows.survey` of every worker (memory limits, status; on GPU workers their GPU)."""
     distributed = _distributed()
     try:
@@ -553,7 +557,7 @@ def _survey(client, workers: list[str], dev: str) -> list[dict]:
     return infos
 
 
-def _host_survey(dask_worker) -> dict:
+def _host_survey(dask_worker: Any) -> dict[str, Any]:
     """The memory settings and state of a worker (run in its event loop: it answers while paused)."""
     mm = dask_worker.memory_manager
     return {
@@ -569,7 +573,7 @@ def _host_survey(dask_worker) -> dict:
     }
 
 
-def _wide_int32(inp: _Input, S: "Semiring", client, pieces, kind: str) -> bool:
+def _wide_int32(inp: _Input, S: "Semiring", client: Client, pieces: list[Any], kind: str) -> bool:
     """Whether an int32 closure must run in int64 (:mod:`apsp.paths.exact_integers`), decided on the client."""
     if inp.dtype != np.int32 or not S.capabilities.mul_is_plus or inp.n < 2:
         return False
@@ -583,7 +587,7 @@ def _wide_int32(inp: _Input, S: "Semiring", client, pieces, kind: str) -> bool:
     return 2 * (inp.n - 1) * big >= np.iinfo(np.int32).max
 
 
-def _raise_if_stopped(S: "Semiring", inp: _Input, checks: list) -> None:
+def _raise_if_stopped(S: "Semiring", inp: _Input, checks: list[Any]) -> None:
     """Raise the error a :class:`~apsp.task_values.Stopped` diagonal check carries: an input error first, else the cycle.
 
     The tile steps return these instead of raising on the workers (a task that
@@ -636,7 +640,7 @@ def cluster_workers(client: Client) -> list[str]:
     return sorted(client.nthreads())
 
 
-def _workers(client) -> list[str]:
+def _workers(client: Client) -> list[str]:
     workers = cluster_workers(client)
     if not workers:
         raise DeviceError("the Dask cluster has no workers")
@@ -647,7 +651,7 @@ def _on_gpu_client(inp: _Input) -> bool:
     return inp.kind == "dense" and is_cupy_array(inp.data)
 
 
-def _wait(client, futures: list, workers: list[str]) -> None:
+def _wait(client: Client, futures: list[Any], workers: list[str]) -> None:
     """Wait for ``futures``, watching the workers of the run every :data:`WATCH_S` seconds.
 
     A worker that left: the futures are cancelled and :class:`_WorkersLost`
@@ -685,7 +689,7 @@ def _wait(client, futures: list, workers: list[str]) -> None:
                     raise paused_error(states[w], now - since) from None
 
 
-def _worker_states(dask_scheduler) -> dict:
+def _worker_states(dask_scheduler: Any) -> dict[str, Any]:
     """Status and memory of every worker, as the scheduler sees them (run on the scheduler)."""
     out = {}
     for addr, ws in dask_scheduler.workers.items():
@@ -694,7 +698,7 @@ def _worker_states(dask_scheduler) -> dict:
     return out
 
 
-def _show_progress(futures: list) -> None:
+def _show_progress(futures: list[Any]) -> None:
     """:func:`distributed.progress`: a widget in Jupyter, else a text bar from a background thread."""
 
     distributed = _distributed()
@@ -704,14 +708,14 @@ def _show_progress(futures: list) -> None:
     threading.Thread(target=distributed.progress, args=(futures,), kwargs={"notebook": False}, daemon=True).start()
 
 
-def _cycle_source(inp: _Input):
+def _cycle_source(inp: _Input) -> Any:
     """What :func:`~apsp.negative_cycle.raise_for_cycle` searches: the input, a function building it, or ``None``."""
     if inp.kind == "dask":
         if inp.n > CYCLE_SEARCH_MAX:
             return None
         X = inp.data
 
-        def compute():
+        def compute() -> Any:
             H = X.compute()
             return H.get() if is_cupy_array(H) else H
 
@@ -719,7 +723,7 @@ def _cycle_source(inp: _Input):
     return inp.original
 
 
-def _dask_array(futures: list, layout: RowLayout, dtype, dev: str):
+def _dask_array(futures: list[Any], layout: RowLayout, dtype: DTypeLike, dev: str) -> Any:
     """A :class:`dask.array.Array` over the row blocks' futures (chunks: the row blocks; they stay where they are)."""
     import dask.array as da
     from dask.delayed import delayed
@@ -731,7 +735,7 @@ def _dask_array(futures: list, layout: RowLayout, dtype, dev: str):
     return da.concatenate(blocks, axis=0)
 
 
-def _cupy():
+def _cupy() -> Any:
     import cupy
 
     return cupy

@@ -89,7 +89,7 @@ def threaded_cluster(n_workers: int | None = None, *, devices: Sequence[int] | N
         workers[f"worker-{i}"] = {"cls": Worker, "options": {"nthreads": threads_per_worker, "executor": pool,
                                                               "memory_limit": memory_limit}}
     options = {"dashboard_address": None, "protocol": "inproc", **scheduler_options}
-    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})  # type: ignore[no-untyped-call]  # distributed leaves SpecCluster unannotated
+    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})
 
 
 def gpu_process_cluster(devices: Sequence[int], *, memory_limit: int | str, protocol: str = "tcp",
@@ -112,4 +112,4 @@ def gpu_process_cluster(devices: Sequence[int], *, memory_limit: int | str, prot
                                                           "protocol": protocol,
                                                           "env": {"CUDA_VISIBLE_DEVICES": order}}}
     options = {"dashboard_address": None, "protocol": protocol, **scheduler_options}
-    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})  # type: ignore[no-untyped-call]  # distributed leaves SpecCluster unannotated
+    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": options})

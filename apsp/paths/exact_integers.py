@@ -101,7 +101,7 @@ def sums_may_leave_int32(W, S: "Semiring") -> bool:
     return 2 * (n - 1) * max(ext[1], -ext[0]) >= _I32.max
 
 
-def widen(W):
+def widen(W: Any) -> Any:
     """The int32 matrix ``W`` as int64, its sentinels mapped to int64's.
 
     >>> widen(np.array([[2**31 - 1, -2**31, 5]], np.int32))
@@ -120,7 +120,7 @@ def widen(W):
     return W64
 
 
-def narrow(D):
+def narrow(D: Any) -> Any:
     """The int64 closure ``D`` back in int32: values outside the int32 range become its sentinels.
 
     >>> narrow(np.array([[2**40, -2**40, 7, 2**31 - 1]]))

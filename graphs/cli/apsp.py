@@ -41,7 +41,7 @@ import json
 import os
 import sys
 import time
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -58,6 +58,10 @@ from ._common import (
     resolve_device,
 )
 
+if TYPE_CHECKING:
+    from apsp.planner import Plan, PlanError
+    from graphs.graph import Graph
+
 __all__ = ["add_parser", "run", "run_apsp", "check_bytes"]
 
 WARMUP_FULL = 8192  # GPU jobs up to this size are warmed up on a full-size copy
@@ -73,7 +77,7 @@ METHOD_HELP = ("all-pairs method: auto (default) = the planner's route, printed 
                + "\n".join(f"{name} = {TABLE[name].summary}" for name in CLI_METHODS))
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
+def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``apsp`` and its options to the subcommands ``sub``."""
     ap = sub.add_parser("apsp", help="all-pairs shortest paths (dense distance matrix), checked against SciPy",
                         description="All-pairs shortest paths of a graph file or a generated road network; "
@@ -99,7 +103,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return ap
 
 
-def run(args: argparse.Namespace, out=None) -> int:
+def run(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     """Run ``apsp``: lines as the work goes, or with ``--json`` one JSON object at the end."""
     return run_apsp(args, out)
 
@@ -114,7 +118,7 @@ def check_bytes(n: int, nnz: int, rows: int) -> int:
     return 3 * graph + rows * n * 40 if rows else 0
 
 
-def _check(G, D: np.ndarray, rows: np.ndarray) -> float:
+def _check(G: Graph, D: np.ndarray, rows: np.ndarray) -> float:
     """Largest |difference| between ``D[rows]`` and SciPy's answer (inf-aware)."""
     from scipy.sparse.csgraph import dijkstra, johnson
 
@@ -129,14 +133,14 @@ def _check(G, D: np.ndarray, rows: np.ndarray) -> float:
     return float(np.abs(got[finite] - ref[finite]).max(initial=0.0))
 
 
-def _infinity(dtype) -> float:
+def _infinity(dtype: np.dtype) -> float:
     return float(np.inf) if np.dtype(dtype).kind == "f" else float(np.iinfo(dtype).max)
 
 
 class _Output:
     """Lines printed as the work goes (text), or facts gathered into one JSON object (``--json``)."""
 
-    def __init__(self, args: argparse.Namespace, out) -> None:
+    def __init__(self, args: argparse.Namespace, out: IO[str] | None) -> None:
         self.out = sys.stdout if out is None else out
         self.text = not (args.quiet or args.json)
         self.json = args.json and not args.quiet
@@ -152,7 +156,7 @@ class _Output:
             print(json.dumps(self.data, allow_nan=False), file=self.out, flush=True)
 
 
-def _sparse_rate(G) -> float:
+def _sparse_rate(G: Graph) -> float:
     """Arcs (plus vertices) per second of the sparse route on ``G``, all cores together.
 
     The route's own kernels, on sources spread over the graph, for at least
@@ -198,7 +202,7 @@ def _sparse_rate(G) -> float:
     return cores * done * (n + G.nnz) / max(time.perf_counter() - start, 1e-9)
 
 
-def _path_arcs(G) -> int:
+def _path_arcs(G: Graph) -> int:
     """An estimate of the arcs of the longest shortest path: twice the largest BFS depth from four vertices.
 
     A shortest path by weight takes at least as many arcs as the fewest, and
@@ -212,7 +216,9 @@ def _path_arcs(G) -> int:
     return 2 * max(depth, 1)
 
 
-def _plan(G, args: argparse.Namespace, dtype, device: str, rows: int):
+def _plan(
+    G: Graph, args: argparse.Namespace, dtype: np.dtype | None, device: str, rows: int
+) -> tuple[Plan, int, str | None]:
     """``(plan, rows, note)``: the plan of the run, with room for ``rows`` checked rows when that fits.
 
     The budget is the planner's (:func:`apsp.planner.memory_budget`); the
@@ -229,7 +235,7 @@ def _plan(G, args: argparse.Namespace, dtype, device: str, rows: int):
     measured: dict[str, Any] = {"sparse_rate": _sparse_rate(G) if args.method == "auto" and G.n else None,
                 "path_arcs": _path_arcs(G) if args.method == "squaring" and G.n else None}
 
-    def plan(limit: int | None):
+    def plan(limit: int | None) -> Plan:
         return graphs.plan_all_pairs(G, dtype=dtype, device=device, method=args.method, on_disk=bool(args.out),
                                      memory_limit=None if limit is None else max(1, limit), **measured)
 
@@ -256,7 +262,7 @@ def _plan(G, args: argparse.Namespace, dtype, device: str, rows: int):
     return pl, 0, f"skipped: {why}"
 
 
-def _hints(err, args: argparse.Namespace, device: str) -> str:
+def _hints(err: PlanError, args: argparse.Namespace, device: str) -> str:
     """The options of this command that could make a refused job fit."""
     from apsp.memory import memory_limits
 
@@ -277,7 +283,7 @@ def _mib(b: float) -> str:
     return f"{b / 2**20:,.1f} MiB"
 
 
-def run_apsp(args: argparse.Namespace, out=None) -> int:
+def run_apsp(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     """Run the APSP job described by ``args``, reporting to ``out`` (default: stdout); return the exit status.
 
     The route comes from the planner (:func:`graphs.plan_all_pairs`), printed
@@ -325,7 +331,9 @@ def run_apsp(args: argparse.Namespace, out=None) -> int:
     return status
 
 
-def _result_file(path: str | None, dtype: np.dtype, shape: tuple[int, int]):
+def _result_file(
+    path: str | None, dtype: np.dtype, shape: tuple[int, int]
+) -> contextlib.AbstractContextManager[np.memmap | None]:
     """The ``--out`` file as a memory map, written atomically (:func:`graphs.atomic_file.atomic_memmap`).
 
     The result goes to a temporary ``.npy`` beside ``path`` and is renamed onto
@@ -340,8 +348,8 @@ def _result_file(path: str | None, dtype: np.dtype, shape: tuple[int, int]):
     return atomic_memmap(path, dtype, shape)
 
 
-def _run(args: argparse.Namespace, G, pl, device: str, dtype: np.dtype, rows: int, check_note: str | None, result,
-         report: _Output) -> int:
+def _run(args: argparse.Namespace, G: Graph, pl: Plan, device: str, dtype: np.dtype, rows: int, check_note: str | None,
+         result: np.memmap | None, report: _Output) -> int:
     """The timed run, the count of connected pairs and the check; the exit status (``result``: --out's map)."""
     import apsp
     import graphs
@@ -373,7 +381,7 @@ def _run(args: argparse.Namespace, G, pl, device: str, dtype: np.dtype, rows: in
         t1 = time.perf_counter()
         if result is not None:
             Dd.get(out=result)  # type: ignore[union-attr]  # device="gpu": a CuPy array, which has get()
-            D = result
+            D: np.ndarray = result
         else:
             D = to_device(Dd, "cpu")
         t_d2h = time.perf_counter() - t1

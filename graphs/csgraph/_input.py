@@ -79,7 +79,7 @@ class CsgraphNegativeCycleError(_scipy_csgraph.NegativeCycleError, _GraphsNegati
     'Negative cycle detected on node 0'
     """
 
-    def __init__(self, message: str = "", vertex: int = -1, cycle: list[int] | None = None, weight=None) -> None:
+    def __init__(self, message: str = "", vertex: int = -1, cycle: list[int] | None = None, weight: Any = None) -> None:
         _GraphsNegativeCycleError.__init__(self, vertex, cycle, weight, message=str(message))
 
 
@@ -271,7 +271,7 @@ def resolve_device(csgraph: Any, device: str) -> Where:
     return cast(Where, device)  # checked above: "cpu" or "gpu"
 
 
-def result_dtype(dtype) -> np.dtype:
+def result_dtype(dtype: Any) -> np.dtype:
     """The floating dtype of distances: float64 (SciPy's, the default) or float32."""
     if dtype is None:
         return np.dtype(np.float64)
@@ -284,21 +284,21 @@ def result_dtype(dtype) -> np.dtype:
     return dt
 
 
-def _check_dense_shape(shape: tuple) -> None:
+def _check_dense_shape(shape: tuple[int, ...]) -> None:
     if len(shape) != 2:
         raise ValueError("graph should have two dimensions")
     if shape[0] != shape[1]:
         raise ValueError("graph should be a square array")
 
 
-def check_sparse_shape(shape: tuple) -> None:
+def check_sparse_shape(shape: tuple[int, ...]) -> None:
     if len(shape) != 2:
         raise ValueError("compressed-sparse graph must be 2-D")
     if shape[0] != shape[1]:
         raise ValueError("compressed-sparse graph must be shape (N, N)")
 
 
-def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
+def scipy_csr(csgraph: Any, directed: bool = True, dtype: Any = np.float64) -> Any:
     """The CSR matrix SciPy's algorithms read (``validate_graph(..., dense_output=False)``), on the CPU.
 
     A sparse input of another format is converted by ``tocsr()`` (a CSR input
@@ -339,7 +339,7 @@ def scipy_csr(csgraph: Any, directed: bool = True, dtype=np.float64):
     return type(A)((cast_weights(A.data, dtype), A.indices, A.indptr), shape=A.shape)
 
 
-def cast_weights(x: Any, dtype) -> Any:
+def cast_weights(x: Any, dtype: Any) -> Any:
     """``x`` (NumPy or CuPy) as ``dtype``; :class:`InvalidEntryError` for a finite weight that ``dtype`` cannot hold.
 
     Used for ``dtype=float32``: a float64 weight beyond float32's range would
@@ -368,7 +368,7 @@ def cast_weights(x: Any, dtype) -> Any:
     return y
 
 
-def gpu_csr(csgraph: Any, dtype=np.float64, sum_duplicates: bool = True):
+def gpu_csr(csgraph: Any, dtype: Any = np.float64, sum_duplicates: bool = True) -> Any:
     """A ``cupyx.scipy.sparse`` CSR matrix of a CuPy dense array (SciPy's null entries dropped) or sparse matrix.
 
     A sparse matrix is read as :func:`scipy_csr` reads its host copy: one of
@@ -434,7 +434,7 @@ def check_vertex_index(v: Any, n: int, name: str) -> int:
     return i
 
 
-def source_indices(indices: Any, n: int) -> tuple[np.ndarray, tuple]:
+def source_indices(indices: Any, n: int) -> tuple[np.ndarray, tuple[int, ...]]:
     """SciPy's ``indices``: ``(sources as int32, shape of the result)``.
 
     ``None`` is every vertex; a scalar gives a 1-D result, an array ``a`` a

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import operator
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -53,6 +53,7 @@ from semiring.backend import array_module
 from semiring.docstrings import fill_template
 from semiring.errors import InvalidEntryError
 
+from ..convert import is_cupy_sparse
 from ..csr_arrays import row_ids
 from ..graph import Graph
 from ..paths.engine import johnson_potentials
@@ -70,7 +71,6 @@ from ._input import (
     dense_null_mask,
     from_pydata,
     gpu_csr,
-    is_cupy_sparse,
     is_gpu_input,
     negative_cycle_error,
     resolve_device,
@@ -80,6 +80,9 @@ from ._input import (
     to_device_like,
     to_host,
 )
+
+if TYPE_CHECKING:
+    from semiring.array_types import Where
 
 __all__ = ["shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson", "yen"]
 
@@ -182,7 +185,7 @@ def _dense_cpu(inp: _Input, directed: bool, unweighted: bool, overwrite: bool, d
     return D, special
 
 
-def _host_graph(A, data) -> Graph:
+def _host_graph(A: Any, data: Any) -> Graph:
     """The directed graph of SciPy's CSR matrix ``A`` with weights ``data`` (``A.data`` by default).
 
     An arc of weight ``+inf`` or NaN is left out: SciPy's searches never relax
@@ -198,7 +201,7 @@ def _host_graph(A, data) -> Graph:
     return Graph(A.indptr, A.indices, data, directed=True)
 
 
-def _refuse_minus_inf(A, data) -> None:
+def _refuse_minus_inf(A: Any, data: Any) -> None:
     """:class:`InvalidEntryError` for the first arc of weight ``-inf`` (SciPy's searches give NaN or ``-inf`` rows)."""
     xp = array_module(data)
     bad = xp.nonzero(xp.isneginf(data))[0]
@@ -209,14 +212,14 @@ def _refuse_minus_inf(A, data) -> None:
                                 "weight -inf are undefined (only floyd_warshall follows SciPy there)")
 
 
-def _shape(arr) -> None:
+def _shape(arr: Any) -> None:
     if arr.ndim != 2:
         raise ValueError("graph should have two dimensions")
     if arr.shape[0] != arr.shape[1]:
         raise ValueError("graph should be a square array")
 
 
-def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
+def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype) -> Any:
     """The matrix of :func:`_dense_cpu` for a CuPy array or ``cupyx`` matrix, as a CuPy array (None: NaN / -inf).
 
     ``None`` when the matrix holds NaN or ``-inf``: :func:`floyd_warshall`
@@ -249,13 +252,13 @@ def _dense_gpu(X: Any, directed: bool, unweighted: bool, dt: np.dtype):
     return D
 
 
-def _coo(A, keep) -> tuple[Any, Any, Any]:
+def _coo(A: Any, keep: Any) -> tuple[Any, Any, Any]:
     """Rows, columns and values of the entries ``keep`` of a ``cupyx`` CSR matrix."""
     rows = row_ids(A.indptr)
     return rows[keep], A.indices[keep], A.data[keep]
 
 
-def _cupyx_csr(A):
+def _cupyx_csr(A: Any) -> Any:
     import cupyx.scipy.sparse as csp
 
     return csp.csr_matrix(A)
@@ -292,7 +295,7 @@ def _sparse_graph(csgraph: Any, directed: bool, unweighted: bool, dt: np.dtype, 
     return G, negative
 
 
-def _as_kind(x, gpu: bool):
+def _as_kind(x: Any, gpu: bool) -> Any:
     return to_device_like(x, gpu)
 
 
@@ -402,7 +405,7 @@ class _Input:
         self.gpu = gpu_sparse or (not self.sparse and hasattr(X, "__cuda_array_interface__"))
         self.masked = np.ma.isMaskedArray(X)
 
-    def dense(self):
+    def dense(self) -> Any:
         """The dense input as an array of its own module (NumPy for array-likes), its shape checked."""
         if self.array is None:
             X = self.X if self.gpu or isinstance(self.X, np.ndarray) else np.asarray(self.X)
@@ -412,7 +415,7 @@ class _Input:
 
 
 
-def _auto_method(inp: _Input, indices) -> str:
+def _auto_method(inp: _Input, indices: Any) -> str:
     """SciPy's choice for ``method="auto"``: the number of edges against ``N**2 / 4`` and their signs.
 
     SciPy's own count, which is not quite its reading of the graph: a sparse
@@ -489,7 +492,7 @@ def floyd_warshall(csgraph: Any, directed: bool = True, return_predecessors: boo
 
 
 def _floyd_warshall(inp: _Input, directed: bool, return_predecessors: bool, unweighted: bool, overwrite: bool,
-                    dtype: Any, device: str):
+                    dtype: Any, device: str) -> Any:
     """:func:`floyd_warshall` of a read input: SciPy's dense matrix, then the closure of :mod:`apsp`."""
     dt = np.dtype(np.float64) if dtype is None else result_dtype(dtype)
     gpu_in = inp.gpu
@@ -524,7 +527,7 @@ def _floyd_warshall(inp: _Input, directed: bool, return_predecessors: bool, unwe
     return _as_kind(res, gpu_in) if gpu_in or dev == "gpu" else res
 
 
-def _scipy_loop(D: np.ndarray, directed: bool, return_predecessors: bool, gpu_in: bool):
+def _scipy_loop(D: np.ndarray, directed: bool, return_predecessors: bool, gpu_in: bool) -> Any:
     """SciPy's own Floyd-Warshall loop on ``D`` (:func:`_kernels.scipy_floyd_warshall`) and its negative-cycle test."""
     n = D.shape[0]
     P = np.empty((n, n) if return_predecessors else (0, 0), dtype=np.int32)
@@ -538,7 +541,7 @@ def _scipy_loop(D: np.ndarray, directed: bool, return_predecessors: bool, gpu_in
 
 
 def _run_sources(G: Graph, src: np.ndarray, method: str, predecessors: bool = True, limit: float | None = None,
-                 out: np.ndarray | None = None):
+                 out: np.ndarray | None = None) -> tuple[Any, Any]:
     """The engine's rows from ``src`` on the graph read at the door, with SciPy's error class and ``-9999`` predecessors.
 
     ``method`` ``"spmm"``: Bellman-Ford on all sources at once
@@ -565,8 +568,9 @@ def _run_sources(G: Graph, src: np.ndarray, method: str, predecessors: bool = Tr
     return D, P
 
 
-def _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype, device, method,
-              warn_negative: bool = False, limit: float = np.inf):
+def _searches(csgraph: Any, directed: bool, indices: Any, return_predecessors: bool, unweighted: bool, dtype: Any,
+              device: str, method: str, warn_negative: bool = False,
+              limit: float = np.inf) -> tuple[Any, Any, tuple[int, ...], bool]:
     """Rows ``(D, P, shape, gpu_in)`` of SciPy's searches: the door (graph and ``indices`` read once), then the engine.
 
     A finite ``limit`` goes into the searches (:func:`_run_sources`), which
@@ -593,7 +597,7 @@ def _searches(csgraph, directed, indices, return_predecessors, unweighted, dtype
     return D, P, shape, gpu_in
 
 
-def _sources_only(src: np.ndarray, n: int, dt: np.dtype, predecessors: bool):
+def _sources_only(src: np.ndarray, n: int, dt: np.dtype, predecessors: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """Rows in which each source alone is reached (distance 0), as SciPy's search answers a NaN ``limit``."""
     D = np.full((src.shape[0], n), np.inf, dtype=dt)
     D[np.arange(src.shape[0]), src] = 0
@@ -636,7 +640,7 @@ def _equal_weight(G: Graph, dt: np.dtype) -> float | None:
 
 
 def _bfs_rows(G: Graph, src: np.ndarray, c: float, dt: np.dtype, D: np.ndarray | None = None,
-              P: np.ndarray | None = None, limit: float | None = None):
+              P: np.ndarray | None = None, limit: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Distances ``c * hops`` and breadth-first parents (``-9999`` for none) from each source, by :func:`graphs.bfs`.
 
     Into ``D`` and ``P`` when given; distances above ``limit`` are then cut
@@ -660,7 +664,9 @@ def _bfs_rows(G: Graph, src: np.ndarray, c: float, dt: np.dtype, D: np.ndarray |
     return D, P
 
 
-def _equal_weight_rows(G: Graph, src: np.ndarray, c: float, dt: np.dtype, limit: float | None, predecessors: bool):
+def _equal_weight_rows(
+    G: Graph, src: np.ndarray, c: float, dt: np.dtype, limit: float | None, predecessors: bool
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Rows of a graph whose arcs all weigh ``c``: breadth-first, or the engine's searches where ``limit`` keeps them local.
 
     Without a limit, :func:`_bfs_rows`.  With one, the searches of the first
@@ -692,7 +698,7 @@ def _equal_weight_rows(G: Graph, src: np.ndarray, c: float, dt: np.dtype, limit:
     return D, P
 
 
-def _finish(D, P, shape, gpu_in, return_predecessors):
+def _finish(D: Any, P: Any, shape: tuple[int, ...], gpu_in: bool, return_predecessors: bool) -> Any:
     D = _as_kind(D.reshape(shape), gpu_in)
     if return_predecessors:
         return D, _as_kind(P.reshape(shape), gpu_in)
@@ -739,7 +745,8 @@ def dijkstra(csgraph: Any, directed: bool = True, indices: Any = None, return_pr
     return _finish(D, P, shape, gpu_in, return_predecessors)
 
 
-def _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweighted, limit, dtype, device):
+def _dijkstra_min_only(csgraph: Any, directed: bool, indices: Any, return_predecessors: bool, unweighted: bool,
+                       limit: float, dtype: Any, device: str) -> Any:
     """SciPy's ``min_only``: one search from a virtual source ``n`` joined to the ``indices`` by 0-arcs.
 
     With a limit, on the CPU and non-negative weights, the engine's search
@@ -762,7 +769,8 @@ def _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweight
         w = xp.ones(G.nnz, dtype=dt)
     k = src.shape[0]
     S = Graph.from_edges(xp.concatenate((u, xp.full(k, n, dtype=np.int32))), xp.concatenate((v, src)),
-                         xp.concatenate((w, xp.zeros(k, dtype=w.dtype))), n=n + 1, device=G.device)
+                         xp.concatenate((w, xp.zeros(k, dtype=w.dtype))), n=n + 1,
+                         device=cast("Where", G.device))  # a Graph's device is "cpu" or "gpu"
     lim = _limit_in(limit, dt)
     negative = negative and not unweighted
     if lim is not None and lim != lim:  # a NaN limit: SciPy relaxes no arc, only the sources are reached
@@ -774,7 +782,8 @@ def _dijkstra_min_only(csgraph, directed, indices, return_predecessors, unweight
         dist, pred = D[0, :n], Pr[0, :n]
         pred[pred == n] = -1
     else:  # no limit: one single-source search (3.5% faster than the engine's single row on a road network)
-        method = "bellman-ford" if negative else ("dijkstra" if G.device == "cpu" else "auto")
+        method: Literal["bellman-ford", "dijkstra", "auto"] = (
+            "bellman-ford" if negative else ("dijkstra" if G.device == "cpu" else "auto"))
         try:
             dist, pred = sssp(S, n, method=method)
         except _LibraryNegativeCycleError as err:

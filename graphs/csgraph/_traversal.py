@@ -47,7 +47,7 @@ __all__ = ["breadth_first_order", "depth_first_order", "breadth_first_tree", "de
            "connected_components"]
 
 
-def _csr_pair(csgraph, directed: bool):
+def _csr_pair(csgraph: Any, directed: bool) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """SciPy's CSR (indptr, indices) of the graph and of its transpose (an empty one when directed)."""
     A = scipy_csr(to_host(csgraph), directed, dtype=None)
     n = A.shape[0]
@@ -57,7 +57,7 @@ def _csr_pair(csgraph, directed: bool):
     return n, A.indptr, A.indices, T.indptr, T.indices
 
 
-def _order(kind: str, csgraph, i_start, directed: bool, return_predecessors: bool, device: str):
+def _order(kind: str, csgraph: Any, i_start: Any, directed: bool, return_predecessors: bool, device: str) -> Any:
     resolve_device(csgraph, device)
     gpu = is_gpu_input(csgraph)
     n, p1, i1, p2, i2 = _csr_pair(csgraph, directed)
@@ -234,7 +234,7 @@ def connected_components(csgraph: Any, directed: bool = True, connection: str = 
     return (int(k), labels) if return_labels else int(k)
 
 
-def _strong_csr(host):
+def _strong_csr(host: Any) -> Any:
     """The CSR the installed SciPy's strong components read.
 
     Up to SciPy 1.17 the float64 reading of :func:`scipy_csr` (rows of a
@@ -247,7 +247,7 @@ def _strong_csr(host):
     return scipy_csr(host, True, dtype=None)
 
 
-def _to_cupyx(A):
+def _to_cupyx(A: Any) -> Any:
     import cupyx.scipy.sparse as csp
 
     return csp.csr_matrix(A)

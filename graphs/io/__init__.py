@@ -114,7 +114,7 @@ import gzip
 import operator
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -185,8 +185,8 @@ def _buffer_size(size: Any) -> int:
     return size
 
 
-def read(path: str | os.PathLike[str], format: str | None = None, dtype: DTypeLike | None = None, directed: bool | None = None, *,
-         buffer_size: int | None = None) -> Graph:
+def read(path: str | os.PathLike[str], format: Literal["dimacs", "snap", "mtx"] | None = None,
+         dtype: DTypeLike | None = None, directed: bool | None = None, *, buffer_size: int | None = None) -> Graph:
     """Read a graph file (DIMACS ``.gr``, SNAP edge list, Matrix Market; ``.gz`` too).
 
     Parameters
@@ -276,7 +276,7 @@ def _edge_lines(src: np.ndarray, dst: np.ndarray, w: np.ndarray | None, base: in
     return "".join(f"{prefix}{u} {v} {x}\n" for u, v, x in zip(s, d, _fmt_weights(w)))
 
 
-def write(G: Graph, path: str | os.PathLike[str], format: str | None = None) -> None:
+def write(G: Graph, path: str | os.PathLike[str], format: Literal["dimacs", "snap", "mtx"] | None = None) -> None:
     """Write ``G`` as DIMACS ``.gr``, a SNAP edge list or Matrix Market (gzip if ``.gz``), atomically.
 
     DIMACS lists every stored arc (an unweighted arc weighs 1; DIMACS weights

@@ -32,7 +32,7 @@ import functools
 import inspect
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import networkx as nx
 
@@ -176,7 +176,7 @@ LINEAR_ON_NETWORKX.update({
 #: 2-core Xeon): is_strongly_connected, whose NetworkX code takes the first of ``strongly_connected_components``,
 #: 0.26x on a randomly oriented barabasi_albert(5000, 2) when that call converted the graph (NetworkX stops at
 #: the first component); is_connected likewise through ``connected_components``.
-_DECLINED_CODES: dict = {}
+_DECLINED_CODES: dict[Any, str] = {}
 _CALLER = "called by NetworkX's own code of {}, which runs on NetworkX"
 
 #: Arguments that make a one-source search stop early in NetworkX (a target it stops at, a cutoff or depth it
@@ -285,7 +285,7 @@ _STOPPING = {name: keys for name, keys in _STOPPING.items() if keys}
 _CUTOFF_TYPES = (int, bool, float)
 
 
-def _declined_codes() -> dict:
+def _declined_codes() -> dict[Any, str]:
     """Code object -> name for NetworkX's code of each function of :data:`LINEAR_ON_NETWORKX` (built once)."""
     if not _DECLINED_CODES:
         for name in LINEAR_ON_NETWORKX:
@@ -296,7 +296,7 @@ def _declined_codes() -> dict:
     return _DECLINED_CODES
 
 
-def _sampled_reason(name: str, bound: dict, G) -> str | None:
+def _sampled_reason(name: str, bound: dict[str, Any], G: Any) -> str | None:
     """The :data:`SAMPLED` reason where the first edges' values are of the kind named there, else ``None``."""
     arg, default_attr, missing, test, reason = SAMPLED[name]
     attr = bound.get(arg, default_attr)
@@ -306,7 +306,7 @@ def _sampled_reason(name: str, bound: dict, G) -> str | None:
     return reason if values and test(values) else None
 
 
-def _search_sources(G, value, many: bool) -> list | None:
+def _search_sources(G: Any, value: Any, many: bool) -> list[Any] | None:
     """The nodes a search starts from: ``value`` itself, or (``many``) the items of a container that is not a node."""
     if not many:
         return [value]
@@ -318,7 +318,7 @@ def _search_sources(G, value, many: bool) -> list | None:
     return list(value) if isinstance(value, _CONTAINERS) else None
 
 
-def _reach_decision(name: str, bound: dict, G) -> bool | str:
+def _reach_decision(name: str, bound: dict[str, Any], G: Any) -> bool | str:
     """:data:`REACH_SEARCHES`: ``True`` where the sources reach more than :data:`REACH_FRACTION` of the nodes (or
     where the count cannot be taken and the search was served before), else the reason."""
     kind, arg, backwards = REACH_SEARCHES[name]
@@ -340,7 +340,7 @@ def _reach_decision(name: str, bound: dict, G) -> bool | str:
     return _SMALL_REACH.format(reached, len(adj))
 
 
-def _has_none_key(G) -> bool:
+def _has_none_key(G: Any) -> bool:
     """Whether some edge of the NetworkX graph ``G`` has an attribute named ``None``."""
     adj = getattr(G, "_adj", None)
     if adj is None:
@@ -350,12 +350,12 @@ def _has_none_key(G) -> bool:
     return any(None in d for nbrs in adj.values() for d in nbrs.values())
 
 
-def _arguments(name: str, args: tuple, kwargs: dict) -> dict | None:
+def _arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
     """The arguments by parameter name; ``None`` where they do not match (NetworkX will raise its own TypeError)."""
     return _BINDERS[name].bind(args, kwargs)
 
 
-def _centrality_arguments(name: str, bound: dict, G) -> bool | str:
+def _centrality_arguments(name: str, bound: dict[str, Any], G: Any) -> bool | str:
     """``True``, or why NetworkX's own code answers these centrality / distance-measure arguments."""
     k = bound.get("k")
     if k is not None and (type(k) is not int or not 1 <= k <= len(G)):
@@ -386,7 +386,11 @@ def _centrality_arguments(name: str, bound: dict, G) -> bool | str:
     return True
 
 
-def _gc_paused(f):
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _gc_paused(f: Callable[_P, _R]) -> Callable[_P, _R]:
     """``f`` run with Python's cyclic garbage collector paused (:func:`.graph.paused_gc`).
 
     The results are large acyclic containers (dicts of paths, lists of sets,
@@ -396,7 +400,7 @@ def _gc_paused(f):
     """
 
     @functools.wraps(f)
-    def run(*args, **kwargs):
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         with paused_gc():
             return f(*args, **kwargs)
 
@@ -423,7 +427,7 @@ class BackendInterface:
             setattr(self, name, _gc_paused(f))
 
     @staticmethod
-    def can_run(name: str, args: tuple, kwargs: dict) -> bool | str:
+    def can_run(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool | str:
         """``True`` when this backend implements ``name`` for these arguments, else the reason (NetworkX logs it)."""
         if name not in FUNCTIONS:
             return f"{name} is not implemented by semiring_paths"
@@ -461,7 +465,7 @@ class BackendInterface:
         return True
 
     @staticmethod
-    def should_run(name: str, args: tuple, kwargs: dict) -> bool | str:
+    def should_run(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool | str:
         """``True`` when converting pays off (graphs of at least ``MIN_NODES`` nodes), else the reason."""
         G = args[0] if args else next(iter(kwargs.values()), None)
         if G is None or isinstance(G, BackendGraph) or not hasattr(G, "__len__"):
@@ -502,7 +506,7 @@ class BackendInterface:
         return True
 
     @staticmethod
-    def on_start_tests(items: list) -> None:
+    def on_start_tests(items: list[Any]) -> None:
         """Mark NetworkX's tests listed in :data:`KNOWN_DIFFERENCES` as expected failures."""
         import pytest
 

@@ -37,7 +37,7 @@ from .engine import hop_weights
 from .many_source import search_rows
 
 if TYPE_CHECKING:
-    from semiring.array_types import Array, DTypeLike
+    from semiring.array_types import Array, DTypeLike, Where
 
 __all__ = ["all_pairs_shortest_paths", "plan_all_pairs"]
 
@@ -50,7 +50,7 @@ def all_pairs_shortest_paths(
     *,
     dtype: DTypeLike | None = None,
     out: Any = None,
-    device: str = "cpu",
+    device: Where = "cpu",
     memory_limit: int | None = None,
     method: str = "auto",
     plan: Plan | None = None,

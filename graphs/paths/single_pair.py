@@ -65,7 +65,7 @@ class ShortestPath:
     """
 
     distance: Any
-    path: list | None
+    path: list[Any] | None
     method: str
     settled: int
 
@@ -133,7 +133,7 @@ def _host(G: Graph) -> Graph:
     return G._cache["host_copy"]
 
 
-def _use_astar(G: Graph, heuristic) -> bool:
+def _use_astar(G: Graph, heuristic: str | None) -> bool:
     if heuristic is None:
         return False
     if heuristic == "euclidean":
@@ -215,7 +215,7 @@ def shortest_path(
     H = _host(G)
     labels = G.node_labels
 
-    def result(distance, route, method, settled):
+    def result(distance: Any, route: list[Any] | None, method: str, settled: int) -> ShortestPath:
         if route is not None and labels is not None:
             route = [labels[v] for v in route]
         return ShortestPath(distance, route, method, int(settled))
