@@ -42,14 +42,15 @@ from __future__ import annotations
 __all__ = ["SMALL_INPUT", "NUMPY_BUDGET", "BYTES_PER_ITEM", "FORCE", "numpy_route"]
 
 #: Largest input (vertices + arcs of a graph; for a file, its bytes / :data:`BYTES_PER_ITEM`) that may go
-#: the NumPy way.  Measured (benchmarks/startup.py's machine, 2-core Xeon): the twins run a 3,353-vertex
-#: road network (rome99, 4,444 arcs) in about 2 ms for CSR building, 3 ms for BFS and 10 ms for
-#: delta-stepping, growing linearly, so 50,000 items cost at most ~0.15 s, well below the ~0.5 s of
-#: loading Numba and its kernels that they save.
+#: the NumPy way.  Measured (2-core Xeon, medians of 5; graphs.generators.road_network written as
+#: DIMACS): at 50,110 items (12,000 vertices, a 665 kB file) the twins take 37 ms to read the file, 9 ms to
+#: build the CSR, 11 ms for a BFS and 31 ms for delta-stepping -- about 90 ms in all, against 15 ms for the
+#: warm kernels but some 500 ms to load Numba and the kernels first; at 14,077 items, 15 ms in all.  So up to
+#: here a one-off call is several times faster the NumPy way.
 SMALL_INPUT = 50_000
 
-#: Items a process may send the NumPy way in all (about 1 to 2 s of twin work at the rates above, a few
-#: times Numba's start-up): past it, every input goes to the compiled kernels.
+#: Items a process may send the NumPy way in all (about 1 s of twin work at the rates above, twice Numba's
+#: start-up): past it, every input goes to the compiled kernels.
 NUMPY_BUDGET = 500_000
 
 #: Bytes of a graph file per item, to weigh a file chunk against :data:`SMALL_INPUT` (an arc line of
