@@ -27,27 +27,46 @@ array([[ 0.,  1.,  3.],
 
 from __future__ import annotations
 
-from semiring import __version__  # one version for the whole distribution
+from typing import TYPE_CHECKING
+
 from semiring.closure_hook import register_closure
+from semiring.lazy import lazy_attributes
 
-from .api import (
-    METHODS,
-    choose_method,
-    closure,
-    minimax_paths,
-    prepare,
-    shortest_paths,
-    transitive_closure,
-    widest_paths,
-)
-from .driver import solve
-from .dynamic_closure import Closure
-from .errors import NegativeCycleError
-from .paths.predecessors import path
-from .planner import Plan, PlanError, plan
-from .request import Request, prepared_matrix
+if TYPE_CHECKING:
+    from semiring import __version__  # one version for the whole distribution
 
-register_closure(closure)
+    from .api import (
+        METHODS,
+        choose_method,
+        closure,
+        minimax_paths,
+        prepare,
+        shortest_paths,
+        transitive_closure,
+        widest_paths,
+    )
+    from .driver import solve
+    from .dynamic_closure import Closure
+    from .errors import NegativeCycleError
+    from .paths.predecessors import path
+    from .planner import Plan, PlanError, plan
+    from .request import Request, prepared_matrix
+
+# Each public name and the module that defines it, imported on first use (semiring.lazy, PEP 562).
+__getattr__, __dir__ = lazy_attributes(__name__, {
+    "__version__": "semiring",  # one version for the whole distribution
+    **dict.fromkeys(["METHODS", "choose_method", "closure", "minimax_paths", "prepare", "shortest_paths",
+                     "transitive_closure", "widest_paths"], ".api"),
+    "solve": ".driver",
+    "Closure": ".dynamic_closure",
+    "NegativeCycleError": ".errors",
+    "path": ".paths.predecessors",
+    **dict.fromkeys(["Plan", "PlanError", "plan"], ".planner"),
+    **dict.fromkeys(["Request", "prepared_matrix"], ".request"),
+})
+
+# By name: apsp.api (and NumPy, Numba) are imported when a closure is first asked for.
+register_closure("apsp.api:closure")
 
 __all__ = [
     "__version__",

@@ -41,32 +41,61 @@ array([[ 0.,  1., inf],
 
 from __future__ import annotations
 
-from semiring import __version__  # one version for the whole distribution
+from typing import TYPE_CHECKING
 
-from . import generators
-from .centrality.distance_measures import (
-    center,
-    closeness_centrality,
-    diameter,
-    eccentricity,
-    harmonic_centrality,
-    periphery,
-    radius,
-)
-from .centrality.scores import betweenness_centrality, edge_betweenness_centrality
-from .errors import CapacityError, GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
-from .flow import FlowResult, maximum_flow
-from .graph import Graph, as_graph
-from .io import read, write
-from .paths.all_pairs import all_pairs_shortest_paths, plan_all_pairs
-from .paths.distance_matrix import distance_matrix, plan_distance_matrix
-from .paths.dynamic import DynamicSSSP
-from .paths.k_shortest import k_shortest_paths
-from .paths.single_pair import ShortestPath, shortest_path
-from .paths.sssp import multi_source_sssp, sssp
-from .traversal.components import connected_components
-from .traversal.search import bfs, st_connectivity
-from .trees.spanning_tree import SpanningForest, minimum_spanning_tree
+from semiring.lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from semiring import __version__  # one version for the whole distribution
+
+    from . import generators
+    from .centrality.distance_measures import (
+        center,
+        closeness_centrality,
+        diameter,
+        eccentricity,
+        harmonic_centrality,
+        periphery,
+        radius,
+    )
+    from .centrality.scores import betweenness_centrality, edge_betweenness_centrality
+    from .errors import CapacityError, GraphError, GraphFormatError, NegativeCycleError, VertexError, VertexTypeError
+    from .flow import FlowResult, maximum_flow
+    from .graph import Graph, as_graph
+    from .io import read, write
+    from .paths.all_pairs import all_pairs_shortest_paths, plan_all_pairs
+    from .paths.distance_matrix import distance_matrix, plan_distance_matrix
+    from .paths.dynamic import DynamicSSSP
+    from .paths.k_shortest import k_shortest_paths
+    from .paths.single_pair import ShortestPath, shortest_path
+    from .paths.sssp import multi_source_sssp, sssp
+    from .traversal.components import connected_components
+    from .traversal.search import bfs, st_connectivity
+    from .trees.spanning_tree import SpanningForest, minimum_spanning_tree
+
+# Each public name and the module that defines it, imported on first use (semiring.lazy, PEP 562):
+# `import graphs` loads neither Numba nor SciPy; `graphs.bfs` loads what a search needs.
+__getattr__, __dir__ = lazy_attributes(__name__, {
+    "__version__": "semiring",  # one version for the whole distribution
+    "generators": ".generators",
+    **dict.fromkeys(["center", "closeness_centrality", "diameter", "eccentricity", "harmonic_centrality",
+                     "periphery", "radius"], ".centrality.distance_measures"),
+    **dict.fromkeys(["betweenness_centrality", "edge_betweenness_centrality"], ".centrality.scores"),
+    **dict.fromkeys(["CapacityError", "GraphError", "GraphFormatError", "NegativeCycleError", "VertexError",
+                     "VertexTypeError"], ".errors"),
+    **dict.fromkeys(["FlowResult", "maximum_flow"], ".flow"),
+    **dict.fromkeys(["Graph", "as_graph"], ".graph"),
+    **dict.fromkeys(["read", "write"], ".io"),
+    **dict.fromkeys(["all_pairs_shortest_paths", "plan_all_pairs"], ".paths.all_pairs"),
+    **dict.fromkeys(["distance_matrix", "plan_distance_matrix"], ".paths.distance_matrix"),
+    "DynamicSSSP": ".paths.dynamic",
+    "k_shortest_paths": ".paths.k_shortest",
+    **dict.fromkeys(["ShortestPath", "shortest_path"], ".paths.single_pair"),
+    **dict.fromkeys(["multi_source_sssp", "sssp"], ".paths.sssp"),
+    "connected_components": ".traversal.components",
+    **dict.fromkeys(["bfs", "st_connectivity"], ".traversal.search"),
+    **dict.fromkeys(["SpanningForest", "minimum_spanning_tree"], ".trees.spanning_tree"),
+})
 
 __all__ = [
     "__version__",

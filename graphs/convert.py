@@ -34,8 +34,7 @@ from semiring.core import Semiring
 from semiring.dense import scatter_add
 from semiring.errors import DTypeError, InvalidEntryError
 
-from . import _csr
-from .csr_arrays import row_ids
+from .csr_arrays import combine_sorted, row_ids
 from .errors import GraphError
 from .validate import INDEX_LIMIT, cast_weights, check_weights
 
@@ -432,7 +431,7 @@ def _summed(cls: type[_G], G: _G) -> _G:
     if G.weights is None:
         return G.simplify("lor_land")
     G0 = G.to("cpu")
-    newptr, starts = _csr.csr_combine_sorted(G0.indptr, G0.indices)
+    newptr, starts = combine_sorted(G0.indptr, G0.indices)
     if starts.shape[0] == G0.nnz:
         return G
     w = G0.weights

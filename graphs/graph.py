@@ -53,9 +53,8 @@ from semiring.backend import array_module, gpu_available, is_cupy_array
 from semiring.core import Semiring
 from semiring.errors import DeviceError, DTypeError
 
-from . import _csr
 from .convert import GraphConversions, is_cupy_sparse, is_scipy_sparse
-from .csr_arrays import build_csr, row_ids
+from .csr_arrays import build_csr, combine_sorted, row_ids, transpose_csr
 from .errors import GraphError
 from .validate import INDEX_LIMIT, WEIGHT_DTYPES, check_coords, check_ids, check_size, check_weight_dtype, check_weights
 
@@ -352,11 +351,8 @@ class Graph(GraphConversions):
                 src, dst, w = self.edges()
                 T = Graph.from_edges(dst, src, w, n=self.n, coords=self.coords, device="gpu")
             else:
-                w = self.weights
-                has_w = w is not None
-                tp, ti, tw = _csr.csr_transpose(self.n, self.n, self.indptr, self.indices,
-                                                w if has_w else np.empty(0, np.float64), has_w)
-                T = Graph(tp, ti, tw if has_w else None, coords=self.coords, check=False)
+                tp, ti, tw = transpose_csr(self.n, self.n, self.indptr, self.indices, self.weights)
+                T = Graph(tp, ti, tw, coords=self.coords, check=False)
             T._cache["T"] = self
             self._cache["T"] = T
         return self._cache["T"]
@@ -390,7 +386,7 @@ class Graph(GraphConversions):
             G = self.to("cpu")
             p, i, w = G._combined(S)
             return cp.asarray(p), cp.asarray(i), None if w is None else cp.asarray(w)
-        newptr, starts = _csr.csr_combine_sorted(self.indptr, self.indices)
+        newptr, starts = combine_sorted(self.indptr, self.indices)
         if starts.shape[0] == self.nnz:
             self._cache["simple"] = True
             return self.indptr, self.indices, self.weights

@@ -14,36 +14,63 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import errors
-from ._version import __version__
-from .builtin import BUILTIN, get
-from .core import Semiring
-from .dtypes import neginf, posinf
-from .einsum_api import einsum
 from .errors import *  # noqa: F403 - the error classes, listed once in errors.__all__
-from .wrapped import SemiringArray
+from .lazy import lazy_attributes
 
-# The built-in semirings (min_plus, tropical, max_plus, ...), one per entry of the
-# family table (semiring.families.FAMILIES) plus aliases.
-globals().update(BUILTIN)
-if TYPE_CHECKING:  # the semirings bound above, for type checkers
-    from .builtin import lor_land as lor_land
-    from .builtin import max_min as max_min
-    from .builtin import max_plus as max_plus
-    from .builtin import max_times as max_times
-    from .builtin import min_max as min_max
-    from .builtin import min_plus as min_plus
-    from .builtin import min_second as min_second
-    from .builtin import min_times as min_times
-    from .builtin import plus_pair as plus_pair
-    from .builtin import plus_times as plus_times
-    from .builtin import tropical as tropical
+if TYPE_CHECKING:
+    from ._version import __version__
+    from .builtin import (
+        BUILTIN,
+        get,
+        lor_land,
+        max_min,
+        max_plus,
+        max_times,
+        min_max,
+        min_plus,
+        min_second,
+        min_times,
+        plus_pair,
+        plus_times,
+        tropical,
+    )
+    from .core import Semiring
+    from .dtypes import neginf, posinf
+    from .einsum_api import einsum
+    from .wrapped import SemiringArray
 
+# Each public name and the module that defines it, imported on first use (semiring.lazy, PEP 562):
+# `import semiring` imports neither NumPy nor Numba.
+__getattr__, __dir__ = lazy_attributes(__name__, {
+    "__version__": "._version",
+    "Semiring": ".core",
+    "SemiringArray": ".wrapped",
+    # The built-in semirings, one per entry of the family table (semiring.families.FAMILIES) plus aliases:
+    # the keys of semiring.builtin.BUILTIN, in its order (tests/test_lazy_imports.py checks that they agree).
+    **dict.fromkeys(["min_plus", "tropical", "max_plus", "max_min", "min_max", "lor_land", "plus_times", "max_times",
+                     "min_times", "plus_pair", "min_second"], ".builtin"),
+    "BUILTIN": ".builtin",
+    "get": ".builtin",
+    "einsum": ".einsum_api",
+    "posinf": ".dtypes",
+    "neginf": ".dtypes",
+})
 
 __all__ = [
     "__version__",
     "Semiring",
     "SemiringArray",
-    *BUILTIN,
+    "min_plus",
+    "tropical",
+    "max_plus",
+    "max_min",
+    "min_max",
+    "lor_land",
+    "plus_times",
+    "max_times",
+    "min_times",
+    "plus_pair",
+    "min_second",
     "BUILTIN",
     "get",
     "einsum",

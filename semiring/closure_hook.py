@@ -36,7 +36,7 @@ array([[0.]])
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import entry_points
+from importlib import import_module
 from typing import Any
 
 from .errors import UnsupportedOperationError
@@ -49,44 +49,63 @@ ENTRY_POINT_GROUP = "semiring_paths.closure"
 #: ``fn(A, semiring=S, **kwargs) -> A*`` (or ``(A*, P)`` with ``predecessors=True``).
 ClosureProvider = Callable[..., Any]
 
-_provider: ClosureProvider | None = None
+_provider: ClosureProvider | str | None = None  # a str: "module:attribute", imported on first use
 
 
-def register_closure(fn: ClosureProvider | None) -> ClosureProvider | None:
+def register_closure(fn: ClosureProvider | str | None) -> ClosureProvider | None:
     """Make ``fn`` the closure algorithm behind :meth:`Semiring.closure`; return the previous one.
 
     Parameters
     ----------
-    fn : callable or None
-        Called as ``fn(A, semiring=S, **kwargs)``.  ``None`` forgets the
-        registered provider (the next closure looks up the entry points again).
+    fn : callable, str or None
+        Called as ``fn(A, semiring=S, **kwargs)``.  A str ``"module:attribute"``
+        (as an entry point names its object) names the provider without
+        importing it: the module is imported when a closure first needs it
+        (:mod:`apsp` registers ``"apsp.api:closure"`` so, which keeps
+        ``import apsp`` cheap).  ``None`` forgets the registered provider (the
+        next closure looks up the entry points again).
 
     Returns
     -------
     callable or None
-        The provider registered before, so that a caller can put it back.
+        The provider registered before (imported, if it was registered by
+        name), so that a caller can put it back.
 
     Raises
     ------
     TypeError
-        ``fn`` is neither callable nor ``None``.
+        ``fn`` is neither callable, nor a ``"module:attribute"`` str, nor ``None``.
+    UnsupportedOperationError
+        The provider registered before was named by a str that cannot be imported.
 
     Examples
     --------
     >>> previous = register_closure(lambda A, semiring, **kw: A)
     >>> registered_closure() is not None
     True
+    >>> _ = register_closure("math:hypot")
+    >>> registered_closure()
+    <built-in function hypot>
     >>> _ = register_closure(previous)
     """
     global _provider
-    if fn is not None and not callable(fn):
-        raise TypeError(f"a closure provider must be callable, got {fn!r}")
-    previous, _provider = _provider, fn
+    if fn is not None and not callable(fn) and not (isinstance(fn, str) and fn.count(":") == 1):
+        raise TypeError(f"a closure provider must be callable or a 'module:attribute' str, got {fn!r}")
+    previous = registered_closure()
+    _provider = fn
     return previous
 
 
 def registered_closure() -> ClosureProvider | None:
     """The provider registered so far, or ``None`` (no entry-point lookup).
+
+    A provider registered by name (``"module:attribute"``) is imported here,
+    and kept.
+
+    Raises
+    ------
+    UnsupportedOperationError
+        The provider was registered by a name that cannot be imported.
 
     Examples
     --------
@@ -95,7 +114,23 @@ def registered_closure() -> ClosureProvider | None:
     True
     >>> _ = register_closure(previous)
     """
-    return _provider
+    global _provider
+    provider = _provider
+    if isinstance(provider, str):
+        module, _, attribute = provider.partition(":")
+        try:
+            provider = getattr(import_module(module), attribute)
+        except Exception as exc:  # a registered name that cannot be imported: say which one
+            raise UnsupportedOperationError(f"the closure provider {provider!r} failed to load: {exc}") from exc
+        _provider = provider
+    return provider
+
+
+def entry_points(group: str) -> Any:
+    """``importlib.metadata.entry_points(group=group)``, imported only when a lookup happens (it costs ~10 ms)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
 
 
 def _from_entry_points() -> ClosureProvider | None:
@@ -135,8 +170,9 @@ def closure_provider() -> ClosureProvider:
         No provider is registered and none is declared (or the declared one
         cannot be loaded).
     """
-    if _provider is not None:
-        return _provider
+    registered = registered_closure()
+    if registered is not None:
+        return registered
     fn = _from_entry_points()
     if fn is None:
         raise UnsupportedOperationError(
@@ -144,6 +180,8 @@ def closure_provider() -> ClosureProvider:
             "before asking for one, or install semiring-paths so that its entry point "
             f"{ENTRY_POINT_GROUP!r} is found"
         )
-    if _provider is None:  # loading the entry point may have registered it already
-        register_closure(fn)
-    return _provider  # type: ignore[return-value]  # set by register_closure (mypy keeps the narrowing above)
+    registered = registered_closure()  # loading the entry point may have registered one already
+    if registered is not None:
+        return registered
+    register_closure(fn)
+    return fn

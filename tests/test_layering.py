@@ -156,8 +156,9 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    """A copy of the three packages and pyproject.toml, to plant bad imports in."""
-    for pkg in PACKAGES:
+    """A copy of the packages (the three layers and the ``semiring_paths`` umbrella) and pyproject.toml, to plant
+    bad imports in."""
+    for pkg in (*PACKAGES, "semiring_paths"):
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.cu", "*.cuh"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path

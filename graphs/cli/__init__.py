@@ -32,21 +32,67 @@ Examples
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import ModuleType
+from typing import Any
 
-from . import apsp, bfs, centrality, components, flow, matrix, mst, path, paths, sssp
-from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, check_interrupted, failure, interrupt_latch
-from .apsp import run_apsp
+from semiring.lazy import lazy_attributes
+
+from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, SUMMARIES, check_interrupted, failure, interrupt_latch
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
 
-SUBCOMMANDS = {"apsp": apsp, "sssp": sssp, "matrix": matrix, "path": path, "paths": paths, "bfs": bfs,
-               "components": components, "mst": mst, "flow": flow, "centrality": centrality}
+# run_apsp lives in graphs.cli.apsp, imported on first use (semiring.lazy, PEP 562).
+__getattr__, __dir__ = lazy_attributes(__name__, {"run_apsp": ".apsp"})
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Subcommands(Mapping[str, Any]):
+    """Subcommand name -> its module (``graphs.cli.<name>``), imported when first looked up."""
+
+    def __getitem__(self, name: str) -> ModuleType:
+        if name not in SUMMARIES:
+            raise KeyError(name)
+        return importlib.import_module(f"{__name__}.{name}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SUMMARIES)
+
+    def __len__(self) -> int:
+        return len(SUMMARIES)
+
+
+#: The subcommands, in the order the help lists them: name -> the module that parses and runs it
+#: (``add_parser``, ``run``), imported only when the subcommand is chosen, so that ``--help`` and a
+#: subcommand's run import nothing of the others (their one-line help is :data:`._common.SUMMARIES`).
+SUBCOMMANDS: Mapping[str, ModuleType] = _Subcommands()
+
+
+class _Version(argparse.Action):
+    """``--version``: the distribution's version, read (importlib.metadata) only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from semiring import __version__
+
+        print(f"{parser.prog} {__version__}", file=sys.stdout)
+        parser.exit()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``semiring-paths``.
+
+    Parameters
+    ----------
+    command : str, optional
+        Build only this subcommand's options (and import only its module);
+        the others are listed with their one-line help, as ``--help`` shows
+        them.  ``None`` (default): every subcommand in full.
 
     Returns
     -------
@@ -56,9 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     --------
     >>> build_parser().parse_args(["apsp", "--n", "10"]).n
     10
+    >>> build_parser("bfs").parse_args(["bfs", "--source", "3"]).source
+    3
     """
-    from semiring import __version__
-
     parser = argparse.ArgumentParser(
         prog="semiring-paths",
         description="Path problems on graphs as linear algebra over semirings (CPU and NVIDIA GPU). "
@@ -66,11 +112,19 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(SUBCOMMANDS) + "}")
-    for module in SUBCOMMANDS.values():
-        module.add_parser(sub).epilog = EXIT_CODES
+    parser.add_argument("--version", action=_Version)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(SUMMARIES) + "}")
+    for name, summary in SUMMARIES.items():
+        if command is None or name == command:
+            SUBCOMMANDS[name].add_parser(sub).epilog = EXIT_CODES
+        else:
+            sub.add_parser(name, help=summary)  # listed; its options are built when it is the one chosen
     return parser
+
+
+def _chosen(argv: Sequence[str]) -> str:
+    """The subcommand ``argv`` names: its first word that is not an option (``""`` if none)."""
+    return next((a for a in argv if not a.startswith("-")), "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,7 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     {"command": "components", ...}
     0
     """
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_chosen(argv)).parse_args(argv)
     try:
         with interrupt_latch():
             status = SUBCOMMANDS[args.command].run(args)

@@ -31,9 +31,10 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "OK",
@@ -58,6 +59,7 @@ __all__ = [
     "number",
     "file_format",
     "start",
+    "SUMMARIES",
 ]
 
 OK = 0
@@ -74,6 +76,20 @@ EXIT_CODES = """exit status:
     3  an optional dependency or device is missing (--device gpu without CuPy or a CUDA GPU, a library
        that cannot be loaded)
   130  interrupted (Ctrl-C)"""
+
+#: The subcommands in the order ``--help`` lists them, with their one-line help (``graphs.cli.<name>`` runs each).
+SUMMARIES = {
+    "apsp": "all-pairs shortest paths (dense distance matrix), checked against SciPy",
+    "sssp": "shortest-path distances from one source",
+    "matrix": "distances from many sources to many targets (origin-destination matrix)",
+    "path": "one shortest route from a source to a target",
+    "paths": "the k shortest loopless routes from a source to a target",
+    "bfs": "breadth-first levels (hops) from one source",
+    "components": "connected components (weak or strong): count and sizes",
+    "mst": "minimum spanning forest (Boruvka): total weight and edges",
+    "flow": "maximum flow and minimum cut from a source to a target (push-relabel)",
+    "centrality": "betweenness, closeness, harmonic centrality or eccentricity",
+}
 
 DEFAULT_N = 3000
 #: Rows a long table lists on the terminal without --all.
@@ -418,6 +434,8 @@ class Numbering:
 
 def to_host(a) -> np.ndarray:
     """A NumPy copy of a NumPy or CuPy array."""
+    import numpy as np
+
     return a.get() if hasattr(a, "get") else np.asarray(a)
 
 

@@ -51,6 +51,7 @@ from ._common import (
     CHECK_FAILED,
     DEFAULT_N,
     OK,
+    SUMMARIES,
     add_graph_arguments,
     check_interrupted,
     load_graph,
@@ -79,7 +80,7 @@ METHOD_HELP = ("all-pairs method: auto (default) = the planner's route, printed 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``apsp`` and its options to the subcommands ``sub``."""
-    ap = sub.add_parser("apsp", help="all-pairs shortest paths (dense distance matrix), checked against SciPy",
+    ap = sub.add_parser("apsp", help=SUMMARIES["apsp"],
                         description="All-pairs shortest paths of a graph file or a generated road network; "
                                     "sampled rows are checked against scipy.sparse.csgraph. The plan (route, "
                                     "memory, time) is printed first; a job that does not fit the memory this "

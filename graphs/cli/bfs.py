@@ -17,14 +17,14 @@ import argparse
 
 import numpy as np
 
-from ._common import OK, add_subcommand, start, timed, to_host
+from ._common import OK, SUMMARIES, add_subcommand, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``bfs`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "bfs", "breadth-first levels (hops) from one source",
+    p = add_subcommand(sub, "bfs", SUMMARIES["bfs"],
                        "Breadth-first search from one source: hop levels and a BFS tree "
                        "(arcs followed in their direction, weights ignored).", source=True)
     p.add_argument("--all", action="store_true", help="list every vertex: level and parent")

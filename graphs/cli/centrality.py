@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from ._common import OK, SHOWN, add_subcommand, number, start, to_host
+from ._common import OK, SHOWN, SUMMARIES, add_subcommand, number, start, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -29,7 +29,7 @@ MEASURES = ("betweenness", "closeness", "harmonic", "eccentricity")
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``centrality`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "centrality", "betweenness, closeness, harmonic centrality or eccentricity",
+    p = add_subcommand(sub, "centrality", SUMMARIES["centrality"],
                        "Centrality of every vertex: betweenness (Brandes, exact or from a sample of "
                        "sources), closeness, harmonic centrality, or eccentricity (with the diameter, "
                        "radius and center). NetworkX's conventions; weights are lengths.")

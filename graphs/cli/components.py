@@ -14,14 +14,14 @@ import argparse
 
 import numpy as np
 
-from ._common import OK, add_subcommand, start, timed, to_host
+from ._common import OK, SUMMARIES, add_subcommand, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``components`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "components", "connected components (weak or strong): count and sizes",
+    p = add_subcommand(sub, "components", SUMMARIES["components"],
                        "Connected components: weak (arc directions ignored) or strong "
                        "(mutual reachability); the count and the sizes, largest first.")
     p.add_argument("--connection", default="weak", choices=["weak", "strong"],

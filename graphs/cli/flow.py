@@ -14,14 +14,14 @@ import argparse
 
 import numpy as np
 
-from ._common import OK, add_subcommand, endpoints, number, start, timed, to_host
+from ._common import OK, SUMMARIES, add_subcommand, endpoints, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``flow`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "flow", "maximum flow and minimum cut from a source to a target (push-relabel)",
+    p = add_subcommand(sub, "flow", SUMMARIES["flow"],
                        "Maximum flow from --source to --target (arc weights are capacities; "
                        "an unweighted graph has capacity 1 per arc) and a minimum cut: the "
                        "vertices on the source side and the saturated arcs that leave it.", target=True)

@@ -33,7 +33,7 @@ import re
 
 import numpy as np
 
-from ._common import OK, add_subcommand, number, start, timed, to_host
+from ._common import OK, SUMMARIES, add_subcommand, number, start, timed, to_host
 
 __all__ = ["add_parser", "run", "read_vertices", "memory_size", "PRINT_ENTRIES", "DEFAULT_SOURCES"]
 
@@ -52,7 +52,7 @@ _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?", re.IGNORECASE)
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``matrix`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "matrix", "distances from many sources to many targets (origin-destination matrix)",
+    p = add_subcommand(sub, "matrix", SUMMARIES["matrix"],
                        "Shortest-path distances from each source to each target (graphs.distance_matrix): a "
                        "summary, the matrix with --print, or the matrix saved with --out. A matrix that cannot "
                        "fit is refused before the work starts.")

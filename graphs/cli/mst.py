@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import OK, add_subcommand, number, start, timed, to_host
+from ._common import OK, SUMMARIES, add_subcommand, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``mst`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "mst", "minimum spanning forest (Boruvka): total weight and edges",
+    p = add_subcommand(sub, "mst", SUMMARIES["mst"],
                        "Minimum spanning forest (a tree per connected component; arc directions "
                        "ignored, as SciPy does): its total weight, component count and edges. "
                        "Ties are broken by arc position, so the forest is unique.")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import OK, add_subcommand, endpoints, number, start, timed
+from ._common import OK, SUMMARIES, add_subcommand, endpoints, number, start, timed
 
 __all__ = ["add_parser", "run"]
 
@@ -26,7 +26,7 @@ Unweighted graphs use bidirectional BFS, negative weights Bellman-Ford."""
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``path`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "path", "one shortest route from a source to a target",
+    p = add_subcommand(sub, "path", SUMMARIES["path"],
                        "One shortest route from --source to --target, its length and its vertices. "
                        "The search runs on the CPU.",
                        formatter_class=argparse.RawTextHelpFormatter, target=True, device=False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import OK, add_subcommand, endpoints, number, start, timed
+from ._common import OK, SUMMARIES, add_subcommand, endpoints, number, start, timed
 
 __all__ = ["add_parser", "run"]
 
@@ -25,7 +25,7 @@ SHOWN_VERTICES = 10
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``paths`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "paths", "the k shortest loopless routes from a source to a target",
+    p = add_subcommand(sub, "paths", SUMMARIES["paths"],
                        "The --k shortest loopless routes from --source to --target (Yen's algorithm), shortest "
                        "first; routes of equal length in the order of their vertex ids. The searches run on "
                        "the CPU (a graph on the GPU: on its host copy).", target=True)

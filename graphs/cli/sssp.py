@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ._common import OK, add_subcommand, number, start, timed, to_host
+from ._common import OK, SUMMARIES, add_subcommand, number, start, timed, to_host
 
 __all__ = ["add_parser", "run"]
 
@@ -29,7 +29,7 @@ bellman-ford = frontier Bellman-Ford, allows negative weights and reports negati
 
 def add_parser(sub) -> argparse.ArgumentParser:
     """Add ``sssp`` and its options to the subcommands ``sub``."""
-    p = add_subcommand(sub, "sssp", "shortest-path distances from one source",
+    p = add_subcommand(sub, "sssp", SUMMARIES["sssp"],
                        "Shortest-path distances and a shortest-path tree from one source "
                        "(an unweighted graph counts hops).",
                        formatter_class=argparse.RawTextHelpFormatter, source=True)

@@ -2,7 +2,9 @@
 
 :class:`ChunkLines` indexes the lines of one chunk (:class:`graphs.io._text_chunks.Chunk`)
 that are not comments; :func:`parse_rows` parses the numbers of some of them
-(vectorised: :mod:`graphs.io._kernels` and NumPy's parser) into a
+(vectorised: :mod:`graphs.io._kernels`, or for a chunk of a small file their
+NumPy twins :mod:`graphs.io._kernels_numpy` as :mod:`graphs.kernel_route`
+decides, and NumPy's parser) into a
 :class:`Table`; :func:`check_ids` and :func:`check_weights` apply the value
 rules.  Each check finds the *first* offending line of the chunk, so that the
 format readers can report the first wrong line of the file whatever the
@@ -17,7 +19,7 @@ import re
 import numpy as np
 
 from ..errors import GraphFormatError
-from . import _kernels as K
+from ..kernel_route import BYTES_PER_ITEM, numpy_route
 from ._text_chunks import Chunk
 
 __all__ = ["ChunkLines", "Table", "Problem", "first_problem", "parse_rows", "check_ids", "check_weights",
@@ -94,6 +96,11 @@ class ChunkLines:
     def __init__(self, path: str, chunk: Chunk, line0: int, comment: np.ndarray, keep: int = 0) -> None:
         self.path, self.data, self.line0, self.offset0 = path, chunk.data, line0, chunk.offset0
         self.buf = np.frombuffer(chunk.data, dtype=np.uint8)
+        if numpy_route(self.buf.shape[0] // BYTES_PER_ITEM):  # the byte passes of this chunk
+            from . import _kernels_numpy as K
+        else:
+            from . import _kernels as K
+        self.kernels = K
         self.count, self.lead, self.end = K.scan_lines(self.buf, K.as_words(self.buf), comment, keep)
         self.first = self.buf[self.lead]
         self.is_comment = comment[self.first] if keep else np.zeros(self.lead.shape, dtype=bool)
@@ -239,6 +246,7 @@ def parse_rows(L: ChunkLines, rows: np.ndarray, ncols: int, skip_first: bool,
     if rows.size == 0:
         vals = np.zeros((0, ncols), dtype=np.int64 if integer is not False else np.float64)
         return Table(L, rows, vals, np.zeros((0, ncols), dtype=np.int64)), None
+    K = L.kernels
     text, row_start, tok, count = K.gather_fields(L.buf, L.lead[rows], L.end[rows], skip_first, ncols)
     if integer is None:
         integer = not bool(_FLOATY[text].any())
@@ -373,7 +381,7 @@ def check_weights(T: Table, j: int, dtype: np.dtype) -> tuple[np.ndarray, Proble
         # (>=: parsing rounds, so 2**53 + 1 reads as 2**53)
         big = np.flatnonzero(np.abs(w[:first]) >= exact)
         if big.size:
-            big = big[K.integer_literals(T.L.buf, T.tok[big, j])]
+            big = big[T.L.kernels.integer_literals(T.L.buf, T.tok[big, j])]
     else:
         out = w.astype(dtype)
         big = np.flatnonzero((w > exact) | (w < -exact))

@@ -36,10 +36,7 @@ __all__ = [
     "tight_tree_preds",
     "negative_cycle_wide",
     "reachable_from",
-    "BUCKET_LIMIT",
 ]
-
-BUCKET_LIMIT = 1 << 16  # delta-stepping keeps at most this many (+ 2) buckets: see graphs.sssp.bounded_delta
 
 
 @njit(cache=True, nogil=True)
@@ -358,7 +355,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     ``delta`` form a cyclic array of linked lists (pending distances never run
     more than the largest weight ahead of the current bucket, so ``wmax /
     delta + 2`` lists suffice; the caller keeps that at most
-    :data:`BUCKET_LIMIT` + 2 by its choice of ``delta``) whose entries come
+    :data:`graphs.paths.engine.BUCKET_LIMIT` + 2 by its choice of ``delta``) whose entries come
     from a recycled pool of ``pool`` slots; nothing is reallocated inside the
     loops, which keeps Numba from reference-counting in the hot path.  The
     next non-empty bucket comes from a min-heap of the bucket numbers whose

@@ -59,15 +59,17 @@ from semiring.dtypes import neginf, posinf
 from ..door import NONNEGATIVE_METHODS, Prepared, WeightFacts, check_weights, weight_facts
 from ..errors import negative_cycle
 from ..graph import Graph
+from ..kernel_route import numpy_route
 from ..traversal.engine import bfs_search
-from . import _sssp_kernels as K
+from . import _sssp_numpy
 
 __all__ = ["SEARCHES", "search", "bellman_ford", "johnson_potentials",
            "cycle_error", "bucket_width", "default_delta", "bounded_delta", "light_heavy_rows", "hop_weights",
-           "dijkstra_csr", "LOW_DIAMETER_DEGREE", "LABEL_CORRECTING_BUDGET", "GPU_DELTA_WIDTH"]
+           "dijkstra_csr", "LOW_DIAMETER_DEGREE", "LABEL_CORRECTING_BUDGET", "GPU_DELTA_WIDTH", "BUCKET_LIMIT"]
 
 LOW_DIAMETER_DEGREE = 8.0
 LABEL_CORRECTING_BUDGET = 8  # arc scans per arc before label-correcting hands over to delta-stepping
+BUCKET_LIMIT = 1 << 16  # delta-stepping keeps at most this many (+ 2) buckets: see bounded_delta
 
 
 def hop_weights(G: Graph) -> Graph:
@@ -100,6 +102,8 @@ def dijkstra_csr(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, s
     >>> dijkstra_csr(G.indptr, G.indices, G.weights, 0)
     (array([0. , 2. , 2.5]), array([-1,  0,  1], dtype=int32))
     """
+    from . import _sssp_kernels as K
+
     dtype = weights.dtype
     hi = posinf(dtype)
     dist = np.full(indptr.shape[0] - 1, hi, dtype=dtype)
@@ -110,14 +114,25 @@ def dijkstra_csr(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, s
 
 def _dijkstra(G: Graph, s: int, delta: float | None, f: WeightFacts, dist: np.ndarray, pred: np.ndarray) -> None:
     """Binary-heap Dijkstra from ``s`` into ``dist`` / ``pred`` (``hi`` / -1 on entry)."""
+    from . import _sssp_kernels as K
+
     K.dijkstra(G.indptr, G.indices, G.weights, s, dist, pred, f.lo, f.hi)
 
 
 def _delta_stepping(G: Graph, s: int, delta: float | None, f: WeightFacts, dist: np.ndarray,
                     pred: np.ndarray) -> None:
-    """Delta-stepping from ``s`` with :func:`bucket_width`'s width, over the light/heavy rows."""
+    """Delta-stepping from ``s`` with :func:`bucket_width`'s width, over the light/heavy rows.
+
+    A small graph with float64 or integer weights runs the kernel's plain-Python twin
+    (:mod:`graphs.paths._sssp_numpy`: the same distances and predecessors; :mod:`graphs.kernel_route`).
+    """
     d = bucket_width(G, delta, facts=f)
     mid, ind2, w2 = light_heavy_rows(G, d)
+    if G.weights.dtype in _sssp_numpy.DTYPES and numpy_route(G.n + G.nnz):
+        _sssp_numpy.delta_stepping(G.indptr, mid, ind2, w2, s, d, dist, pred, f.lo, f.hi)
+        return
+    from . import _sssp_kernels as K
+
     pool = 2 * G.n + 1024
     while K.delta_stepping(G.indptr, mid, ind2, w2, s, d, dist, pred, f.lo, f.hi, pool) < 0:
         pool *= 4  # more pending entries than slots: start over with a larger pool
@@ -128,6 +143,8 @@ def _delta_stepping(G: Graph, s: int, delta: float | None, f: WeightFacts, dist:
 def _label_correcting(G: Graph, s: int, delta: float | None, f: WeightFacts, dist: np.ndarray,
                       pred: np.ndarray) -> None:
     """Small Label First from ``s``; past its budget of arc scans, delta-stepping from scratch."""
+    from . import _sssp_kernels as K
+
     if K.label_correcting(G.indptr, G.indices, G.weights, s, dist, pred, f.lo, f.hi,
                           LABEL_CORRECTING_BUDGET * G.nnz + G.n) >= 0:
         return
@@ -221,6 +238,10 @@ def light_heavy_rows(G: Graph, delta: float):
     """
     kept = G._cache.get("light_heavy")
     if kept is None or kept[0] != float(delta):
+        if numpy_route(G.n + G.nnz):  # a small graph: the kernel's NumPy twin (the same rows)
+            K = _sssp_numpy
+        else:
+            from . import _sssp_kernels as K
         kept = G._cache["light_heavy"] = (float(delta), K.split_light_heavy(G.indptr, G.indices, G.weights,
                                                                             float(delta)))
     return kept[1]
@@ -246,7 +267,7 @@ def bucket_width(G: Graph, delta: float | None = None, device: str | None = None
         c = GPU_DELTA_WIDTH if (device or G.device) == "gpu" else 2.0
         delta = max(f.least, c * f.mean / f.avg_degree)
     delta = float(delta)
-    return max(delta, f.wmax / K.BUCKET_LIMIT) if bounded and f.wmax > 0 else delta
+    return max(delta, f.wmax / BUCKET_LIMIT) if bounded and f.wmax > 0 else delta
 
 
 def bounded_delta(G: Graph, delta: float) -> float:
@@ -303,6 +324,8 @@ def bellman_ford(G: Graph, frontier: np.ndarray, dist: np.ndarray, pred: np.ndar
     unreachable) must not hide a negative cycle behind them: when a reachable
     vertex keeps ``+inf``, the whole reachable part is checked exactly.
     """
+    from . import _sssp_kernels as K
+
     dtype = G.weights.dtype
     lo, hi = neginf(dtype), posinf(dtype)
     dist[frontier] = 0
@@ -333,6 +356,8 @@ def _saturated_cycle(G: Graph, member: np.ndarray) -> tuple[int, np.ndarray]:
     Bellman-Ford on the weights scaled by a power of two (exact but for
     underflow) so that no sum of the few rounds it needs can overflow.
     """
+    from . import _sssp_kernels as K
+
     mem = member.astype(np.uint8)
     w = G.weights
     if w.dtype.kind == "i":

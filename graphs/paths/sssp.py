@@ -32,17 +32,24 @@ from .engine import (
     light_heavy_rows,
     search,
 )
-from .many_source import MULTI_SEARCHES, search_many
 
 if TYPE_CHECKING:
     from semiring.array_types import Array, Device
 
-__all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS", "MULTI_METHODS", "check_weights", "weight_facts",
+__all__ = ["sssp", "multi_source_sssp", "SSSP_METHODS", "MULTI_METHODS", "check_weights", "weight_facts",  # noqa: F822
            "WeightFacts", "default_delta", "bounded_delta", "bucket_width", "light_heavy_rows", "johnson_potentials",
-           "GPU_DELTA_WIDTH", "LABEL_CORRECTING_BUDGET", "LOW_DIAMETER_DEGREE"]
+           "GPU_DELTA_WIDTH", "LABEL_CORRECTING_BUDGET", "LOW_DIAMETER_DEGREE"]  # MULTI_METHODS: see __getattr__
 
 SSSP_METHODS = tuple(SEARCHES)
-MULTI_METHODS = tuple(MULTI_SEARCHES)
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``MULTI_METHODS``, read from the many-source engine when first asked for (it loads Numba kernels)."""
+    if name == "MULTI_METHODS":
+        from .many_source import MULTI_SEARCHES
+
+        return tuple(MULTI_SEARCHES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sssp(
@@ -190,6 +197,8 @@ def multi_source_sssp(G: Any, sources: Any = None, method: Literal["auto", "dijk
     if not isinstance(predecessors, (bool, np.bool_)):
         raise TypeError(f"predecessors must be a bool, got {type(predecessors).__name__}")
     P = prepare(G, device, facts=True)
+    from .many_source import MULTI_SEARCHES, search_many
+
     if method not in MULTI_SEARCHES:
         raise GraphError(f"method must be one of {', '.join(MULTI_SEARCHES)}, got {method!r}")
     src = check_sources(P.graph, sources)

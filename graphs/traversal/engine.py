@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph
-from . import _bfs_kernels as K
+from ..kernel_route import numpy_route
 
 __all__ = ["DIRECTIONS", "bfs_search", "st_search"]
 
@@ -49,6 +49,10 @@ def bfs_search(G: Graph, s: int, direction: str = "auto", alpha: float | None = 
 
         return bfs_gpu(G, s, direction=direction, return_trace=trace, alpha=alpha, beta=beta)
     n = G.n
+    if numpy_route(n + G.nnz):  # a small graph: the kernel's plain-Python twin, the same levels and parents
+        from . import _bfs_numpy as K
+    else:
+        from . import _bfs_kernels as K
     level = np.full(n, -1, dtype=np.int32)
     parent = np.full(n, -1, dtype=np.int32)
     mode = {"push": K.PUSH, "pull": K.PULL, "auto": K.AUTO}[direction]
@@ -78,6 +82,8 @@ def st_search(G: Graph, a: int, b: int):
         from ..cuda.bfs import st_connectivity_gpu
 
         return st_connectivity_gpu(G, a, b)
+    from . import _bfs_kernels as K
+
     T = G.transpose()
     dist, path = K.bidirectional(G.indptr, G.indices, T.indptr, T.indices, a, b)
     return int(dist), path
