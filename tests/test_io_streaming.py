@@ -27,8 +27,22 @@ COMMENT = b"c a comment line, repeated: the file is mostly comments, 1 2 3\n"  #
 
 
 def warm(tmp_path):
-    (tmp_path / "warm.gr").write_bytes(b"p sp 2 1\na 1 2 3\n")
-    graphs.read(tmp_path / "warm.gr")  # the compiled kernels loaded: not part of what is measured
+    """Every format's reader loaded on both routes (the compiled kernels and their NumPy twins: a module imported
+    on first use would count as memory allocated by the read)."""
+    from graphs import kernel_route
+
+    files = {"warm.gr": b"p sp 2 1\na 1 2 3\n", "warm.gr.gz": gzip.compress(b"p sp 2 1\na 1 2 3\n"),
+             "warm.mtx": b"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 3\n",
+             "warm.txt": b"# Directed graph\n# Nodes: 2 Edges: 1\n0 1 3\n"}
+    saved = kernel_route.FORCE
+    try:
+        for route in ("numba", "numpy"):
+            kernel_route.FORCE = route
+            for name, data in files.items():
+                (tmp_path / name).write_bytes(data)
+                graphs.read(tmp_path / name)
+    finally:
+        kernel_route.FORCE = saved
 
 
 def peak_of(call):
