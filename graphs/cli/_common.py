@@ -209,13 +209,18 @@ def interrupt_latch():
         yield
         return
 
+    def deliver_again() -> None:
+        _retry.clear()  # first: the handler this signal runs may schedule the next one (a timer thread still
+        os.kill(os.getpid(), signal.SIGINT)  # alive after its kill must not count as a pending re-delivery)
+
     def remember(signum, frame):
         _interrupts.append(signum)
         if _inside_compiler(frame):
-            if not any(t.is_alive() for t in _retry):
-                _retry[:] = [threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))]
-                _retry[0].daemon = True
-                _retry[0].start()
+            if not _retry:
+                timer = threading.Timer(0.05, deliver_again)
+                timer.daemon = True
+                _retry.append(timer)
+                timer.start()
             return
         signal.default_int_handler(signum, frame)
 
