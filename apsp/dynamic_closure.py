@@ -120,6 +120,8 @@ DYNAMIC_SEMIRINGS = tuple(name for name, S in sr.BUILTIN.items() if absorbs_upda
 RECOMPUTE_SHARE = 1 / 3
 #: Blocks of at most this many vertices have their closures computed on the host when the closure lives on the GPU.
 HOST_CLOSURE_MAX = 64
+#: Blocks of at most this many vertices (without predecessors) are closed on the host by an elementwise Floyd-Warshall.
+TINY_CLOSURE = 4
 
 
 def _semiring(semiring: Semiring | str) -> Semiring:
@@ -460,10 +462,9 @@ class Closure:
         if not us.size:
             return
         ud, vd = xp.asarray(us), xp.asarray(vs)
-        old = self._W[ud, vd]
-        new = xp.asarray(ws)
-        better = to_device((S.add(new, old) == new) & (new != old), "cpu")
-        worse = to_device((S.add(new, old) == old) & (new != old), "cpu")
+        old = to_device(self._W[ud, vd], "cpu")  # the stored values, read once; compared on the host
+        better = (S.add(ws, old) == ws) & (ws != old)
+        worse = (S.add(ws, old) == old) & (ws != old)
         if not better.any() and not worse.any():
             return
         W, D, P = self._W, self._D, self._P  # W is changed in place and restored if the batch is refused
@@ -477,14 +478,14 @@ class Closure:
             loops = us == vs  # a self loop is never better than staying put: never on a best path
             w_idx = np.flatnonzero(worse & ~loops)
             if w_idx.size:
-                D, P = self._worsen(W, D, P, us[w_idx], vs[w_idx], to_device(old, "cpu")[w_idx])
+                D, P = self._worsen(W, D, P, us[w_idx], vs[w_idx], old[w_idx])
         if better.any():  # then the better ones, by the endpoint block
             b_idx = np.flatnonzero(better)
             W[xp.asarray(us[b_idx]), xp.asarray(vs[b_idx])] = xp.asarray(ws[b_idx])
             try:
                 self._improve(W, D, P, us[b_idx], vs[b_idx], ws[b_idx])
             except BaseException:
-                W[ud, vd] = old
+                W[ud, vd] = xp.asarray(old)
                 raise
         if P is not None and not self._is_forest(P, np.flatnonzero(self._touched)):  # ties on zero-weight cycles
             D, P = shortest_paths(W, semiring=S, predecessors=True)
@@ -544,10 +545,21 @@ class Closure:
     def _small_closure(self, M: Array, witness: bool) -> Any:
         """The closure of a small block (and its predecessors): on the host when it lives on the GPU and has at
         most :data:`HOST_CLOSURE_MAX` vertices (a few kernel launches and copies cost more than the work)."""
-        xp = self._xp
+        xp, S = self._xp, self._S
         if xp is np or M.shape[0] > HOST_CLOSURE_MAX:
-            return shortest_paths(M, semiring=self._S, predecessors=witness)
-        out = shortest_paths(to_device(M, "cpu"), semiring=self._S, predecessors=witness)
+            return shortest_paths(M, semiring=S, predecessors=witness)
+        Mh = to_device(M, "cpu")
+        if not witness and Mh.shape[0] <= TINY_CLOSURE:
+            # Floyd-Warshall in a few elementwise steps; an improving cycle goes to the full closure, which names it
+            C = Mh
+            for t in range(Mh.shape[0]):
+                C = S.add(C, S.mul(C[:, t:t + 1], C[t:t + 1, :]))
+            one = S.one_value(Mh.dtype)
+            diag = np.diagonal(C)
+            if not bool((S.add(diag, np.full_like(diag, one)) != one).any()):
+                np.fill_diagonal(C, S.add(diag, np.full_like(diag, one)))
+                return xp.asarray(C)
+        out = shortest_paths(Mh, semiring=S, predecessors=witness)
         return tuple(xp.asarray(x) for x in out) if witness else xp.asarray(out)
 
     def _product(self, A: Array, B: Array, witness: bool) -> tuple[Array, Array | None]:
@@ -673,11 +685,14 @@ class Closure:
             return
         ed = xp.asarray(ends)
         zero = S.zero_value(D.dtype)
-        A = xp.full((k, k), zero, dtype=D.dtype)
-        A[xp.asarray(pos[: us.size]), xp.asarray(pos[us.size:])] = xp.asarray(ws)
-        DS = D[ed][:, ed]
-        M = S.add(DS, A)
         witness = P is not None
+        # a few endpoints of a GPU closure without predecessors: their block read once, M built on the host
+        host_block = xp is not np and not witness and k <= HOST_CLOSURE_MAX
+        bp = np if host_block else xp
+        A = bp.full((k, k), zero, dtype=D.dtype)
+        A[bp.asarray(pos[: us.size]), bp.asarray(pos[us.size:])] = bp.asarray(ws)
+        DS = to_device(D[ed[:, None], ed[None, :]], "cpu") if host_block else D[ed][:, ed]
+        M = S.add(DS, A)
         try:
             inner = self._small_closure(M, witness)
         except NegativeCycleError as exc:
@@ -688,7 +703,7 @@ class Closure:
             from .cuda.closure_update import fused_update_applies, improve_block_gpu
 
             if fused_update_applies(S, D, k):  # the same block, in three launches
-                improve_block_gpu(S, D, ed, Mstar)
+                improve_block_gpu(S, D, ends, Mstar)
                 return
         DE = D[:, ed]
         X, KX = self._product(DE, Mstar, witness)  # n x k: to an endpoint, then through M*

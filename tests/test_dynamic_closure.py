@@ -286,3 +286,49 @@ def test_views_are_read_only_and_copy_is_independent():
     D2.update([1], [0], [1.0])
     assert C.distances[1, 0] == np.inf and D2.distances[1, 0] == 1.0
     assert "Closure(n=2" in repr(C)
+
+
+@pytest.mark.parametrize("negative", [False, True])
+def test_device_branches_run_with_numpy_standing_in_for_cupy(negative, monkeypatch):
+    """The host-side steps of the GPU route (stored values read once, an endpoint block built on the host, tiny
+    blocks closed by an elementwise Floyd-Warshall, an improving cycle named by the full closure) run here with
+    NumPy standing in for CuPy and the fused kernels declined: equal to recomputation, bit for bit (integers)."""
+    import sys
+    import types
+
+    from apsp import dynamic_closure as DC
+
+    shim = types.SimpleNamespace(**{name: getattr(np, name) for name in dir(np) if not name.startswith("__")})
+    fused = types.ModuleType("apsp.cuda.closure_update")
+    fused.fused_update_applies = lambda S, D, k: False
+    fused.improve_block_gpu = None
+    monkeypatch.setitem(sys.modules, "apsp.cuda.closure_update", fused)
+    calls, cycles = [], []
+    real = DC.shortest_paths
+    monkeypatch.setattr(DC, "shortest_paths", lambda *a, **kw: calls.append(a[0].shape) or real(*a, **kw))
+    rng = np.random.default_rng(21)
+    for seed in range(8):
+        W = _random_arcs(np.random.default_rng(seed), 30, np.int64, "min_plus", density=0.15, negative=negative)
+        C = Closure(W)
+        C._xp = shim  # the device branches, on host arrays
+        for step in range(10):
+            u, v = (int(x) for x in rng.integers(0, 30, 2))
+            if u == v:
+                continue
+            before = np.array(C.distances)
+            w = int(rng.integers(-3 if negative else 1, 20))
+            if negative and step % 3 == 2 and before[v, u] < 10**6:
+                w = -int(before[v, u]) - 1  # closes a cycle of weight -1
+            W2 = np.array(C.arcs)
+            W2[u, v] = w
+            try:
+                ref = apsp.shortest_paths(W2)
+            except NegativeCycleError:
+                cycles.append((u, v))
+                with pytest.raises(NegativeCycleError):
+                    C.update([u], [v], [w])
+                np.testing.assert_array_equal(np.array(C.distances), before)
+                continue
+            C.update([u], [v], [w])
+            np.testing.assert_array_equal(np.array(C.distances), ref)
+    assert not negative or (cycles and calls.count((2, 2)) == len(cycles))  # only improving 2-blocks went there

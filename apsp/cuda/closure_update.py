@@ -104,13 +104,13 @@ def improve_block_gpu(S, D, ends, Mstar) -> int:
     """``D (+)= D[:, ends] (x) Mstar (x) D[ends, :]`` in place, on the rows and columns that can improve.
 
     ``D``: the closure (C-ordered CuPy, ``n x n``); ``ends``: the ``k``
-    endpoints (int32 CuPy); ``Mstar``: the closure of their block (CuPy
+    endpoints (host ids); ``Mstar``: the closure of their block (CuPy
     ``k x k``, ``D``'s dtype).  Returns the number of pairs examined (rows
     that can improve times columns that can).
     """
     mod = _module_on(cupy.cuda.runtime.getDevice(), S, D.dtype.name)
     n, k = D.shape[0], int(ends.shape[0])
-    ends = cupy.ascontiguousarray(ends, dtype=cupy.int32)
+    ends = cupy.asarray(np.asarray(ends, dtype=np.int32))  # (host ids)
     M = cupy.ascontiguousarray(Mstar, dtype=D.dtype)
     ER = D[ends]  # a copy: the endpoint rows as they were
     X = cupy.empty((n, k), dtype=D.dtype)
