@@ -630,7 +630,7 @@ def main(argv: list[str] | None = None) -> None:
     progress(f"generating scale {args.scale}")
     t_gen, E = cpu_timer(lambda: kronecker_edges(args.scale, args.edge_factor, args.seed, weighted="sssp" in kernels))
     roots = search_keys(E, args.roots, seed=args.seed + 2)
-    info = {"machine": machine(), "scale": args.scale, "edgefactor": args.edge_factor, "tuples": E.m,
+    info = {"machine": machine(), "device": args.device, "scale": args.scale, "edgefactor": args.edge_factor, "tuples": E.m,
             "self_loops": E.num_self_loops, "nroots": int(roots.shape[0]), "generation_s": t_gen}
     timer = cpu_timer
     if args.device == "gpu":
