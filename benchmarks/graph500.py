@@ -58,7 +58,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import numpy as np
@@ -479,9 +479,10 @@ def bfs_kernel(G: Graph, root: int):
     return parent, levels
 
 
-def sssp_kernel(G: Graph, root: int):
-    """Kernel 3: ``(parent, dist)`` with ``parent[root] = root`` (arrays of ``G``'s device)."""
-    dist, parent = graphs.sssp(G, root)
+def sssp_kernel(G: Graph, root: int, method: str = "auto"):
+    """Kernel 3: ``(parent, dist)`` with ``parent[root] = root`` (arrays of ``G``'s device); ``method`` of
+    :func:`graphs.sssp`."""
+    dist, parent = graphs.sssp(G, root, method)
     parent[root] = root
     return parent, dist
 
@@ -536,9 +537,10 @@ def check_peer(kind: str, out: tuple, parent: np.ndarray, value: np.ndarray) -> 
         raise AssertionError("SciPy's dijkstra distances differ from our SSSP's beyond float32 rounding")
 
 
-def run_kernel(kind: str, G: Graph, E: EdgeList, roots: np.ndarray, timer, peers: bool) -> dict:
+def run_kernel(kind: str, G: Graph, E: EdgeList, roots: np.ndarray, timer, peers: bool,
+               sssp_method: str = "auto") -> dict:
     """Time kernel ``kind`` from each root (one untimed warm-up first), validate each result; peers alternated."""
-    kernel = bfs_kernel if kind == "bfs" else sssp_kernel
+    kernel = bfs_kernel if kind == "bfs" else partial(sssp_kernel, method=sssp_method)
     kernel(G, int(roots[0]))  # warm-up, as the reference main.c
     peer = scipy_peer(kind, G) if peers else None
     if peer:
@@ -597,7 +599,8 @@ def report(args, info: dict, runs: dict) -> str:
     where = info.get("gpu") or f"{m['cpu']}, {m['cores']} cores, {m['simd']}"
     return (f"# Graph500 on the {args.device.upper()} ({where})\n\n"
             f"Kronecker scale {args.scale}, edge factor {args.edge_factor} ({info['tuples']} tuples, "
-            f"{info['self_loops']} self-loops), {info['nroots']} search keys; every search validated "
+            f"{info['self_loops']} self-loops), {info['nroots']} search keys, SSSP method "
+            f"`{info['sssp_method']}`; every search validated "
             "against every input tuple (Graph500 specification, section 8).  "
             "TEPS = input tuples in the root's component / time.\n\n"
             + markdown_table(header, rows) + "\n```\n" + "\n".join(lines) + "\n```\n")
@@ -610,6 +613,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--edge-factor", type=int, default=16)
     p.add_argument("--roots", type=int, default=64, help="search keys (64)")
     p.add_argument("--kernels", default="bfs,sssp", help="comma-separated: bfs, sssp")
+    p.add_argument("--sssp-method", default="auto",
+                   choices=("auto", "delta-stepping", "dijkstra", "label-correcting", "bellman-ford"),
+                   help="method of graphs.sssp for kernel 3 (default auto)")
     p.add_argument("--peers", action="store_true", help="CPU: SciPy's BFS and Dijkstra from the same keys")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quick", action="store_true", help="scale 14, 8 keys, results under results/quick/")
@@ -630,7 +636,8 @@ def main(argv: list[str] | None = None) -> None:
     progress(f"generating scale {args.scale}")
     t_gen, E = cpu_timer(lambda: kronecker_edges(args.scale, args.edge_factor, args.seed, weighted="sssp" in kernels))
     roots = search_keys(E, args.roots, seed=args.seed + 2)
-    info = {"machine": machine(), "device": args.device, "scale": args.scale, "edgefactor": args.edge_factor, "tuples": E.m,
+    info = {"machine": machine(), "device": args.device, "scale": args.scale, "edgefactor": args.edge_factor,
+            "sssp_method": args.sssp_method, "tuples": E.m,
             "self_loops": E.num_self_loops, "nroots": int(roots.shape[0]), "generation_s": t_gen}
     timer = cpu_timer
     if args.device == "gpu":
@@ -646,7 +653,7 @@ def main(argv: list[str] | None = None) -> None:
         construction += t_build
         if args.device == "gpu":
             G = G.to("gpu")  # moved once; not part of the timed searches
-        runs[kind] = run_kernel(kind, G, E, roots, timer, args.peers)
+        runs[kind] = run_kernel(kind, G, E, roots, timer, args.peers, args.sssp_method)
         del G
     info["construction_time"] = construction
     md = report(args, info, runs)
