@@ -110,6 +110,12 @@ SUITES: tuple[Suite, ...] = (
           notes="Where the GPU betweenness time goes, per kernel, against random-access ceilings measured in the "
                 "same run: `PYTHONPATH=. python3 benchmarks/profile_centrality_gpu.py` "
                 "(`profile-centrality-gpu-h200.json`, written with `--json`)."),
+    Suite("graph500", "graph500", "cpu",
+          "Graph500 BFS (kernel 2) and SSSP (kernel 3), every search validated, against SciPy",
+          ("graph500-cpu.json",), layout="own_markdown", argv=("--peers",), quick_argv=("--quick", "--peers")),
+    Suite("graph500_gpu", "graph500", "gpu", "Graph500 BFS (kernel 2) and SSSP (kernel 3) on the GPU, every search validated",
+          ("graph500-gpu-*.json",), layout="own_markdown", argv=("--device", "gpu"),
+          quick_argv=("--device", "gpu", "--quick")),
     Suite("integers_gpu", "integers_gpu", "gpu",
           "Integers and paths on the GPU: int32 and packed 16-bit lanes against float32, predecessors",
           ("integers-gpu-*.json",), layout="own_markdown", optional=True),
