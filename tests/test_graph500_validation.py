@@ -12,6 +12,9 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 ROOT = Path(__file__).resolve().parents[1]
+# The benchmark module puts benchmarks/ on sys.path (for its script mode): put sys.path back after importing it, or
+# benchmarks/distributed.py would shadow Dask's `distributed` in worker processes spawned later in this process.
+_SAVED_PATH = list(sys.path)
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -30,6 +33,8 @@ from benchmarks.graph500 import (  # noqa: E402
     validate_bfs,
     validate_sssp,
 )
+
+sys.path[:] = _SAVED_PATH
 
 SCALE = 9
 

@@ -209,9 +209,14 @@ def interrupt_latch():
         yield
         return
 
+    active = [True]  # False once the block is left: no re-delivery may come after that
+    lock = threading.Lock()
+
     def deliver_again() -> None:
-        _retry.clear()  # first: the handler this signal runs may schedule the next one (a timer thread still
-        os.kill(os.getpid(), signal.SIGINT)  # alive after its kill must not count as a pending re-delivery)
+        with lock:
+            _retry.clear()  # first: the handler this signal runs may schedule the next one (a timer thread
+            if active[0]:  # still alive after its kill must not count as a pending re-delivery)
+                os.kill(os.getpid(), signal.SIGINT)
 
     def remember(signum, frame):
         _interrupts.append(signum)
@@ -229,8 +234,10 @@ def interrupt_latch():
     try:
         yield
     finally:
-        for t in _retry:
-            t.cancel()
+        with lock:  # a timer that has fired is past its cancel: the flag stops its kill
+            active[0] = False
+            for t in _retry:
+                t.cancel()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _interrupts.clear()
         _retry.clear()
