@@ -27,6 +27,7 @@ def _mypy(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow  # the whole configuration (about 20 s); .ci/run also runs mypy itself
 @needs_mypy
 def test_public_modules_and_usage_type_check(tmp_path):
     run = _mypy(cache=tmp_path / "cache")
