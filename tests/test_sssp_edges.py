@@ -273,3 +273,20 @@ def test_multi_source_without_predecessors_gives_the_same_distances(method, nega
     np.testing.assert_array_equal(D0, shortest_path(G.to_scipy(), indices=[0, 9, 33]))
     with pytest.raises(TypeError, match="predecessors must be a bool"):
         graphs.multi_source_sssp(G, [0], predecessors="no")
+
+
+def test_finite_negative_cycle_behind_a_saturated_one():
+    """A saturated cycle (vertex 0, its loops far below zero) found first in the predecessor scan must not hide a
+    finite negative cycle (the loop 1 -> 1 of weight -7): the search stops and names the finite one."""
+    src = [1, 1, 0, 2, 0, 0, 0, 2]
+    dst = [1, 0, 0, 0, 0, 0, 0, 2]
+    w = [-7, -6, 3_074_457_345_618_258_597, -4_611_686_018_427_387_904, 9_223_372_036_854_772_599,
+         -4_611_686_018_427_387_901, -4_611_686_018_427_387_898, 9_223_372_036_854_774_863]
+    G = Graph.from_edges(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), np.array(w, dtype=np.int64), n=3)
+    with pytest.raises(NegativeCycleError) as info:
+        graphs.sssp(G, 1, method="bellman-ford")
+    assert info.value.cycle == [1]
+    for s in (0, 2):
+        with pytest.raises(NegativeCycleError) as info:
+            graphs.sssp(G, s, method="bellman-ford")
+        assert info.value.cycle == [0]

@@ -33,6 +33,7 @@ __all__ = [
     "delta_stepping",
     "split_light_heavy",
     "pred_cycle_vertex",
+    "finite_pred_cycle_vertex",
     "tight_tree_preds",
     "negative_cycle_wide",
     "reachable_from",
@@ -120,6 +121,38 @@ def pred_cycle_vertex(pred):  # pragma: no cover - jitted
 
 
 @njit(cache=True, nogil=True)
+def finite_pred_cycle_vertex(pred, dist, lo):  # pragma: no cover - jitted
+    """A vertex on a cycle of the predecessor graph none of whose distances saturated at ``lo``, or -1 (O(n)).
+
+    Cycles through saturated vertices prove nothing (``lo`` spreads along any
+    cycle), and one of them must not hide a finite negative cycle found later
+    in the scan: every cycle is walked.
+    """
+    n = pred.shape[0]
+    stamp = np.full(n, -1, dtype=np.int64)
+    for v0 in range(n):
+        if stamp[v0] >= 0:
+            continue
+        v = v0
+        while v >= 0 and stamp[v] < 0:
+            stamp[v] = v0
+            v = pred[v]
+        if v >= 0 and stamp[v] == v0:
+            c = v
+            finite = True
+            while True:
+                if dist[c] == lo:
+                    finite = False
+                    break
+                c = pred[c]
+                if c == v:
+                    break
+            if finite:
+                return v
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragma: no cover - jitted
     """Frontier Bellman-Ford: each round relaxes the out-arcs of the vertices improved in the last.
 
@@ -144,8 +177,8 @@ def bellman_ford(indptr, indices, w, frontier, nf, dist, pred, lo, hi):  # pragm
     while nf > 0:
         rounds += 1
         if rounds > n:
-            c = pred_cycle_vertex(pred)
-            if c >= 0 and dist[c] != lo:  # finite all along the cycle: exact sums, a real negative cycle
+            c = finite_pred_cycle_vertex(pred, dist, lo)
+            if c >= 0:  # finite all along the cycle: exact sums, a real negative cycle
                 return rounds, c
         nn = 0
         for k in range(nf):
