@@ -337,8 +337,51 @@ def test_label_correcting_hands_over_when_over_budget(monkeypatch):
     check_sp_tree(G, s, dist, pred)
     assert ran == ["label-correcting"]  # (it handed over to the delta-stepping function itself, not the table's)
     ran.clear()
-    graphs.sssp(G, s)  # "auto" on a low-diameter graph
+    graphs.sssp(G, s)  # "auto" on a low-diameter graph of float weights
+    assert ran == ["delta-stepping"]
+    ran.clear()
+    H = gen.rmat(9, seed=4, dtype=np.int64)
+    graphs.sssp(H, sources_of(H, 1)[0])  # ... and of integer weights (few arcs)
     assert ran == ["label-correcting"]
+    ran.clear()
+    monkeypatch.setattr(engine, "LABEL_CORRECTING_ARCS", 16)
+    graphs.sssp(H, sources_of(H, 1)[0])  # ... more arcs than label-correcting is taken for
+    assert ran == ["delta-stepping"]
     ran.clear()
     graphs.sssp(gen.road_network(200), 0)
     assert ran == ["delta-stepping"]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_delta_stepping_lists_heavy_arcs_on_threads_with_one_threads_result(dtype):
+    """Buckets that settle many vertices list their heavy arcs on several threads (shares balanced by arcs) and
+    apply them in order: distances and predecessors equal the one-thread run bit for bit (integer ties included),
+    and SciPy's distances."""
+    from graphs.door import weight_facts
+    from graphs.paths import _sssp_kernels as K
+    from graphs.paths import engine
+
+    rng = np.random.default_rng(11)
+    n, m = 20000, 400000  # buckets of up to ~10**5 heavy arcs: listed in shares
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    hub = rng.integers(0, n, 30000)  # a hub of 30000 arcs: its row is one share
+    src, dst = np.concatenate([src, np.zeros(30000, dtype=src.dtype)]), np.concatenate([dst, hub])
+    w = rng.integers(1, 9, src.size).astype(dtype) if dtype == np.int64 else rng.random(src.size).astype(dtype)
+    G = Graph.from_edges(src, dst, w, n=n)
+    f = weight_facts(G)
+    d = engine.bucket_width(G, None, facts=f)
+    mid, ind2, w2 = engine.light_heavy_rows(G, d)
+    runs = []
+    for threads in (1, 2, 3):
+        dist = np.full(n, f.hi, dtype=G.weights.dtype)
+        pred = np.full(n, -1, dtype=np.int32)
+        assert K.delta_stepping(G.indptr, mid, ind2, w2, 0, d, dist, pred, f.lo, f.hi, 2 * n + 1024, threads) > 0
+        runs.append((dist, pred))
+    for dist, pred in runs[1:]:
+        np.testing.assert_array_equal(dist, runs[0][0])
+        np.testing.assert_array_equal(pred, runs[0][1])
+    want = csg.dijkstra(G.to_scipy().astype(np.float64), indices=0)
+    reached = np.isfinite(want)
+    np.testing.assert_allclose(runs[0][0][reached].astype(np.float64), want[reached], rtol=1e-5)
+    assert (runs[0][0][~reached] == f.hi).all()
+    check_sp_tree(G, 0, runs[0][0], runs[0][1])

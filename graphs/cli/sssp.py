@@ -20,7 +20,8 @@ from ._common import OK, SUMMARIES, add_subcommand, number, start, timed, to_hos
 __all__ = ["add_parser", "run"]
 
 METHOD_HELP = """single-source method: auto (default) = bellman-ford when a weight is negative, else delta-stepping on
-the GPU; on the CPU label-correcting for low-diameter graphs (average degree >= 8), delta-stepping otherwise;
+the GPU; on the CPU label-correcting for low-diameter graphs (average degree >= 8) of integer weights and
+fewer than 2**22 arcs, delta-stepping otherwise;
 dijkstra = binary-heap Dijkstra, non-negative weights;
 delta-stepping = buckets of width delta, non-negative weights (the GPU method);
 label-correcting = Small Label First deque, fast on social networks, non-negative weights;

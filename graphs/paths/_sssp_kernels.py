@@ -19,7 +19,7 @@ Kernels over many sources take a row range ``r0:r1`` and release the GIL;
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .._kernel_lib import enqueue_once, heap_pop, heap_push, path_sum, qheap_pop, qheap_up, relax, visit_row
 
@@ -368,6 +368,12 @@ def split_light_heavy(indptr, indices, w, delta):  # pragma: no cover - jitted
     return mid, ind2, w2
 
 
+#: Heavy arcs of a bucket's settled vertices from which they are listed on all threads (fewer: on one).
+PARALLEL_HEAVY_ARCS = 1 << 14
+#: Slots of the candidate lists (a larger bucket is taken in shares of this many arcs; a hub's row whole).
+HEAVY_LIST = 1 << 21
+
+
 @njit(inline="always")
 def _bucket_push(u, b, free, ent_v, ent_next, head):  # pragma: no cover - jitted
     """Put ``u`` at the head of bucket list ``b`` using pool slot ``free``; return the next free slot."""
@@ -379,8 +385,8 @@ def _bucket_push(u, b, free, ent_v, ent_next, head):  # pragma: no cover - jitte
     return nxt
 
 
-@njit(cache=True, nogil=True)
-def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):  # pragma: no cover - jitted
+@njit(cache=True, nogil=True, parallel=True)
+def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool, threads):  # pragma: no cover - jitted
     """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0 and finite, ``delta > 0``.
 
     The rows come from :func:`split_light_heavy`: arcs ``indptr[v]:mid[v]`` are
@@ -397,6 +403,17 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     the light arcs of its vertices; then the heavy arcs of every vertex it
     settled are relaxed once.  An improved vertex gets a new entry in its new
     bucket; its old entry is skipped when met.
+
+    The heavy arcs (most arcs, on graphs of many arcs per vertex) are relaxed
+    in two steps when a bucket settled many: on all threads, each over a
+    share of the settled vertices balanced by arc count, the arcs that would
+    improve on the distances as they stand (read only) are listed; then this
+    thread applies the lists in order, each improvement checked again.  The
+    distances only fall while the lists are applied, so every arc that the
+    one-thread loop would find improving is listed, and applying them in the
+    loop's order gives its very distances and predecessors.
+
+    ``threads``: how many share the listing (Numba's thread count).
 
     Returns the number of buckets processed, or -1 if the pool ran out (the
     caller retries with a larger one; ``dist`` / ``pred`` must be reset).
@@ -421,6 +438,17 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
     settled = np.empty(max(n, 1), dtype=np.int32)
     mark = np.full(n, -1, dtype=np.int64)      # bucket in which v was last expanded
     in_settled = np.full(n, -1, dtype=np.int64)
+    cap = min(m, HEAVY_LIST)  # candidate lists: one slot per heavy arc of a share of the settled vertices
+    for v in range(n):
+        if indptr[v + 1] - mid[v] > cap:
+            cap = indptr[v + 1] - mid[v]
+    ru = np.empty(max(cap, 1), dtype=np.int32)
+    rd = np.empty(max(cap, 1), dtype=dist.dtype)
+    rv = np.empty(max(cap, 1), dtype=np.int32)
+    acc = np.empty(max(n, 1) + 1, dtype=np.int64)
+    threads = max(threads, 1)
+    start = np.zeros(threads, dtype=np.int64)
+    count = np.zeros(threads, dtype=np.int64)
     dist[s] = 0
     k = free
     free = ent_next[k]
@@ -472,21 +500,74 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool):
                         if head[b % nb] < 0 and b != cur:
                             nids = heap_push(ids, ids, nids, b, b)
                         free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
-        for t in range(ns):
-            v = settled[t]
-            dv = dist[v]
-            for e in range(mid[v], indptr[v + 1]):
-                u = indices[e]
-                nd = path_sum(dv, w[e], lo, hi)
-                if nd < dist[u]:
-                    dist[u] = nd
-                    pred[u] = v
-                    if free < 0 or nids >= pool:
-                        return -1
-                    b = int(nd / delta)
-                    if head[b % nb] < 0:
-                        nids = heap_push(ids, ids, nids, b, b)
-                    free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
+        t0 = 0
+        while t0 < ns:
+            # settled[t0:t1]: at most ``cap`` heavy arcs (or one vertex), ``acc[k]`` arcs before settled[t0 + k]
+            t1 = t0
+            tot = 0
+            while t1 < ns:
+                h = indptr[settled[t1] + 1] - mid[settled[t1]]
+                if tot + h > cap and t1 > t0:
+                    break
+                acc[t1 - t0] = tot
+                tot += h
+                t1 += 1
+            acc[t1 - t0] = tot
+            if tot < PARALLEL_HEAVY_ARCS or threads == 1:  # few arcs: relaxed here, as they come
+                for t in range(t0, t1):
+                    v = settled[t]
+                    dv = dist[v]
+                    for e in range(mid[v], indptr[v + 1]):
+                        u = indices[e]
+                        nd = path_sum(dv, w[e], lo, hi)
+                        if nd < dist[u]:
+                            dist[u] = nd
+                            pred[u] = v
+                            if free < 0 or nids >= pool:
+                                return -1
+                            b = int(nd / delta)
+                            if head[b % nb] < 0:
+                                nids = heap_push(ids, ids, nids, b, b)
+                            free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
+                t0 = t1
+                continue
+            nt = threads
+            for c in prange(nt):  # list the arcs that improve on the distances as they stand
+                pk = 0
+                if c > 0:
+                    pk = np.searchsorted(acc[:t1 - t0 + 1], tot * c // nt, side="right") - 1
+                pke = t1 - t0
+                if c + 1 < nt:
+                    pke = np.searchsorted(acc[:t1 - t0 + 1], tot * (c + 1) // nt, side="right") - 1
+                pbase = acc[pk]
+                start[c] = pbase
+                pgot = 0
+                for pkk in range(pk, pke):
+                    pv = settled[t0 + pkk]
+                    pdv = dist[pv]
+                    for pe in range(mid[pv], indptr[pv + 1]):
+                        pu = indices[pe]
+                        pnd = path_sum(pdv, w[pe], lo, hi)
+                        if pnd < dist[pu]:
+                            ru[pbase + pgot] = pu
+                            rd[pbase + pgot] = pnd
+                            rv[pbase + pgot] = pv
+                            pgot += 1
+                count[c] = pgot
+            for ci in range(nt):  # applied in the one-thread loop's order
+                for q in range(start[ci], start[ci] + count[ci]):
+                    u = ru[q]
+                    nd = rd[q]
+                    if nd < dist[u]:
+                        dist[u] = nd
+                        pred[u] = rv[q]
+                        if free < 0 or nids >= pool:
+                            return -1
+                        b = int(nd / delta)
+                        if head[b % nb] < 0:
+                            nids = heap_push(ids, ids, nids, b, b)
+                        free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
+            t0 = t1
     return buckets
 
 

@@ -68,9 +68,10 @@ def sssp(
         ``node_labels`` (see :mod:`graphs._arguments`).
     method : {"auto", "bellman-ford", "delta-stepping", "dijkstra", "label-correcting"}
         ``"auto"``: Bellman-Ford if some weight is negative; else, on the GPU,
-        delta-stepping; on the CPU, label-correcting when the average degree
-        of the non-isolated vertices is at least 8 (low diameter), else
-        delta-stepping (road networks, grids).
+        delta-stepping; on the CPU, label-correcting for integer weights
+        when the average degree of the non-isolated vertices is at least 8
+        (low diameter) and the graph has fewer than ``2**22`` arcs, else
+        delta-stepping (its heavy arcs listed on all threads).
     delta : float, optional
         Bucket width of delta-stepping (default :func:`default_delta`); one
         below ``wmax / 2**16`` is raised to that (:func:`bounded_delta`), so
