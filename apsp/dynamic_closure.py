@@ -77,14 +77,14 @@ Examples
 from __future__ import annotations
 
 import copy as _copy
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 import semiring as sr
 from semiring import Semiring
 from semiring.backend import array_module, to_device
-from semiring.dense import WITNESS_DTYPE, matmul_into
+from semiring.dense import WITNESS_DTYPE, elementwise_into, matmul_into
 from semiring.errors import DTypeError, InvalidEntryError
 from semiring.validate import check_entries, first_repeated_arc
 
@@ -122,6 +122,14 @@ RECOMPUTE_SHARE = 1 / 3
 HOST_CLOSURE_MAX = 64
 #: Blocks of at most this many vertices (without predecessors) are closed on the host by an elementwise Floyd-Warshall.
 TINY_CLOSURE = 4
+
+
+
+def _combine(S: Semiring, which: Literal["add", "mul"], A: Array, B: Array) -> Array:
+    """``A (+) B`` (``which="add"``) or ``A (x) B`` of the closure's own arrays, broadcast: their entries were
+    checked at the door (a checked ``S.add`` / ``S.mul`` would scan them again, a read-back on the GPU)."""
+    out = array_module(A).empty(np.broadcast_shapes(A.shape, B.shape), dtype=A.dtype)
+    return elementwise_into(S, which, A, B, out)
 
 
 def _semiring(semiring: Semiring | str) -> Semiring:
@@ -432,7 +440,7 @@ class Closure:
         keep = np.setdiff1d(np.arange(n), gone)
         rows = np.zeros(n, dtype=bool)
         for x in gone.tolist():
-            through = S.mul(self._D[:, x][:, None], self._D[x, :][None, :])
+            through = _combine(S, "mul", self._D[:, x][:, None], self._D[x, :][None, :])
             tight = self._tight(through, self._D)
             tight[x, :] = False
             tight[:, x] = False
@@ -463,8 +471,8 @@ class Closure:
             return
         ud, vd = xp.asarray(us), xp.asarray(vs)
         old = to_device(self._W[ud, vd], "cpu")  # the stored values, read once; compared on the host
-        better = (S.add(ws, old) == ws) & (ws != old)
-        worse = (S.add(ws, old) == old) & (ws != old)
+        better = (_combine(S, "add", ws, old) == ws) & (ws != old)
+        worse = (_combine(S, "add", ws, old) == old) & (ws != old)
         if not better.any() and not worse.any():
             return
         W, D, P = self._W, self._D, self._P  # W is changed in place and restored if the batch is refused
@@ -534,9 +542,9 @@ class Closure:
         for t in range(int(rank.max()) + 1):
             at = xp.nonzero(rank == t)[0]
             rt, kt = r[at], k[at]
-            cand = S.mul(Wc[rt, kt][:, None], D[cd[kt], :])
+            cand = _combine(S, "mul", Wc[rt, kt][:, None], D[cd[kt], :])
             cur = B[rt]
-            better = S.add(cand, cur) != cur
+            better = _combine(S, "add", cand, cur) != cur
             B[rt] = xp.where(better, cand, cur)
             if K is not None:
                 K[rt] = xp.where(better, kt[:, None].astype(WITNESS_DTYPE), K[rt])
@@ -553,11 +561,11 @@ class Closure:
             # Floyd-Warshall in a few elementwise steps; an improving cycle goes to the full closure, which names it
             C = Mh
             for t in range(Mh.shape[0]):
-                C = S.add(C, S.mul(C[:, t:t + 1], C[t:t + 1, :]))
+                C = _combine(S, "add", C, _combine(S, "mul", C[:, t:t + 1], C[t:t + 1, :]))
             one = S.one_value(Mh.dtype)
             diag = np.diagonal(C)
-            if not bool((S.add(diag, np.full_like(diag, one)) != one).any()):
-                np.fill_diagonal(C, S.add(diag, np.full_like(diag, one)))
+            if not bool((_combine(S, "add", diag, np.full_like(diag, one)) != one).any()):
+                np.fill_diagonal(C, _combine(S, "add", diag, np.full_like(diag, one)))
                 return xp.asarray(C)
         out = shortest_paths(Mh, semiring=S, predecessors=witness)
         return tuple(xp.asarray(x) for x in out) if witness else xp.asarray(out)
@@ -594,7 +602,7 @@ class Closure:
             slack = 4 * n * np.finfo(D.dtype).eps * (xp.abs(through) + xp.abs(D))
             with np.errstate(invalid="ignore"):
                 return (through <= D + slack) & (through != zero)
-        return (S.add(through, D) == through) & (through != zero)
+        return (_combine(S, "add", through, D) == through) & (through != zero)
 
     def _worsen(
         self, W: Array, D: Array, P: Array | None, us: np.ndarray, vs: np.ndarray, w_old: np.ndarray
@@ -602,10 +610,10 @@ class Closure:
         """Recompute the rows (or columns) that may have used the worsened arcs ``us -> vs`` (old values ``w_old``)."""
         xp, S = self._xp, self._S
         ud, vd, wd = xp.asarray(us), xp.asarray(vs), xp.asarray(w_old)
-        rows = to_device(self._tight(S.mul(D[:, ud], wd[None, :]), D[:, vd]).any(axis=1), "cpu")
+        rows = to_device(self._tight(_combine(S, "mul", D[:, ud], wd[None, :]), D[:, vd]).any(axis=1), "cpu")
         Q = np.flatnonzero(rows)
         if P is None and Q.size:
-            cols = to_device(self._tight(S.mul(wd[:, None], D[vd, :]), D[ud, :]).any(axis=0), "cpu")
+            cols = to_device(self._tight(_combine(S, "mul", wd[:, None], D[vd, :]), D[ud, :]).any(axis=0), "cpu")
             Qc = np.flatnonzero(cols)
             # a pair can change only if the arc was tight for its row and for its column: the block Q x Qc
             if Qc.size < Q.size:
@@ -630,11 +638,19 @@ class Closure:
         if P is not None:
             self._touched[Q] = True
         one = S.one_value(D.dtype)
-        C = np.setdiff1d(np.arange(n), Q)
-        qd, cd = xp.asarray(Q), xp.asarray(C)
         witness = P is not None
         if cols is not None and cols.size == 0:
             return D, P
+        if not witness and cols is not None and xp is not np:  # sparse rows on the GPU: relaxation, no dense A*
+            from .cuda.closure_settle import row_arcs_gpu, settle_applies, settle_rows_gpu
+
+            arcs = row_arcs_gpu(W, Q, S.zero_value(D.dtype))
+            if settle_applies(S, D, arcs):
+                if settle_rows_gpu(S, D, arcs, cols, one):
+                    return D, P
+                return shortest_paths(W, semiring=S), None  # pragma: no cover - no improving cycle after worsening
+        C = np.setdiff1d(np.arange(n), Q)
+        qd, cd = xp.asarray(Q), xp.asarray(C)
         kd = None if cols is None else xp.asarray(cols)
         # |Q| x n (or x |cols|): leave Q by one arc, then an old row
         B, KB = self._leave(W[qd], cd, D if kd is None else D[:, kd], witness)
@@ -692,7 +708,7 @@ class Closure:
         A = bp.full((k, k), zero, dtype=D.dtype)
         A[bp.asarray(pos[: us.size]), bp.asarray(pos[us.size:])] = bp.asarray(ws)
         DS = to_device(D[ed[:, None], ed[None, :]], "cpu") if host_block else D[ed][:, ed]
-        M = S.add(DS, A)
+        M = _combine(S, "add", DS, A)
         try:
             inner = self._small_closure(M, witness)
         except NegativeCycleError as exc:
@@ -711,8 +727,8 @@ class Closure:
         # Only a row that now reaches some endpoint better, and a column some endpoint now reaches better, can
         # improve (D[i, j] is no worse than D[i, e] (x) D[e, j] for every e): the product runs on that block.
         Y = self._product(Mstar, rows, False)[0]
-        R = xp.nonzero((S.add(X, DE) != DE).any(axis=1))[0]
-        Cc = xp.nonzero((S.add(Y, rows) != rows).any(axis=0))[0]
+        R = xp.nonzero((_combine(S, "add", X, DE) != DE).any(axis=1))[0]
+        Cc = xp.nonzero((_combine(S, "add", Y, rows) != rows).any(axis=0))[0]
         if not R.size or not Cc.size:
             return
         whole = R.size * Cc.size > D.size // 4  # a block that large: the in-place product over all of D
@@ -740,7 +756,7 @@ class Closure:
             assert PM is not None  # witness: M*'s predecessors were computed
             a = KX[ii[h], b[h]]
             c = PM[a, b[h]]
-            new_arc = (A[c, b[h]] != zero) & (S.add(A[c, b[h]], DS[c, b[h]]) == A[c, b[h]]) & (A[c, b[h]] != DS[c, b[h]])
+            new_arc = (A[c, b[h]] != zero) & (_combine(S, "add", A[c, b[h]], DS[c, b[h]]) == A[c, b[h]]) & (A[c, b[h]] != DS[c, b[h]])
             pred[h] = xp.where(new_arc, ed[c], old_rows[c, jj[h]])
         P[ii, jj] = pred.astype(P.dtype)
         self._touched[to_device(xp.unique(ii), "cpu")] = True

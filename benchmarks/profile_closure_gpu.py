@@ -38,6 +38,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=16384)
     ap.add_argument("--arcs", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=64, help="arcs of the batches decreased or inserted")
     ap.add_argument("--host-max", default=f"0,{DC.HOST_CLOSURE_MAX}",
                     help="values of apsp.dynamic_closure.HOST_CLOSURE_MAX to profile in turn")
     args = ap.parse_args()
@@ -62,11 +63,18 @@ def main() -> None:
         wrap(DC.Closure, name, "Closure." + name)
     wrap(DC, "shortest_paths", "apsp.shortest_paths (small closures)")
     wrap(DC, "matmul_into", "matmul_into")
+    from apsp.cuda import closure_settle, closure_update
+
+    wrap(closure_update, "improve_block_gpu", "fused endpoint-block update")
+    wrap(closure_settle, "row_arcs_gpu", "arcs of the rows to settle")
+    wrap(closure_settle, "settle_rows_gpu", "relaxation of the rows to settle")
     real_settle = DC.Closure._settle_rows
 
-    def settle(self, W, D, P, Q):
+    def settle(self, W, D, P, Q, *rest):
         sizes["rows recomputed"].append(int(Q.size))
-        return real_settle(self, W, D, P, Q)
+        if rest and rest[0] is not None:
+            sizes["columns recomputed"].append(int(rest[0].size))
+        return real_settle(self, W, D, P, Q, *rest)
 
     DC.Closure._settle_rows = settle
     G = graphs.generators.road_network(args.n, seed=0)
@@ -75,23 +83,36 @@ def main() -> None:
     rng = np.random.default_rng(0)
     src, dst = G.edges()[:2]
     report = []
-    for host_max, op in [(int(h), op) for h in args.host_max.split(",") for op in ("decrease", "remove")]:
+    n = args.n
+    for host_max, op in [(int(h), op) for h in args.host_max.split(",") for op in ("decrease", "remove", "batch")]:
         DC.HOST_CLOSURE_MAX = host_max
         spent.clear()
         totals = []
-        for _ in range(args.arcs):
-            k = int(rng.integers(src.shape[0]))
-            u, v = int(src[k]), int(dst[k])
-            w = float(C.arcs[u, v]) * rng.uniform(0.3, 0.9)
+        for it in range(args.arcs + 2):  # the first two warm up (kernels compiled), not counted
+            if op == "batch":  # --batch random arcs decreased or inserted, as benchmarks/dynamic_closure.py does
+                flat = rng.choice(n * n, size=args.batch, replace=False)
+                us, vs = flat // n, flat % n
+                keep = us != vs
+                us, vs = us[keep], vs[keep]
+                cur = C.arcs[us, vs].get()
+                ws = np.minimum(cur, rng.uniform(0.5, 4.0, us.size) * float(np.median(np.asarray(G.weights))))
+            else:
+                k = int(rng.integers(src.shape[0]))
+                us, vs = np.array([src[k]]), np.array([dst[k]])
+                ws = np.array([float(C.arcs[int(us[0]), int(vs[0])]) * rng.uniform(0.3, 0.9)])
             sync()
             t = time.perf_counter()
-            if op == "decrease":
-                C.update([u], [v], [w])
+            if op == "remove":
+                C.remove(us, vs)
             else:
-                C.remove([u], [v])
+                C.update(us, vs, ws)
             sync()
+            if it < 2:
+                spent.clear()
+                continue
             totals.append(time.perf_counter() - t)
-        report.append(f"HOST_CLOSURE_MAX = {host_max}, one arc {op}d: median {statistics.median(totals) * 1e3:.2f} ms over {args.arcs}")
+        what = f"batch of {args.batch} arcs decreased or inserted" if op == "batch" else f"one arc {op}d"
+        report.append(f"HOST_CLOSURE_MAX = {host_max}, {what}: median {statistics.median(totals) * 1e3:.2f} ms over {args.arcs}")
         for label, ts in sorted(spent.items(), key=lambda kv: -sum(kv[1])):
             report.append(f"    {label:40s} {len(ts):4d} calls  {sum(ts) / args.arcs * 1e3:8.3f} ms per update")
     for label, s in sizes.items():

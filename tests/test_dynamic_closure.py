@@ -303,6 +303,11 @@ def test_device_branches_run_with_numpy_standing_in_for_cupy(negative, monkeypat
     fused.fused_update_applies = lambda S, D, k: False
     fused.improve_block_gpu = None
     monkeypatch.setitem(sys.modules, "apsp.cuda.closure_update", fused)
+    settle = types.ModuleType("apsp.cuda.closure_settle")  # the relaxation kernel declined too
+    settle.row_arcs_gpu = lambda W, Q, zero: None
+    settle.settle_applies = lambda S, D, arcs: False
+    settle.settle_rows_gpu = None
+    monkeypatch.setitem(sys.modules, "apsp.cuda.closure_settle", settle)
     calls, cycles = [], []
     real = DC.shortest_paths
     monkeypatch.setattr(DC, "shortest_paths", lambda *a, **kw: calls.append(a[0].shape) or real(*a, **kw))

@@ -141,3 +141,44 @@ def test_gpu_fused_block_update_on_a_road_closure(dtype, fused_ends, monkeypatch
         assert len(pairs) >= 3 and any(0 < p < G.n * G.n for p in pairs)  # the single arcs among them
     else:
         assert not pairs
+
+
+@pytest.mark.parametrize("family,dtype", [("min_plus", np.float64), ("min_plus", np.int32), ("min_plus", np.float32),
+                                          ("max_min", np.float64)])
+def test_gpu_removals_on_a_road_closure_settle_by_relaxation(family, dtype, monkeypatch):
+    """Removed and raised arcs of a road network's closure: the rows that used them are settled by the relaxation
+    kernel (hundreds of rows, a few arcs each, both orientations), equal to recomputing from the current arcs."""
+    import graphs
+    from apsp.cuda import closure_settle
+
+    used = []
+    real = closure_settle.settle_rows_gpu
+    monkeypatch.setattr(closure_settle, "settle_rows_gpu", lambda *a: used.append(a[3].size) or real(*a))
+    G = graphs.generators.road_network(700, seed=3)
+    W = G.to_dense()
+    if dtype == np.int32:
+        W = np.where(np.isinf(W), np.iinfo(np.int32).max, np.round(W)).astype(np.int32)
+        np.fill_diagonal(W, 0)
+    W = W.astype(dtype)
+    if family == "max_min":  # capacities: no arc is -inf, staying put is +inf
+        W = np.where(np.isinf(W), -np.inf, W)
+        np.fill_diagonal(W, np.inf)
+    C = Closure(cp.asarray(W), semiring=family)
+    zero = C.semiring.zero_value(C.dtype)
+    rng = np.random.default_rng(5)
+    src, dst = np.nonzero(W != zero)
+    off = src != dst
+    src, dst = src[off], dst[off]
+    for step in range(24):
+        k = int(rng.integers(src.size))
+        u, v = int(src[k]), int(dst[k])
+        if step % 3 == 2:  # a raise (a cut in capacity for max_min)
+            old = C.arcs[u, v].get()
+            if old == zero:
+                continue
+            new = old * 3 if family == "min_plus" else old / 3
+            C.update([u], [v], [np.asarray(new, dtype=C.dtype)[()]])
+        else:
+            C.remove([u], [v])
+        _check(C, False)
+    assert used and max(used) >= 16  # the relaxation ran, on column sets of some size
