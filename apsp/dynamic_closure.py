@@ -489,7 +489,10 @@ class Closure:
                 D, P = self._worsen(W, D, P, us[w_idx], vs[w_idx], old[w_idx])
         if better.any():  # then the better ones, by the endpoint block
             b_idx = np.flatnonzero(better)
-            W[xp.asarray(us[b_idx]), xp.asarray(vs[b_idx])] = xp.asarray(ws[b_idx])
+            if b_idx.size == us.size:  # every arc better: the ids are on the device already
+                W[ud, vd] = xp.asarray(ws)
+            else:
+                W[xp.asarray(us[b_idx]), xp.asarray(vs[b_idx])] = xp.asarray(ws[b_idx])
             try:
                 self._improve(W, D, P, us[b_idx], vs[b_idx], ws[b_idx])
             except BaseException:
@@ -554,6 +557,11 @@ class Closure:
         """The closure of a small block (and its predecessors): on the host when it lives on the GPU and has at
         most :data:`HOST_CLOSURE_MAX` vertices (a few kernel launches and copies cost more than the work)."""
         xp, S = self._xp, self._S
+        if xp is not np and not witness and M.shape[0] > HOST_CLOSURE_MAX and not isinstance(M, np.ndarray):
+            from .cuda.fw_kernels import TILE
+
+            if M.shape[0] <= TILE:
+                return self._closed_tile_gpu(M)
         if xp is np or M.shape[0] > HOST_CLOSURE_MAX:
             return shortest_paths(M, semiring=S, predecessors=witness)
         Mh = to_device(M, "cpu")
@@ -569,6 +577,22 @@ class Closure:
                 return xp.asarray(C)
         out = shortest_paths(Mh, semiring=S, predecessors=witness)
         return tuple(xp.asarray(x) for x in out) if witness else xp.asarray(out)
+
+    def _closed_tile_gpu(self, M: Array) -> Array:
+        """The closure of a GPU block of at most one tile of vertices in one launch
+        (:func:`apsp.cuda.fw_kernels.close_block_gpu`: Floyd-Warshall in shared memory); an improving cycle goes
+        to the full closure, which names it."""
+        from .cuda.fw_kernels import close_block_gpu
+
+        xp, S = self._xp, self._S
+        C = xp.array(M, dtype=M.dtype, order="C", copy=True)
+        close_block_gpu(S, C)
+        one = xp.full(C.shape[0], S.one_value(C.dtype), dtype=C.dtype)
+        diag = _combine(S, "add", xp.diagonal(C), one)
+        if bool((diag != one).any()):
+            return shortest_paths(M, semiring=S)  # raises NegativeCycleError
+        xp.fill_diagonal(C, diag)
+        return C
 
     def _product(self, A: Array, B: Array, witness: bool) -> tuple[Array, Array | None]:
         """``A (x) B`` (and its witness) of checked operands, through the unchecked product."""

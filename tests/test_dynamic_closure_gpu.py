@@ -182,3 +182,43 @@ def test_gpu_removals_on_a_road_closure_settle_by_relaxation(family, dtype, monk
             C.remove([u], [v])
         _check(C, False)
     assert used and max(used) >= 16  # the relaxation ran, on column sets of some size
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_gpu_batches_of_one_tile_of_endpoints(dtype):
+    """Batches of 40-60 better arcs (65-128 endpoints: their block closed in one launch on the GPU) equal
+    recomputation; a batch that closes an improving cycle raises and leaves the closure as it was."""
+    import graphs
+
+    G = graphs.generators.road_network(420, seed=8)
+    W = G.to_dense()
+    if dtype == np.int64:
+        far = np.isinf(W)
+        W = np.round(np.where(far, 0, W) * 10).astype(np.int64)  # (int64's max is no float64: set apart)
+        W[far] = np.iinfo(np.int64).max
+        np.fill_diagonal(W, 0)
+    C = Closure(cp.asarray(W))
+    rng = np.random.default_rng(9)
+    n = C.n
+    for _ in range(6):
+        b = int(rng.integers(40, 61))
+        flat = rng.choice(n * n, size=b, replace=False)
+        us, vs = flat // n, flat % n
+        keep = us != vs
+        us, vs = us[keep], vs[keep]
+        cur = C.arcs[cp.asarray(us), cp.asarray(vs)].get()
+        scale = float(np.median(W[W < W.max()][W[W < W.max()] > 0]))
+        ws = np.minimum(cur, (rng.uniform(0.5, 4.0, us.size) * scale).astype(dtype))
+        assert np.unique(np.concatenate([us, vs])).size > 64
+        C.update(us, vs, ws)
+        _check(C, False)
+    before = (C.arcs.get(), C.distances.get())
+    us = rng.choice(n, size=50, replace=False)
+    vs = np.roll(us, 1)
+    D = before[1]
+    ws = np.array([-(D[v, u] if D[v, u] < (np.inf if dtype == np.float64 else 10**15) else 0) - 1
+                   for u, v in zip(us, vs)]).astype(dtype)  # u -> v closes a negative cycle with v ~> u
+    with pytest.raises(NegativeCycleError):
+        C.update(us, vs, ws)
+    np.testing.assert_array_equal(C.arcs.get(), before[0])
+    np.testing.assert_array_equal(C.distances.get(), before[1])
