@@ -106,18 +106,7 @@ def dijkstra_many(indptr, indices, w, sources, D, P, lo, hi, r0, r1):  # pragma:
 @njit(cache=True, nogil=True)
 def pred_cycle_vertex(pred):  # pragma: no cover - jitted
     """A vertex on a cycle of the predecessor graph, or -1 if it is a forest (O(n))."""
-    n = pred.shape[0]
-    stamp = np.full(n, -1, dtype=np.int64)
-    for v0 in range(n):
-        if stamp[v0] >= 0:
-            continue
-        v = v0
-        while v >= 0 and stamp[v] < 0:
-            stamp[v] = v0
-            v = pred[v]
-        if v >= 0 and stamp[v] == v0:
-            return v
-    return -1
+    return finite_pred_cycle_vertex(pred, np.zeros(pred.shape[0], dtype=np.int8), np.int8(1))
 
 
 @njit(cache=True, nogil=True)
