@@ -30,7 +30,8 @@ with NetworkX's conversion cache off (every served call converts the graph); the
 (:func:`nx_backend.same`).  The two are timed in turn, each call from a collected heap, and the medians
 compared.  "served" says whether automatic dispatch converted the graph for the backend (``should_run``
 said yes); "gave back" whether the backend then raised ``NotImplementedError`` and NetworkX answered.
-Results: ``benchmarks/results/nx-dispatch-sweep-cpu.{json,md}``; ``--before`` adds the ratios of an earlier
+Results: ``benchmarks/results/nx-dispatch-sweep-cpu.{json,md}`` (a run of some families:
+``nx-dispatch-sweep-<families>-cpu``); ``--before`` adds the ratios of an earlier
 run's JSON beside the new ones.
 """
 
@@ -388,7 +389,9 @@ def main(argv: list[str] | None = None) -> None:
     print(md.split("## Every case")[0])
     if args.only:
         return
-    print(write_results("nx-dispatch-sweep-cpu", payload, md))
+    families = [f for f in args.families.split(",") if f]
+    stem = "nx-dispatch-sweep-cpu" if set(families) == set(FAMILIES) else f"nx-dispatch-sweep-{'-'.join(families)}-cpu"
+    print(write_results(stem, payload, md))  # a run of some families: its own file
 
 
 if __name__ == "__main__":
