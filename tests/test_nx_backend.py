@@ -12,19 +12,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nx_conversion import no_conversion_cache  # noqa: F401 - autouse: NetworkX's conversion cache off
 
 nx = pytest.importorskip("networkx")
 
 B = "semiring_paths"
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@pytest.fixture(autouse=True)
-def _no_conversion_cache():
-    before = nx.config.cache_converted_graphs
-    nx.config.cache_converted_graphs = False
-    yield
-    nx.config.cache_converted_graphs = before
 
 
 @st.composite

@@ -33,6 +33,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from nx_conversion import no_conversion_cache_for_module  # noqa: F401 - autouse: NetworkX's conversion cache off
 
 nx = pytest.importorskip("networkx")
 
@@ -148,14 +149,6 @@ def automatic():
     finally:
         cfg.backend_priority.algos, cfg.backend_priority.generators, cfg.fallback_to_nx = saved
         del backend_interface.should_run
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _no_conversion_cache():
-    before = nx.config.cache_converted_graphs
-    nx.config.cache_converted_graphs = False
-    yield
-    nx.config.cache_converted_graphs = before
 
 
 def show(args) -> str:
