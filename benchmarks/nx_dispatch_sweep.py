@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> None:
     print(md.split("## Every case")[0])
     if args.only:
         return
-    families = [f for f in args.families.split(",") if f]
+    families = list(args.families)  # (split at the start)
     stem = "nx-dispatch-sweep-cpu" if set(families) == set(FAMILIES) else f"nx-dispatch-sweep-{'-'.join(families)}-cpu"
     print(write_results(stem, payload, md))  # a run of some families: its own file
 
