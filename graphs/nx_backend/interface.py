@@ -285,6 +285,26 @@ _STOPPING = {name: keys for name, keys in _STOPPING.items() if keys}
 _CUTOFF_TYPES = (int, bool, float)
 
 
+#: Functions whose NetworkX code raises at once on a graph that is not (strongly) connected (after a check that
+#: stops early): measured on scale_free(1000) as a digraph, average_shortest_path_length served 0.39x (the backend
+#: converts the graph, then raises the same error).
+_NEEDS_CONNECTED = {"average_shortest_path_length"}
+_DISCONNECTED = ("a node without out-arcs or in-arcs (or neighbours) shows that the graph is not (strongly) "
+                 "connected: NetworkX raises at once")
+
+
+def _visibly_disconnected(G: Any) -> bool:
+    """Whether some node of the NetworkX graph ``G`` (of two nodes or more) has no out-arc or no in-arc (undirected:
+    no neighbour), one pass over the adjacency that stops at the first."""
+    succ = getattr(G, "_adj", None)
+    if not isinstance(succ, dict) or len(succ) < 2:
+        return False
+    if any(not nbrs for nbrs in succ.values()):
+        return True
+    pred = getattr(G, "_pred", None) if G.is_directed() else None
+    return isinstance(pred, dict) and any(not nbrs for nbrs in pred.values())
+
+
 def _declined_codes() -> dict[Any, str]:
     """Code object -> name for NetworkX's code of each function of :data:`LINEAR_ON_NETWORKX` (built once)."""
     if not _DECLINED_CODES:
@@ -472,6 +492,8 @@ class BackendInterface:
             return True
         if name in LINEAR_ON_NETWORKX:
             return LINEAR_ON_NETWORKX[name]
+        if name in _NEEDS_CONNECTED and _visibly_disconnected(G):
+            return _DISCONNECTED
         if name in READER_LABELS_ONLY and not compiled_labels(G):
             return _OTHER_LABELS
         bound = None
