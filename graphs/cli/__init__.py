@@ -36,11 +36,20 @@ import importlib
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 from semiring.lazy import lazy_attributes
 
-from ._common import BAD_INPUT, EXIT_CODES, PIPE_CLOSED, SUMMARIES, check_interrupted, failure, interrupt_latch
+from ._common import (
+    BAD_INPUT,
+    EXIT_CODES,
+    INTERRUPTED,
+    PIPE_CLOSED,
+    SUMMARIES,
+    check_interrupted,
+    failure,
+    interrupt_latch,
+)
 
 __all__ = ["main", "build_parser", "run_apsp", "SUBCOMMANDS"]
 
@@ -151,6 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     {"command": "components", ...}
     0
     """
+    program = argv is None  # the command itself, not a caller's main([...])
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(_chosen(argv)).parse_args(argv)
     try:
@@ -167,7 +177,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
     else:
         print(f"semiring-paths: {'error: ' if status == BAD_INPUT else ''}{message}", file=sys.stderr)
+    if status == INTERRUPTED and program:
+        _leave_now(status)
     return status
+
+
+def _leave_now(status: int) -> NoReturn:
+    """End the interrupted command at once with ``status`` (its result files are already removed).
+
+    The interpreter's shutdown would wait for kernel threads still running
+    and reset SIGINT's handler to the default on the way, and the process
+    could end killed by that signal instead (exit -2: seen in about one run
+    in four of an interrupted ``apsp`` whose kernels were compiling).
+    """
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(status)
 
 
 def _silence_stdout() -> None:
