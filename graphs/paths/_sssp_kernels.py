@@ -374,6 +374,20 @@ def _bucket_push(u, b, free, ent_v, ent_next, head):  # pragma: no cover - jitte
     return nxt
 
 
+@njit(inline="always")
+def _settle_heavy(u, nd, v, delta, nb, dist, pred, head, ids, nids, free, pool, ent_v, ent_next):  # pragma: no cover
+    """A heavy arc ``v -> u`` improved ``u`` to ``nd``: record it and put ``u`` in its bucket's list (the bucket's
+    number onto the heap if the list was empty).  Returns ``(free, nids)``; ``free = -2``: the pool ran out."""
+    dist[u] = nd
+    pred[u] = v
+    if free < 0 or nids >= pool:
+        return -2, nids
+    b = int(nd / delta)
+    if head[b % nb] < 0:
+        nids = heap_push(ids, ids, nids, b, b)
+    return _bucket_push(u, b % nb, free, ent_v, ent_next, head), nids
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool, threads):  # pragma: no cover - jitted
     """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0 and finite, ``delta > 0``.
@@ -510,14 +524,10 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool, 
                         u = indices[e]
                         nd = path_sum(dv, w[e], lo, hi)
                         if nd < dist[u]:
-                            dist[u] = nd
-                            pred[u] = v
-                            if free < 0 or nids >= pool:
+                            free, nids = _settle_heavy(u, nd, v, delta, nb, dist, pred, head, ids, nids, free,
+                                                       pool, ent_v, ent_next)
+                            if free == -2:
                                 return -1
-                            b = int(nd / delta)
-                            if head[b % nb] < 0:
-                                nids = heap_push(ids, ids, nids, b, b)
-                            free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
                 t0 = t1
                 continue
             nt = threads
@@ -548,14 +558,10 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool, 
                     u = ru[q]
                     nd = rd[q]
                     if nd < dist[u]:
-                        dist[u] = nd
-                        pred[u] = rv[q]
-                        if free < 0 or nids >= pool:
+                        free, nids = _settle_heavy(u, nd, rv[q], delta, nb, dist, pred, head, ids, nids, free,
+                                                   pool, ent_v, ent_next)
+                        if free == -2:
                             return -1
-                        b = int(nd / delta)
-                        if head[b % nb] < 0:
-                            nids = heap_push(ids, ids, nids, b, b)
-                        free = _bucket_push(u, b % nb, free, ent_v, ent_next, head)
             t0 = t1
     return buckets
 
