@@ -14,10 +14,19 @@ closure ``M*``,
 two thin semiring products and a ``|S| x |S|`` closure (the endpoint-block
 form of the rank-k update; Ausiello, Italiano, Marchetti-Spaccamela & Nanni,
 "Incremental algorithms for minimal length paths", J. Algorithms 12, 1991,
-for one arc).  Only a row that now reaches an endpoint better, and a column
-that an endpoint now reaches better, can change: the second product runs on
-that block alone (on the GPU, without predecessors and for a few endpoints, in three
-fused launches: :mod:`apsp.cuda.closure_update`).  A cycle that the batch makes improve without bound is found in
+for one arc).  Without predecessors, an arc that does not beat the path it
+would replace (``w (+) D[u, v] == D[u, v]``) changes nothing and is dropped,
+and where the arcs left are fewer than the endpoints (new arcs between
+distinct places: ``|S|`` is twice their number) the same update is written
+over the arcs, ``D' = D (+) D[:, U] (x) Z (x) D[V, :]`` with tails ``U``,
+heads ``V`` and ``Z[s, t] = w_s (x) M*[v_s, u_t] (x) w_t`` (``w_s`` on the
+diagonal: the best chains of new arcs entering by one and leaving by
+another), which halves the inner dimension of the products.  Only a row
+that now reaches an exit better, and a column that an entry now reaches
+better, can change: the second product runs on that block alone, in place
+on the CPU (:mod:`apsp._closure_block_template`), and on the GPU, without
+predecessors and for a few endpoints, in three fused launches
+(:mod:`apsp.cuda.closure_update`).  A cycle that the batch makes improve without bound is found in
 ``M*`` before anything is written: the closure is left as it was and
 :class:`~apsp.errors.NegativeCycleError` names the cycle.
 
@@ -86,6 +95,7 @@ from semiring import Semiring
 from semiring.backend import array_module, to_device
 from semiring.dense import WITNESS_DTYPE, elementwise_into, matmul_into
 from semiring.errors import DTypeError, InvalidEntryError
+from semiring.kernels import cpu_kernels, cpu_scalar_ops, run_rows, sentinels
 from semiring.validate import check_entries, first_repeated_arc
 
 from .api import shortest_paths
@@ -120,6 +130,9 @@ DYNAMIC_SEMIRINGS = tuple(name for name, S in sr.BUILTIN.items() if absorbs_upda
 RECOMPUTE_SHARE = 1 / 3
 #: Blocks of at most this many vertices have their closures computed on the host when the closure lives on the GPU.
 HOST_CLOSURE_MAX = 64
+#: The CPU block update reaches the columns that can improve one by one where they are fewer than a
+#: ``1 / SCATTERED_COLUMNS`` share of all, else it runs over whole rows (a contiguous, vectorised loop).
+SCATTERED_COLUMNS = 8
 #: Blocks of at most this many vertices (without predecessors) are closed on the host by an elementwise Floyd-Warshall.
 TINY_CLOSURE = 4
 
@@ -594,6 +607,38 @@ class Closure:
         xp.fill_diagonal(C, diag)
         return C
 
+    def _arc_chains(self, Mstar: Array, pu: np.ndarray, pv: np.ndarray, ws: np.ndarray) -> Array:
+        """``Z[s, t] = w[s] (x) M*[v[s], u[t]] (x) w[t]`` (``w[s]`` itself on the diagonal): the best chains that
+        enter by the arc ``u[s] -> v[s]`` and leave by ``u[t] -> v[t]`` (``pu``, ``pv``: their places in ``M*``),
+        so that ``D' = D (+) D[:, u] (x) Z (x) D[v, :]``, inner dimension the number of arcs."""
+        S = self._S
+        bp = array_module(Mstar)
+        w = bp.asarray(ws)
+        Z = _combine(S, "mul", _combine(S, "mul", w[:, None], Mstar[bp.asarray(pv)[:, None], bp.asarray(pu)[None, :]]),
+                     w[None, :])
+        d = bp.arange(w.size)
+        Z[d, d] = _combine(S, "add", Z[d, d], w)
+        return Z
+
+    def _block_kernels(self) -> Any:
+        """The CPU block-update kernel module for this closure's semiring and dtype, else ``None``."""
+        if cpu_scalar_ops(self._S, self.dtype) is None:
+            return None
+        return cpu_kernels(self._S, self.dtype, template="apsp._closure_block_template")
+
+    def _block_update(self, D: np.ndarray, R: np.ndarray, C: np.ndarray, X: np.ndarray, E: np.ndarray) -> None:
+        """``D[R, C] (+)= X[R] (x) E[:, C]`` in place on the CPU, the rows over the threads."""
+        mod = self._block_kernels()
+        lo, hi = sentinels(D.dtype)
+        R, C = R.astype(np.int64), C.astype(np.int64)
+        X, E = np.ascontiguousarray(X), np.ascontiguousarray(E)
+        if C.size * SCATTERED_COLUMNS > D.shape[1]:  # many columns: whole rows, at vector speed
+            run_rows(lambda r0, r1: mod.rows_update(D, R, X, E, lo, hi, r0, r1), R.size,
+                     R.size * D.shape[1] * X.shape[1], align=1)
+        else:
+            run_rows(lambda r0, r1: mod.block_update(D, R, C, X, E, lo, hi, r0, r1), R.size,
+                     R.size * C.size * X.shape[1], align=1)
+
     def _product(self, A: Array, B: Array, witness: bool) -> tuple[Array, Array | None]:
         """``A (x) B`` (and its witness) of checked operands, through the unchecked product."""
         xp = self._xp
@@ -742,20 +787,38 @@ class Closure:
         if not witness and xp is not np:
             from .cuda.closure_update import fused_update_applies, improve_block_gpu
 
-            if fused_update_applies(S, D, k):  # the same block, in three launches
+            if fused_update_applies(S, D, k):  # the endpoint block, in three launches
                 improve_block_gpu(S, D, ends, Mstar)
                 return
-        DE = D[:, ed]
-        X, KX = self._product(DE, Mstar, witness)  # n x k: to an endpoint, then through M*
-        rows = D[ed, :]  # a copy (fancy indexing): D is written below
-        # Only a row that now reaches some endpoint better, and a column some endpoint now reaches better, can
-        # improve (D[i, j] is no worse than D[i, e] (x) D[e, j] for every e): the product runs on that block.
-        Y = self._product(Mstar, rows, False)[0]
-        R = xp.nonzero((_combine(S, "add", X, DE) != DE).any(axis=1))[0]
-        Cc = xp.nonzero((_combine(S, "add", Y, rows) != rows).any(axis=0))[0]
+        a_ids, b_ids, Z = ends, ends, Mstar  # D' = D (+) D[:, a] (x) Z (x) D[b, :]
+        if not witness:
+            pu, pv = pos[: us.size], pos[us.size:]
+            old_best = DS[bp.asarray(pu), bp.asarray(pv)]
+            useful = to_device(_combine(S, "add", bp.asarray(ws), old_best) != old_best, "cpu")
+            if not useful.any():  # no arc beats the path it would replace: nothing changes
+                return
+            if int(useful.sum()) < k:  # fewer arcs than endpoints: the chains of new arcs between them
+                keep = np.flatnonzero(useful)
+                a_ids, b_ids = us[keep], vs[keep]
+                Z = self._arc_chains(Mstar, pu[keep], pv[keep], ws[keep])
+        Z = xp.asarray(Z)
+        ad, bd = xp.asarray(a_ids), xp.asarray(b_ids)
+        DA = D[:, ad]
+        X, KX = self._product(DA, Z, witness)  # n x r: to an entry, then through Z
+        rows = D[bd, :]  # a copy (fancy indexing): D is written below
+        # Only a row that now reaches some exit better, and a column some entry now reaches better, can improve
+        # (D[i, j] is no worse than D[i, b] (x) D[b, j] nor than D[i, a] (x) D[a, j]): the product runs on that block.
+        Y = self._product(Z, rows, False)[0]
+        DB = DA if b_ids is a_ids else D[:, bd]
+        EA = rows if b_ids is a_ids else D[ad, :]
+        R = xp.nonzero((_combine(S, "add", X, DB) != DB).any(axis=1))[0]
+        Cc = xp.nonzero((_combine(S, "add", Y, EA) != EA).any(axis=0))[0]
         if not R.size or not Cc.size:
             return
         whole = R.size * Cc.size > D.size // 4  # a block that large: the in-place product over all of D
+        if not witness and not whole and xp is np and self._block_kernels() is not None:
+            self._block_update(D, R, Cc, X, rows)  # in place: no copy of the block
+            return
         if whole:
             R, Cc = xp.arange(D.shape[0]), xp.arange(D.shape[1])
             T, XR, rows_c = D, X, rows

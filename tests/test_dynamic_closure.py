@@ -337,3 +337,37 @@ def test_device_branches_run_with_numpy_standing_in_for_cupy(negative, monkeypat
             C.update([u], [v], [w])
             np.testing.assert_array_equal(np.array(C.distances), ref)
     assert not negative or (cycles and calls.count((2, 2)) == len(cycles))  # only improving 2-blocks went there
+
+
+@pytest.mark.parametrize("scattered", [1, 10**9], ids=["columns-one-by-one", "whole-rows"])
+@pytest.mark.parametrize(("family", "dtype"), [("min_plus", np.int64), ("min_plus", np.float64),
+                                               ("max_min", np.float32)])
+def test_cpu_block_update_in_place_on_a_road_closure(family, dtype, scattered, monkeypatch):
+    """Better arcs on the CPU update the block of rows and columns that can improve in place (the columns one by
+    one, or whole rows): equal to recomputation after every batch (bit-equal for integers), and the kernel ran."""
+    import graphs
+    from apsp import dynamic_closure as DC
+
+    monkeypatch.setattr(DC, "SCATTERED_COLUMNS", scattered)
+    calls = []
+    real = DC.Closure._block_update
+    monkeypatch.setattr(DC.Closure, "_block_update", lambda self, *a: calls.append(a[1].size) or real(self, *a))
+    G = graphs.generators.road_network(300, seed=4)
+    r, c, w = G.edges()
+    S = sr.get(family)
+    W = np.full((G.n, G.n), S.zero_value(dtype), dtype=dtype)
+    W[r, c] = np.maximum(1, np.round(w)).astype(dtype)
+    np.fill_diagonal(W, S.one_value(dtype))
+    C = Closure(W, semiring=family)
+    rng = np.random.default_rng(17)
+    for step in range(16):
+        size = 1 if step % 2 == 0 else 12
+        i = rng.integers(0, r.size, size)
+        us, vs = r[i], c[i]
+        keep = np.unique(us * G.n + vs, return_index=True)[1]
+        us, vs = us[keep], vs[keep]
+        old = np.array(C.arcs)[us, vs]
+        ws = (old // 3 + 1 if family == "min_plus" else old * 3).astype(dtype)  # better: shorter, or wider
+        C.update(us, vs, ws)
+        _assert_matches(C)
+    assert calls  # the in-place block kernel ran
