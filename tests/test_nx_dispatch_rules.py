@@ -196,3 +196,21 @@ def test_average_shortest_path_length_of_a_visibly_disconnected_graph_stays_on_n
     assert run("average_shortest_path_length", (C,), {}) is True
     assert nx.average_shortest_path_length(C) == 300.0  # (1 + 2 + ... + 599) / 599: each ordered pair once
     assert conversions == ["average_shortest_path_length"]
+
+
+@pytest.mark.parametrize("name", ["single_target_shortest_path", "single_target_shortest_path_length"])
+def test_searches_to_a_target_are_served_where_enough_nodes_reach_it(name):
+    """Searches to a target in a directed graph need as many nodes reaching it as REACH_MIN_NODES (NetworkX builds the same lists and
+    the backend reads the predecessor dicts too): a graph with fewer nodes stays on NetworkX without a count,
+    a larger one is served where that many reach the target, and not where fewer do."""
+    from graphs.nx_backend.interface import REACH_MIN_NODES
+
+    run = backend_interface.should_run
+    fewest = REACH_MIN_NODES[name]
+    few = _reach_graph(fewest // 2, fewest // 2 - 1)
+    assert "a search to a target is served where" in run(name, (few, fewest // 2 - 1), {})
+    G = _reach_graph(fewest + 10, fewest // 4)
+    assert run(name, (G, fewest + 9), {}) is True  # the path's last node: every node of the path reaches it
+    assert run(name, (G, fewest - 100), {}).startswith(f"the source reaches {fewest - 99} of")  # just too few
+    assert run(name, (G, 5), {}).startswith("the source reaches 6 of")
+    assert run(name, (nx.path_graph(2000), 0), {}) is True  # undirected: the rule of searches from a source

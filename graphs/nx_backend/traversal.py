@@ -231,12 +231,10 @@ def ancestors(G: BackendGraph, source: Any) -> set:
 
 
 def _reach(G: BackendGraph, source: Any, reverse: bool) -> set:
-    if source not in G:
-        raise _not_in(G, source)
-    s = G.index[source]
-    levels = bfs(G.graph_for(None, reverse=reverse), s)[0]
-    levels[s] = -1
-    return set(G.labels(np.flatnonzero(levels >= 0)))
+    """The nodes the breadth-first order from ``source`` meets after it (the compiled order kernel: a small graph
+    sent to the traversal engine's plain-Python twin, before the kernels load, searched slower than NetworkX)."""
+    order, _ = _bfs(G, source, reverse, None)
+    return set(G.labels(order[1:]))
 
 
 # Depth first ----------------------------------------------------------------------
