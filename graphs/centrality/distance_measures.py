@@ -63,9 +63,10 @@ from ..errors import GraphError
 from ..graph import Graph
 from ..paths.engine import hop_weights
 from ..paths.many_source import search_rows
+from ..source_spread import check_spread
 from ..traversal.components import component_labels
 from . import _centrality_kernels as K
-from .engine import PreparedGraph, kernel_threads, prepare, progress_bar
+from .engine import PreparedGraph, kernel_threads, prepare, progress_bar, spread_job
 
 if TYPE_CHECKING:
     from semiring.array_types import Array, Device
@@ -90,6 +91,14 @@ weighted : bool
 device : {"auto", "cpu", "gpu"}
 progress : bool, optional
     Show a progress bar; default: on a terminal, for runs over 2 s.
+devices : "all" or sequence of int, optional
+    Spread the searches over these GPUs of this process (``"all"``: every
+    GPU), sources taken from a shared counter; the result is on ``G``'s device.
+    (Eccentricities found by the bounding search, a few batches of
+    searches, are computed on ``device``.)
+client : distributed.Client, optional
+    Spread the searches over the workers of a Dask cluster (a worker lost
+    mid-run has its sources searched again).  Not with ``devices``.
 """
 
 
@@ -115,53 +124,87 @@ def _row_graph(P: PreparedGraph, reverse: bool) -> Graph:
     return H.transpose() if reverse and P.G.directed else H
 
 
-def _stats(P: PreparedGraph, reverse: bool, progress: bool | None, label: str) -> _Stats:
-    """Per-vertex statistics of the rows from every vertex (of the reversed graph with ``reverse``)."""
+def _stats(P: PreparedGraph, reverse: bool, progress: bool | None, label: str, devices: Any = None,
+           client: Any = None) -> _Stats:
+    """Per-vertex statistics of the rows from every vertex (of the reversed graph with ``reverse``), on this
+    device, or spread over ``devices`` or the workers of ``client`` (:mod:`graphs.source_spread`; checked at the
+    door)."""
     n = P.G.n
     H = _row_graph(P, reverse)
-    gpu = P.G.device == "gpu"
     src = np.arange(n, dtype=np.int32)
-    T = kernel_threads()
+    # the GPU's hop route can skip the sums of an eccentricity where every vertex reaches every other
+    hop_gpu = P.weights is None and (P.G.device == "gpu" or devices is not None)
+    need_sums = (label != "eccentricity" or not hop_gpu
+                 or component_labels(H, "strong" if H.directed else "weak")[0] > 1)
     with progress_bar(n, label, progress, float(n) * (H.nnz + n)) as bar:
-        if P.weights is None and gpu:
-            from ..cuda.centrality import hop_stats_gpu
+        if devices is None and client is None:
+            return _Stats(*_stats_of(P, H, src, need_sums, bar))
+        dts = _stats_dtypes(P)
+        out = [np.empty(n, dtype=dt) for dt in dts]
+        spread_job(_stats_task, P, (reverse, need_sums), "rows", src, devices, client, out=out, bar=bar,
+                   row_bytes=8 * len(dts))
+    xp = P.G.xp
+    return _Stats(*(xp.asarray(o) for o in out))
 
-            need_sums = label != "eccentricity" or component_labels(
-                H, "strong" if H.directed else "weak")[0] > 1
-            return _Stats(*hop_stats_gpu(H, need_sums, bar))
-        if P.weights is None:
-            total = np.zeros(n, dtype=np.int64)
-            reached = np.zeros(n, dtype=np.int64)
-            harmonic = np.zeros(n, dtype=np.float64)
-            ecc = np.zeros(n, dtype=np.int64)
-            width = min(K.WORD, max(1, -(-n // T)))
-            step = width * T * 16
-            for r0 in range(0, n, step):
-                r1 = min(n, r0 + step)
-                run_parallel(K.hop_distance_stats, H.indptr, H.indices, src[r0:r1], width, T, total[r0:r1],
-                             reached[r0:r1], harmonic[r0:r1], ecc[r0:r1])
+
+def _stats_dtypes(P: PreparedGraph) -> tuple[np.dtype, ...]:
+    """The dtypes of the statistics: sum, count reached, sum of ``1/d``, eccentricity."""
+    if P.weights is None:
+        return (np.dtype(np.int64), np.dtype(np.int64), np.dtype(np.float64), np.dtype(np.int64))
+    return (np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.float64), np.dtype(P.weights.dtype))
+
+
+def _stats_task(payload: tuple[Any, ...], chunk: np.ndarray) -> tuple[Any, ...]:
+    """A spread chunk's statistics (:func:`_stats_of`) on the device its graph is on."""
+    P, reverse, need_sums = payload
+    return _stats_of(P, _row_graph(P, reverse), chunk, need_sums, None)
+
+
+def _stats_of(P: PreparedGraph, H: Graph, src: np.ndarray, need_sums: bool, bar: Any) -> tuple[Any, ...]:
+    """``(total, reached, harmonic, ecc)`` of the rows of ``H`` from the sources ``src``, on ``P``'s device
+    (``need_sums=False``: the GPU's hop route computes only the eccentricities; ``reached`` reads ``n``)."""
+    n, k = P.G.n, src.shape[0]
+    gpu = P.G.device == "gpu"
+    T = kernel_threads()
+    if P.weights is None and gpu:
+        from ..cuda.centrality import hop_stats_gpu
+
+        return hop_stats_gpu(H, need_sums, bar, src)
+    if P.weights is None:
+        total = np.zeros(k, dtype=np.int64)
+        reached = np.zeros(k, dtype=np.int64)
+        harmonic = np.zeros(k, dtype=np.float64)
+        ecc = np.zeros(k, dtype=np.int64)
+        width = min(K.WORD, max(1, -(-k // T)))
+        step = width * T * 16
+        for r0 in range(0, k, step):
+            r1 = min(k, r0 + step)
+            run_parallel(K.hop_distance_stats, H.indptr, H.indices, src[r0:r1], width, T, total[r0:r1],
+                         reached[r0:r1], harmonic[r0:r1], ecc[r0:r1])
+            if bar is not None:
                 bar.update(r1 - r0)
-            return _Stats(total, reached, harmonic, ecc)
-        # weights: rows of the shortest-path engine (its Dijkstra on the CPU, its SpMM route on the GPU), a block at a time
-        xp = P.G.xp
-        R = H.to("gpu") if gpu else H
-        total = xp.zeros(n, dtype=np.float64)
-        reached = xp.zeros(n, dtype=np.int64)
-        harmonic = xp.zeros(n, dtype=np.float64)
-        ecc = xp.zeros(n, dtype=P.weights.dtype)
-        hi = np.inf if P.weights.dtype.kind == "f" else np.iinfo(P.weights.dtype).max
-        step = max(4 * T, min(4096, BLOCK_BYTES // (8 * max(n, 1))))
-        for r0 in range(0, n, step):
-            r1 = min(n, r0 + step)
-            D, _ = search_rows(R, src[r0:r1], predecessors=False)
-            ok = D != hi
-            reached[r0:r1] = ok.sum(axis=1)
-            Df = xp.where(ok, D, 0).astype(np.float64)
-            total[r0:r1] = Df.sum(axis=1)
-            harmonic[r0:r1] = xp.where(Df > 0, 1.0 / xp.where(Df > 0, Df, 1.0), 0.0).sum(axis=1)
-            ecc[r0:r1] = xp.where(ok, D, 0).max(axis=1)
+        return total, reached, harmonic, ecc
+    # weights: rows of the shortest-path engine (its Dijkstra on the CPU, its SpMM route on the GPU), a block at a time
+    xp = P.G.xp
+    R = H.to("gpu") if gpu else H
+    total = xp.zeros(k, dtype=np.float64)
+    reached = xp.zeros(k, dtype=np.int64)
+    harmonic = xp.zeros(k, dtype=np.float64)
+    ecc = xp.zeros(k, dtype=P.weights.dtype)
+    hi = np.inf if P.weights.dtype.kind == "f" else np.iinfo(P.weights.dtype).max
+    step = max(4 * T, min(4096, BLOCK_BYTES // (8 * max(n, 1))))
+    for r0 in range(0, k, step):
+        r1 = min(k, r0 + step)
+        D, _ = search_rows(R, src[r0:r1], predecessors=False)
+        ok = D != hi
+        reached[r0:r1] = ok.sum(axis=1)
+        Df = xp.where(ok, D, 0).astype(np.float64)
+        total[r0:r1] = Df.sum(axis=1)
+        harmonic[r0:r1] = xp.where(Df > 0, 1.0 / xp.where(Df > 0, Df, 1.0), 0.0).sum(axis=1)
+        ecc[r0:r1] = xp.where(ok, D, 0).max(axis=1)
+        if bar is not None:
             bar.update(r1 - r0)
-    return _Stats(total, reached, harmonic, ecc)
+    return total, reached, harmonic, ecc
 
 
 def _out_dtype(P: PreparedGraph, G: Graph) -> np.dtype:
@@ -173,6 +216,7 @@ def _out_dtype(P: PreparedGraph, G: Graph) -> np.dtype:
 
 @fill_template(options=_OPTIONS)
 def closeness_centrality(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+                         devices: Any = None, client: Any = None,
                          wf_improved: bool = True) -> Array:
     """Closeness centrality of every vertex (distances into the vertex), as NetworkX computes it.
 
@@ -200,11 +244,12 @@ def closeness_centrality(G: Any, *, weighted: bool = True, device: Device = "aut
     """
     if not isinstance(wf_improved, (bool, np.bool_)):
         raise TypeError(f"wf_improved must be a bool, got {type(wf_improved).__name__}")
+    check_spread(devices, client)
     P = prepare(G, weighted, device)
     n, xp = P.G.n, P.G.xp
     if n == 0:
         return xp.zeros(0, dtype=np.float64)
-    st = _stats(P, True, progress, "closeness")
+    st = _stats(P, True, progress, "closeness", devices, client)
     total = st.total.astype(np.float64)
     r1 = (st.reached - 1).astype(np.float64)
     pos = total > 0
@@ -215,7 +260,8 @@ def closeness_centrality(G: Any, *, weighted: bool = True, device: Device = "aut
 
 
 @fill_template(options=_OPTIONS)
-def harmonic_centrality(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
+def harmonic_centrality(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+                        devices: Any = None, client: Any = None) -> Array:
     """Harmonic centrality of every vertex: ``sum 1 / d(v, u)`` over the vertices ``v`` that reach ``u``.
 
     Distances of 0 (the vertex itself, zero-weight paths) are left out, as in
@@ -236,11 +282,12 @@ def harmonic_centrality(G: Any, *, weighted: bool = True, device: Device = "auto
     >>> harmonic_centrality(Graph.from_edges([0, 1], [1, 2], directed=False))
     array([1.5, 2. , 1.5])
     """
+    check_spread(devices, client)
     P = prepare(G, weighted, device)
     n, xp = P.G.n, P.G.xp
     if n == 0:
         return xp.zeros(0, dtype=np.float64)
-    return _stats(P, True, progress, "harmonic").harmonic
+    return _stats(P, True, progress, "harmonic", devices, client).harmonic
 
 
 def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
@@ -264,7 +311,8 @@ def _not_connected(P: PreparedGraph, v: int) -> NotConnectedError:
 
 
 @fill_template(options=_OPTIONS)
-def eccentricity(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
+def eccentricity(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+                 devices: Any = None, client: Any = None) -> Array:
     """Eccentricity of every vertex: its largest distance to another vertex.
 
     The graph must be connected (a directed graph: strongly connected).
@@ -294,6 +342,7 @@ def eccentricity(G: Any, *, weighted: bool = True, device: Device = "auto", prog
     ...
     graphs.centrality.distance_measures.NotConnectedError: eccentricity is infinite: the graph is not connected; vertex 2 cannot be reached from vertex 0. It has 2 connected components (sizes 2, 2; vertex 0 is in one of 2 vertices, vertex 2 in one of 2)
     """
+    check_spread(devices, client)
     P = prepare(G, weighted, device)
     n, xp = P.G.n, P.G.xp
     if n == 0:
@@ -301,12 +350,12 @@ def eccentricity(G: Any, *, weighted: bool = True, device: Device = "auto", prog
     bounds = _bounded(P, "eccentricity", progress) if _bounds_apply(P) else None
     if bounds is not None:
         return bounds[0].astype(_out_dtype(P, P.G), copy=False)
-    return _all_eccentricities(P, progress)
+    return _all_eccentricities(P, progress, devices, client)
 
 
-def _all_eccentricities(P: PreparedGraph, progress: bool | None) -> Array:
+def _all_eccentricities(P: PreparedGraph, progress: bool | None, devices: Any = None, client: Any = None) -> Array:
     """Every vertex's eccentricity from a search from every vertex (NotConnectedError if one is infinite)."""
-    st = _stats(P, False, progress, "eccentricity")
+    st = _stats(P, False, progress, "eccentricity", devices, client)
     short = st.reached < P.G.n
     if bool(short.any()):
         raise _not_connected(P, int(P.G.xp.argmax(short)))
@@ -402,15 +451,16 @@ def _bounded(P: PreparedGraph, which: str, progress: bool | None) -> tuple[Array
             bar.update(int(batch.shape[0]))
 
 
-def _extreme(G: Any, weighted: bool, device: Device, progress: bool | None,
-             which: str) -> tuple[PreparedGraph, Array, Array]:
+def _extreme(G: Any, weighted: bool, device: Device, progress: bool | None, which: str, devices: Any = None,
+             client: Any = None) -> tuple[PreparedGraph, Array, Array]:
     """The prepared graph and its eccentricity bounds, tight for ``which`` (or every eccentricity, exact)."""
+    check_spread(devices, client)
     P = prepare(G, weighted, device)
     if P.G.n == 0:
         raise GraphError(f"the {which} of a graph with no vertices is undefined")
     bounds = _bounded(P, which, progress) if _bounds_apply(P) else None
     if bounds is None:
-        ecc = _all_eccentricities(P, progress)
+        ecc = _all_eccentricities(P, progress, devices, client)
         return P, ecc, ecc
     dt = _out_dtype(P, P.G)
     return P, bounds[0].astype(dt, copy=False), bounds[1].astype(dt, copy=False)
@@ -454,21 +504,24 @@ _VERTICES = "int64 array\n    The vertex ids, ascending."
         notes="A connected undirected graph with integer lengths is searched from a few\n"
               "batches of sources, bounding the others (the module's notes); other graphs\n"
               "from every vertex.\n\n")
-def diameter(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> float:
-    _, lo, _ = _extreme(G, weighted, device, progress, "diameter")
+def diameter(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+             devices: Any = None, client: Any = None) -> float:
+    _, lo, _ = _extreme(G, weighted, device, progress, "diameter", devices, client)
     return _scalar(lo.max())
 
 
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The least eccentricity.", notes="", returns=_VALUE, name="radius",
         weights="[1.0, 1.0, 5.0], ", result="5.0")
-def radius(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> float:
-    _, _, hi = _extreme(G, weighted, device, progress, "radius")
+def radius(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+           devices: Any = None, client: Any = None) -> float:
+    _, _, hi = _extreme(G, weighted, device, progress, "radius", devices, client)
     return _scalar(hi.min())
 
 
-def _attaining(G: Any, weighted: bool, device: Device, progress: bool | None, which: str) -> Array:
+def _attaining(G: Any, weighted: bool, device: Device, progress: bool | None, which: str, devices: Any = None,
+               client: Any = None) -> Array:
     """The vertices whose eccentricity is the least (``"center"``) or the largest (``"periphery"``)."""
-    P, lo, hi = _extreme(G, weighted, device, progress, which)
+    P, lo, hi = _extreme(G, weighted, device, progress, which, devices, client)
     extreme = hi == hi.min() if which == "center" else lo == lo.max()
     return P.G.xp.flatnonzero((lo == hi) & extreme)
 
@@ -476,12 +529,14 @@ def _attaining(G: Any, weighted: bool, device: Device, progress: bool | None, wh
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of least eccentricity.", notes="", returns=_VERTICES,
         name="center",
         weights="", result="array([1, 2])")
-def center(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
-    return _attaining(G, weighted, device, progress, "center")
+def center(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+           devices: Any = None, client: Any = None) -> Array:
+    return _attaining(G, weighted, device, progress, "center", devices, client)
 
 
 @fill_template(_EXTREME_DOC, options=_OPTIONS, summary="The vertices of largest eccentricity.", notes="", returns=_VERTICES,
         name="periphery",
         weights="", result="array([0, 3])")
-def periphery(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None) -> Array:
-    return _attaining(G, weighted, device, progress, "periphery")
+def periphery(G: Any, *, weighted: bool = True, device: Device = "auto", progress: bool | None = None,
+              devices: Any = None, client: Any = None) -> Array:
+    return _attaining(G, weighted, device, progress, "periphery", devices, client)

@@ -18,6 +18,10 @@ host CSR the kernels read) and run on this engine.  Its API:
 :func:`low_diameter`, :func:`brandes_cpu`, :func:`brandes`
     Whether bit-parallel batches pay, and Brandes' dependencies on the CPU or
     on the device the job runs on.
+:func:`place_prepared`, :func:`spread_job`, :func:`brandes_spread`
+    The same work over several GPUs of this process (``devices=``) or a Dask
+    cluster (``client=``): :mod:`graphs.source_spread` runs it, the prepared
+    graph placed on each device once.
 """
 
 from __future__ import annotations
@@ -34,11 +38,13 @@ from .. import door
 from .._arguments import check_vertex, check_vertex_array
 from ..errors import GraphError
 from ..graph import Graph
+from ..source_spread import SourceJob, lanes_for, spread_on_dask, spread_on_lanes
 from ..traversal.engine import bfs_search
 from . import _centrality_kernels as K
 
 __all__ = ["PreparedGraph", "prepare", "check_flag", "pick_sources", "kernel_threads", "progress_bar",
-           "low_diameter", "brandes_cpu", "brandes", "PROGRESS_WORK", "BITS_DEPTH", "CHUNK_BATCHES"]
+           "low_diameter", "brandes_cpu", "brandes", "PROGRESS_WORK", "BITS_DEPTH", "CHUNK_BATCHES",
+           "place_prepared", "spread_job", "brandes_spread"]
 
 
 #: Estimated arc scans above which a progress bar may be shown (on a terminal, after 2 s).
@@ -232,3 +238,45 @@ def brandes(P: PreparedGraph, src: np.ndarray, endpoints: bool, edges: bool, pro
     n, nnz, k = P.G.n, P.indices.shape[0], src.shape[0]
     with progress_bar(k, label, progress, float(k) * (nnz + n)) as bar:
         return brandes_gpu(P, src, endpoints, edges, bar)
+
+
+# -- several devices, or a Dask cluster ------------------------------------------------------------------------------
+def place_prepared(payload: tuple, device) -> tuple:
+    """A spread job's payload ``(P, *extras)`` with the graph of ``P`` on ``device`` (``"cpu"``, ``"gpu"``: the
+    current GPU, or a GPU id, then current)."""
+    P = payload[0]
+    G = P.G.to("cpu") if device == "cpu" else P.G.to("gpu")
+    return (P._replace(G=G), *payload[1:])
+
+
+def spread_job(job_task, P: PreparedGraph, extras: tuple, kind: str, src: np.ndarray, devices, client,
+               out=None, bar=None, row_bytes: int = 8):
+    """Run ``job_task`` over the sources ``src`` on the lanes of ``devices`` or the workers of ``client``, the
+    payload ``(P on the host, *extras)``; returns the summed parts (``"sum"``) or fills ``out`` (``"rows"``)."""
+    host = P._replace(G=P.G.to("cpu")) if P.G.device == "gpu" else P
+    job = SourceJob(job_task, (host, *extras), kind, place_prepared, row_bytes)
+    if client is not None:
+        return spread_on_dask(job, src, client, "gpu" if P.G.device == "gpu" else "cpu", out, bar)
+    return spread_on_lanes(job, src, lanes_for(devices), out, bar)
+
+
+def _brandes_task(payload: tuple, chunk: np.ndarray) -> tuple:
+    """A chunk's raw dependencies on the device its graph is on: ``(bc,)``, with ``eb`` after it for edges."""
+    P, endpoints, edges = payload
+    bc, eb = brandes(P, chunk, endpoints, edges, False, "")
+    return (bc, eb) if edges else (bc,)
+
+
+def brandes_spread(P: PreparedGraph, src: np.ndarray, endpoints: bool, edges: bool, progress, label: str,
+                   devices=None, client=None):
+    """:func:`brandes` on this device, or over the lanes of ``devices`` or the workers of ``client`` (summed
+    on the host, returned on the device of ``P``'s graph); ``devices`` and ``client`` checked at the door."""
+    if devices is None and client is None:
+        return brandes(P, src, endpoints, edges, progress, label)
+    n, nnz, k = P.G.n, P.indices.shape[0], src.shape[0]
+    with progress_bar(k, label, progress, float(k) * (nnz + n)) as bar:
+        parts = spread_job(_brandes_task, P, (endpoints, edges), "sum", src, devices, client, bar=bar)
+    xp = P.G.xp
+    if parts is None:  # no source
+        return xp.zeros(n), (xp.zeros(nnz) if edges else None)
+    return xp.asarray(parts[0]), (xp.asarray(parts[1]) if edges else None)

@@ -44,9 +44,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from ..source_spread import check_spread
 from .engine import (
     PreparedGraph,
-    brandes,
+    brandes_spread,
     check_flag,
     kernel_threads,
     pick_sources,
@@ -101,6 +102,8 @@ def betweenness_centrality(
     seed: Any = None,
     device: Device = "auto",
     progress: bool | None = None,
+    devices: Any = None,
+    client: Any = None,
 ) -> Array:
     """Betweenness centrality of every vertex (exact, or estimated from sampled sources).
 
@@ -132,6 +135,15 @@ def betweenness_centrality(
         ``"auto"`` runs where ``G`` lives; the result is an array of that device.
     progress : bool, optional
         Show a progress bar; default: on a terminal, for runs over 2 s.
+    devices : "all" or sequence of int, optional
+        Spread the sources over these GPUs of this process (``"all"``: every
+        GPU): the graph copied to each once, chunks of sources taken from a
+        shared counter, the parts summed.  The result is on ``G``'s device.
+    client : distributed.Client, optional
+        Spread the sources over the workers of a Dask cluster (the graph sent
+        to each once, one task per chunk, the parts summed in a tree); a
+        worker lost mid-run has its chunks computed again.  GPU workers
+        when ``G`` is on the GPU.  Not with ``devices``.
 
     Returns
     -------
@@ -164,13 +176,14 @@ def betweenness_centrality(
     """
     normalized = check_flag(normalized, "normalized")
     endpoints = check_flag(endpoints, "endpoints")
+    check_spread(devices, client)
     P = prepare(G, weighted, device)
     n = P.G.n
     xp = P.G.xp
     if n == 0:
         return xp.zeros(0, dtype=np.float64)
     src, sampled = pick_sources(n, sources, seed, P.G)
-    raw, _ = brandes(P, src, endpoints, False, progress, "betweenness")
+    raw, _ = brandes_spread(P, src, endpoints, False, progress, "betweenness", devices, client)
     scale = _vertex_scale(n, src.shape[0] if sampled else None, P.G.directed, normalized, endpoints, sampled)
     if isinstance(scale, tuple):
         factor = np.full(n, scale[1])
@@ -188,10 +201,13 @@ def edge_betweenness_centrality(
     seed: Any = None,
     device: Device = "auto",
     progress: bool | None = None,
+    devices: Any = None,
+    client: Any = None,
 ) -> EdgeBetweenness:
     """Betweenness centrality of every edge: the shortest paths through it.
 
-    Parameters are those of :func:`betweenness_centrality` (no ``endpoints``).
+    Parameters are those of :func:`betweenness_centrality` (no ``endpoints``;
+    ``devices`` and ``client`` spread the sources the same way).
     NetworkX's scaling (``networkx.edge_betweenness_centrality``): normalized,
     divided by ``K (n - 1)``; otherwise by ``K / n`` (and by 2 more for an
     undirected graph); ``K`` the number of sources.
@@ -212,6 +228,7 @@ def edge_betweenness_centrality(
     (array([0, 1], dtype=int32), array([1, 2], dtype=int32), array([2., 2.]))
     """
     normalized = check_flag(normalized, "normalized")
+    check_spread(devices, client)
     P = prepare(G, weighted, device)
     n = P.G.n
     xp = P.G.xp
@@ -220,7 +237,7 @@ def edge_betweenness_centrality(
     if n == 0:
         return EdgeBetweenness(xp.asarray(rows), xp.asarray(cols), xp.zeros(0, dtype=np.float64))
     src, sampled = pick_sources(n, sources, seed, P.G)
-    _, raw = brandes(P, src, False, True, progress, "edge betweenness")
+    _, raw = brandes_spread(P, src, False, True, progress, "edge betweenness", devices, client)
     raw = raw.get() if hasattr(raw, "get") else raw
     if P.G.directed:
         keep = np.ones(rows.shape[0], dtype=bool)

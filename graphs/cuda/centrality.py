@@ -154,27 +154,30 @@ def brandes_gpu(P, src: np.ndarray, endpoints: bool, edges: bool, bar):
     return bc, (eb if edges else None)
 
 
-def hop_stats_gpu(H, need_sums: bool, bar):
-    """Per source (every vertex of the host graph ``H``): hop-distance sum, reached count, sum of ``1/d``, eccentricity.
+def hop_stats_gpu(H, need_sums: bool, bar, src=None):
+    """Per source (every vertex of the host graph ``H``, or the host ids ``src``): hop-distance sum, reached
+    count, sum of ``1/d``, eccentricity.
 
     With ``need_sums=False`` only the eccentricities are computed (the caller
     knows the graph is strongly connected; ``reached`` reads ``n``).
-    ``bar``: a progress bar counting sources.
+    ``bar``: a progress bar counting sources, or ``None``.
     """
     n = H.n
+    src = np.arange(n, dtype=np.int64) if src is None else np.asarray(src, dtype=np.int64)
+    k = src.shape[0]
     G = H.to("gpu")
-    total = cp.zeros(n, dtype=cp.int64)
-    reached = cp.ones(n, dtype=cp.int64) if need_sums else cp.full(n, n, dtype=cp.int64)
-    harmonic = cp.zeros(n, dtype=cp.float64)
-    ecc = cp.zeros(n, dtype=cp.int64)
+    total = cp.zeros(k, dtype=cp.int64)
+    reached = cp.ones(k, dtype=cp.int64) if need_sums else cp.full(k, n, dtype=cp.int64)
+    harmonic = cp.zeros(k, dtype=cp.float64)
+    ecc = cp.zeros(k, dtype=cp.int64)
     T = G.transpose()  # pulls run along in-arcs
-    words = -(-n // 64)
+    words = -(-k // 64)
     W = int(max(1, min(words, PLANE_BYTES // (24 * max(n, 1)))))
     planes = BitPlanes(T.indptr, T.indices, n, W)
-    for s0 in range(0, n, 64 * W):
-        s1 = min(n, s0 + 64 * W)
+    for s0 in range(0, k, 64 * W):
+        s1 = min(k, s0 + 64 * W)
         nw = -(-(s1 - s0) // 64)
-        planes.seed(np.arange(s0, s1, dtype=np.int64))
+        planes.seed(src[s0:s1])
         while planes.step():
             level = planes.level
             ecc[s0:s1] = cp.where(planes.alive_sources(), level, ecc[s0:s1])
@@ -183,5 +186,6 @@ def hop_stats_gpu(H, need_sums: bool, bar):
                 total[s0:s1] += c * level
                 reached[s0:s1] += c
                 harmonic[s0:s1] += c / level
-        bar.update(s1 - s0)
+        if bar is not None:
+            bar.update(s1 - s0)
     return total, reached, harmonic, ecc

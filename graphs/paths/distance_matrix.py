@@ -37,7 +37,9 @@ from ..atomic_file import atomic_memmap
 from ..door import check_weights, prepare
 from ..errors import GraphError
 from ..graph import Graph
+from ..source_spread import SourceJob, check_spread, lanes_for, spread_on_dask, spread_on_lanes
 from .all_pairs_plan import SPARSE_RATE
+from .engine import johnson_potentials
 from .many_source import ROW_BATCH_BYTES, distance_rows
 
 if TYPE_CHECKING:
@@ -179,8 +181,10 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype) -> Any:
 
 
 def _request(G: Any, sources: Any, targets: Any, weighted: bool, predecessors: bool, limit: Any, device: str, out: Any,
-             memory_limit: int | None) -> tuple[Graph, np.ndarray, np.ndarray | None, float | None, Any, MatrixPlan]:
-    """The checked arguments of a distance matrix and its plan (a refusal raised here)."""
+             memory_limit: int | None, spread: bool = False
+             ) -> tuple[Graph, np.ndarray, np.ndarray | None, float | None, Any, MatrixPlan]:
+    """The checked arguments of a distance matrix and its plan (a refusal raised here); ``spread``: the rows come
+    from other devices or a Dask cluster, into host memory."""
     for name, flag in (("weighted", weighted), ("predecessors", predecessors)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
@@ -197,7 +201,7 @@ def _request(G: Any, sources: Any, targets: Any, weighted: bool, predecessors: b
     dtype = np.dtype(np.float64 if Gr.weights is None else Gr.weights.dtype)
     out = _check_out(out, (k, t), dtype)
     to_file = isinstance(out, (str, os.PathLike))
-    on_host = to_file or isinstance(out, np.ndarray)
+    on_host = to_file or isinstance(out, np.ndarray) or (spread and out is None)
     plan = matrix_plan(Gr, k, t, predecessors=bool(predecessors), on_disk=to_file or isinstance(out, np.memmap),
                        result_device="cpu" if on_host else Gr.device, memory_limit=memory_limit,
                        result_held=out is not None and not to_file)
@@ -233,18 +237,22 @@ def plan_distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted:
 @overload
 def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: Literal[False] = False,
                     limit: float | None = None, device: Device = "auto", out: Any = None,
-                    progress: bool | None = None, memory_limit: int | None = None) -> Array: ...
+                    progress: bool | None = None, memory_limit: int | None = None, devices: Any = None,
+                    client: Any = None) -> Array: ...
 @overload
 def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: Literal[True],
                     limit: float | None = None, device: Device = "auto", out: Any = None,
-                    progress: bool | None = None, memory_limit: int | None = None) -> tuple[Array, Array]: ...
+                    progress: bool | None = None, memory_limit: int | None = None, devices: Any = None,
+                    client: Any = None) -> tuple[Array, Array]: ...
 @overload
 def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: bool = False,
                     limit: float | None = None, device: Device = "auto", out: Any = None,
-                    progress: bool | None = None, memory_limit: int | None = None) -> Array | tuple[Array, Array]: ...
+                    progress: bool | None = None, memory_limit: int | None = None, devices: Any = None,
+                    client: Any = None) -> Array | tuple[Array, Array]: ...
 def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool = True, predecessors: bool = False,
                     limit: float | None = None, device: Device = "auto", out: Any = None,
-                    progress: bool | None = None, memory_limit: int | None = None) -> Array | tuple[Array, Array]:
+                    progress: bool | None = None, memory_limit: int | None = None, devices: Any = None,
+                    client: Any = None) -> Array | tuple[Array, Array]:
     """Shortest-path distances from each source to each target: a ``len(sources) x len(targets)`` matrix.
 
     Each source's search stops once all its targets are settled or its
@@ -288,6 +296,16 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
         two seconds.
     memory_limit : int, optional
         Bytes the result may take where it lives (default: what is available).
+    devices : "all" or sequence of int, optional
+        Spread the sources over these GPUs of this process (``"all"``: every
+        GPU): the graph copied to each once, chunks of sources taken from a
+        shared counter, rows written to the host (or ``out``) as chunks
+        complete; returned on ``G``'s device when ``out`` is not given.
+    client : distributed.Client, optional
+        Spread the sources over the workers of a Dask cluster (the graph sent
+        to each once, one task per chunk, rows gathered as tasks complete; a
+        worker lost mid-run has its chunks computed again).  Not with
+        ``devices``.
 
     Returns
     -------
@@ -332,8 +350,10 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
     """
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be a bool or None, got {type(progress).__name__}")
+    check_spread(devices, client)
+    spread = devices is not None or client is not None
     Gr, src, cols, lim, out, plan = _request(G, sources, targets, weighted, predecessors, limit, device, out,
-                                             memory_limit)
+                                             memory_limit, spread)
     k, t = plan.shape
     dtype = plan.dtype
     to_file = isinstance(out, (str, os.PathLike))
@@ -344,7 +364,46 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
                leave=False)
     where = atomic_memmap(out, dtype, (k, t)) if to_file else nullcontext(out)
     with bar, where as buf, noting_partial_out(None if to_file else out):
-        D, Pr = distance_rows(Gr, src, cols, limit=lim, predecessors=bool(predecessors), out=buf, bar=bar)
+        if spread:
+            D, Pr = _spread_rows(Gr, src, cols, lim, bool(predecessors), buf, devices, client, bar)
+        else:
+            D, Pr = distance_rows(Gr, src, cols, limit=lim, predecessors=bool(predecessors), out=buf, bar=bar)
     if to_file:
         D = np.load(out, mmap_mode="r")
+    elif spread and out is None and Gr.device == "gpu":  # rows gathered on the host: the result on G's device
+        D, Pr = Gr.xp.asarray(D), (None if Pr is None else Gr.xp.asarray(Pr))
     return (D, Pr) if predecessors else D
+
+
+def _place_graph(payload: tuple[Any, ...], device: Any) -> tuple[Any, ...]:
+    """A spread payload ``(G, *extras)`` with ``G`` on ``device`` (``"cpu"``, or a GPU: ``"gpu"`` or its id)."""
+    G = payload[0]
+    return (G.to("cpu") if device == "cpu" else G.to("gpu"), *payload[1:])
+
+
+def _rows_task(payload: tuple[Any, ...], chunk: np.ndarray) -> tuple[Any, ...]:
+    """A spread chunk's distance rows (and predecessor rows) on the device its graph is on."""
+    G, cols, limit, predecessors = payload
+    D, P = distance_rows(G, chunk, cols, limit=limit, predecessors=predecessors)
+    return (D, P) if predecessors else (D,)
+
+
+def _spread_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit: float | None, predecessors: bool,
+                 buf: Any, devices: Any, client: Any, bar: Any) -> tuple[Any, Any]:
+    """The rows of :func:`distance_matrix` from the lanes of ``devices`` or the workers of ``client``, into
+    ``buf`` (allocated on the host when ``None``); a negative cycle is named here, before anything is sent."""
+    if G.has_negative_weights:
+        johnson_potentials(G)  # raises NegativeCycleError naming the cycle (each chunk computes its own potentials)
+    k, t = src.shape[0], (G.n if cols is None else cols.shape[0])
+    dtype = np.dtype(np.float64 if G.weights is None else G.weights.dtype)
+    D = np.empty((k, t), dtype=dtype) if buf is None else buf
+    P = np.full((k, G.n), -1, dtype=np.int32) if predecessors else None
+    out = [D] if P is None else [D, P]
+    row_bytes = dtype.itemsize * t + (4 * G.n if predecessors else 0)
+    host = G.to("cpu") if G.device == "gpu" else G
+    job = SourceJob(_rows_task, (host, cols, limit, predecessors), "rows", _place_graph, row_bytes)
+    if client is not None:
+        spread_on_dask(job, src, client, "gpu" if G.device == "gpu" else "cpu", out, bar)
+    else:
+        spread_on_lanes(job, src, lanes_for(devices), out, bar)
+    return D, P
