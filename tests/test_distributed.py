@@ -18,6 +18,7 @@ import time
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from dask_workers import kill_worker
 
 import apsp
 import graphs
@@ -449,12 +450,7 @@ def test_a_worker_killed_mid_run_recovers_or_fails_clearly(client):
     while client.run_on_scheduler(interiors_done) - start < 20 and time.time() < deadline and th.is_alive():
         time.sleep(0.01)
     outcome["interiors"] = client.run_on_scheduler(interiors_done) - start
-    victim = cluster_workers(client)[1]
-    killed_at = time.perf_counter()
-    try:
-        client.run(os._exit, 1, workers=[victim])
-    except Exception:  # noqa: BLE001 - the worker went away mid-call
-        pass
+    killed_at = kill_worker(client)
     th.join(120)
     assert not th.is_alive()
     assert outcome["done"] > killed_at, "the run finished before the worker was killed: make it longer"

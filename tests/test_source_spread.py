@@ -5,12 +5,12 @@ clearly within a minute."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 
 import numpy as np
 import pytest
+from dask_workers import kill_worker
 
 import graphs
 from graphs import source_spread as SS
@@ -177,7 +177,6 @@ def test_functions_on_a_dask_cluster_equal_one_process(client, tmp_path):
 def test_a_worker_killed_mid_run_gives_the_exact_result(client):
     """One of two worker processes dies while its chunks run: the scheduler runs them again (the nanny restarts
     the worker) and the sum is the one-process sum, within a minute."""
-    from apsp.distributed import cluster_workers
 
     G = graphs.generators.road_network(6000, seed=8)
     ref = graphs.betweenness_centrality(G, sources=1200, seed=4)
@@ -197,12 +196,7 @@ def test_a_worker_killed_mid_run_gives_the_exact_result(client):
             lambda dask_scheduler: any(ts.state == "memory" for ts in dask_scheduler.tasks.values()
                                        if "_run_task" in str(ts.key))):
         time.sleep(0.01)
-    victim = cluster_workers(client)[1]
-    killed_at = time.perf_counter()
-    try:
-        client.run(os._exit, 1, workers=[victim])
-    except Exception:  # noqa: BLE001 - the worker went away mid-call
-        pass
+    killed_at = kill_worker(client)
     th.join(60)
     assert not th.is_alive(), "no answer within 60 s"
     assert outcome["done"] > killed_at, "the run finished before the worker was killed: make it longer"
