@@ -61,6 +61,8 @@ ROWS_BYTES = 64 * 2**20
 WORKERLESS_SECONDS = 30.0
 #: Seconds between two looks at the cluster while tasks run.
 WATCH_SECONDS = 0.5
+#: Times the payload is sent to the workers before a run gives up (a worker leaving mid-copy closes its connection).
+SCATTER_ATTEMPTS = 3
 
 
 def _same(payload: Any, device: Any) -> Any:
@@ -362,6 +364,21 @@ def _wait_some(client: Any, pending: list[Any]) -> tuple[list[Any], list[Any]]:
                                       f"{len(pending)} tasks of sources were left undone") from None
 
 
+def _scatter(client: Any, payload: Any) -> Any:
+    """``payload`` sent to every worker (a copy each: one lost with its worker leaves the others), again if a
+    worker leaves while the copies go out (a closed connection), up to :data:`SCATTER_ATTEMPTS` times."""
+    from apsp.distributed import WorkerLostError
+
+    for _ in range(SCATTER_ATTEMPTS):
+        try:
+            # A fresh key per call (hash=False): a content-hashed key could be one an earlier call still releases.
+            return client.scatter(payload, broadcast=True, hash=False)
+        except OSError as err:  # distributed's CommClosedError: a worker went away mid-copy
+            last = err
+            time.sleep(WATCH_SECONDS)
+    raise WorkerLostError(f"the graph could not be sent to the Dask workers: they kept leaving ({last})")
+
+
 def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "cpu",
                    out: Sequence[Any] | None = None, bar: Any = None,
                    chunk: int | None = None) -> tuple[Any, ...] | None:
@@ -382,8 +399,7 @@ def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "
         raise WorkerLostError("the Dask cluster has no workers")
     k = int(src.shape[0])
     c = chunk if chunk is not None else chunk_size(k, len(workers), job.row_bytes if job.kind == "rows" else None)
-    # A fresh key per call (hash=False): a content-hashed key could be one an earlier call is still releasing.
-    payload = client.scatter(job.payload, broadcast=True, hash=False)
+    payload = _scatter(client, job.payload)
     starts = list(range(0, k, c))
     futures = [client.submit(_run_task, job.task, job.place, payload, src[a:a + c], device, pure=False)
                for a in starts]

@@ -189,13 +189,17 @@ def test_a_worker_killed_mid_run_gives_the_exact_result(client):
             outcome["error"] = err
         outcome["done"] = time.perf_counter()
 
+    def chunks_done(dask_scheduler):  # chunk tasks ever finished (the prefix counts forgotten ones too)
+        prefix = dask_scheduler.task_prefixes.get("run_task")  # (Dask drops the leading underscore)
+        return 0 if prefix is None else sum(prefix.states.get(s, 0) for s in ("memory", "released", "forgotten"))
+
+    start = client.run_on_scheduler(chunks_done)
     th = threading.Thread(target=run)
     th.start()
     deadline = time.time() + 30
-    while time.time() < deadline and th.is_alive() and not client.run_on_scheduler(
-            lambda dask_scheduler: any(ts.state == "memory" for ts in dask_scheduler.tasks.values()
-                                       if "_run_task" in str(ts.key))):
+    while client.run_on_scheduler(chunks_done) - start < 2 and time.time() < deadline and th.is_alive():
         time.sleep(0.01)
+    assert client.run_on_scheduler(chunks_done) - start < 12, "killed too late to be mid-run"  # of 16 chunks
     killed_at = kill_worker(client)
     th.join(60)
     assert not th.is_alive(), "no answer within 60 s"
