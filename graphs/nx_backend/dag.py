@@ -159,6 +159,10 @@ def _copy_with(G: BackendGraph, add: np.ndarray):
     return TC
 
 
+#: Why ``transitive_closure`` of an undirected graph stays with NetworkX (``can_run`` says it before converting).
+UNDIRECTED_CLOSURE = "an undirected closure follows NetworkX's edge search"
+
+
 def transitive_closure(G: BackendGraph, reflexive: Any = False):
     """The transitive closure as NetworkX builds it (``transitive_closure``, directed graphs).
 
@@ -174,7 +178,7 @@ def transitive_closure(G: BackendGraph, reflexive: Any = False):
     if reflexive not in {None, True, False}:
         raise nx.NetworkXError("Incorrect value for the parameter `reflexive`")
     if not G.is_directed():
-        raise NotImplementedError("an undirected closure follows NetworkX's edge search")
+        raise NotImplementedError(UNDIRECTED_CLOSURE)
     R = _strict_closure(_dense(G))
     if reflexive is True:
         np.fill_diagonal(R, True)
