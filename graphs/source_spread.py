@@ -51,12 +51,14 @@ from typing import Any, Literal
 import numpy as np
 
 __all__ = ["SourceJob", "HostLane", "GpuLane", "gpu_lanes", "lanes_for", "spread_on_lanes", "spread_on_dask", "check_spread",
-           "chunk_size", "CHUNKS_PER_LANE", "ROWS_BYTES", "WORKERLESS_SECONDS"]
+           "chunk_size", "CHUNKS_PER_LANE", "ROWS_BYTES", "TASK_SECONDS", "WORKERLESS_SECONDS"]
 
 #: Chunks of sources per lane (or Dask worker): enough for the shared counter to even out sources of unequal cost.
 CHUNKS_PER_LANE = 8
 #: Largest part of a ``"rows"`` job, in bytes (a chunk has no more sources than fit).
 ROWS_BYTES = 64 * 2**20
+#: Seconds of estimated work per chunk on a CPU worker at most (GPU lanes take large batches: no cap).
+TASK_SECONDS = 2.0
 #: Seconds a Dask cluster may have no worker at all before the call gives up.
 WORKERLESS_SECONDS = 30.0
 #: Seconds between two looks at the cluster while tasks run.
@@ -88,6 +90,12 @@ class SourceJob:
         a GPU id); a module-level function.  Default: the payload as it is.
     row_bytes : int
         Bytes of one source's rows in a ``"rows"`` part (sizes the chunks).
+    parts : tuple of (shape, dtype)
+        Of a ``"rows"`` job: each part's row shape and dtype, for the dask
+        arrays :func:`spread_on_dask` returns when given no ``out``.
+    source_seconds : float
+        The estimated time of one source on one CPU core (0: unknown): chunks
+        for CPU workers are cut to about :data:`TASK_SECONDS` each.
 
     Examples
     --------
@@ -101,6 +109,8 @@ class SourceJob:
     kind: Literal["sum", "rows"]
     place: Callable[[Any, Any], Any] = _same
     row_bytes: int = field(default=8)
+    parts: tuple[tuple[tuple[int, ...], Any], ...] = ()
+    source_seconds: float = 0.0
 
 
 def _squares(payload: Any, chunk: np.ndarray) -> tuple[np.ndarray]:
@@ -219,15 +229,21 @@ def lanes_for(devices: Any) -> list[Any]:
     return gpu_lanes(devices)
 
 
-def chunk_size(k: int, lanes: int, row_bytes: int | None = None) -> int:
-    """Sources per chunk: about :data:`CHUNKS_PER_LANE` chunks per lane, a ``"rows"`` part within :data:`ROWS_BYTES`.
+def chunk_size(k: int, lanes: int, row_bytes: int | None = None, source_seconds: float = 0.0) -> int:
+    """Sources per chunk: about :data:`CHUNKS_PER_LANE` chunks per lane, a ``"rows"`` part within :data:`ROWS_BYTES`,
+    and (``source_seconds`` > 0: CPU work) about :data:`TASK_SECONDS` of work, so that a lost worker loses little
+    and progress moves.
 
     >>> chunk_size(1000, 2), chunk_size(10, 4), chunk_size(10**6, 2, row_bytes=8 * 10**6)
     (63, 1, 8)
+    >>> chunk_size(10**6, 2, source_seconds=0.01)
+    200
     """
     c = max(1, -(-k // (max(1, lanes) * CHUNKS_PER_LANE)))
     if row_bytes:
         c = min(c, max(1, ROWS_BYTES // max(1, row_bytes)))
+    if source_seconds > 0:
+        c = min(c, max(1, int(TASK_SECONDS / source_seconds)))
     return c
 
 
@@ -272,7 +288,9 @@ def spread_on_lanes(job: SourceJob, src: np.ndarray, lanes: Sequence[Any], out: 
     array([0., 1., 4., 9.])
     """
     k = int(src.shape[0])
-    c = chunk if chunk is not None else chunk_size(k, len(lanes), job.row_bytes if job.kind == "rows" else None)
+    cpu = all(lane.device == "cpu" for lane in lanes)
+    c = chunk if chunk is not None else chunk_size(k, len(lanes), job.row_bytes if job.kind == "rows" else None,
+                                                   job.source_seconds if cpu else 0.0)
     starts = itertools.count(0, c)
     lock = threading.Lock()
     sums: list[tuple[Any, ...] | None] = [None] * len(lanes)
@@ -331,6 +349,25 @@ def _run_task(task: Callable[..., tuple[Any, ...]], place: Callable[[Any, Any], 
     return tuple(p.get() if hasattr(p, "__cuda_array_interface__") else p for p in part)
 
 
+def _part(pair: tuple[Any, ...], i: int) -> Any:
+    return pair[i]
+
+
+def _dask_rows(client: Any, job: SourceJob, futures: list[Any], starts: list[int], k: int) -> tuple[Any, ...]:
+    """The parts of finished ``"rows"`` chunks as dask arrays, one block per chunk, left on the workers."""
+    import dask.array as da
+    from dask.delayed import delayed
+
+    arrays = []
+    for i, (shape, dtype) in enumerate(job.parts):
+        ends = starts[1:] + [k]
+        blocks = [da.from_delayed(delayed(client.submit(_part, f, i, pure=False)), (b - a, *shape),
+                                  dtype=dtype, meta=np.empty((0,) * (1 + len(shape)), dtype=dtype))
+                  for a, b, f in zip(starts, ends, futures)]
+        arrays.append(da.concatenate(blocks, axis=0) if blocks else da.zeros((0, *shape), dtype=dtype))
+    return tuple(arrays)
+
+
 def _add_parts(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(x + y for x, y in zip(a, b))
 
@@ -384,8 +421,11 @@ def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "
                    chunk: int | None = None) -> tuple[Any, ...] | None:
     """Run ``job`` over the sources ``src`` on the workers of ``client``, the payload placed on ``device`` there.
 
-    Returns what :func:`spread_on_lanes` returns.  A task that fails (not a
-    lost worker: Dask reruns those) is raised as Dask reports it.
+    Returns what :func:`spread_on_lanes` returns, except for a ``"rows"``
+    job given no ``out``: then one :class:`dask.array.Array` per part
+    (``job.parts``), chunked by the chunks of sources, its blocks left on
+    the workers.  A task that fails (not a lost worker: Dask reruns those)
+    is raised as Dask reports it.
 
     >>> from distributed import Client, LocalCluster
     >>> with LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster, Client(cluster) as c:
@@ -398,7 +438,8 @@ def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "
     if not workers:
         raise WorkerLostError("the Dask cluster has no workers")
     k = int(src.shape[0])
-    c = chunk if chunk is not None else chunk_size(k, len(workers), job.row_bytes if job.kind == "rows" else None)
+    c = chunk if chunk is not None else chunk_size(k, len(workers), job.row_bytes if job.kind == "rows" else None,
+                                                   job.source_seconds if device == "cpu" else 0.0)
     payload = _scatter(client, job.payload)
     starts = list(range(0, k, c))
     futures = [client.submit(_run_task, job.task, job.place, payload, src[a:a + c], device, pure=False)
@@ -416,16 +457,16 @@ def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "
                 if f.status == "error":
                     f.result()  # raises as Dask reports it
                 a = start_of.get(f.key)
-                if job.kind == "rows":
-                    assert out is not None and a is not None  # a rows job is given its output
+                if job.kind == "rows" and out is not None:
+                    assert a is not None  # only chunks are waited for in a rows job
                     _write_rows(out, a, f.result(), lambda x: x)
                     f.release()
-                else:
+                elif job.kind == "sum":
                     ready.append(f)
                 if a is not None and bar is not None:
                     bar.update(min(c, k - a))
         if job.kind == "rows":
-            return None
+            return None if out is not None else _dask_rows(client, job, futures, starts, k)
         return tuple(ready[0].result()) if ready else None
     except BaseException:
         client.cancel([f for f in pending + ready if f.status == "pending"])  # what is still under way

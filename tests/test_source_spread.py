@@ -166,8 +166,16 @@ def test_functions_on_a_dask_cluster_equal_one_process(client, tmp_path):
                                graphs.edge_betweenness_centrality(G).value, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(graphs.closeness_centrality(G, weighted=False, client=client),
                                graphs.closeness_centrality(G, weighted=False), rtol=1e-12, atol=0)
-    np.testing.assert_array_equal(graphs.distance_matrix(G, list(range(0, 700, 2)), client=client),
-                                  graphs.distance_matrix(G, list(range(0, 700, 2))))
+    import dask.array as da
+
+    D = graphs.distance_matrix(G, list(range(0, 700, 2)), client=client)  # a dask array: row blocks on the workers
+    assert isinstance(D, da.Array) and D.shape == (350, 700) and D.numblocks[0] > 1
+    np.testing.assert_array_equal(D.compute(), graphs.distance_matrix(G, list(range(0, 700, 2))))
+    D, P = graphs.distance_matrix(G, [3, 1, 3], [0, 5], predecessors=True, client=client)
+    D0, P0 = graphs.distance_matrix(G, [3, 1, 3], [0, 5], predecessors=True)
+    assert P.dtype == np.int32 and P.shape == (3, 700)
+    np.testing.assert_array_equal(D.compute(), D0)
+    np.testing.assert_array_equal(P.compute(), P0)
     path = tmp_path / "d.npy"
     graphs.distance_matrix(G, list(range(50)), [1, 2, 3], out=path, client=client)
     np.testing.assert_array_equal(np.load(path), graphs.distance_matrix(G, list(range(50)), [1, 2, 3]))

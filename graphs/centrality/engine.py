@@ -38,6 +38,7 @@ from .. import door
 from .._arguments import check_vertex, check_vertex_array
 from ..errors import GraphError
 from ..graph import Graph
+from ..paths.all_pairs_plan import SPARSE_RATE
 from ..source_spread import SourceJob, lanes_for, spread_on_dask, spread_on_lanes
 from ..traversal.engine import bfs_search
 from . import _centrality_kernels as K
@@ -254,7 +255,8 @@ def spread_job(job_task, P: PreparedGraph, extras: tuple, kind: str, src: np.nda
     """Run ``job_task`` over the sources ``src`` on the lanes of ``devices`` or the workers of ``client``, the
     payload ``(P on the host, *extras)``; returns the summed parts (``"sum"``) or fills ``out`` (``"rows"``)."""
     host = P._replace(G=P.G.to("cpu")) if P.G.device == "gpu" else P
-    job = SourceJob(job_task, (host, *extras), kind, place_prepared, row_bytes)
+    per_source = (P.indptr.shape[0] + P.indices.shape[0]) / SPARSE_RATE  # one search, one core
+    job = SourceJob(job_task, (host, *extras), kind, place_prepared, row_bytes, source_seconds=per_source)
     if client is not None:
         return spread_on_dask(job, src, client, "gpu" if P.G.device == "gpu" else "cpu", out, bar)
     return spread_on_lanes(job, src, lanes_for(devices), out, bar)

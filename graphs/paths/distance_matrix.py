@@ -181,10 +181,11 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: np.dtype) -> Any:
 
 
 def _request(G: Any, sources: Any, targets: Any, weighted: bool, predecessors: bool, limit: Any, device: str, out: Any,
-             memory_limit: int | None, spread: bool = False
+             memory_limit: int | None, spread: Literal["lanes", "dask"] | None = None
              ) -> tuple[Graph, np.ndarray, np.ndarray | None, float | None, Any, MatrixPlan]:
     """The checked arguments of a distance matrix and its plan (a refusal raised here); ``spread``: the rows come
-    from other devices or a Dask cluster, into host memory."""
+    from other devices (``"lanes"``, into host memory) or a Dask cluster (``"dask"``: into host memory, or left on
+    the workers when no ``out`` is given)."""
     for name, flag in (("weighted", weighted), ("predecessors", predecessors)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
@@ -202,9 +203,10 @@ def _request(G: Any, sources: Any, targets: Any, weighted: bool, predecessors: b
     out = _check_out(out, (k, t), dtype)
     to_file = isinstance(out, (str, os.PathLike))
     on_host = to_file or isinstance(out, np.ndarray) or (spread and out is None)
-    plan = matrix_plan(Gr, k, t, predecessors=bool(predecessors), on_disk=to_file or isinstance(out, np.memmap),
-                       result_device="cpu" if on_host else Gr.device, memory_limit=memory_limit,
-                       result_held=out is not None and not to_file)
+    on_workers = spread == "dask" and out is None  # dask arrays: the rows stay in the workers' memory
+    plan = matrix_plan(Gr, k, t, predecessors=bool(predecessors) and not on_workers,
+                       on_disk=to_file or isinstance(out, np.memmap), result_device="cpu" if on_host else Gr.device,
+                       memory_limit=memory_limit, result_held=(out is not None and not to_file) or on_workers)
     return Gr, src, cols, lim, out, plan
 
 
@@ -303,15 +305,18 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
         complete; returned on ``G``'s device when ``out`` is not given.
     client : distributed.Client, optional
         Spread the sources over the workers of a Dask cluster (the graph sent
-        to each once, one task per chunk, rows gathered as tasks complete; a
-        worker lost mid-run has its chunks computed again).  Not with
-        ``devices``.
+        to each once, one task per chunk; a worker lost mid-run has its
+        chunks computed again).  The result is a :class:`dask.array.Array`
+        (and the predecessors another), one block of rows per chunk left in
+        the workers' memory; with ``out``, the rows are written there as
+        tasks complete instead.  Not with ``devices``.
 
     Returns
     -------
     D : array (len(sources), len(targets))
         In the weights' dtype (float64 hop counts); ``inf`` (or the integer
-        maximum) where a target is unreachable.
+        maximum) where a target is unreachable.  A dask array with
+        ``client`` and no ``out``.
     P : int32 array (len(sources), n)
         Only with ``predecessors=True``: ``(D, P)``.
 
@@ -351,7 +356,7 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be a bool or None, got {type(progress).__name__}")
     check_spread(devices, client)
-    spread = devices is not None or client is not None
+    spread: Literal["lanes", "dask"] | None = "dask" if client is not None else "lanes" if devices is not None else None
     Gr, src, cols, lim, out, plan = _request(G, sources, targets, weighted, predecessors, limit, device, out,
                                              memory_limit, spread)
     k, t = plan.shape
@@ -370,7 +375,7 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
             D, Pr = distance_rows(Gr, src, cols, limit=lim, predecessors=bool(predecessors), out=buf, bar=bar)
     if to_file:
         D = np.load(out, mmap_mode="r")
-    elif spread and out is None and Gr.device == "gpu":  # rows gathered on the host: the result on G's device
+    elif spread == "lanes" and out is None and Gr.device == "gpu":  # rows on the host: the result on G's device
         D, Pr = Gr.xp.asarray(D), (None if Pr is None else Gr.xp.asarray(Pr))
     return (D, Pr) if predecessors else D
 
@@ -396,12 +401,18 @@ def _spread_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit: floa
         johnson_potentials(G)  # raises NegativeCycleError naming the cycle (each chunk computes its own potentials)
     k, t = src.shape[0], (G.n if cols is None else cols.shape[0])
     dtype = np.dtype(np.float64 if G.weights is None else G.weights.dtype)
+    row_bytes = dtype.itemsize * t + (4 * G.n if predecessors else 0)
+    host = G.to("cpu") if G.device == "gpu" else G
+    parts = ((t,), dtype), ((G.n,), np.dtype(np.int32))
+    job = SourceJob(_rows_task, (host, cols, limit, predecessors), "rows", _place_graph, row_bytes,
+                    parts[:2 if predecessors else 1], (G.n + G.nnz) / SPARSE_RATE)
+    if client is not None and buf is None:  # dask arrays, their blocks left on the workers
+        arrays = spread_on_dask(job, src, client, "gpu" if G.device == "gpu" else "cpu", None, bar)
+        assert arrays is not None  # a rows job without out returns its arrays
+        return arrays[0], (arrays[1] if predecessors else None)
     D = np.empty((k, t), dtype=dtype) if buf is None else buf
     P = np.full((k, G.n), -1, dtype=np.int32) if predecessors else None
     out = [D] if P is None else [D, P]
-    row_bytes = dtype.itemsize * t + (4 * G.n if predecessors else 0)
-    host = G.to("cpu") if G.device == "gpu" else G
-    job = SourceJob(_rows_task, (host, cols, limit, predecessors), "rows", _place_graph, row_bytes)
     if client is not None:
         spread_on_dask(job, src, client, "gpu" if G.device == "gpu" else "cpu", out, bar)
     else:
