@@ -94,7 +94,7 @@ def test_distance_matrix_with_negative_weights_on_host_lanes():
 
 def _slow_on_lane_zero(payload, chunk):
     """A task whose chunks are ten times slower on the first lane's thread (the caller's)."""
-    time.sleep(0.02 if threading.current_thread() is threading.main_thread() else 0.002)
+    time.sleep(0.05 if threading.current_thread() is threading.main_thread() else 0.005)
     return (chunk.astype(np.float64)[:, None] * 2, np.full((chunk.size, 1), threading.get_ident()))
 
 
@@ -226,7 +226,7 @@ def test_a_cluster_left_without_workers_fails_clearly(monkeypatch):
     monkeypatch.setattr(SS, "WORKERLESS_SECONDS", 2.0)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
                                   worker_dashboard_address=None) as cluster, distributed.Client(cluster) as c:
-        G = graphs.generators.road_network(3000, seed=1)
+        G = graphs.generators.road_network(6000, seed=1)  # a run of seconds: the workers leave during it
         timer = threading.Timer(0.3, lambda: cluster.scale(0))
         timer.start()
         t0 = time.perf_counter()
