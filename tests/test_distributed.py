@@ -12,13 +12,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import time
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from dask_workers import kill_worker
+from dask_workers import run_then_kill
 
 import apsp
 import graphs
@@ -439,20 +438,7 @@ def test_a_worker_killed_mid_run_recovers_or_fails_clearly(client):
             outcome["error"] = err
         outcome["done"] = time.perf_counter()
 
-    def interiors_done(dask_scheduler):  # update tasks ever finished (the prefix counts forgotten ones too)
-        prefix = dask_scheduler.task_prefixes.get("apsp-update")
-        return 0 if prefix is None else sum(prefix.states.get(s, 0) for s in ("memory", "released", "forgotten"))
-
-    start = client.run_on_scheduler(interiors_done)
-    th = threading.Thread(target=run)
-    th.start()
-    deadline = time.time() + 30
-    while client.run_on_scheduler(interiors_done) - start < 20 and time.time() < deadline and th.is_alive():
-        time.sleep(0.01)
-    outcome["interiors"] = client.run_on_scheduler(interiors_done) - start
-    killed_at = kill_worker(client)
-    th.join(120)
-    assert not th.is_alive()
+    outcome["interiors"], killed_at = run_then_kill(client, run, "apsp-update", 20)
     assert outcome["done"] > killed_at, "the run finished before the worker was killed: make it longer"
     assert outcome["interiors"] < (n // b) * 2 // 2, "killed too late to be mid-run"  # half of the updates
     if "error" in outcome:  # only if workers kept leaving: never here, with one kill

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 import pytest
-from dask_workers import kill_worker
+from dask_workers import run_then_kill
 
 import graphs
 from graphs import source_spread as SS
@@ -197,20 +197,8 @@ def test_a_worker_killed_mid_run_gives_the_exact_result(client):
             outcome["error"] = err
         outcome["done"] = time.perf_counter()
 
-    def chunks_done(dask_scheduler):  # chunk tasks ever finished (the prefix counts forgotten ones too)
-        prefix = dask_scheduler.task_prefixes.get("run_task")  # (Dask drops the leading underscore)
-        return 0 if prefix is None else sum(prefix.states.get(s, 0) for s in ("memory", "released", "forgotten"))
-
-    start = client.run_on_scheduler(chunks_done)
-    th = threading.Thread(target=run)
-    th.start()
-    deadline = time.time() + 30
-    while client.run_on_scheduler(chunks_done) - start < 2 and time.time() < deadline and th.is_alive():
-        time.sleep(0.01)
-    assert client.run_on_scheduler(chunks_done) - start < 12, "killed too late to be mid-run"  # of 16 chunks
-    killed_at = kill_worker(client)
-    th.join(60)
-    assert not th.is_alive(), "no answer within 60 s"
+    done, killed_at = run_then_kill(client, run, "run_task", 2, wait=60)  # (Dask drops the key's leading "_")
+    assert done < 12, "killed too late to be mid-run"  # of 16 chunks
     assert outcome["done"] > killed_at, "the run finished before the worker was killed: make it longer"
     assert "error" not in outcome, repr(outcome.get("error"))
     np.testing.assert_allclose(outcome["bc"], ref, rtol=1e-12, atol=1e-15)
