@@ -495,7 +495,7 @@ class BackendInterface:
                 return reason
         if name in _DENSE and G is not None and hasattr(G, "__len__") and len(G) > dag.DENSE_LIMIT:
             return f"dense reachability of more than {dag.DENSE_LIMIT} nodes"
-        if name == "transitive_closure" and hasattr(G, "is_directed") and not G.is_directed():
+        if name == "transitive_closure" and G is not None and hasattr(G, "is_directed") and not G.is_directed():
             return dag.UNDIRECTED_CLOSURE  # known before converting (it was converted, then given back: 0.97x)
         return True
 
