@@ -178,3 +178,21 @@ def test_concrete_edge_cases():
     # NetworkX's Dijkstra tie rule: the first popped neighbour at the final distance is the parent
     G = nx.Graph([(0, 2), (0, 1), (2, 3), (1, 3)])
     assert nx.dijkstra_path(G, 0, 3, backend=B) == nx.dijkstra_path(G, 0, 3) == [0, 2, 3]
+
+
+@pytest.mark.parametrize("block", [1, 3, 64])
+def test_all_pairs_shortest_path_in_blocks_of_searches(block, monkeypatch):
+    """The searches of all_pairs_shortest_path run a block of sources per kernel call: the same dicts (keys and
+    paths in NetworkX's order) whatever the block, across block boundaries, with and without a cutoff."""
+    from graphs.nx_backend.shortest import bfs_paths
+
+    monkeypatch.setattr(bfs_paths, "ALL_PAIRS_BLOCK", block)
+    D = nx.DiGraph(nx.scale_free_graph(150, seed=4))
+    U = nx.relabel_nodes(nx.barabasi_albert_graph(130, 2, seed=1), {i: f"v{i}" for i in range(130)})
+    for G in (D, U):
+        for cutoff in (None, 0, 2):
+            ours = list(nx.all_pairs_shortest_path(G, cutoff, backend=B))
+            ref = list(nx.all_pairs_shortest_path(G, cutoff, backend="networkx"))
+            assert [k for k, _ in ours] == [k for k, _ in ref]
+            for (_, a), (_, b) in zip(ours, ref):
+                assert list(a.items()) == list(b.items())

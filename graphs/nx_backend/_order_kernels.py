@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["bfs_order", "dfs_events", "dijkstra_order", "kahn_generations", "dag_longest", "bidirectional_bfs",
+__all__ = ["bfs_order", "bfs_orders", "dfs_events", "dijkstra_order", "kahn_generations", "dag_longest", "bidirectional_bfs",
            "match_pred_arcs"]
 
 
@@ -50,6 +50,61 @@ def bfs_order(indptr, indices, sources, depth_limit):  # pragma: no cover - jitt
                 order[count] = w
                 count += 1
     return order, parent, level, count
+
+
+@njit(cache=True, nogil=True)
+def bfs_orders(indptr, indices, sources, depth_limit):  # pragma: no cover - jitted
+    """:func:`bfs_order` from each of ``sources`` in turn (one search each), concatenated.
+
+    Returns ``(starts, order, place)``: search ``i`` discovered
+    ``order[starts[i]:starts[i + 1]]`` (its source first), and ``place[j]`` is
+    the position, within that search's block, of the vertex that discovered
+    ``order[j]`` (-1 for the source).  One call for many small searches: no
+    per-search allocation of ``n``-sized arrays or call from Python.
+    """
+    n = indptr.shape[0] - 1
+    k = sources.shape[0]
+    starts = np.zeros(k + 1, np.int64)
+    cap = max(16, min(n * k, 4 * n))
+    order = np.empty(cap, np.int64)
+    place = np.empty(cap, np.int64)
+    level = np.full(n, -1, np.int64)
+    at = np.empty(n, np.int64)  # a vertex's position in the current block
+    total = 0
+    for i in range(k):
+        if total + n > cap:  # room for a whole search
+            cap = max(2 * cap, total + n)
+            grown = np.empty(cap, np.int64)
+            grown[:total] = order[:total]
+            order = grown
+            grown = np.empty(cap, np.int64)
+            grown[:total] = place[:total]
+            place = grown
+        base = total
+        s = sources[i]
+        level[s] = 0
+        at[s] = 0
+        order[total] = s
+        place[total] = -1
+        total += 1
+        head = base
+        while head < total:
+            v = order[head]
+            head += 1
+            if level[v] >= depth_limit:
+                continue
+            for e in range(indptr[v], indptr[v + 1]):
+                w = indices[e]
+                if level[w] < 0:
+                    level[w] = level[v] + 1
+                    at[w] = total - base
+                    order[total] = w
+                    place[total] = at[v]
+                    total += 1
+        for j in range(base, total):  # reset what this search touched
+            level[order[j]] = -1
+        starts[i + 1] = total
+    return starts, order[:total], place[:total]
 
 
 @njit(cache=True, nogil=True)

@@ -13,10 +13,10 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .._order_kernels import bfs_order, bidirectional_bfs
+from .._order_kernels import bfs_order, bfs_orders, bidirectional_bfs
 from ..graph import BackendGraph
 from ..traversal import depth_bound
-from .path_trees import check_cutoff, pred_lists, tree_paths
+from .path_trees import chain_paths, check_cutoff, pred_lists, tree_paths
 
 __all__ = [
     "single_source_shortest_path", "single_target_shortest_path", "single_target_shortest_path_length",
@@ -106,7 +106,28 @@ def all_pairs_shortest_path(G: BackendGraph, cutoff: Any = None):
     {0: {0: [0], 1: [0, 1]}, 1: {1: [1], 0: [1, 0]}}
     """
     check_cutoff(cutoff)
-    return ((v, breadth_first_paths(G, i, cutoff)) for i, v in enumerate(G.nodes))
+    return _all_pairs_paths(G, cutoff)
+
+
+#: Sources searched per kernel call by :func:`all_pairs_shortest_path` (its generator computes this far ahead).
+ALL_PAIRS_BLOCK = 64
+
+
+def _all_pairs_paths(G: BackendGraph, cutoff: Any):
+    """``(node, paths)`` for every node in order, the searches :data:`ALL_PAIRS_BLOCK` at a time in one kernel call
+    (a search from each of a block; then each dict built as NetworkX builds it)."""
+    indptr, indices = _adj(G, False)
+    limit = depth_bound(_INF if cutoff is None else cutoff, len(G)) if cutoff is None or cutoff == cutoff else -1
+    n = len(G)
+    for b0 in range(0, n, ALL_PAIRS_BLOCK):
+        src = np.arange(b0, min(n, b0 + ALL_PAIRS_BLOCK), dtype=np.int64)
+        starts, order, place = bfs_orders(indptr, indices, src, limit)
+        cuts = starts.tolist()
+        labels = G.labels(order.tolist())
+        places = place.tolist()
+        for i in range(src.shape[0]):
+            a, b = cuts[i], cuts[i + 1]
+            yield G.nodes[b0 + i], chain_paths(labels[a:b], places[a:b])
 
 
 def bidirectional_shortest_path(G: BackendGraph, source: Any, target: Any) -> list:

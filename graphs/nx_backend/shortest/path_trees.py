@@ -1,8 +1,8 @@
 """NetworkX's path dicts from search trees: the pieces the path families share.
 
-* :func:`tree_paths`, :func:`pred_lists`: dicts of paths and of predecessor
-  lists from a tree (or tight arcs) in a given node order, built as NetworkX
-  builds them;
+* :func:`tree_paths`, :func:`chain_paths`, :func:`pred_lists`: dicts of paths
+  and of predecessor lists from a tree (or tight arcs) in a given node order,
+  built as NetworkX builds them;
 * :func:`unique_chain`, :func:`check_unique`, :func:`walk_unique`: the tight
   in-arcs of exact distances, for the families whose choice among equally
   short paths follows a queue (Bellman-Ford, bidirectional Dijkstra): their
@@ -20,7 +20,7 @@ import numpy as np
 from ..graph import BackendGraph, paused_gc
 from ._engine import Plan, arc_weights
 
-__all__ = ["tree_paths", "pred_lists", "check_cutoff", "unique_chain", "check_unique", "walk_unique", "TARGET_DOC"]
+__all__ = ["tree_paths", "chain_paths", "pred_lists", "check_cutoff", "unique_chain", "check_unique", "walk_unique", "TARGET_DOC"]
 
 #: The docstring of a family's path or length from ``source`` to ``target`` (``dijkstra_path``, ...), to
 #: :func:`semiring.docstrings.fill`.
@@ -42,23 +42,37 @@ def tree_paths(G: BackendGraph, order: np.ndarray, parent: np.ndarray, reverse: 
     A path is the parent's path and the node (``reverse``: the node and the
     parent's path), a new list each, as NetworkX builds them.
     """
+    k = order.shape[0]
     vs = order.tolist()
     labels = G.labels(vs)
-    plist = parent.tolist()
-    per = [None] * len(plist)  # the path of each vertex
-    with paused_gc():
+    at = np.full(parent.shape[0], -1, dtype=np.int64)  # each vertex's place in ``order``
+    at[order] = np.arange(k)
+    up = parent[order]
+    places = np.where(up >= 0, at[np.maximum(up, 0)], -1).tolist()  # the parent's place (only the reached)
+    paths = chain_paths(labels, places, reverse)
+    if keys is None:
+        return paths
+    wanted = G.labels(keys.tolist())
+    return dict(zip(wanted, map(paths.__getitem__, wanted)))
+
+
+def chain_paths(labels: list, places: list, reverse: bool = False) -> dict:
+    """Dict label -> path of a search tree listed parents first: ``places[i]`` is the position of the parent of
+    ``labels[i]`` in the list (-1 at the root).  A path is the parent's path and the node (``reverse``: the node
+    and the parent's path), a new list each, as NetworkX builds them.
+
+    >>> chain_paths(["a", "b", "c"], [-1, 0, 1])
+    {'a': ['a'], 'b': ['a', 'b'], 'c': ['a', 'b', 'c']}
+    """
+    per: list = [None] * len(labels)
+    with paused_gc(len(labels)):
         if reverse:
-            for v, x in zip(vs, labels):
-                p = plist[v]
-                per[v] = [x] if p < 0 else [x] + per[p]
+            for i, (x, p) in enumerate(zip(labels, places)):
+                per[i] = [x] if p < 0 else [x] + per[p]
         else:
-            for v, x in zip(vs, labels):
-                p = plist[v]
-                per[v] = [x] if p < 0 else per[p] + [x]
-        if keys is not None:
-            vs = keys.tolist()
-            labels = G.labels(vs)
-        return dict(zip(labels, map(per.__getitem__, vs)))
+            for i, (x, p) in enumerate(zip(labels, places)):
+                per[i] = [x] if p < 0 else per[p] + [x]
+        return dict(zip(labels, per))
 
 
 def pred_lists(G: BackendGraph, order: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> dict:
