@@ -626,9 +626,9 @@ class Closure:
             return None
         return cpu_kernels(self._S, self.dtype, template="apsp._closure_block_template")
 
-    def _block_update(self, D: np.ndarray, R: np.ndarray, C: np.ndarray, X: np.ndarray, E: np.ndarray) -> None:
-        """``D[R, C] (+)= X[R] (x) E[:, C]`` in place on the CPU, the rows over the threads."""
-        mod = self._block_kernels()
+    def _block_update(self, mod: Any, D: np.ndarray, R: np.ndarray, C: np.ndarray, X: np.ndarray,
+                      E: np.ndarray) -> None:
+        """``D[R, C] (+)= X[R] (x) E[:, C]`` in place on the CPU by the kernels ``mod``, the rows over the threads."""
         lo, hi = sentinels(D.dtype)
         R, C = R.astype(np.int64), C.astype(np.int64)
         X, E = np.ascontiguousarray(X), np.ascontiguousarray(E)
@@ -816,8 +816,9 @@ class Closure:
         if not R.size or not Cc.size:
             return
         whole = R.size * Cc.size > D.size // 4  # a block that large: the in-place product over all of D
-        if not witness and not whole and xp is np and self._block_kernels() is not None:
-            self._block_update(D, R, Cc, X, rows)  # in place: no copy of the block
+        mod = self._block_kernels() if not witness and not whole and xp is np else None
+        if mod is not None:
+            self._block_update(mod, D, R, Cc, X, rows)  # in place: no copy of the block
             return
         if whole:
             R, Cc = xp.arange(D.shape[0]), xp.arange(D.shape[1])

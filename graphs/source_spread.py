@@ -50,8 +50,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["SourceJob", "HostLane", "GpuLane", "gpu_lanes", "lanes_for", "spread_on_lanes", "spread_on_dask", "check_spread",
-           "chunk_size", "CHUNKS_PER_LANE", "ROWS_BYTES", "TASK_SECONDS", "WORKERLESS_SECONDS"]
+__all__ = ["SourceJob", "HostLane", "GpuLane", "gpu_lanes", "lanes_for", "spread", "spread_on_lanes", "spread_on_dask",
+           "check_spread",
+           "place_first", "chunk_size", "CHUNKS_PER_LANE", "ROWS_BYTES", "TASK_SECONDS", "WORKERLESS_SECONDS"]
 
 #: Chunks of sources per lane (or Dask worker): enough for the shared counter to even out sources of unequal cost.
 CHUNKS_PER_LANE = 8
@@ -471,3 +472,34 @@ def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "
     except BaseException:
         client.cancel([f for f in pending + ready if f.status == "pending"])  # what is still under way
         raise
+
+
+def spread(job: SourceJob, src: np.ndarray, devices: Any, client: Any, on_gpu: bool, out: Sequence[Any] | None = None,
+           bar: Any = None) -> tuple[Any, ...] | None:
+    """Run ``job`` on the workers of ``client`` (GPU workers where ``on_gpu``: the caller's graph is on a GPU),
+    else on the lanes of ``devices``: the one place that chooses.  Returns what :func:`spread_on_dask` or
+    :func:`spread_on_lanes` returns.
+
+    >>> spread(SourceJob(_squares, None, "sum"), np.arange(3, dtype=np.int32), [HostLane(0)], None, False)
+    (array([5.]),)
+    """
+    if client is not None:
+        return spread_on_dask(job, src, client, "gpu" if on_gpu else "cpu", out, bar)
+    return spread_on_lanes(job, src, lanes_for(devices), out, bar)
+
+
+def place_first(payload: tuple[Any, ...], device: Any) -> tuple[Any, ...]:
+    """A payload ``(graph, *extras)`` with its graph on ``device`` (``"cpu"``, or a GPU: ``"gpu"`` or its id, then
+    current); ``graph`` is a :class:`graphs.Graph` or anything with ``G.to`` / ``_replace(G=...)`` (a prepared
+    graph).
+
+    >>> from graphs import Graph
+    >>> place_first((Graph.from_edges([0], [1]), 7), "cpu")[1]
+    7
+    """
+    first = payload[0]
+    if hasattr(first, "_replace"):  # a prepared graph holding the graph as G
+        placed = first._replace(G=first.G.to("cpu") if device == "cpu" else first.G.to("gpu"))
+    else:
+        placed = first.to("cpu") if device == "cpu" else first.to("gpu")
+    return (placed, *payload[1:])

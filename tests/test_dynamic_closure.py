@@ -351,7 +351,7 @@ def test_cpu_block_update_in_place_on_a_road_closure(family, dtype, scattered, m
     monkeypatch.setattr(DC, "SCATTERED_COLUMNS", scattered)
     calls = []
     real = DC.Closure._block_update
-    monkeypatch.setattr(DC.Closure, "_block_update", lambda self, *a: calls.append(a[1].size) or real(self, *a))
+    monkeypatch.setattr(DC.Closure, "_block_update", lambda self, *a: calls.append(a[2].size) or real(self, *a))
     G = graphs.generators.road_network(300, seed=4)
     r, c, w = G.edges()
     S = sr.get(family)

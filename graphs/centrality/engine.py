@@ -18,7 +18,7 @@ host CSR the kernels read) and run on this engine.  Its API:
 :func:`low_diameter`, :func:`brandes_cpu`, :func:`brandes`
     Whether bit-parallel batches pay, and Brandes' dependencies on the CPU or
     on the device the job runs on.
-:func:`place_prepared`, :func:`spread_job`, :func:`brandes_spread`
+:func:`spread_job`, :func:`brandes_spread`
     The same work over several GPUs of this process (``devices=``) or a Dask
     cluster (``client=``): :mod:`graphs.source_spread` runs it, the prepared
     graph placed on each device once.
@@ -39,13 +39,13 @@ from .._arguments import check_vertex, check_vertex_array
 from ..errors import GraphError
 from ..graph import Graph
 from ..paths.all_pairs_plan import SPARSE_RATE
-from ..source_spread import SourceJob, lanes_for, spread_on_dask, spread_on_lanes
+from ..source_spread import SourceJob, place_first, spread
 from ..traversal.engine import bfs_search
 from . import _centrality_kernels as K
 
 __all__ = ["PreparedGraph", "prepare", "check_flag", "pick_sources", "kernel_threads", "progress_bar",
            "low_diameter", "brandes_cpu", "brandes", "PROGRESS_WORK", "BITS_DEPTH", "CHUNK_BATCHES",
-           "place_prepared", "spread_job", "brandes_spread"]
+           "spread_job", "brandes_spread"]
 
 
 #: Estimated arc scans above which a progress bar may be shown (on a terminal, after 2 s).
@@ -242,24 +242,14 @@ def brandes(P: PreparedGraph, src: np.ndarray, endpoints: bool, edges: bool, pro
 
 
 # -- several devices, or a Dask cluster ------------------------------------------------------------------------------
-def place_prepared(payload: tuple, device) -> tuple:
-    """A spread job's payload ``(P, *extras)`` with the graph of ``P`` on ``device`` (``"cpu"``, ``"gpu"``: the
-    current GPU, or a GPU id, then current)."""
-    P = payload[0]
-    G = P.G.to("cpu") if device == "cpu" else P.G.to("gpu")
-    return (P._replace(G=G), *payload[1:])
-
-
 def spread_job(job_task, P: PreparedGraph, extras: tuple, kind: str, src: np.ndarray, devices, client,
                out=None, bar=None, row_bytes: int = 8):
     """Run ``job_task`` over the sources ``src`` on the lanes of ``devices`` or the workers of ``client``, the
     payload ``(P on the host, *extras)``; returns the summed parts (``"sum"``) or fills ``out`` (``"rows"``)."""
     host = P._replace(G=P.G.to("cpu")) if P.G.device == "gpu" else P
     per_source = (P.indptr.shape[0] + P.indices.shape[0]) / SPARSE_RATE  # one search, one core
-    job = SourceJob(job_task, (host, *extras), kind, place_prepared, row_bytes, source_seconds=per_source)
-    if client is not None:
-        return spread_on_dask(job, src, client, "gpu" if P.G.device == "gpu" else "cpu", out, bar)
-    return spread_on_lanes(job, src, lanes_for(devices), out, bar)
+    job = SourceJob(job_task, (host, *extras), kind, place_first, row_bytes, source_seconds=per_source)
+    return spread(job, src, devices, client, P.G.device == "gpu", out, bar)
 
 
 def _brandes_task(payload: tuple, chunk: np.ndarray) -> tuple:

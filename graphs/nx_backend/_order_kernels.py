@@ -17,6 +17,26 @@ __all__ = ["bfs_order", "bfs_orders", "dfs_events", "dijkstra_order", "kahn_gene
 
 
 @njit(cache=True, nogil=True)
+def _expand(indptr, indices, order, up, head, count, level, depth_limit):  # pragma: no cover - jitted
+    """NetworkX's breadth-first discovery from the queue ``order[head:count]`` (levels set): each vertex found is
+    appended to ``order``, its discoverer to ``up`` at the same place, its hop count to ``level``; vertices at
+    ``depth_limit`` are not expanded.  Returns the new ``count``."""
+    while head < count:
+        v = order[head]
+        head += 1
+        if level[v] >= depth_limit:
+            continue
+        for e in range(indptr[v], indptr[v + 1]):
+            w = indices[e]
+            if level[w] < 0:
+                level[w] = level[v] + 1
+                order[count] = w
+                up[count] = v
+                count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def bfs_order(indptr, indices, sources, depth_limit):  # pragma: no cover - jitted
     """NetworkX's breadth-first discovery from ``sources`` (in that order, duplicates skipped).
 
@@ -28,6 +48,7 @@ def bfs_order(indptr, indices, sources, depth_limit):  # pragma: no cover - jitt
     """
     n = indptr.shape[0] - 1
     order = np.empty(n, np.int64)
+    up = np.empty(n, np.int64)
     parent = np.full(n, -1, np.int64)
     level = np.full(n, -1, np.int64)
     count = 0
@@ -35,20 +56,11 @@ def bfs_order(indptr, indices, sources, depth_limit):  # pragma: no cover - jitt
         if level[s] < 0:
             level[s] = 0
             order[count] = s
+            up[count] = -1
             count += 1
-    head = 0
-    while head < count:
-        v = order[head]
-        head += 1
-        if level[v] >= depth_limit:
-            continue
-        for e in range(indptr[v], indptr[v + 1]):
-            w = indices[e]
-            if level[w] < 0:
-                level[w] = level[v] + 1
-                parent[w] = v
-                order[count] = w
-                count += 1
+    count = _expand(indptr, indices, order, up, 0, count, level, depth_limit)
+    for j in range(count):
+        parent[order[j]] = up[j]
     return order, parent, level, count
 
 
@@ -67,7 +79,7 @@ def bfs_orders(indptr, indices, sources, depth_limit):  # pragma: no cover - jit
     starts = np.zeros(k + 1, np.int64)
     cap = max(16, min(n * k, 4 * n))
     order = np.empty(cap, np.int64)
-    place = np.empty(cap, np.int64)
+    place = np.empty(cap, np.int64)  # the discoverer's vertex, then its place in the block
     level = np.full(n, -1, np.int64)
     at = np.empty(n, np.int64)  # a vertex's position in the current block
     total = 0
@@ -83,25 +95,14 @@ def bfs_orders(indptr, indices, sources, depth_limit):  # pragma: no cover - jit
         base = total
         s = sources[i]
         level[s] = 0
-        at[s] = 0
         order[total] = s
         place[total] = -1
-        total += 1
-        head = base
-        while head < total:
-            v = order[head]
-            head += 1
-            if level[v] >= depth_limit:
-                continue
-            for e in range(indptr[v], indptr[v + 1]):
-                w = indices[e]
-                if level[w] < 0:
-                    level[w] = level[v] + 1
-                    at[w] = total - base
-                    order[total] = w
-                    place[total] = at[v]
-                    total += 1
-        for j in range(base, total):  # reset what this search touched
+        total = _expand(indptr, indices, order, place, base, total + 1, level, depth_limit)
+        for j in range(base, total):  # places in the block; reset what this search touched
+            at[order[j]] = j - base
+        for j in range(base, total):
+            if place[j] >= 0:
+                place[j] = at[place[j]]
             level[order[j]] = -1
         starts[i + 1] = total
     return starts, order[:total], place[:total]

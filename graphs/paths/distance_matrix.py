@@ -37,7 +37,7 @@ from ..atomic_file import atomic_memmap
 from ..door import check_weights, prepare
 from ..errors import GraphError
 from ..graph import Graph
-from ..source_spread import SourceJob, check_spread, lanes_for, spread_on_dask, spread_on_lanes
+from ..source_spread import SourceJob, check_spread, place_first, spread
 from .all_pairs_plan import SPARSE_RATE
 from .engine import johnson_potentials
 from .many_source import ROW_BATCH_BYTES, distance_rows
@@ -380,12 +380,6 @@ def distance_matrix(G: Any, sources: Any, targets: Any = None, *, weighted: bool
     return (D, Pr) if predecessors else D
 
 
-def _place_graph(payload: tuple[Any, ...], device: Any) -> tuple[Any, ...]:
-    """A spread payload ``(G, *extras)`` with ``G`` on ``device`` (``"cpu"``, or a GPU: ``"gpu"`` or its id)."""
-    G = payload[0]
-    return (G.to("cpu") if device == "cpu" else G.to("gpu"), *payload[1:])
-
-
 def _rows_task(payload: tuple[Any, ...], chunk: np.ndarray) -> tuple[Any, ...]:
     """A spread chunk's distance rows (and predecessor rows) on the device its graph is on."""
     G, cols, limit, predecessors = payload
@@ -404,17 +398,14 @@ def _spread_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit: floa
     row_bytes = dtype.itemsize * t + (4 * G.n if predecessors else 0)
     host = G.to("cpu") if G.device == "gpu" else G
     parts = ((t,), dtype), ((G.n,), np.dtype(np.int32))
-    job = SourceJob(_rows_task, (host, cols, limit, predecessors), "rows", _place_graph, row_bytes,
+    job = SourceJob(_rows_task, (host, cols, limit, predecessors), "rows", place_first, row_bytes,
                     parts[:2 if predecessors else 1], (G.n + G.nnz) / SPARSE_RATE)
     if client is not None and buf is None:  # dask arrays, their blocks left on the workers
-        arrays = spread_on_dask(job, src, client, "gpu" if G.device == "gpu" else "cpu", None, bar)
+        arrays = spread(job, src, devices, client, G.device == "gpu", None, bar)
         assert arrays is not None  # a rows job without out returns its arrays
         return arrays[0], (arrays[1] if predecessors else None)
     D = np.empty((k, t), dtype=dtype) if buf is None else buf
     P = np.full((k, G.n), -1, dtype=np.int32) if predecessors else None
     out = [D] if P is None else [D, P]
-    if client is not None:
-        spread_on_dask(job, src, client, "gpu" if G.device == "gpu" else "cpu", out, bar)
-    else:
-        spread_on_lanes(job, src, lanes_for(devices), out, bar)
+    spread(job, src, devices, client, G.device == "gpu", out, bar)
     return D, P
