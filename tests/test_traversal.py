@@ -375,7 +375,7 @@ def test_delta_stepping_lists_heavy_arcs_on_threads_with_one_threads_result(dtyp
     for threads in (1, 2, 3):
         dist = np.full(n, f.hi, dtype=G.weights.dtype)
         pred = np.full(n, -1, dtype=np.int32)
-        assert K.delta_stepping(G.indptr, mid, ind2, w2, 0, d, dist, pred, f.lo, f.hi, 2 * n + 1024, threads) > 0
+        assert K.delta_stepping(G.indptr, mid, ind2, w2, 0, d, f.wmax, dist, pred, f.lo, f.hi, 2 * n + 1024, threads) > 0
         runs.append((dist, pred))
     for dist, pred in runs[1:]:
         np.testing.assert_array_equal(dist, runs[0][0])

@@ -389,8 +389,9 @@ def _settle_heavy(u, nd, v, delta, nb, dist, pred, head, ids, nids, free, pool, 
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool, threads):  # pragma: no cover - jitted
-    """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0 and finite, ``delta > 0``.
+def delta_stepping(indptr, mid, indices, w, s, delta, wmax, dist, pred, lo, hi, pool, threads):  # pragma: no cover - jitted
+    """Delta-stepping (Meyer & Sanders 2003) from ``s``; weights >= 0 and finite, ``delta > 0``, ``wmax`` the largest
+    weight (as a float: the caller has it from its one pass over the weights, this saves one per search).
 
     The rows come from :func:`split_light_heavy`: arcs ``indptr[v]:mid[v]`` are
     light (``w <= delta``), ``mid[v]:indptr[v + 1]`` heavy.  Buckets of width
@@ -423,11 +424,7 @@ def delta_stepping(indptr, mid, indices, w, s, delta, dist, pred, lo, hi, pool, 
     """
     n = indptr.shape[0] - 1
     m = indices.shape[0]
-    wmax = 0.0
-    for e in range(m):
-        if w[e] > wmax:
-            wmax = w[e]
-    nb = int(wmax / delta) + 2
+    nb = int(max(wmax, 0.0) / delta) + 2
     head = np.full(nb, -1, dtype=np.int64)
     ids = np.empty(pool + 1, dtype=np.int64)  # bucket numbers; at most one per entry pushed
     # (a min-heap of bucket numbers: the binary heap of :mod:`._kernel_lib`, keys as their own values)

@@ -145,7 +145,8 @@ def _delta_stepping(G: Graph, s: int, delta: float | None, f: WeightFacts, dist:
 
     pool = 2 * G.n + 1024
     threads = numba.get_num_threads()
-    while run_parallel(K.delta_stepping, G.indptr, mid, ind2, w2, s, d, dist, pred, f.lo, f.hi, pool, threads) < 0:
+    while run_parallel(K.delta_stepping, G.indptr, mid, ind2, w2, s, d, f.wmax, dist, pred, f.lo, f.hi, pool,
+                       threads) < 0:
         pool *= 4  # more pending entries than slots: start over with a larger pool
         dist[:] = f.hi
         pred[:] = -1
