@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import statistics
 import sys
 import time
@@ -76,7 +77,15 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="runs of graphs.k_shortest_paths per pair (median)")
     ap.add_argument("--nx-k", type=int, default=3, help="paths NetworkX computes per pair (0: leave it out)")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--device", choices=("cpu", "gpu"), default="cpu",
+                    help="gpu: ours on the GPU against the peers run side by side on the host's cores (see gpu_main)")
+    ap.add_argument("--k-long", type=int, default=1000, help="gpu: also time ours at this k on every pair")
+    ap.add_argument("--igraph-k", type=int, default=10, help="gpu: paths igraph computes per pair (estimate for k)")
+    ap.add_argument("--peer-seconds", type=float, default=420.0,
+                    help="gpu: the peers' runs still going after this long are stopped and counted as longer")
     args = ap.parse_args(argv)
+    if args.device == "gpu":
+        return gpu_main(args)
     if args.quick:
         args.n, args.k, args.nx_k = 3_000, 20, 2
     set_quick(args.quick)
@@ -196,6 +205,132 @@ def main(argv=None) -> int:
                f"{statistics.median(nx_later):.1f} s per path); its column is the linear estimate for k = {args.k}.")
     md += "\n\nCommand: `PYTHONPATH=. python3 benchmarks/k_shortest_paths.py" + (" --quick" if args.quick else "") + "`\n"
     j, m = write_results("k_shortest_paths-cpu", payload, md)
+    print(md)
+    print(f"wrote {j} and {m}")
+    return 0
+
+
+def _peer_run(job: tuple) -> tuple:
+    """One peer's run on one pair in a worker process (one thread): ``(tool, pair, seconds, lengths)``."""
+    tool, p, n, s, t, k = job
+    G = graphs.generators.road_network(n, seed=0)
+    if tool == "scipy":
+        from scipy.sparse.csgraph import yen
+
+        A = G.to_scipy()
+        t0 = time.perf_counter()
+        res = yen(A, s, t, k)
+        return tool, p, time.perf_counter() - t0, [float(x) for x in res]
+    import igraph as ig
+
+    src, dst, w = G.edges()
+    Gi = ig.Graph(n=G.n, edges=list(zip(src.tolist(), dst.tolist())), directed=True)
+    Gi.es["weight"] = w.tolist()
+    t0 = time.perf_counter()
+    res = Gi.get_k_shortest_paths(s, t, k=k, weights="weight", mode="out", output="epath")
+    dt = time.perf_counter() - t0
+    return tool, p, dt, sorted(float(sum(w[e] for e in path)) for path in res)
+
+
+def _peer_cell(seconds: float, limit: float, digits: int = 1) -> str:
+    """A peer's time in a table cell, ``> limit`` for a run stopped at the deadline."""
+    return f"> {limit:.0f}" if seconds == float("inf") else f"{seconds:.{digits}f}"
+
+
+def gpu_main(args) -> int:
+    """Ours on the GPU (and on the host's CPU threads) against SciPy ``yen`` and igraph on the host's cores.
+
+    Ours runs first, alone: ``--repeats`` runs per pair on the GPU (median),
+    one on the CPU threads, and one at ``--k-long`` paths on the GPU.  Then
+    the peers, which are single-threaded, run side by side, one process per
+    (tool, pair) on the host's cores (at most one process per core): SciPy's
+    ``yen`` for the full ``k``, igraph for ``--igraph-k`` paths, its time for
+    ``k`` the linear estimate ``k / igraph_k`` times that (marked as such: at
+    ``k`` it takes far longer than SciPy here).  Every peer's lengths are
+    checked against ours.
+    """
+    import multiprocessing as mp
+
+    import cupy as cp
+
+    G = graphs.generators.road_network(args.n, seed=0)
+    Gd = G.to("gpu")
+    pairs = far_pairs(G, args.pairs, args.seed)
+    small = graphs.generators.road_network(300, seed=1)
+    graphs.k_shortest_paths(small, 0, 5, 3, device="gpu")  # compiles the kernels
+    graphs.k_shortest_paths(small, 0, 5, 3, device="cpu")
+    rows = []
+    for p, (s, t) in enumerate(pairs):
+        graphs.k_shortest_paths(Gd, s, t, args.k)  # warm-up (the graph's reversed, renumbered copy is kept)
+        runs = []
+        for _ in range(args.repeats):
+            cp.cuda.Device().synchronize()
+            res, dt = _clock(graphs.k_shortest_paths, Gd, s, t, args.k)
+            runs.append(dt)
+        cpu_res, cpu_dt = _clock(graphs.k_shortest_paths, G, s, t, args.k, device="cpu")
+        assert [(r.distance, r.path) for r in cpu_res] == [(r.distance, r.path) for r in res], (s, t)
+        long_res, long_dt = _clock(graphs.k_shortest_paths, Gd, s, t, args.k_long)
+        rows.append({"source": s, "target": t, "k_found": len(res), "ours_gpu_s": statistics.median(runs),
+                     "ours_cpu_s": cpu_dt, "long_k_found": len(long_res), "ours_gpu_long_s": long_dt,
+                     "lengths": [float(r.distance) for r in res], "hops_max": max(r.hops for r in res)})
+        print(f"pair {p} ({s} -> {t}): ours GPU {rows[-1]['ours_gpu_s']:.3f} s, CPU {cpu_dt:.3f} s, "
+              f"k = {args.k_long} on the GPU {long_dt:.2f} s", flush=True)
+    jobs = ([("scipy", p, args.n, s, t, args.k) for p, (s, t) in enumerate(pairs)]
+            + [("igraph", p, args.n, s, t, args.igraph_k) for p, (s, t) in enumerate(pairs)])
+    procs = min(len(jobs), os.cpu_count() or 1)
+    for r in rows:  # a run stopped at the deadline took longer than any that finished: +inf keeps the median exact
+        r["scipy_s"] = r["igraph_s"] = float("inf")  # while fewer than half the pairs are stopped
+    deadline = time.perf_counter() + args.peer_seconds
+    with mp.get_context("spawn").Pool(procs, maxtasksperchild=1) as pool:
+        results = pool.imap_unordered(_peer_run, jobs)
+        for _ in jobs:
+            try:
+                tool, p, dt, lengths = results.next(timeout=max(0.0, deadline - time.perf_counter()))
+            except mp.TimeoutError:
+                pool.terminate()
+                break
+            ref = rows[p]["lengths"][:len(lengths)]
+            assert lengths == ref, (tool, p, lengths[:5], ref[:5])
+            rows[p][f"{tool}_s"] = dt if tool == "scipy" else dt * args.k / args.igraph_k
+            print(f"pair {p} {tool}: {dt:.2f} s", flush=True)
+    stopped = {tool: sum(r[f"{tool}_s"] == float("inf") for r in rows) for tool in ("scipy", "igraph")}
+    med = {key: statistics.median(r[key] for r in rows) for key in ("ours_gpu_s", "ours_cpu_s", "scipy_s", "igraph_s",
+                                                                      "ours_gpu_long_s")}
+    fastest = "scipy" if med["scipy_s"] <= med["igraph_s"] else "igraph"
+    ratio = med[f"{fastest}_s"] / med["ours_gpu_s"]
+    info = machine()
+    info["gpu"] = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    payload = {"benchmark": "k_shortest_paths", "device": "gpu", "machine": info, "n": G.n, "arcs": G.nnz,
+               "k": args.k, "k_long": args.k_long, "igraph_k": args.igraph_k, "peer_processes": procs,
+               "pairs": [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items() if k != "lengths"}
+                         for r in rows],
+               "median_s": {k: round(v, 4) for k, v in med.items()}, "fastest_peer": fastest,
+               "speedup_vs_fastest_peer": round(ratio, 1), "peer_seconds": args.peer_seconds,
+               "peer_runs_stopped": stopped,
+               "longest_k_long_s": round(max(r["ours_gpu_long_s"] for r in rows), 3)}
+    header = ["pair", "source -> target", "hops", "ours GPU (s)", "ours CPU threads (s)", "SciPy yen (s)",
+              f"igraph, est. from {args.igraph_k} paths (s)", f"ours GPU, k = {args.k_long} (s)"]
+    table = [[p, f"{r['source']} -> {r['target']}", r["hops_max"], f"{r['ours_gpu_s']:.3f}", f"{r['ours_cpu_s']:.3f}",
+              _peer_cell(r["scipy_s"], args.peer_seconds), "~" + _peer_cell(r["igraph_s"], args.peer_seconds, 0),
+              f"{r['ours_gpu_long_s']:.2f}"] for p, r in enumerate(rows)]
+    table.append(["median", "", "", f"{med['ours_gpu_s']:.3f}", f"{med['ours_cpu_s']:.3f}",
+                  _peer_cell(med["scipy_s"], args.peer_seconds), "~" + _peer_cell(med["igraph_s"], args.peer_seconds, 0),
+                  f"{med['ours_gpu_long_s']:.2f}"])
+    md = (f"# k shortest paths (Yen), k = {args.k}, road_network({G.n}) ({G.nnz:,} arcs), GPU\n\n"
+          f"{info['gpu']}; host {info['cpu']}, {info['cores']} cores; Python {info['python']}, {info['date']}.\n\n"
+          + markdown_table(header, table)
+          + f"\nOurs on the GPU against the fastest peer ({fastest}): **{ratio:.0f}x** (median over "
+          f"{len(rows)} pairs); ours on the host's CPU threads: {med[f'{fastest}_s'] / med['ours_cpu_s']:.0f}x. "
+          f"k = {args.k_long}: {payload['longest_k_long_s']:.2f} s at most over the pairs (median "
+          f"{med['ours_gpu_long_s']:.2f} s). The peers are single-threaded and ran side by side, one process per "
+          f"(tool, pair), {procs} at once on the host's {info['cores']} cores; igraph computed {args.igraph_k} paths "
+          f"per pair and its column is {args.k} / {args.igraph_k} times that. Runs still going after "
+          f"{args.peer_seconds:.0f} s were stopped (SciPy {stopped['scipy']}, igraph {stopped['igraph']}; "
+          "\"> limit\" in the table: longer than every finished run, so the median stands while fewer than half "
+          "stopped). Lengths checked equal across the tools; our GPU and CPU paths are the same.\n\n"
+          f"Command: `PYTHONPATH=. python3 benchmarks/k_shortest_paths.py --device gpu --n {args.n} --k {args.k} "
+          f"--pairs {args.pairs}`\n")
+    j, m = write_results("k_shortest_paths-gpu", payload, md)
     print(md)
     print(f"wrote {j} and {m}")
     return 0

@@ -30,13 +30,6 @@ extern "C" __global__ void bc_start(const int* __restrict__ src, int S, int n, P
     queue[i] = p;
 }
 
-// A path's length one arc on: in double, or with `single` rounded as float32 sums round (the weights and distances
-// of a float32 graph are floats, held exactly in doubles), so that the distances are the float32 ones a CPU
-// search of the same graph finds.
-__device__ __forceinline__ double path_sum(double d, double w, int single) {
-    return single ? (double)((float)d + (float)w) : d + w;
-}
-
 // One step of near-far delta-stepping over all the batch's pairs, as st[ST_MODE] says:
 // MODE_RELAX: each pair of the current round relaxes its out-arcs.  A head improved below the threshold
 //   joins the next round (once per round: the stamp), one improved to the threshold or more joins the far

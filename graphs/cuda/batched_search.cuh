@@ -17,6 +17,13 @@ typedef long long i64;
 __device__ __forceinline__ double as_double(u64 b) { return __longlong_as_double((i64)b); }
 __device__ __forceinline__ u64 as_bits(double d) { return (u64)__double_as_longlong(d); }
 
+// A path's length one arc on: in double, or with `single` rounded as float32 sums round (the weights and distances
+// of a float32 graph are floats, held exactly in doubles), so that the distances are the float32 ones a CPU
+// search of the same graph finds.
+__device__ __forceinline__ double path_sum(double d, double w, int single) {
+    return single ? (double)((float)d + (float)w) : d + w;
+}
+
 // Ask L2 for the sector at `p` now (no register waits for it): the atomics that follow find it there, so a
 // thread's arcs go to memory together rather than one after another.  Measured on an H200: the path counts 1.8x
 // faster (their atomics are the first touch of a record); the search, the dependencies and the in-degrees slower

@@ -17,8 +17,8 @@ loop:
   (:func:`graphs.paths._ksp_kernels.spur_searches`), spread over the CPU
   threads (:func:`run_batch`); per search it reads only its spur index (the
   banned vertices are the round's path up to it, one shared ``rank`` array)
-  and a short list of banned next vertices, which is also the shape a GPU
-  batch takes;
+  and a short list of banned next vertices; on the GPU the same round is
+  one launch, a warp per search (:mod:`graphs.cuda.spur_search`);
 * potentials: the paths grow from the target back on the reversed graph,
   and one search from the source on the whole graph (the many-source
   engine) gives the exact distance of every vertex to where the spur
@@ -185,9 +185,14 @@ class AStarSpurs:
         none (hop counts, float64).
     s, t : int
         Checked vertex ids: the source and the target.
+    device : {"cpu", "gpu"}
+        Where the rounds run: the CPU threads, or one launch per round on the
+        GPU (:class:`graphs.cuda.spur_search.SpurBatch`, the same searches and
+        routes; a search whose route it cannot read back, a tie over
+        zero-weight arcs, runs again here).
     """
 
-    def __init__(self, G: Graph, s: int, t: int) -> None:
+    def __init__(self, G: Graph, s: int, t: int, device: str = "cpu") -> None:
         weighted = G.weights is not None
         H = G.transpose()  # the graph the searches walk: from t back to s
         dtype = np.dtype(G.weights.dtype if weighted else np.float64)
@@ -217,6 +222,12 @@ class AStarSpurs:
         self._rank = np.full(G.n, -1, dtype=np.int32)
         self._pool = ScratchPool(self._scratch)
         self._work = max(64, G.nnz // 16)  # arcs a search scans, on average (updated as they run)
+        self._device = None
+        if device == "gpu":  # the rounds run on the device (graphs.cuda.spur_search), the CPU kernel as a fallback
+            from ..cuda.spur_search import SpurBatch
+
+            self._device = SpurBatch(self._indptr, self._indices, self._w, self._h, self._order, self.end, dtype,
+                                     self.hi, cache=H._cache)
 
     def _scratch(self) -> tuple[np.ndarray, ...]:
         n = self.n
@@ -234,6 +245,22 @@ class AStarSpurs:
         distance of each of its vertices from the path's start, ``length``
         the route's length as a Python number: the candidate's key).
         """
+        if self._device is None:
+            return self._run_cpu(path, prefix, spurs, ban_ptr, ban_next, limit)
+        found, failed = self._device.run(path, prefix, spurs, ban_ptr, ban_next, limit)
+        if failed:  # routes the device could not read back (ties over zero-weight arcs): these searches again here
+            redo = np.asarray(failed, dtype=np.int64)
+            counts = ban_ptr[redo + 1] - ban_ptr[redo]
+            sub_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+            sub_next = (np.concatenate([ban_next[ban_ptr[j]:ban_ptr[j + 1]] for j in failed]).astype(np.int32)
+                        if sub_ptr[-1] else np.zeros(0, dtype=np.int32))
+            again = self._run_cpu(path, prefix, spurs[redo], sub_ptr, sub_next, limit)
+            found += [(int(redo[r]), *rest) for r, *rest in again]
+            found.sort(key=lambda item: item[0])
+        return found
+
+    def _run_cpu(self, path: np.ndarray, prefix: np.ndarray, spurs: np.ndarray, ban_ptr: np.ndarray,
+                 ban_next: np.ndarray, limit: Any) -> list[tuple[Any, ...]]:
         nj = spurs.shape[0]
         rank = self._rank
         rank[path] = np.arange(path.shape[0], dtype=np.int32)
@@ -448,9 +475,11 @@ def k_shortest_paths(G: Any, source: Any, target: Any, k: int, *, weighted: bool
         ``False``: count hops, whatever the weights.  An unweighted graph
         counts hops in any case.
     device : {"auto", "cpu", "gpu"}
-        The searches run on the CPU; a graph on the GPU (or ``"gpu"``) is
-        searched on its host copy (built once and kept) and the results are
-        host values.
+        Where each round's spur searches run: ``"auto"`` where the graph
+        lives.  On the GPU a round is one launch (a warp per search,
+        :mod:`graphs.cuda.spur_search`); the candidates, their heap and the
+        potentials stay on the host, and the results are host values either
+        way, equal to the CPU's.
 
     Returns
     -------
@@ -509,7 +538,7 @@ def k_shortest_paths(G: Any, source: Any, target: Any, k: int, *, weighted: bool
         raise GraphError(f"weights must be non-negative for k shortest paths (Yen): weights[{e}] = {w[e].item()!r} "  # type: ignore[index]  # weighted graph: w is not None
                          f"on the arc {int(tails[e])} -> {int(heads[e])}")
     labels = G.node_labels
-    found = YenSearch(AStarSpurs(H, s, t), k=k).take(k)
+    found = YenSearch(AStarSpurs(H, s, t, device=P.device), k=k).take(k)
     out = []
     for length, path, settled in found:
         route = path.tolist() if labels is None else [labels[v] for v in path.tolist()]
