@@ -102,3 +102,15 @@ def test_unreachable_target_and_source_equal_to_target():
     G = Graph.from_edges([0, 1, 3], [1, 2, 4], [1.0, 2.0, 1.0], n=5)
     assert k_shortest_paths(G, 0, 4, 3, device="gpu") == []
     assert _keys(k_shortest_paths(G, 2, 2, 3, device="gpu")) == [(0.0, [2])]
+
+
+def test_too_little_device_memory_is_refused_with_a_message(monkeypatch):
+    import apsp
+    import graphs.cuda.spur_search as spur
+
+    monkeypatch.setattr(spur, "device_memory_available", lambda: 1000)
+    G = road_network(1500, seed=9)
+    s, t = _far_pairs(G, 1, seed=4)[0]
+    with pytest.raises(apsp.PlanError, match="device='cpu'"):
+        k_shortest_paths(G, s, t, 5, device="gpu")
+    assert len(k_shortest_paths(G, s, t, 5, device="cpu")) == 5

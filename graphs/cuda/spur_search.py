@@ -19,7 +19,7 @@ from typing import Any
 import cupy as cp
 import numpy as np
 
-from apsp.planner import device_memory_available
+from apsp.planner import PlanError, device_memory_available, format_bytes
 from semiring.cuda_kernels import build_module, source_of
 
 __all__ = ["SpurBatch", "SLOT_BYTES", "DELTA_ARCS", "WARPS"]
@@ -99,7 +99,12 @@ class SpurBatch:
     def _grow(self, m: int) -> None:
         """Slots for ``m`` searches at once (as many as memory allows), their records cleared."""
         n = max(self.n, 1)
-        room = min(SLOTS_BYTES, device_memory_available() // 2) // (SLOT_BYTES * n)
+        free = device_memory_available()
+        room = min(SLOTS_BYTES, free // 2) // (SLOT_BYTES * n)
+        if room < 1 and self._slots == 0:
+            raise PlanError(f"k shortest paths on the GPU: a spur search holds {format_bytes(SLOT_BYTES * n)} on the "
+                            f"device ({SLOT_BYTES} bytes per vertex of {self.n:,}) and {format_bytes(free)} is free "
+                            "(half of it may go to the searches); run them on the CPU (device='cpu')")
         want = int(max(1, min(m, MAX_SLOTS, room, (2**31 - 1) // n)))
         if want <= self._slots:
             return
