@@ -210,6 +210,35 @@ def test_the_engine_resumes_where_it_stopped():
     assert [(float(d), p.tolist()) for d, p, _ in first] == [(float(r.distance), r.path) for r in again]
 
 
+@pytest.mark.parametrize("fails", ["every", "odd"])
+def test_searches_the_device_cannot_finish_are_run_again_on_the_cpu(monkeypatch, fails):
+    """The device route's fallback (a route it cannot read back is searched again on the CPU), with a stand-in
+    for the GPU batch that reports some of the round's searches as failed and the CPU's routes for the others."""
+    import sys
+    import types
+
+    G, pairs = _road_case(800, 7, 3)
+    s, t = pairs[0]
+    here = AStarSpurs(G, s, t)
+    calls = []
+
+    class HalfDevice:
+        def __init__(self, *args, **kwargs) -> None:
+            pass
+
+        def run(self, path, prefix, spurs, ban_ptr, ban_next, limit):
+            done = here.run(path, prefix, spurs, ban_ptr, ban_next, limit)
+            failed = [j for j in range(spurs.shape[0]) if fails == "every" or j % 2]
+            calls.append(len(failed))
+            return [item for item in done if item[0] not in failed], failed
+
+    monkeypatch.setitem(sys.modules, "graphs.cuda.spur_search", types.SimpleNamespace(SpurBatch=HalfDevice))
+    got = YenSearch(AStarSpurs(G, s, t, device="gpu"), k=30).take(30)
+    ref = YenSearch(AStarSpurs(G, s, t), k=30).take(30)
+    assert [(d, p.tolist(), c) for d, p, c in got] == [(d, p.tolist(), c) for d, p, c in ref]
+    assert len(got) == 30 and sum(calls) > 10
+
+
 # -- graphs.csgraph.yen: SciPy's function on this engine ----------------------------------------------------
 
 
