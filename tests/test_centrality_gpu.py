@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gpu_support import cupy_or_skip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import graphs
 
-cp = pytest.importorskip("cupy")
-try:
-    _HAVE_GPU = cp.cuda.runtime.getDeviceCount() > 0
-except Exception:  # noqa: BLE001 - no driver
-    _HAVE_GPU = False
+cp, pytestmark = cupy_or_skip()
 
 from graphs.centrality import distance_measures as DM  # noqa: E402
 from graphs.centrality.distance_measures import NotConnectedError  # noqa: E402
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")]
 
 RTOL = 1e-9
 

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gpu_support import cupy_or_skip
 
 import apsp
 import graphs
 from graphs import Graph
 
-cp = pytest.importorskip("cupy")
+cp, pytestmark = cupy_or_skip()
 
-try:
-    _HAVE_GPU = cp.cuda.runtime.getDeviceCount() > 0
-except Exception:  # noqa: BLE001 - no driver
-    _HAVE_GPU = False
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")]
 
 from test_distance_matrix import as_float, check_routes, expect, random_graph, scipy_of  # noqa: E402
 

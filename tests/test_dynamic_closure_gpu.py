@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gpu_support import cupy_or_skip
 
 import apsp
 from apsp import Closure, NegativeCycleError
 
-cp = pytest.importorskip("cupy")
+cp, pytestmark = cupy_or_skip()
 
-try:
-    _HAVE_GPU = cp.cuda.runtime.getDeviceCount() > 0
-except Exception:  # noqa: BLE001 - no driver
-    _HAVE_GPU = False
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")]
 
 from test_dynamic_closure import _random_arcs, _random_batch  # noqa: E402
 

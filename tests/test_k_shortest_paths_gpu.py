@@ -6,18 +6,13 @@ import math
 
 import numpy as np
 import pytest
+from gpu_support import cupy_or_skip
 
 from graphs import Graph, k_shortest_paths
 from graphs.generators import road_network
 
-cp = pytest.importorskip("cupy")
+cp, pytestmark = cupy_or_skip()
 
-try:
-    _HAVE_GPU = cp.cuda.runtime.getDeviceCount() > 0
-except Exception:  # noqa: BLE001 - no driver
-    _HAVE_GPU = False
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")]
 
 from test_k_shortest_paths import HELD_OUT_SEED, _arc_min, _case, _check_paths  # noqa: E402
 
