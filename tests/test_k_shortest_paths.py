@@ -239,6 +239,22 @@ def test_searches_the_device_cannot_finish_are_run_again_on_the_cpu(monkeypatch,
     assert len(got) == 30 and sum(calls) > 10
 
 
+def test_integer_paths_beyond_float64_stay_on_the_cpu(monkeypatch):
+    """Integer weights whose path sums could pass 2**53 are never summed in the device's float64."""
+    import sys
+    import types
+
+    class NoDevice:
+        def __init__(self, *args, **kwargs) -> None:
+            raise AssertionError("the device batch was built for weights it would round")
+
+    monkeypatch.setitem(sys.modules, "graphs.cuda.spur_search", types.SimpleNamespace(SpurBatch=NoDevice))
+    big = 2**52 + 1
+    G = Graph.from_edges([0, 1, 0, 2], [1, 3, 2, 3], np.array([big, 1, big + 2, 2], dtype=np.int64))
+    found = YenSearch(AStarSpurs(G, 0, 3, device="gpu"), k=3).take(3)
+    assert [(int(d), p.tolist()) for d, p, _ in found] == [(big + 1, [0, 1, 3]), (big + 4, [0, 2, 3])]
+
+
 # -- graphs.csgraph.yen: SciPy's function on this engine ----------------------------------------------------
 
 

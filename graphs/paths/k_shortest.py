@@ -74,7 +74,7 @@ from ..graph import Graph
 from ..locality import renumbered
 from ..traversal.engine import bfs_search
 from . import _ksp_kernels as K
-from .many_source import distance_rows
+from .many_source import distance_rows, exact_on_gpu
 from .single_pair import ShortestPath
 
 __all__ = ["k_shortest_paths", "YenSearch", "AStarSpurs", "ScratchPool", "run_batch", "TIES"]
@@ -189,7 +189,9 @@ class AStarSpurs:
         Where the rounds run: the CPU threads, or one launch per round on the
         GPU (:class:`graphs.cuda.spur_search.SpurBatch`, the same searches and
         routes; a search whose route it cannot read back, a tie over
-        zero-weight arcs, runs again here).
+        zero-weight arcs, runs again here).  Integer weights whose longest
+        possible path reaches ``2**53`` (float64 would round the GPU's sums)
+        are searched here in any case.
     """
 
     def __init__(self, G: Graph, s: int, t: int, device: str = "cpu") -> None:
@@ -223,7 +225,9 @@ class AStarSpurs:
         self._pool = ScratchPool(self._scratch)
         self._work = max(64, G.nnz // 16)  # arcs a search scans, on average (updated as they run)
         self._device = None
-        if device == "gpu":  # the rounds run on the device (graphs.cuda.spur_search), the CPU kernel as a fallback
+        # The rounds run on the device (graphs.cuda.spur_search, the CPU kernel as a fallback) where its float64 sums
+        # are exact for these weights (integer paths below 2**53), else here.
+        if device == "gpu" and exact_on_gpu(G):
             from ..cuda.spur_search import SpurBatch
 
             self._device = SpurBatch(self._indptr, self._indices, self._w, self._h, self._order, self.end, dtype,
@@ -479,7 +483,9 @@ def k_shortest_paths(G: Any, source: Any, target: Any, k: int, *, weighted: bool
         lives.  On the GPU a round is one launch (a warp per search,
         :mod:`graphs.cuda.spur_search`); the candidates, their heap and the
         potentials stay on the host, and the results are host values either
-        way, equal to the CPU's.
+        way, equal to the CPU's.  Integer weights whose longest possible path
+        reaches ``2**53`` are searched on the CPU whatever ``device`` says
+        (the GPU sums in float64).
 
     Returns
     -------
