@@ -26,7 +26,9 @@ searches).
 every worker once; one task per chunk, unpinned, so the scheduler balances
 them and reruns those of a worker that is lost (a nanny restarts it, or the
 others take its share); sums are reduced in a tree of tasks, rows gathered as
-tasks complete.  A cluster left without any worker for
+tasks complete.  CPU workers that have a process of their own run the
+kernels on their Dask threads (:func:`apsp.distributed.fit_worker_threads`),
+not each on every core of the host.  A cluster left without any worker for
 :data:`WORKERLESS_SECONDS` raises :class:`apsp.distributed.WorkerLostError`
 instead of waiting for ever.
 
@@ -433,11 +435,13 @@ def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "
     ...     spread_on_dask(SourceJob(_squares, None, "sum"), np.arange(5, dtype=np.int32), c)
     (array([30.]),)
     """
-    from apsp.distributed import WorkerLostError, cluster_workers
+    from apsp.distributed import WorkerLostError, cluster_workers, fit_worker_threads
 
     workers = cluster_workers(client)
     if not workers:
         raise WorkerLostError("the Dask cluster has no workers")
+    if device == "cpu":  # a worker process of its own runs its kernels on its Dask threads, not every core
+        fit_worker_threads(client, workers)
     k = int(src.shape[0])
     c = chunk if chunk is not None else chunk_size(k, len(workers), job.row_bytes if job.kind == "rows" else None,
                                                    job.source_seconds if device == "cpu" else 0.0)

@@ -181,6 +181,28 @@ def test_functions_on_a_dask_cluster_equal_one_process(client, tmp_path):
     np.testing.assert_array_equal(np.load(path), graphs.distance_matrix(G, list(range(50)), [1, 2, 3]))
 
 
+def _kernel_threads() -> int:
+    from semiring.kernels import num_threads
+
+    return num_threads()
+
+
+@pytest.mark.distributed
+def test_worker_processes_run_their_kernels_on_their_dask_threads():
+    """Worker processes of their own (no thread setting in their environment) run the kernels on their Dask
+    threads, not on every core of the host each."""
+    import os
+
+    threads = len(os.sched_getaffinity(0)) + 1  # unlike any default: the count must come from Dask
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=threads, processes=True, dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        assert set(c.run(_kernel_threads).values()) == {threads - 1}
+        G = GRAPHS["road"]
+        np.testing.assert_allclose(graphs.closeness_centrality(G, client=c), graphs.closeness_centrality(G),
+                                   rtol=1e-12, atol=0)
+        assert set(c.run(_kernel_threads).values()) == {threads}
+
+
 @pytest.mark.distributed
 def test_a_worker_killed_mid_run_gives_the_exact_result(client):
     """One of two worker processes dies while its chunks run: the scheduler runs them again (the nanny restarts

@@ -126,6 +126,7 @@ if TYPE_CHECKING:
     from ..matrix_input import MatrixSource
 
 __all__ = ["distributed_shortest_paths", "distributed_closure", "default_block_size", "cluster_workers", "is_dask_array", "WorkerLostError",
+           "fit_worker_threads",
            "WorkerMemoryError", "ATTEMPTS", "PAUSE_S", "CYCLE_SEARCH_MAX"]
 
 _log = logging.getLogger(__name__)
@@ -410,10 +411,7 @@ class _Run:
 
     def _own_threads(self, g: int) -> int | None:
         """Worker ``g``'s Dask threads when it has a process of its own (its CPU kernels then use as many)."""
-        info = self.infos[g]
-        alone = sum(1 for i in self.infos if (i["host"], i["pid"]) == (info["host"], info["pid"])) == 1
-        client_here = (info["host"], info["pid"]) == (socket.gethostname(), os.getpid())
-        return info["threads"] if alone and not client_here else None
+        return _threads_of_own_process(self.infos[g], self.infos)
 
     def futures(self) -> list[Any]:
         return self._all + self.checks + [f for part in self.results for f in part]
@@ -555,6 +553,53 @@ def _survey(client: Client, workers: list[str], dev: str) -> list[dict[str, Any]
         for i, info in zip(infos, gpu):
             i.update({key: info[key] for key in ("gpu", "gpu_free", "gpu_total")})
     return infos
+
+
+def _threads_of_own_process(info: dict[str, Any], infos: list[dict[str, Any]]) -> int | None:
+    """The Dask threads of the worker of ``info`` when no other worker of ``infos`` and not the client share its
+    process, else ``None``."""
+    alone = sum(1 for i in infos if (i["host"], i["pid"]) == (info["host"], info["pid"])) == 1
+    client_here = (info["host"], info["pid"]) == (socket.gethostname(), os.getpid())
+    return info["threads"] if alone and not client_here else None
+
+
+def fit_worker_threads(client: Client, workers: list[str]) -> dict[str, int]:
+    """Let each worker of ``workers`` that has a process of its own run its CPU kernels on its Dask threads.
+
+    By default the CPU kernels of a process use every core of its host, so
+    ``p`` single-threaded worker processes on one host would run ``p`` times
+    as many kernel threads as it has cores.  A worker's own
+    ``SEMIRING_PATHS_THREADS`` or ``NUMBA_NUM_THREADS`` wins
+    (:func:`apsp.distributed.rows.fit_kernel_threads`); workers that share a
+    process with others or with the client are left as they are, and so are
+    workers that leave meanwhile.  Returns the kernel threads now in force
+    on each worker fitted.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster
+    >>> with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as c:
+    ...     fit_worker_threads(c, cluster_workers(c))  # a worker in the client's process: left as it is
+    {}
+    """
+    from .rows import fit_kernel_threads
+
+    try:
+        infos = _survey(client, workers, "cpu")
+    except (_WorkersLost, WorkerMemoryError):
+        return {}
+    by_threads: dict[int, list[str]] = {}
+    for w, info in zip(workers, infos):
+        t = _threads_of_own_process(info, infos)
+        if t is not None:
+            by_threads.setdefault(t, []).append(w)
+    fitted: dict[str, int] = {}
+    for t, ws in by_threads.items():
+        try:
+            fitted.update(client.run(fit_kernel_threads, t, workers=ws))
+        except (OSError, _distributed().comm.CommClosedError):
+            continue  # a worker left: Dask reruns its tasks elsewhere
+    return fitted
 
 
 def _host_survey(dask_worker: Any) -> dict[str, Any]:
