@@ -7,7 +7,8 @@
 
 ``--device cpu`` (this machine): one process (the kernels on every core)
 against a Dask ``LocalCluster`` of one single-threaded worker process per core
-(``client=``): the overhead of sending the graph, the tasks and the parts (a
+(``client=``; no thread setting in the workers' environment: the library runs
+each worker's kernels on its one Dask thread): the overhead of sending the graph, the tasks and the parts (a
 distance matrix, which stays on the workers as a dask array, is gathered
 within the time).
 
@@ -91,7 +92,7 @@ def run_cpu(args) -> tuple[list[list[object]], dict]:
     cores = os.cpu_count() or 1
     rows = []
     with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, dashboard_address=None,
-                      worker_dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"}) as cluster, Client(cluster) as c:
+                      worker_dashboard_address=None) as cluster, Client(cluster) as c:
         for name, fn, kind in _workloads(args.n, args.matrix_n, args.sources, args.targets, "cpu"):
             t1, ref = _timed(fn, args.repeats)
             tc, got = _timed(lambda fn=fn: _gathered(fn(client=c)), args.repeats)
