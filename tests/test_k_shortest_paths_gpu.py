@@ -9,29 +9,15 @@ import pytest
 from gpu_support import cupy_or_skip
 
 from graphs import Graph, k_shortest_paths
-from graphs.generators import road_network
 
 cp, pytestmark = cupy_or_skip()
 
 
-from test_k_shortest_paths import HELD_OUT_SEED, _arc_min, _case, _check_paths  # noqa: E402
+from test_k_shortest_paths import HELD_OUT_SEED, _arc_min, _case, _check_paths, _road_case  # noqa: E402
 
 
 def _keys(found):
     return [(r.distance, r.path) for r in found]
-
-
-def _far_pairs(G: Graph, count: int, seed: int) -> list[tuple[int, int]]:
-    xy = np.asarray(G.coords)
-    rng = np.random.default_rng(seed)
-    span = float(np.linalg.norm(xy.max(axis=0) - xy.min(axis=0)))
-    out = []
-    while len(out) < count:
-        s = int(rng.integers(G.n))
-        far = np.flatnonzero(np.linalg.norm(xy - xy[s], axis=1) >= 0.6 * span)
-        if far.size:
-            out.append((s, int(rng.choice(far))))
-    return out
 
 
 def test_200_held_out_graphs_as_on_the_cpu():
@@ -50,14 +36,14 @@ def test_200_held_out_graphs_as_on_the_cpu():
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64, None])
 def test_road_network_pairs_as_on_the_cpu(dtype):
-    G = road_network(4000, seed=3)
+    G, pairs = _road_case(4000, 3, 3)  # corner to corner, then random pairs
     if dtype is None:  # hop counts
         weighted = False
     else:
         weighted = True
         w = G.weights if np.dtype(dtype).kind == "f" else np.maximum(1, np.round(G.weights))
         G = Graph(G.indptr, G.indices, np.asarray(w, dtype=dtype), coords=G.coords)
-    for s, t in _far_pairs(G, 3, seed=11):
+    for s, t in pairs:
         cpu = k_shortest_paths(G, s, t, 40, weighted=weighted, device="cpu")
         gpu = k_shortest_paths(G, s, t, 40, weighted=weighted, device="gpu")
         assert len(gpu) == 40
@@ -79,14 +65,13 @@ def test_rounds_larger_than_the_slots(monkeypatch):
     import graphs.cuda.spur_search as spur
 
     monkeypatch.setattr(spur, "MAX_SLOTS", 3)
-    G = road_network(2500, seed=5)
-    for s, t in _far_pairs(G, 2, seed=2):
+    G, pairs = _road_case(2500, 5, 2)
+    for s, t in pairs:
         assert _keys(k_shortest_paths(G, s, t, 25, device="gpu")) == _keys(k_shortest_paths(G, s, t, 25, device="cpu"))
 
 
 def test_a_graph_on_the_gpu_runs_there_and_answers_on_the_host():
-    G = road_network(1500, seed=9)
-    s, t = _far_pairs(G, 1, seed=4)[0]
+    G, [(s, t)] = _road_case(1500, 9, 1)
     on_gpu = G.to("gpu")
     found = k_shortest_paths(on_gpu, s, t, 10)
     assert _keys(found) == _keys(k_shortest_paths(G, s, t, 10, device="cpu"))
@@ -104,8 +89,7 @@ def test_too_little_device_memory_is_refused_with_a_message(monkeypatch):
     import graphs.cuda.spur_search as spur
 
     monkeypatch.setattr(spur, "device_memory_available", lambda: 1000)
-    G = road_network(1500, seed=9)
-    s, t = _far_pairs(G, 1, seed=4)[0]
+    G, [(s, t)] = _road_case(1500, 9, 1)
     with pytest.raises(apsp.PlanError, match="device='cpu'"):
         k_shortest_paths(G, s, t, 5, device="gpu")
     assert len(k_shortest_paths(G, s, t, 5, device="cpu")) == 5

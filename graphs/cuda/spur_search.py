@@ -73,15 +73,13 @@ class SpurBatch:
         self.n, self.end = n, int(end)
         self.single = np.dtype(dtype) == np.float32
         self.hi = float(hi)
-        w64 = np.asarray(w, dtype=np.float64)
-        self.exact = np.dtype(dtype).kind in "iu" or bool(np.all(w64 == np.round(w64)))
-        # Rounding room for the A* bound: none where sums are exact, else a few ulps per arc of a long route.
-        self.slack = 0.0 if self.exact else (1e-5 if self.single else 1e-11)
-        self.delta = float(DELTA_ARCS * w64.mean()) if w64.size and w64.mean() > 0 else 1.0
-        hd = np.asarray(h, dtype=np.float64)
-        hd = np.where(hd >= self.hi, np.inf, hd)
-        arrays = None if cache is None else cache.get("spur_batch_graph")
-        if arrays is None:
+        kept = None if cache is None else cache.get("spur_batch_graph")
+        if kept is None:  # what depends on the graph only: built once per graph
+            w64 = np.asarray(w, dtype=np.float64)
+            exact = np.dtype(dtype).kind in "iu" or bool(np.all(w64 == np.round(w64)))
+            # Rounding room for the A* bound: none where sums are exact, else a few ulps per arc of a long route.
+            slack = 0.0 if exact else (1e-5 if self.single else 1e-11)
+            delta = float(DELTA_ARCS * w64.mean()) if w64.size and w64.mean() > 0 else 1.0
             # The in-arcs of each vertex, parallel arcs kept apart (a route is read back over the arc that is tight).
             tails = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
             by_head = np.argsort(indices, kind="stable")
@@ -89,12 +87,15 @@ class SpurBatch:
             np.cumsum(np.bincount(indices, minlength=n), out=tptr[1:])
             arrays = (cp.asarray(indptr.astype(np.int64)), cp.asarray(indices.astype(np.int32)), cp.asarray(w64),
                       cp.asarray(tptr), cp.asarray(tails[by_head]), cp.asarray(w64[by_head]))
+            kept = (arrays, slack, delta)
             if cache is not None:
-                cache["spur_batch_graph"] = arrays
+                cache["spur_batch_graph"] = kept
+        arrays, self.slack, self.delta = kept
+        hd = np.asarray(h, dtype=np.float64)
+        hd = np.where(hd >= self.hi, np.inf, hd)
         self._graph = (*arrays, cp.asarray(hd), cp.asarray(order.astype(np.int32)))
         self._rank = cp.full(n, -1, dtype=cp.int32)
         self._slots = 0
-        self.expanded = 0
 
     def _grow(self, m: int) -> None:
         """Slots for ``m`` searches at once (as many as memory allows), their records cleared."""
@@ -131,7 +132,7 @@ class SpurBatch:
         self._grow(nj)
         path_d = cp.asarray(path.astype(np.int32))
         self._rank[path_d] = cp.arange(path.shape[0], dtype=cp.int32)
-        args = (*self._graph[:7], self._graph[7], self._rank, path_d, cp.asarray(prefix.astype(np.float64)),
+        args = (*self._graph, self._rank, path_d, cp.asarray(prefix.astype(np.float64)),
                 cp.asarray(spurs.astype(np.int32)), cp.asarray(ban_ptr.astype(np.int64)),
                 cp.asarray(ban_next.astype(np.int32)) if ban_next.size else cp.zeros(1, dtype=cp.int32))
         found: list[tuple[Any, ...]] = []
@@ -147,7 +148,6 @@ class SpurBatch:
                            self._rec, qa, qb, far, touched, self._tcount, self._len, self._expanded))
                 lens = self._len[:S].get()
                 done = self._expanded[:S].get()
-                self.expanded += int(done.sum())
                 failed.extend((j0 + np.flatnonzero(lens < 0)).tolist())
                 hit = np.flatnonzero(lens > 0)
                 if hit.size == 0:
