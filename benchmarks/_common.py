@@ -84,6 +84,15 @@ def machine() -> dict:
     }
 
 
+def gpu_kind(name: str) -> str:
+    """The short name of a GPU in result file names: ``"h100"``, ``"h200"``, else ``"gpu"``.
+
+    >>> gpu_kind("NVIDIA H100 80GB HBM3"), gpu_kind("NVIDIA H200"), gpu_kind("Tesla T4")
+    ('h100', 'h200', 'gpu')
+    """
+    return "h200" if "H200" in name else "h100" if "H100" in name else "gpu"
+
+
 def write_results(stem: str, payload: dict, table_md: str) -> tuple[Path, Path]:
     """Write ``<stem>.json`` and ``<stem>.md`` under :func:`results_dir` (and $OUT if set too).
 

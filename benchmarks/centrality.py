@@ -45,7 +45,7 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._common import DebugLines, machine, markdown_table, set_quick, write_results  # noqa: E402
+from benchmarks._common import DebugLines, gpu_kind, machine, markdown_table, set_quick, write_results  # noqa: E402
 
 
 def _timed(fn):
@@ -337,7 +337,7 @@ def gpu(args) -> None:
                "cores, one run each, interleaved; ours synchronised, conversions excluded; speedup = peer time / our "
                "time.\n\n"
                + markdown_table(["job", "weights", "peer", "peer s", "ours s (GPU)", "speedup", "max rel err"], peers))
-    stem = "centrality-gpu-" + ("h200" if "H200" in dev else "h100" if "H100" in dev else "gpu")
+    stem = "centrality-gpu-" + gpu_kind(dev)
     j, _ = write_results(stem, payload, md)
     print(md)
     print(f"wrote {j}")

@@ -14,7 +14,7 @@ weight a random fraction of the old), batches of decreased or inserted arcs
 of each size, and single existing arcs removed, each the median over
 ``--arcs`` updates applied one after the other.  At the end the updated
 closure is compared with a closure computed anew from its arcs.  Results:
-``benchmarks/results/dynamic_closure-<device>.{json,md}``.
+``benchmarks/results/dynamic_closure-<cpu|gpu-h100|gpu-h200>.{json,md}``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import machine, markdown_table, set_quick, write_results  # noqa: E402
+from _common import gpu_kind, machine, markdown_table, set_quick, write_results  # noqa: E402
 
 import apsp  # noqa: E402
 import graphs  # noqa: E402
@@ -137,7 +137,8 @@ def main() -> None:
 
         info["gpu"] = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     table = markdown_table(header, rows)
-    write_results(f"dynamic_closure-{args.device}", {"machine": info, "args": vars(args), "rows": rows},
+    stem = "dynamic_closure-" + ("cpu" if args.device == "cpu" else "gpu-" + gpu_kind(info["gpu"]))
+    write_results(stem, {"machine": info, "args": vars(args), "rows": rows},
                   f"# Closure updates against recomputing ({info.get('gpu', info.get('cpu', ''))})\n\n{table}\n")
 
 

@@ -43,7 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _common import machine, markdown_table, set_quick, write_results  # noqa: E402
+from _common import gpu_kind, machine, markdown_table, set_quick, write_results  # noqa: E402
 
 import graphs  # noqa: E402
 
@@ -330,7 +330,7 @@ def gpu_main(args) -> int:
           "stopped). Lengths checked equal across the tools; our GPU and CPU paths are the same.\n\n"
           f"Command: `PYTHONPATH=. python3 benchmarks/k_shortest_paths.py --device gpu --n {args.n} --k {args.k} "
           f"--pairs {args.pairs}`\n")
-    j, m = write_results("k_shortest_paths-gpu", payload, md)
+    j, m = write_results("k_shortest_paths-gpu-" + gpu_kind(info["gpu"]), payload, md)
     print(md)
     print(f"wrote {j} and {m}")
     return 0
