@@ -82,7 +82,7 @@ def sources() -> list[tuple[str, str]]:
         for S, dtype in specs[:5]:
             head = semiring_device_functions(S, np.dtype(dtype))
             if head is not None:
-                out.append((f"{mod.__name__} [{S.name}, {np.dtype(dtype)}]", head + mod._KERNELS))
+                out.append((f"{mod.__name__} [{S.name}, {np.dtype(dtype)}]", head + mod.CUDA_SOURCE))
     return out
 
 

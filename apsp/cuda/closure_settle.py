@@ -44,7 +44,9 @@ __all__ = ["settle_rows_gpu", "settle_applies", "row_arcs_gpu", "RowArcs", "SETT
 #: Mean arcs per row of ``Q`` up to which the relaxation runs (denser rows: the dense closure and product).
 SETTLE_MAX_DEGREE = 32
 
-_KERNELS = r"""
+#: The CUDA source of this module's kernels (compiled after the semiring's device functions,
+#: :func:`apsp.cuda.fw_kernels.semiring_device_functions`).
+CUDA_SOURCE = r"""
 extern "C" __global__ void settle_tile(T* D, long long rs, long long cs, const long long* __restrict__ Q, int nq,
                                        const long long* __restrict__ cols, int nc,
                                        const long long* __restrict__ ptr, const long long* __restrict__ tgt,
@@ -94,7 +96,7 @@ extern "C" __global__ void settle_tile(T* D, long long rs, long long cs, const l
 
 @functools.cache
 def _module_on(device: int, S, dtype_name: str):
-    return semiring_module(S, np.dtype(dtype_name), _KERNELS, "settle_tile")
+    return semiring_module(S, np.dtype(dtype_name), CUDA_SOURCE, "settle_tile")
 
 
 class RowArcs(NamedTuple):

@@ -42,7 +42,9 @@ __all__ = ["improve_block_gpu", "fused_update_applies", "FUSED_ENDS"]
 #: 2.0 ms against 5.5 ms for the tiled products; 64 arcs, 128 endpoints, 33 ms against 11 ms).
 FUSED_ENDS = 16
 
-_KERNELS = r"""
+#: The CUDA source of this module's kernels (compiled after the semiring's device functions,
+#: :func:`apsp.cuda.fw_kernels.semiring_device_functions`).
+CUDA_SOURCE = r"""
 extern "C" __global__ void cu_rows(const T* __restrict__ D, long long ld, int n, const int* __restrict__ ends, int k,
                                    const T* __restrict__ M, T* X, int* rows, int* count) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -90,7 +92,7 @@ extern "C" __global__ void cu_block(T* D, long long ld, int n, int k, const T* _
 
 @functools.cache
 def _module_on(device: int, S, dtype_name: str):
-    return semiring_module(S, np.dtype(dtype_name), _KERNELS, "cu_block")
+    return semiring_module(S, np.dtype(dtype_name), CUDA_SOURCE, "cu_block")
 
 
 def fused_update_applies(S, D, k: int) -> bool:

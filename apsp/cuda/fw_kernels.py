@@ -64,7 +64,9 @@ def semiring_device_functions(S: "Semiring", dtype) -> str | None:
     )
 
 
-_KERNELS = r"""
+#: The CUDA source of this module's kernels (compiled after the semiring's device functions,
+#: :func:`apsp.cuda.fw_kernels.semiring_device_functions`).
+CUDA_SOURCE = r"""
 #define TILE 128
 #define SUB 4  /* TILE / 32 */
 
@@ -190,7 +192,7 @@ def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
 
 @functools.cache
 def _module_on(device: int, S: "Semiring", dtype_name: str) -> _Kernels | None:
-    mod = semiring_module(S, np.dtype(dtype_name), _KERNELS, "fw_block")
+    mod = semiring_module(S, np.dtype(dtype_name), CUDA_SOURCE, "fw_block")
     return None if mod is None else _Kernels(mod)
 
 

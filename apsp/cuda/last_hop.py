@@ -49,7 +49,9 @@ __all__ = ["last_hop_predecessors_gpu", "gpu_applies"]
 THRESHOLD_ROWS = 64
 _BLOCK = 256
 
-_KERNELS = r"""
+#: The CUDA source of this module's kernels (compiled after the semiring's device functions,
+#: :func:`apsp.cuda.fw_kernels.semiring_device_functions`).
+CUDA_SOURCE = r"""
 // The qualifying bound x + |x| rel of apsp.paths.last_hop, rounded as the CPU rounds it (no FMA).
 __device__ __forceinline__ float lh_bound(float x, float ax, float rel) { return __fadd_rn(x, __fmul_rn(ax, rel)); }
 __device__ __forceinline__ double lh_bound(double x, double ax, double rel) { return __dadd_rn(x, __dmul_rn(ax, rel)); }
@@ -214,7 +216,7 @@ class _Kernels:
 
 @functools.cache
 def _module(S: "Semiring", dtype_name: str) -> _Kernels | None:
-    mod = semiring_module(S, np.dtype(dtype_name), _KERNELS, "lh_rows")
+    mod = semiring_module(S, np.dtype(dtype_name), CUDA_SOURCE, "lh_rows")
     return None if mod is None else _Kernels(mod)
 
 
