@@ -26,6 +26,7 @@ WHOLLY_SLOW = {
     "test_scipy_csgraph_suite.py": "SciPy's own csgraph tests, two pytest subprocesses",
     "test_distributed_memory.py": "Dask clusters paused and restarted on purpose",
     "test_distributed_bench.py": "the distributed benchmark's scaling run",
+    "test_cuda_sources_build.py": "every CUDA source compiled by nvcc, in a subprocess",
 }
 
 
