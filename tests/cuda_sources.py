@@ -1,9 +1,9 @@
 """Build every CUDA source of the package with ``nvcc`` for ``sm_90``, without a GPU (run as a script).
 
 The kernels are compiled at run time by NVRTC through CuPy; here each source is
-put together exactly as its module does (:func:`semiring.cuda.compile.source_of`
-with the semiring's ``#define`` lines, or a module's inline kernels after
-:func:`apsp.cuda.fw_kernels.semiring_device_functions`) and compiled by
+put together by the functions its module uses (:func:`semiring.cuda.compile.source_of`
+with no ``#define`` lines or with a semiring's, or a module's ``CUDA_SOURCE``
+after :func:`apsp.cuda.fw_kernels.semiring_device_functions`) and compiled by
 ``nvcc -c``, so that a syntax or type error, or a kernel that spills registers,
 shows on a machine with the CUDA compiler and no GPU.  CuPy is replaced by a
 stand-in for the imports (nothing is launched).  Prints one JSON line per
@@ -72,7 +72,8 @@ def sources() -> list[tuple[str, str]]:
         out.append((f"semiring/cuda/sparse_kernels.cu [{S.name}, {np.dtype(dtype)}]",
                     source_of("sparse_kernels.cu", defines(S, dtype))))
     graph_files = sorted((ROOT / "graphs" / "cuda").glob("*.cu"))
-    for path in graph_files:
+    for path in graph_files:  # with no #define lines (the kernels that read no weights), and for two weight types
+        out.append((f"graphs/cuda/{path.name} [default]", source_of(path, {})))
         for S, dtype in [(sr.min_plus, np.float32), (sr.min_plus, np.int64)]:
             out.append((f"graphs/cuda/{path.name} [{S.name}, {np.dtype(dtype)}]", source_of(path, defines(S, dtype))))
     from apsp.cuda import closure_settle, closure_update, fw_kernels, last_hop
