@@ -23,7 +23,9 @@ host at the end (a few arrays of ``n`` entries: microseconds beside the
 searches).
 
 **On a Dask cluster** (:func:`spread_on_dask`): the payload is scattered to
-every worker once; one task per chunk, unpinned, so the scheduler balances
+every worker once (where every worker runs on this host, its large arrays go
+through shared memory, one copy mapped by all: :mod:`graphs.shared_payload`);
+one task per chunk, unpinned, so the scheduler balances
 them and reruns those of a worker that is lost (a nanny restarts it, or the
 others take its share); sums are reduced in a tree of tasks, rows gathered as
 tasks complete.  CPU workers that have a process of their own run the
@@ -52,6 +54,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .shared_payload import host_shared, opened
+
 __all__ = ["SourceJob", "HostLane", "GpuLane", "gpu_lanes", "lanes_for", "spread", "spread_on_lanes", "spread_on_dask",
            "check_spread",
            "place_first", "chunk_size", "CHUNKS_PER_LANE", "ROWS_BYTES", "TASK_SECONDS", "WORKERLESS_SECONDS"]
@@ -60,8 +64,9 @@ __all__ = ["SourceJob", "HostLane", "GpuLane", "gpu_lanes", "lanes_for", "spread
 CHUNKS_PER_LANE = 8
 #: Largest part of a ``"rows"`` job, in bytes (a chunk has no more sources than fit).
 ROWS_BYTES = 64 * 2**20
-#: Seconds of estimated work per chunk on a CPU worker at most (GPU lanes take large batches: no cap).
-TASK_SECONDS = 2.0
+#: Seconds of estimated work per chunk on a CPU worker at most (GPU lanes take large batches: no cap): the last
+#: chunks leave workers idle for about half a chunk, and a task costs Dask a few milliseconds.
+TASK_SECONDS = 1.0
 #: Seconds a Dask cluster may have no worker at all before the call gives up.
 WORKERLESS_SECONDS = 30.0
 #: Seconds between two looks at the cluster while tasks run.
@@ -240,7 +245,7 @@ def chunk_size(k: int, lanes: int, row_bytes: int | None = None, source_seconds:
     >>> chunk_size(1000, 2), chunk_size(10, 4), chunk_size(10**6, 2, row_bytes=8 * 10**6)
     (63, 1, 8)
     >>> chunk_size(10**6, 2, source_seconds=0.01)
-    200
+    100
     """
     c = max(1, -(-k // (max(1, lanes) * CHUNKS_PER_LANE)))
     if row_bytes:
@@ -347,8 +352,8 @@ def _rows_of(payload: Any, chunk: np.ndarray) -> tuple[np.ndarray]:
 # -- Dask -----------------------------------------------------------------------------------------------------------
 def _run_task(task: Callable[..., tuple[Any, ...]], place: Callable[[Any, Any], Any], payload: Any,
               chunk: np.ndarray, device: Any) -> tuple[Any, ...]:
-    """A chunk's part on a worker (its payload placed on ``device``; parts returned as host arrays)."""
-    part = task(place(payload, device), chunk)
+    """A chunk's part on a worker (its payload opened and placed on ``device``; parts returned as host arrays)."""
+    part = task(place(opened(payload), device), chunk)
     return tuple(p.get() if hasattr(p, "__cuda_array_interface__") else p for p in part)
 
 
@@ -445,7 +450,14 @@ def spread_on_dask(job: SourceJob, src: np.ndarray, client: Any, device: Any = "
     k = int(src.shape[0])
     c = chunk if chunk is not None else chunk_size(k, len(workers), job.row_bytes if job.kind == "rows" else None,
                                                    job.source_seconds if device == "cpu" else 0.0)
-    payload = _scatter(client, job.payload)
+    with host_shared(job.payload, client, workers) as sendable:  # one copy for the workers of this host
+        return _run_on_dask(client, job, src, _scatter(client, sendable), c, device, out, bar)
+
+
+def _run_on_dask(client: Any, job: SourceJob, src: np.ndarray, payload: Any, c: int, device: Any,
+                 out: Sequence[Any] | None, bar: Any) -> tuple[Any, ...] | None:
+    """:func:`spread_on_dask` once the payload is on the workers (``payload``: its future), chunks of ``c``."""
+    k = int(src.shape[0])
     starts = list(range(0, k, c))
     futures = [client.submit(_run_task, job.task, job.place, payload, src[a:a + c], device, pure=False)
                for a in starts]

@@ -204,9 +204,16 @@ def test_worker_processes_run_their_kernels_on_their_dask_threads():
 
 
 @pytest.mark.distributed
-def test_a_worker_killed_mid_run_gives_the_exact_result(client):
+@pytest.mark.parametrize("shared", [False, True], ids=["pickled", "shared-memory"])
+def test_a_worker_killed_mid_run_gives_the_exact_result(client, shared, tmp_path, monkeypatch):
     """One of two worker processes dies while its chunks run: the scheduler runs them again (the nanny restarts
-    the worker) and the sum is the one-process sum, within a minute."""
+    the worker) and the sum is the one-process sum, within a minute; also where the graph reached the workers
+    through shared memory (the restarted worker maps the same files)."""
+    if shared:
+        from graphs import shared_payload
+
+        monkeypatch.setattr(shared_payload, "MIN_BYTES", 1)
+        monkeypatch.setattr(shared_payload, "shared_folder", lambda need=0: str(tmp_path))
 
     G = graphs.generators.road_network(6000, seed=8)
     ref = graphs.betweenness_centrality(G, sources=1200, seed=4)
@@ -277,3 +284,88 @@ def test_waiting_gives_up_when_the_cluster_has_no_worker_for_a_while(monkeypatch
     with pytest.raises(WorkerLostError):
         SS._wait_some(c, ["f3"])
     assert len(seen) >= 40  # waited while the worker was there, then gave up
+
+
+def _mapped_from_a_file(a: np.ndarray) -> bool:
+    import mmap
+
+    while a is not None:
+        if isinstance(a, mmap.mmap):
+            return True
+        a = getattr(a, "base", None)
+    return False
+
+
+def _how_payload_arrived(payload, chunk):
+    """A task: whether the payload's graph arrays are mapped from shared files, and their sum (one row per source)."""
+    G = payload[0]
+    mapped = float(_mapped_from_a_file(G.indices) and _mapped_from_a_file(G.indptr))
+    return (np.array([[mapped, float(G.indices.sum())]] * chunk.shape[0]),)
+
+
+@pytest.mark.distributed
+def test_large_arrays_reach_worker_processes_through_shared_memory(client, tmp_path, monkeypatch):
+    """Worker processes of this host map the payload's large arrays from one set of files (not each a pickled
+    copy), results equal one process, and the files are gone when the call returns."""
+    from graphs import shared_payload
+    from graphs.source_spread import SourceJob, place_first, spread_on_dask
+
+    monkeypatch.setattr(shared_payload, "MIN_BYTES", 1)  # every array of these small graphs goes shared
+    monkeypatch.setattr(shared_payload, "shared_folder", lambda need=0: str(tmp_path))
+    G = GRAPHS["road-int-directed"]
+    job = SourceJob(_how_payload_arrived, (G,), "rows", place_first, 16)
+    rows = np.zeros((40, 2))
+    spread_on_dask(job, np.arange(40, dtype=np.int32), client, "cpu", [rows])
+    assert (rows[:, 0] == 1).all() and (rows[:, 1] == G.indices.sum()).all()
+    assert list(tmp_path.iterdir()) == []
+    np.testing.assert_allclose(graphs.betweenness_centrality(G, client=client), graphs.betweenness_centrality(G),
+                               rtol=1e-12, atol=1e-15)
+    D = graphs.distance_matrix(G, list(range(0, 700, 3)), list(range(0, 700, 7)), client=client)
+    np.testing.assert_array_equal(D.compute(), graphs.distance_matrix(G, list(range(0, 700, 3)),
+                                                                      list(range(0, 700, 7))))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_shared_payload_goes_only_to_processes_of_its_host(monkeypatch):
+    """Workers on another host, or in the client's own process, get the payload itself; a shared payload read on
+    another host says so; no room for the files: the payload itself."""
+    import pickle
+
+    from graphs import shared_payload as SP
+
+    payload = (np.arange(SP.MIN_BYTES // 8 + 1, dtype=np.float64), "x")
+
+    class Client:
+        def __init__(self, where):
+            self.where = where
+
+        def run(self, fn, workers):
+            return {w: self.where for w in workers}
+
+    import os
+    import socket
+
+    elsewhere = Client(("another-host", 1))
+    same_process = Client((socket.gethostname(), os.getpid()))
+    here = Client((socket.gethostname(), os.getpid() + 1))
+    for c in (elsewhere, same_process):
+        with SP.host_shared(payload, c, ["w0", "w1"]) as sent:
+            assert sent is payload
+    with SP.host_shared(payload, here, ["w0", "w1"]) as sent:
+        assert isinstance(sent, SP.SharedPayload)
+        copy = pickle.loads(pickle.dumps(sent))
+        np.testing.assert_array_equal(SP.opened(copy)[0], payload[0])
+        copy = pickle.loads(pickle.dumps(sent))
+        monkeypatch.setattr(SP.socket, "gethostname", lambda: "another-host")
+        with pytest.raises(RuntimeError, match="meant for processes of the host that made it"):
+            SP.opened(copy)
+        monkeypatch.undo()
+
+    def no_room(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(SP.np, "save", no_room)
+    with SP.host_shared(payload, here, ["w0"]) as sent:
+        assert sent is payload
+    with SP.host_shared((1, 2), here, ["w0"]) as sent:  # no large array: nothing to share
+        assert sent == (1, 2)

@@ -40,7 +40,7 @@ from ..graph import Graph
 from ..source_spread import SourceJob, check_spread, place_first, spread
 from .all_pairs_plan import SPARSE_RATE
 from .engine import johnson_potentials
-from .many_source import ROW_BATCH_BYTES, distance_rows
+from .many_source import ROW_BATCH_BYTES, distance_rows, search_order
 
 if TYPE_CHECKING:
     from semiring.array_types import Array, Device
@@ -397,6 +397,8 @@ def _spread_rows(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit: floa
     dtype = np.dtype(np.float64 if G.weights is None else G.weights.dtype)
     row_bytes = dtype.itemsize * t + (4 * G.n if predecessors else 0)
     host = G.to("cpu") if G.device == "gpu" else G
+    if G.device == "cpu":  # the search order made here once, sent with the graph
+        search_order(host, k)
     parts = ((t,), dtype), ((G.n,), np.dtype(np.int32))
     job = SourceJob(_rows_task, (host, cols, limit, predecessors), "rows", place_first, row_bytes,
                     parts[:2 if predecessors else 1], (G.n + G.nnz) / SPARSE_RATE)

@@ -57,13 +57,13 @@ from semiring.sparse import kernels_for
 
 from ..door import Prepared, check_weights
 from ..graph import Graph
-from ..locality import graph_order, renumbered
+from ..locality import Renumbered, graph_order, renumbered
 from . import _many_kernels as MK
 from . import _sssp_kernels as K
 from .engine import bellman_ford, hop_weights, johnson_potentials
 
-__all__ = ["MULTI_SEARCHES", "distance_rows", "search_many", "search_rows", "exact_on_gpu", "ROW_BATCH_BYTES",
-           "RENUMBER_SOURCES_PER_THREAD"]
+__all__ = ["MULTI_SEARCHES", "distance_rows", "search_many", "search_rows", "exact_on_gpu", "search_order",
+           "ROW_BATCH_BYTES", "RENUMBER_SOURCES_PER_THREAD"]
 
 #: The many-source methods (see :func:`graphs.multi_source_sssp`); ``"auto"``: the batched search.
 MULTI_SEARCHES = {"auto": None, "dijkstra": "one search per source", "spmm": "Bellman-Ford on an n x k block"}
@@ -166,7 +166,7 @@ def _rows_host(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit, out, P
         out = np.empty((k, t), dtype=dtype)
     if P is True:
         P = np.full((k, n), -1, dtype=np.int32)
-    R = renumbered(G) if _order_pays(G, k) else None
+    R = search_order(G, k)
     if R is None:
         indptr, indices = G.indptr, G.indices
         order = np.arange(n, dtype=np.int32)
@@ -201,6 +201,20 @@ def _rows_host(G: Graph, src: np.ndarray, cols: np.ndarray | None, limit, out, P
         if bar is not None:
             bar.update(r1 - r0)
     return out, P
+
+
+def search_order(G: Graph, k: int) -> Renumbered | None:
+    """The renumbered graph (:func:`graphs.locality.renumbered`) on which the CPU searches of ``k`` more sources of
+    ``G`` run, or ``None`` where they run in the graph's own numbering (see :func:`_order_pays`); a spread over
+    worker processes calls it once before sending the graph, so that they receive the order instead of each
+    computing its own.
+
+    >>> from graphs.generators import road_network
+    >>> G = road_network(500, seed=0)
+    >>> search_order(G, 1) is None, search_order(G, 10**6) is search_order(G, 1)
+    (True, True)
+    """
+    return renumbered(G) if _order_pays(G, k) else None
 
 
 def _order_pays(G: Graph, k: int) -> bool:
